@@ -1,0 +1,3 @@
+// The module's exports, nothing else.
+export * from './memory';
+export * from './probe';

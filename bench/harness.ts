@@ -1,0 +1,162 @@
+// The measuring method every suite shares: contenders of one case run side by
+// side in one process, each timed over repeated samples after a warm-up, and
+// reported by median with its ratio to the wasm backend. Absolute times on a
+// shared machine are noisy; ratios measured in the same run are what we claim.
+
+/** One timed contender of a case. */
+export interface Contender {
+  /** Shown in the table; the contender named `baseline` (default: the first one) is the ratio's reference. */
+  name: string;
+  /** Runs once before timing; its result is not timed (build state here). */
+  setup?: () => void;
+  /** The timed work. Runs many times; it may mutate state set up by `setup`. */
+  run: () => void;
+  /** Runs once after timing (dispose here). */
+  teardown?: () => void;
+}
+
+export interface CaseOptions {
+  /** Operations one `run` performs, for per-op time and ops/s (default 1). */
+  opsPerRun?: number;
+  /** Name of the op, for the table header (default 'op'). */
+  opName?: string;
+  /** Contender whose time the ratios divide by (default: the first contender). */
+  baseline?: string;
+  /** Minimum number of timed samples (default 7; quick mode 3). */
+  minSamples?: number;
+  /** Minimum total time per contender in ms (default 800; quick mode 150). */
+  minTimeMs?: number;
+  /** Warm-up runs before timing (default 2; quick mode 1). */
+  warmup?: number;
+}
+
+export interface CaseResult {
+  suite: string;
+  name: string;
+  opName: string;
+  opsPerRun: number;
+  baseline: string;
+  contenders: Array<{
+    name: string;
+    samples: number;
+    medianMs: number;
+    msPerOp: number;
+    opsPerSec: number;
+    /** time / baseline time: above 1 means slower than the baseline. */
+    ratio: number;
+  }>;
+  notes: string[];
+}
+
+export interface SuiteContext {
+  /** True when BENCH_QUICK is set: fewer samples, for smoke runs. */
+  readonly quick: boolean;
+  /** Times the contenders of one case and records the result. */
+  bench(name: string, contenders: Contender[], options?: CaseOptions): CaseResult;
+  /** Adds a free-form line under the suite's tables (memory, checks, pair counts). */
+  note(line: string): void;
+}
+
+export interface Suite {
+  /** Short id, used to pick suites on the command line (e.g. `npm run bench -- aoi`). */
+  name: string;
+  title: string;
+  run(context: SuiteContext): void | Promise<void>;
+}
+
+const now = (): number => performance.now();
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function timeContender(contender: Contender, warmup: number, minSamples: number, minTimeMs: number): number[] {
+  contender.setup?.();
+  for (let i = 0; i < warmup; i++) contender.run();
+  const samples: number[] = [];
+  let total = 0;
+  while (samples.length < minSamples || (total < minTimeMs && samples.length < 1000)) {
+    const start = now();
+    contender.run();
+    const elapsed = now() - start;
+    samples.push(elapsed);
+    total += elapsed;
+  }
+  contender.teardown?.();
+  return samples;
+}
+
+/** Formats one case as a Markdown table. */
+export function formatCase(result: CaseResult): string {
+  const fmt = (value: number): string =>
+    value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(2) : value.toPrecision(3);
+  const lines = [
+    `**${result.name}** (${result.opsPerRun} ${result.opName}${result.opsPerRun === 1 ? '' : 's'} per run; ratio = time / ${result.baseline})`,
+    '',
+    `| contender | median ms/run | ms/${result.opName} | ${result.opName}s/s | ratio |`,
+    '|---|---:|---:|---:|---:|',
+    ...result.contenders.map(
+      (c) =>
+        `| ${c.name} | ${fmt(c.medianMs)} | ${fmt(c.msPerOp)} | ${Math.round(c.opsPerSec).toLocaleString('en-US')} | ${c.ratio.toFixed(2)}x |`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+/** Runs suites in order in this process; returns every case result. */
+export async function runSuites(
+  suites: Suite[],
+  options: { quick: boolean; print: (text: string) => void },
+): Promise<{ results: CaseResult[]; suiteNotes: Record<string, string[]> }> {
+  const results: CaseResult[] = [];
+  const suiteNotes: Record<string, string[]> = {};
+  for (const suite of suites) {
+    options.print(`\n## ${suite.title} (\`${suite.name}\`)\n`);
+    const notes: string[] = [];
+    suiteNotes[suite.name] = notes;
+    const context: SuiteContext = {
+      quick: options.quick,
+      note(line) {
+        notes.push(line);
+        options.print(`- ${line}`);
+      },
+      bench(name, contenders, caseOptions = {}) {
+        const warmup = caseOptions.warmup ?? (options.quick ? 1 : 2);
+        const minSamples = caseOptions.minSamples ?? (options.quick ? 3 : 7);
+        const minTimeMs = caseOptions.minTimeMs ?? (options.quick ? 150 : 800);
+        const opsPerRun = caseOptions.opsPerRun ?? 1;
+        const baseline = caseOptions.baseline ?? contenders[0].name;
+        const timed = contenders.map((c) => ({ name: c.name, samples: timeContender(c, warmup, minSamples, minTimeMs) }));
+        const baseTimed = timed.find((t) => t.name === baseline);
+        if (baseTimed === undefined) throw new Error(`baseline ${baseline} is not a contender of ${name}`);
+        const baseMedian = median(baseTimed.samples);
+        const result: CaseResult = {
+          suite: suite.name,
+          name,
+          opName: caseOptions.opName ?? 'op',
+          opsPerRun,
+          baseline,
+          contenders: timed.map((t) => {
+            const medianMs = median(t.samples);
+            return {
+              name: t.name,
+              samples: t.samples.length,
+              medianMs,
+              msPerOp: medianMs / opsPerRun,
+              opsPerSec: (opsPerRun * 1000) / medianMs,
+              ratio: medianMs / baseMedian,
+            };
+          }),
+          notes,
+        };
+        results.push(result);
+        options.print(formatCase(result) + '\n');
+        return result;
+      },
+    };
+    await suite.run(context);
+  }
+  return { results, suiteNotes };
+}

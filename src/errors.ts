@@ -1,0 +1,30 @@
+/** Stable codes carried by every {@link SpatialError}. */
+export type SpatialErrorCode =
+  | 'DUPLICATE_ID'
+  | 'UNKNOWN_ID'
+  | 'INVALID_ID'
+  | 'INVALID_NUMBER'
+  | 'INVALID_RECT'
+  | 'INVALID_ARGUMENT'
+  | 'NEGATIVE_RANGE'
+  | 'NEGATIVE_WEIGHT'
+  | 'NEGATIVE_CYCLE'
+  | 'OUT_OF_GRID'
+  | 'NOT_INITIALIZED'
+  | 'DISPOSED'
+  | 'INTERNAL';
+
+/**
+ * The one error type spatialkit throws for rejected calls. A call that throws
+ * it has changed nothing: the object is exactly as it was before the call.
+ */
+export class SpatialError extends Error {
+  /** Machine-readable reason, stable across versions. */
+  readonly code: SpatialErrorCode;
+
+  constructor(code: SpatialErrorCode, message: string) {
+    super(`${code}: ${message}`);
+    this.name = 'SpatialError';
+    this.code = code;
+  }
+}

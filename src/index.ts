@@ -1,0 +1,5 @@
+// Public exports of spatialkit.
+export { init } from './wasm.js';
+export type { Backend } from './wasm.js';
+export { SpatialError } from './errors.js';
+export type { SpatialErrorCode } from './errors.js';

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+// Tests import src/ directly; this plugin does for .wasm what esbuild's
+// binary loader does in the bundle: the import yields the module's bytes.
+const wasmBytes = {
+  name: 'wasm-bytes',
+  enforce: 'pre' as const,
+  load(id: string) {
+    if (!id.endsWith('.wasm')) return null;
+    const base64 = readFileSync(id).toString('base64');
+    return `export default Uint8Array.from(atob(${JSON.stringify(base64)}), (c) => c.charCodeAt(0));`;
+  },
+};
+
+export default defineConfig({
+  plugins: [wasmBytes],
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});
