@@ -1,0 +1,247 @@
+// End to end in Debian's Chromium: the bundle loads as a plain ES module, and
+// the demo page shows each structure working, checked against the library.
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AoiSnapshot } from '../demo/hook.js';
+import { component, type Components } from '../demo/library.js';
+import { init } from '../src/index.js';
+import { bruteSeen, brutePairs, bruteWatchers } from './browser/brute-force.js';
+import { findChromium, launchChromium } from './browser/chromium.js';
+import { serveFiles, startDemoServer, type Served } from './browser/servers.js';
+
+const chromiumPath = findChromium();
+const inCI = process.env.CI === 'true';
+const Scene = component('Scene');
+const QuadTree = component('QuadTree');
+const GridMap = component('GridMap');
+/** Test-name suffix saying why a panel's checks are skipped. */
+const absent = (name: string, present: unknown) => (present ? '' : ` (skipped: this build exports no ${name})`);
+
+const PLAIN_PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>plain module</title></head>
+<body><script type="module">
+  import { init, SpatialError } from './spatialkit.js';
+  try {
+    await Promise.all([init(), init()]);
+    await init();
+    window.__plain = { ok: true, errorClass: typeof SpatialError };
+  } catch (error) {
+    window.__plain = { ok: false, error: String(error) };
+  }
+</script></body></html>`;
+
+describe.skipIf(chromiumPath === null && !inCI)('in Chromium (skipped: no chromium on PATH and CI is not set)', () => {
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let demo: Served;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (chromiumPath === null) throw new Error('CI=true but chromium is not installed: apt-get install -y chromium');
+    await init();
+    [browser, demo] = await Promise.all([launchChromium(chromiumPath), startDemoServer()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  /** A new page whose console errors and uncaught exceptions are collected. */
+  async function openPage(url: string): Promise<Page> {
+    const opened = await browser.context.newPage();
+    opened.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${url}: ${message.text()}`);
+    });
+    opened.on('pageerror', (error) => consoleErrors.push(`${url}: ${error.message}`));
+    await opened.goto(url);
+    return opened;
+  }
+
+  it('loads dist/index.js as a plain ES module, with no bundler and no other file, and init() resolves', async () => {
+    const files = {
+      '/': { body: PLAIN_PAGE, type: 'text/html' },
+      '/spatialkit.js': { body: readFileSync('dist/index.js'), type: 'text/javascript' },
+    };
+    const server = await serveFiles(files);
+    try {
+      const plain = await openPage(server.url);
+      await plain.waitForFunction(() => (window as { __plain?: unknown }).__plain !== undefined);
+      expect(await plain.evaluate(() => (window as { __plain?: unknown }).__plain)).toEqual({ ok: true, errorClass: 'function' });
+      expect(new Set(server.requests)).toEqual(new Set(['/', '/spatialkit.js']));
+      await plain.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('serves the demo, shows a panel per exported component, and draws on every canvas', async () => {
+    page = await openPage(demo.url);
+    await page.waitForFunction(() => (window.__demo?.frames ?? 0) > 10, undefined, { timeout: 30_000 });
+    const { panels, missing } = await page.evaluate(() => ({ panels: window.__demo!.panels, missing: window.__demo!.missing }));
+    const expected = [Scene && 'aoi', QuadTree && 'quadtree', GridMap && 'paths'].filter(Boolean);
+    expect(panels).toEqual(expected);
+    expect(missing.length + panels.length).toBe(3);
+    for (const name of panels) {
+      const colours = await page.evaluate((id) => {
+        const canvas = document.getElementById(id) as HTMLCanvasElement;
+        const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+        const seen = new Set<number>();
+        for (let i = 0; i < data.length && seen.size < 10; i += 4) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+        return seen.size;
+      }, `${name}-canvas`);
+      expect(colours, `${name} canvas has drawing on it`).toBeGreaterThan(2);
+    }
+    for (const name of missing) expect(await page.locator(`#${name.toLowerCase()}-panel`).count()).toBe(0);
+  });
+
+  /** Frames drawn so far. */
+  const frames = () => page.evaluate(() => window.__demo!.frames);
+  /** Lets the page run `n` more frames. */
+  async function runFrames(n: number): Promise<void> {
+    const target = (await frames()) + n;
+    await page.evaluate(() => window.__demo!.setPaused(false));
+    await page.waitForFunction((t) => window.__demo!.frames >= t, target, { timeout: 30_000 });
+  }
+  const pause = () => page.evaluate(() => window.__demo!.setPaused(true));
+  /** Clicks a point given in CSS pixels from a canvas' top-left corner. */
+  async function clickCanvas(id: string, point: { x: number; y: number }): Promise<void> {
+    const box = (await page.locator(`#${id}`).boundingBox())!;
+    await page.mouse.click(box.x + point.x, box.y + point.y);
+  }
+
+  /** The selected entity's highlighted sets against the library in the page and a brute-force count here. */
+  async function expectAoiMatchesLibrary(s: AoiSnapshot): Promise<void> {
+    const selected = s.selected!;
+    expect(s.seen).toEqual(bruteSeen(s, selected));
+    expect(s.watchers).toEqual(bruteWatchers(s, selected));
+    for (const backend of ['wasm', 'js'] as const) {
+      const fromLibrary = await page.evaluate(
+        ({ snap, backend }) => {
+          const { Scene } = window.__demo!.lib as unknown as Components;
+          const scene = new Scene({ backend });
+          snap.ids.forEach((id, i) => (scene as unknown as { add(...a: number[]): void }).add(id, snap.xs[i]!, snap.ys[i]!, snap.ranges[i]!));
+          const answer = { seen: scene.query(snap.selected!), watchers: scene.watchers(snap.selected!) };
+          scene.dispose();
+          return answer;
+        },
+        { snap: s, backend },
+      );
+      expect(s.seen, `highlighted set equals scene.query on ${backend}`).toEqual(fromLibrary.seen);
+      expect(s.watchers, `watchers marked equal scene.watchers on ${backend}`).toEqual(fromLibrary.watchers);
+    }
+  }
+
+  it.skipIf(!Scene)(`AOI: a clicked entity's highlighted set follows the events and equals scene.query, on both backends${absent('Scene', Scene)}`, async () => {
+    await pause();
+    const before = await page.evaluate(() => window.__demo!.aoi!.snapshot());
+    // The entity nearest the centre of the canvas.
+    const centre = before.ids.reduce((best, id) =>
+      Math.hypot(before.xs[id]! - 220, before.ys[id]! - 160) < Math.hypot(before.xs[best]! - 220, before.ys[best]! - 160) ? id : best,
+    );
+    await clickCanvas('aoi-canvas', await page.evaluate((id) => window.__demo!.aoi!.pointOf(id), centre));
+    const picked = await page.evaluate(() => window.__demo!.aoi!.snapshot());
+    expect(picked.selected).toBe(centre);
+    await expectAoiMatchesLibrary(picked);
+
+    // Let it wander: the drawn sets are now kept from enter / leave events only.
+    await runFrames(40);
+    await pause();
+    const moved = await page.evaluate(() => window.__demo!.aoi!.snapshot());
+    expect(moved.xs).not.toEqual(picked.xs);
+    await expectAoiMatchesLibrary(moved);
+
+    await page.selectOption('#aoi-backend', 'js');
+    await runFrames(40);
+    await pause();
+    const onJs = await page.evaluate(() => window.__demo!.aoi!.snapshot());
+    expect(onJs.backend).toBe('js');
+    expect(onJs.selected).toBe(centre);
+    expect(onJs.xs).not.toEqual(moved.xs);
+    await expectAoiMatchesLibrary(onJs);
+    expect(await page.locator('#aoi-ms').textContent()).toMatch(/^js · \d+\.\d\d ms\/tick$/);
+  });
+
+  it.skipIf(!QuadTree)(`QuadTree: the highlighted colliding pairs are every intersecting pair, on both backends and capacities${absent('QuadTree', QuadTree)}`, async () => {
+    await page.evaluate(() => {
+      const count = document.getElementById('quadtree-count') as HTMLInputElement;
+      count.value = '2'; // 500 rectangles, few enough for the brute force here
+      count.dispatchEvent(new Event('input'));
+    });
+    for (const [backend, capacity] of [['wasm', '8'], ['wasm', '1'], ['js', '3']] as const) {
+      await page.selectOption('#quadtree-backend', backend);
+      await page.evaluate((value) => {
+        const slider = document.getElementById('quadtree-capacity') as HTMLInputElement;
+        slider.value = value;
+        slider.dispatchEvent(new Event('input'));
+      }, capacity);
+      await runFrames(20);
+      await pause();
+      const s = await page.evaluate(() => window.__demo!.quadtree!.snapshot());
+      expect([s.backend, s.capacity, s.rects.length]).toEqual([backend, Number(capacity), 2000]);
+      const pairs = brutePairs(s);
+      expect(pairs.length).toBeGreaterThan(0);
+      expect(s.pairs, `pairs on ${backend}, capacity ${capacity}`).toEqual(pairs);
+    }
+    expect(await page.locator('#quadtree-ms').textContent()).toMatch(/^js · \d+\.\d\d ms\/tick$/);
+  });
+
+  it.skipIf(!GridMap)(`Paths: clicked start and goal give the cost findPath gives, for every algorithm, on both backends${absent('GridMap', GridMap)}`, async () => {
+    await pause();
+    const mapText = await page.evaluate(() => window.__demo!.paths!.mapText());
+    const rows = mapText.trimEnd().split('\n').slice(4);
+    // The open tiles nearest the top-right and bottom-left corners: a long way round.
+    const open = rows.flatMap((row, y) => [...row].flatMap((c, x) => (c === '.' ? [[x, y] as [number, number]] : [])));
+    const near = (cx: number, cy: number) => open.reduce((a, b) => (Math.hypot(b[0] - cx, b[1] - cy) < Math.hypot(a[0] - cx, a[1] - cy) ? b : a));
+    const start = near(rows[0]!.length - 3, 2);
+    const goal = near(2, rows.length - 3);
+    for (const cell of [start, goal]) {
+      await clickCanvas('paths-canvas', await page.evaluate(([x, y]) => window.__demo!.paths!.pointOf(x, y), cell));
+    }
+    const grid = (GridMap as unknown as { fromMovingAI(text: string): InstanceType<Components['GridMap']> }).fromMovingAI(mapText);
+    const combos = [
+      ['wasm', 'astar', 'no-corner-cutting'],
+      ['wasm', 'jps', 'no-corner-cutting'],
+      ['wasm', 'dijkstra', 'never'],
+      ['wasm', 'spfa', 'one-obstacle'],
+      ['js', 'astar', 'always'],
+      ['js', 'jps', 'no-corner-cutting'],
+      ['js', 'dijkstra', 'one-obstacle'],
+      ['js', 'spfa', 'never'],
+    ] as const;
+    for (const [backend, algorithm, diagonal] of combos) {
+      await page.selectOption('#paths-backend', backend);
+      await page.selectOption('#paths-algorithm', algorithm);
+      await page.selectOption('#paths-diagonal', diagonal);
+      await runFrames(3);
+      await pause();
+      const s = await page.evaluate(() => window.__demo!.paths!.snapshot());
+      expect([s.backend, s.algorithm, s.diagonal, s.start, s.goal]).toEqual([backend, algorithm, diagonal, start, goal]);
+      const expected = grid.findPath(start[0], start[1], goal[0], goal[1], { algorithm, diagonal });
+      expect(expected).not.toBeNull();
+      expect(s.cost, `${algorithm} / ${diagonal} on ${backend}`).toBeCloseTo(expected!.cost, 9);
+      expect(s.costText).toBe(expected!.cost.toFixed(3));
+      expect(await page.locator('#paths-cost').textContent()).toBe(expected!.cost.toFixed(3));
+      expect(s.path![0]).toEqual(start);
+      expect(s.path![s.path!.length - 1]).toEqual(goal);
+    }
+    grid.dispose?.();
+  });
+
+  it('keeps running after the checks, with no console errors, and saves a screenshot', async () => {
+    await page.evaluate(() => {
+      for (const id of ['aoi-backend', 'quadtree-backend', 'paths-backend']) {
+        const control = document.getElementById(id) as HTMLSelectElement | null;
+        if (control !== null && control.value !== 'wasm') {
+          control.value = 'wasm';
+          control.dispatchEvent(new Event('change'));
+        }
+      }
+    });
+    await runFrames(30);
+    mkdirSync('test/artifacts', { recursive: true });
+    await page.screenshot({ path: 'test/artifacts/demo.png', fullPage: true });
+    expect(consoleErrors).toEqual([]);
+  });
+});
