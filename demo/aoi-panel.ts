@@ -136,7 +136,7 @@ export function createAoiPanel(parent: HTMLElement, Scene: Components['Scene']):
     const g = frame.context;
     g.fillStyle = '#0f172a';
     g.fillRect(0, 0, WIDTH, HEIGHT);
-    g.fillStyle = '#64748b';
+    g.fillStyle = '#94a3b8';
     for (let i = 0; i < ids.length; i++) g.fillRect(xs[i]! - 1, ys[i]! - 1, 2, 2);
     if (selected === null) return;
     const x = xs[selected]!;
@@ -160,21 +160,26 @@ export function createAoiPanel(parent: HTMLElement, Scene: Components['Scene']):
     frame.info.textContent = `entity ${selected}: sees ${seen.size}, seen by ${watchers.size}`;
   }
 
-  frame.canvas.addEventListener('click', (event) => {
-    if (scene === null) return;
-    const rect = frame.canvas.getBoundingClientRect();
-    const px = event.clientX - rect.left;
-    const py = event.clientY - rect.top;
-    const reach = 8;
+  /** The entity nearest (x, y) within `reach` on both axes, found with scene.queryBox. */
+  function nearest(x: number, y: number, reach: number): number | null {
     let best: number | null = null;
     let bestDistance = Infinity;
-    for (const id of scene.queryBox(px - reach, py - reach, px + reach, py + reach)) {
-      const distance = Math.hypot(xs[id]! - px, ys[id]! - py);
+    for (const id of scene?.queryBox(x - reach, y - reach, x + reach, y + reach) ?? []) {
+      const distance = Math.hypot(xs[id]! - x, ys[id]! - y);
       if (distance < bestDistance) {
         bestDistance = distance;
         best = id;
       }
     }
+    return best;
+  }
+
+  frame.canvas.addEventListener('click', (event) => {
+    if (scene === null) return;
+    const rect = frame.canvas.getBoundingClientRect();
+    const px = event.clientX - rect.left;
+    const py = event.clientY - rect.top;
+    const best = nearest(px, py, 8);
     choose(best);
     if (best === null) frame.info.textContent = 'nothing here: click an entity';
     draw();
@@ -187,7 +192,7 @@ export function createAoiPanel(parent: HTMLElement, Scene: Components['Scene']):
 
   populate(Number(countSelect.value));
   rebuild();
-  frame.info.textContent = 'click an entity to follow it';
+  choose(nearest(WIDTH / 2, HEIGHT / 2, WIDTH));
 
   const panel: Panel = {
     frame(paused) {

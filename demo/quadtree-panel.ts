@@ -44,8 +44,8 @@ export function createQuadTreePanel(
     colliding = new Uint8Array(n);
     const scale = Math.sqrt(2000 / n); // similar coverage at any count
     for (let i = 0; i < n; i++) {
-      const w = Math.max(0.5, (2 + random() * 8) * scale);
-      const h = Math.max(0.5, (2 + random() * 8) * scale);
+      const w = Math.max(0.5, (1.5 + random() * 5) * scale);
+      const h = Math.max(0.5, (1.5 + random() * 5) * scale);
       const x = random() * (WIDTH - w);
       const y = random() * (HEIGHT - h);
       rects.set([x, y, x + w, y + h], 4 * i);
