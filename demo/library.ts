@@ -22,9 +22,11 @@ export interface SceneApi {
 /** The QuadTree methods the quadtree panel calls. */
 export interface QuadTreeApi {
   readonly size: number;
+  readonly depth: number;
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void;
   update(id: number, minX: number, minY: number, maxX: number, maxY: number): void;
   pairIds(): Int32Array;
+  queryIds(minX: number, minY: number, maxX: number, maxY: number): Int32Array;
   setCapacity(capacity: number): void;
   dispose(): void;
 }

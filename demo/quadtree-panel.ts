@@ -1,5 +1,7 @@
 // QuadTree panel: moving rectangles re-indexed every tick, colliding pairs
-// from the tree's broad-phase highlighted in red.
+// from the tree's broad-phase highlighted in red, and a range query under the
+// pointer. The public API does not enumerate the tree's cells, so they are
+// not drawn; its depth is shown instead.
 import type { DemoHook, QuadTreeSnapshot } from './hook.js';
 import type { Components, QuadTreeApi } from './library.js';
 import { createPanelFrame, labelled, selectedBackend, slider, type Panel } from './panel.js';
@@ -9,6 +11,7 @@ const WIDTH = 440;
 const HEIGHT = 320;
 const COUNTS = [100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000];
 const BOUNDS = { minX: 0, minY: 0, maxX: WIDTH, maxY: HEIGHT };
+const PROBE = 30; // half-extent of the query box under the pointer
 
 export function createQuadTreePanel(
   parent: HTMLElement,
@@ -35,6 +38,7 @@ export function createQuadTreePanel(
   let colliding = new Uint8Array(0);
   let pairs: Int32Array = new Int32Array(0);
   let tree: QuadTreeApi | null = null;
+  let pointer: { x: number; y: number } | null = null;
 
   function populate(n: number): void {
     const random = mulberry32(n);
@@ -103,11 +107,33 @@ export function createQuadTreePanel(
         if (outline) g.strokeRect(x, y, w, h);
       }
     }
+    const hits = pointer === null || tree === null ? null : probe(pointer.x, pointer.y, tree);
     frame.info.textContent =
-      `${count.toLocaleString('en-US')} rects, ${(pairs.length / 2).toLocaleString('en-US')} colliding pairs. ` +
-      'Tree cells are not drawn: the public QuadTree API does not enumerate its nodes.';
+      `${count.toLocaleString('en-US')} rects, ${(pairs.length / 2).toLocaleString('en-US')} colliding pairs, ` +
+      `tree depth ${tree?.depth ?? 0}. ` +
+      (hits === null ? 'Point at the field to query a box.' : `Query box: ${hits} rects.`);
   }
 
+  /** Draws the query box around (x, y) and outlines what tree.queryIds finds in it. */
+  function probe(x: number, y: number, index: QuadTreeApi): number {
+    const g = frame.context;
+    const found = index.queryIds(x - PROBE, y - PROBE, x + PROBE, y + PROBE);
+    g.strokeStyle = '#facc15';
+    g.lineWidth = 1;
+    g.strokeRect(x - PROBE, y - PROBE, 2 * PROBE, 2 * PROBE);
+    for (const id of found) {
+      g.strokeRect(rects[4 * id]! - 1, rects[4 * id + 1]! - 1, rects[4 * id + 2]! - rects[4 * id]! + 2, rects[4 * id + 3]! - rects[4 * id + 1]! + 2);
+    }
+    return found.length;
+  }
+
+  frame.canvas.addEventListener('mousemove', (event) => {
+    const box = frame.canvas.getBoundingClientRect();
+    pointer = { x: event.clientX - box.left, y: event.clientY - box.top };
+  });
+  frame.canvas.addEventListener('mouseleave', () => {
+    pointer = null;
+  });
   countSlider.addEventListener('input', () => {
     populate(COUNTS[Number(countSlider.value)]!);
     rebuild();
