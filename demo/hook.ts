@@ -27,6 +27,8 @@ export interface QuadTreeSnapshot {
   readonly rects: number[];
   /** Colliding pairs, flat [a, b, ...] with a < b, sorted by (a, b). */
   readonly pairs: number[];
+  /** The query box under the pointer and the ids outlined in it, ascending; null without a pointer. */
+  readonly probe: { box: [number, number, number, number]; ids: number[] } | null;
 }
 
 /** The paths panel's state, as drawn. */

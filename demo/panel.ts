@@ -86,6 +86,11 @@ export class TickTimer {
     return result;
   }
 
+  /** The smoothed time per tick, in milliseconds. */
+  get milliseconds(): number {
+    return this.average;
+  }
+
   /** Forgets the average, e.g. after the backend or the workload changed. */
   reset(): void {
     this.average = 0;

@@ -39,6 +39,7 @@ export function createQuadTreePanel(
   let pairs: Int32Array = new Int32Array(0);
   let tree: QuadTreeApi | null = null;
   let pointer: { x: number; y: number } | null = null;
+  let probed: QuadTreeSnapshot['probe'] = null;
 
   function populate(n: number): void {
     const random = mulberry32(n);
@@ -107,24 +108,25 @@ export function createQuadTreePanel(
         if (outline) g.strokeRect(x, y, w, h);
       }
     }
-    const hits = pointer === null || tree === null ? null : probe(pointer.x, pointer.y, tree);
+    probed = pointer === null || tree === null ? null : probe(pointer.x, pointer.y, tree);
     frame.info.textContent =
       `${count.toLocaleString('en-US')} rects, ${(pairs.length / 2).toLocaleString('en-US')} colliding pairs, ` +
       `tree depth ${tree?.depth ?? 0}. ` +
-      (hits === null ? 'Point at the field to query a box.' : `Query box: ${hits} rects.`);
+      (probed === null ? 'Point at the field to query a box.' : `Query box: ${probed.ids.length} rects.`);
   }
 
   /** Draws the query box around (x, y) and outlines what tree.queryIds finds in it. */
-  function probe(x: number, y: number, index: QuadTreeApi): number {
+  function probe(x: number, y: number, index: QuadTreeApi): NonNullable<QuadTreeSnapshot['probe']> {
     const g = frame.context;
-    const found = index.queryIds(x - PROBE, y - PROBE, x + PROBE, y + PROBE);
+    const box: [number, number, number, number] = [x - PROBE, y - PROBE, x + PROBE, y + PROBE];
+    const found = index.queryIds(...box);
     g.strokeStyle = '#facc15';
     g.lineWidth = 1;
     g.strokeRect(x - PROBE, y - PROBE, 2 * PROBE, 2 * PROBE);
     for (const id of found) {
       g.strokeRect(rects[4 * id]! - 1, rects[4 * id + 1]! - 1, rects[4 * id + 2]! - rects[4 * id]! + 2, rects[4 * id + 3]! - rects[4 * id + 1]! + 2);
     }
-    return found.length;
+    return { box, ids: Array.from(found).sort((a, b) => a - b) };
   }
 
   frame.canvas.addEventListener('mousemove', (event) => {
@@ -170,6 +172,7 @@ export function createQuadTreePanel(
         capacity: Number(capacitySlider.value),
         rects: Array.from(rects),
         pairs: sorted.flat(),
+        probe: probed,
       };
     },
   };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AoiSnapshot } from '../demo/hook.js';
 import { component, type Components } from '../demo/library.js';
 import { init } from '../src/index.js';
-import { bruteSeen, brutePairs, bruteWatchers } from './browser/brute-force.js';
+import { bruteQuery, bruteSeen, brutePairs, bruteWatchers } from './browser/brute-force.js';
 import { findChromium, launchChromium } from './browser/chromium.js';
 import { serveFiles, startDemoServer, type Served } from './browser/servers.js';
 
@@ -229,17 +229,33 @@ describe.skipIf(chromiumPath === null && !inCI)('in Chromium (skipped: no chromi
     grid.dispose?.();
   });
 
-  it('keeps running after the checks, with no console errors, and saves a screenshot', async () => {
+  it('keeps running after the checks, back on the defaults, with no console errors, and saves a screenshot', async () => {
+    // Back to the page's initial settings, so the screenshot shows what a visitor sees.
     await page.evaluate(() => {
-      for (const id of ['aoi-backend', 'quadtree-backend', 'paths-backend']) {
-        const control = document.getElementById(id) as HTMLSelectElement | null;
-        if (control !== null && control.value !== 'wasm') {
-          control.value = 'wasm';
-          control.dispatchEvent(new Event('change'));
-        }
-      }
+      const set = (id: string, value: string, event: string) => {
+        const control = document.getElementById(id) as HTMLInputElement | HTMLSelectElement | null;
+        if (control === null || control.value === value) return;
+        control.value = value;
+        control.dispatchEvent(new Event(event));
+      };
+      for (const panel of ['aoi', 'quadtree', 'paths']) set(`${panel}-backend`, 'wasm', 'change');
+      set('quadtree-count', '4', 'input');
+      set('quadtree-capacity', '8', 'input');
+      set('paths-algorithm', 'astar', 'change');
+      set('paths-diagonal', 'no-corner-cutting', 'change');
     });
     await runFrames(30);
+    if (QuadTree) {
+      const box = (await page.locator('#quadtree-canvas').boundingBox())!;
+      await page.mouse.move(box.x + 150, box.y + 120);
+      await runFrames(5);
+      await pause();
+      const s = await page.evaluate(() => window.__demo!.quadtree!.snapshot());
+      expect(s.probe!.ids.length).toBeGreaterThan(0);
+      expect(s.probe!.ids, 'rects outlined in the query box').toEqual(bruteQuery(s, s.probe!.box));
+      expect(await page.locator('#quadtree-info').textContent()).toMatch(new RegExp(`Query box: ${s.probe!.ids.length} rects\\.$`));
+      await runFrames(5);
+    }
     mkdirSync('test/artifacts', { recursive: true });
     await page.screenshot({ path: 'test/artifacts/demo.png', fullPage: true });
     expect(consoleErrors).toEqual([]);

@@ -33,3 +33,13 @@ export function brutePairs(s: QuadTreeSnapshot): number[] {
   }
   return pairs;
 }
+
+/** Ids of the rectangles intersecting the closed box, ascending. */
+export function bruteQuery(s: QuadTreeSnapshot, [minX, minY, maxX, maxY]: [number, number, number, number]): number[] {
+  const r = s.rects;
+  const ids: number[] = [];
+  for (let i = 0; i < r.length / 4; i++) {
+    if (r[4 * i]! <= maxX && minX <= r[4 * i + 2]! && r[4 * i + 1]! <= maxY && minY <= r[4 * i + 3]!) ids.push(i);
+  }
+  return ids;
+}

@@ -34,7 +34,7 @@ export async function launchChromium(executablePath: string): Promise<{ context:
     executablePath,
     headless: true,
     args: FLAGS,
-    viewport: { width: 1460, height: 760 },
+    viewport: { width: 1460, height: 680 },
   });
   return {
     context,
