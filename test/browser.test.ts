@@ -21,14 +21,30 @@ const absent = (name: string, present: unknown) => (present ? '' : ` (skipped: t
 const PLAIN_PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>plain module</title></head>
 <body><script type="module">
-  import { init, SpatialError } from './spatialkit.js';
+  import * as spatialkit from './spatialkit.js';
+  const result = { errorClass: typeof spatialkit.SpatialError };
   try {
-    await Promise.all([init(), init()]);
-    await init();
-    window.__plain = { ok: true, errorClass: typeof SpatialError };
+    if (spatialkit.Scene) {
+      try {
+        new spatialkit.Scene();
+      } catch (error) {
+        result.beforeInit = error.code;
+      }
+    }
+    await Promise.all([spatialkit.init(), spatialkit.init()]);
+    await spatialkit.init();
+    result.ok = true;
+    if (spatialkit.Scene) {
+      const scene = new spatialkit.Scene({ defaultRange: 50 });
+      scene.add(1, 0, 0);
+      scene.add(2, 30, 10);
+      result.events = scene.drain().map((e) => e.type + ' ' + e.watcher + ' ' + e.target).sort();
+    }
   } catch (error) {
-    window.__plain = { ok: false, error: String(error) };
+    result.ok = false;
+    result.error = String(error);
   }
+  window.__plain = result;
 </script></body></html>`;
 
 describe.skipIf(chromiumPath === null && !inCI)('in Chromium (skipped: no chromium on PATH and CI is not set)', () => {
@@ -59,7 +75,7 @@ describe.skipIf(chromiumPath === null && !inCI)('in Chromium (skipped: no chromi
     return opened;
   }
 
-  it('loads dist/index.js as a plain ES module, with no bundler and no other file, and init() resolves', async () => {
+  it('loads dist/index.js as a plain ES module, with no bundler and no other file: init() resolves and a wasm-backed Scene works', async () => {
     const files = {
       '/': { body: PLAIN_PAGE, type: 'text/html' },
       '/spatialkit.js': { body: readFileSync('dist/index.js'), type: 'text/javascript' },
@@ -68,7 +84,8 @@ describe.skipIf(chromiumPath === null && !inCI)('in Chromium (skipped: no chromi
     try {
       const plain = await openPage(server.url);
       await plain.waitForFunction(() => (window as { __plain?: unknown }).__plain !== undefined);
-      expect(await plain.evaluate(() => (window as { __plain?: unknown }).__plain)).toEqual({ ok: true, errorClass: 'function' });
+      const withScene = Scene ? { beforeInit: 'NOT_INITIALIZED', events: ['enter 1 2', 'enter 2 1'] } : {};
+      expect(await plain.evaluate(() => (window as { __plain?: unknown }).__plain)).toEqual({ ok: true, errorClass: 'function', ...withScene });
       expect(new Set(server.requests)).toEqual(new Set(['/', '/spatialkit.js']));
       await plain.close();
     } finally {
