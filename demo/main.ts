@@ -2,7 +2,7 @@
 // build of the library exports, and drives them all from one animation loop.
 import { createAoiPanel } from './aoi-panel.js';
 import type { DemoHook } from './hook.js';
-import { component, library } from './library.js';
+import { component, library, type Components } from './library.js';
 import type { Panel } from './panel.js';
 import { createPathsPanel } from './paths-panel.js';
 import { createQuadTreePanel } from './quadtree-panel.js';
@@ -18,27 +18,25 @@ async function start(): Promise<void> {
 
   const hook: DemoHook = { lib: library, panels: [], missing: [], frames: 0, setPaused };
   const panels: Panel[] = [];
-  const Scene = component('Scene');
-  const QuadTree = component('QuadTree');
-  const GridMap = component('GridMap');
-  if (Scene) {
-    const { panel, hook: aoi } = createAoiPanel(container, Scene);
-    panels.push(panel);
-    hook.aoi = aoi;
-    hook.panels.push('aoi');
-  } else hook.missing.push('Scene');
-  if (QuadTree) {
-    const { panel, hook: quadtree } = createQuadTreePanel(container, QuadTree);
-    panels.push(panel);
-    hook.quadtree = quadtree;
-    hook.panels.push('quadtree');
-  } else hook.missing.push('QuadTree');
-  if (GridMap) {
-    const { panel, hook: paths } = createPathsPanel(container, GridMap);
-    panels.push(panel);
-    hook.paths = paths;
-    hook.panels.push('paths');
-  } else hook.missing.push('GridMap');
+  /** Builds a component's panel if the library exports it; returns the panel's test hook. */
+  function mount<K extends keyof Components, H>(
+    name: K,
+    panelName: string,
+    create: (parent: HTMLElement, constructor: Components[K]) => { panel: Panel; hook: H },
+  ): H | undefined {
+    const constructor = component(name);
+    if (constructor === undefined) {
+      hook.missing.push(name);
+      return undefined;
+    }
+    const built = create(container, constructor);
+    panels.push(built.panel);
+    hook.panels.push(panelName);
+    return built.hook;
+  }
+  hook.aoi = mount('Scene', 'aoi', createAoiPanel);
+  hook.quadtree = mount('QuadTree', 'quadtree', createQuadTreePanel);
+  hook.paths = mount('GridMap', 'paths', createPathsPanel);
 
   status.textContent =
     `wasm core ready in ${loaded.toFixed(1)} ms.` +
