@@ -3,3 +3,5 @@ export { init } from './wasm.js';
 export type { Backend } from './wasm.js';
 export { SpatialError } from './errors.js';
 export type { SpatialErrorCode } from './errors.js';
+export { Graph } from './graph.js';
+export type { FromEdgesOptions, GraphOptions, Heuristic, PathAlgorithm, PathOptions, PathResult, ShortestPaths, VertexId } from './graph.js';

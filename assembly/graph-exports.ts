@@ -1,0 +1,29 @@
+// The Graph core's exports: structure and edits, then searches.
+export {
+  graphCreate,
+  graphDispose,
+  graphEnsureVertices,
+  graphSetPosition,
+  graphXs,
+  graphYs,
+  graphSetEdge,
+  graphRemoveEdge,
+  graphClearVertex,
+  graphEdgeCount,
+  graphReserveLoad,
+  graphEdgeFrom,
+  graphEdgeTo,
+  graphEdgeWeight,
+  graphLoadEdges,
+  graphNegativeEdges,
+  graphCsrPointers,
+} from './graph';
+export {
+  graphSpfa,
+  graphDijkstra,
+  graphDistances,
+  graphParents,
+  graphPath,
+  graphPathSlots,
+  graphPathCost,
+} from './graph-search';
