@@ -385,7 +385,19 @@ export function ensureCsr(g: Graph): void {
   if (!g.csrValid) buildCsr(g);
 }
 
-// Counting sort of the edge list by source. Within a row edges keep list
+// The first half of a counting sort: start[k] = how many of the m keys are
+// below k, for k in 0..n; cursor gets a copy of start[0..n-1] to fill rows by.
+function rowStarts(start: usize, cursor: usize, n: i32, keys: usize, m: i32): void {
+  memory.fill(start, 0, (<usize>n + 1) << 2);
+  for (let e = 0; e < m; e++) {
+    const k = i32At(keys, e) + 1;
+    setI32(start, k, i32At(start, k) + 1);
+  }
+  for (let k = 0; k < n; k++) setI32(start, k + 1, i32At(start, k + 1) + i32At(start, k));
+  memory.copy(cursor, start, <usize>n << 2);
+}
+
+// Counting sort of the edge list by source, the queue serving as row cursors. Within a row edges keep list
 // order, so when the list is raw a later repeat of (from, to) overwrites the
 // earlier one's weight; the list is then rewritten in CSR order without repeats.
 function buildCsr(g: Graph): void {
@@ -395,15 +407,8 @@ function buildCsr(g: Graph): void {
   g.target = grow(g.target, <usize>max(m, 1) << 2);
   g.weight = grow(g.weight, <usize>max(m, 1) << 3);
   const start = g.start;
-  memory.fill(start, 0, (<usize>n + 1) << 2);
-  for (let e = 0; e < m; e++) {
-    const u = i32At(g.edgeFrom, e);
-    setI32(start, u + 1, i32At(start, u + 1) + 1);
-  }
-  for (let u = 0; u < n; u++) setI32(start, u + 1, i32At(start, u + 1) + i32At(start, u));
-  // `queue` serves as the fill cursor of each row.
   const cursor = g.queue;
-  memory.copy(cursor, start, <usize>n << 2);
+  rowStarts(start, cursor, n, g.edgeFrom, m);
   for (let e = 0; e < m; e++) {
     const u = i32At(g.edgeFrom, e);
     const at = i32At(cursor, u);
@@ -473,15 +478,8 @@ export function ensureReverse(g: Graph): void {
   g.rStart = grow(g.rStart, (<usize>n + 1) << 2);
   g.rSource = grow(g.rSource, <usize>max(m, 1) << 2);
   g.rWeight = grow(g.rWeight, <usize>max(m, 1) << 3);
-  const rStart = g.rStart;
-  memory.fill(rStart, 0, (<usize>n + 1) << 2);
-  for (let e = 0; e < m; e++) {
-    const v = i32At(g.target, e);
-    setI32(rStart, v + 1, i32At(rStart, v + 1) + 1);
-  }
-  for (let v = 0; v < n; v++) setI32(rStart, v + 1, i32At(rStart, v + 1) + i32At(rStart, v));
   const cursor = g.queue;
-  memory.copy(cursor, rStart, <usize>n << 2);
+  rowStarts(g.rStart, cursor, n, g.target, m);
   for (let u = 0; u < n; u++) {
     for (let e = i32At(g.start, u), end = i32At(g.start, u + 1); e < end; e++) {
       const v = i32At(g.target, e);

@@ -5,7 +5,8 @@
 // exactly when the oracle finds one reachable from the source.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Graph, SpatialError, init, type Backend, type PathResult } from '../src/index.js';
+import { Graph, init, type Backend, type PathResult } from '../src/index.js';
+import { codeOf } from './graph-codes.js';
 import { bellmanFord, type Id, type OracleEdge } from './oracles/bellman-ford.js';
 
 beforeAll(() => init());
@@ -71,15 +72,6 @@ const opArb = (weight: fc.Arbitrary<number>): fc.Arbitrary<Op> =>
 const signedOps = fc.array(opArb(fc.integer({ min: -3, max: 9 })), { maxLength: 40 });
 const nonNegativeOps = fc.array(opArb(fc.integer({ min: 0, max: 9 })), { maxLength: 40 });
 
-function codeOf(run: () => unknown): string | null {
-  try {
-    run();
-    return null;
-  } catch (error) {
-    if (error instanceof SpatialError) return error.code;
-    throw error;
-  }
-}
 
 /** Applies one op to the model and both graphs, checking they answer alike. */
 function apply(op: Op, model: GraphModel, graphs: Graph[]): void {

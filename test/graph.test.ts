@@ -2,20 +2,11 @@
 // the graph unchanged, results that outlive later edits, use after dispose.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Graph, SpatialError, init, type Backend, type VertexId } from '../src/index.js';
+import { codeOf } from './graph-codes.js';
 
 beforeAll(() => init());
 
 const BACKENDS: Backend[] = ['wasm', 'js'];
-
-function codeOf(run: () => unknown): string | null {
-  try {
-    run();
-    return null;
-  } catch (error) {
-    if (error instanceof SpatialError) return error.code;
-    throw error;
-  }
-}
 
 // Five towns, one-way roads; the cheapest a -> e goes a, c, b, d, e = 2 + 1 + 3 + 1 = 7.
 function towns(backend: Backend): Graph {

@@ -41,6 +41,14 @@ function capacityFor(current: number, needed: number): number {
   return capacity;
 }
 
+// The first half of a counting sort: start[k] = how many of the m keys are below k.
+function rowStarts(n: number, keys: Int32Array, m: number): Int32Array {
+  const start = new Int32Array(n + 1);
+  for (let e = 0; e < m; e++) start[keys[e] + 1]++;
+  for (let k = 0; k < n; k++) start[k + 1] += start[k];
+  return start;
+}
+
 export class ReferenceGraph implements GraphBackend {
   private n = 0;
   private xs = new Float64Array(0);
@@ -243,9 +251,7 @@ export class ReferenceGraph implements GraphBackend {
   private buildCsr(): void {
     const { n, m } = this;
     const csr = this.csr;
-    const start = new Int32Array(n + 1);
-    for (let e = 0; e < m; e++) start[this.edgeFrom[e] + 1]++;
-    for (let u = 0; u < n; u++) start[u + 1] += start[u];
+    const start = rowStarts(n, this.edgeFrom, m);
     const cursor = start.slice(0, n);
     const target = new Int32Array(m);
     const weight = new Float64Array(m);
@@ -310,9 +316,7 @@ export class ReferenceGraph implements GraphBackend {
     this.ensureCsr();
     if (this.reverseValid) return;
     const { n, m, csr } = this;
-    const rStart = new Int32Array(n + 1);
-    for (let e = 0; e < m; e++) rStart[csr.target[e] + 1]++;
-    for (let v = 0; v < n; v++) rStart[v + 1] += rStart[v];
+    const rStart = rowStarts(n, csr.target, m);
     const cursor = rStart.slice(0, n);
     const rSource = new Int32Array(m);
     const rWeight = new Float64Array(m);
