@@ -2,7 +2,7 @@
 // detection), Dijkstra, A* and bidirectional Dijkstra. Single-source searches
 // leave dist / parent for every slot; point-to-point searches write the path
 // (slots, source first) and its cost, and touch only the vertices they visit.
-import { Graph, ensureCsr, ensureReverse, i32At, setI32, f64At, setF64 } from './graph';
+import { Graph, ensureCsr, ensureReverse, i32At, setI32, f64At, stateOf, STATE_BYTES, DIST, EXTRA, STAMP, PARENT } from './graph';
 
 // Statuses shared with the TypeScript side.
 const NEGATIVE_WEIGHT: i32 = -2;
@@ -22,47 +22,48 @@ const OCTILE: i32 = 3;
 }
 
 // Starts a point-to-point search: a fresh generation invalidates every
-// vertex's stamped state at once.
+// vertex's stamped record at once.
 function nextGeneration(g: Graph): i32 {
   if (g.generation == i32.MAX_VALUE) {
-    memory.fill(g.stamp, 0, <usize>g.vertexCapacity << 2);
-    memory.fill(g.stampB, 0, <usize>g.vertexCapacity << 2);
+    memory.fill(g.state, 0, <usize>g.vertexCapacity * STATE_BYTES);
+    memory.fill(g.stateB, 0, <usize>g.vertexCapacity * STATE_BYTES);
     g.generation = 0;
   }
   return ++g.generation;
 }
 
+// Every record unreached, for a single-source search; stamps 0 never match a
+// generation, so point-to-point searches see these records as stale.
 function resetAll(g: Graph): void {
-  const n = g.n;
-  for (let v = 0; v < n; v++) {
-    setF64(g.dist, v, Infinity);
-    setI32(g.parent, v, -1);
+  for (let v = 0, n = g.n; v < n; v++) {
+    const r = stateOf(g.state, v);
+    store<f64>(r + DIST, Infinity);
+    store<i32>(r + STAMP, 0);
+    store<i32>(r + PARENT, -1);
   }
 }
 
 // ---- single source -------------------------------------------------------------
 
-// FIFO queue with an in-queue flag per vertex: a vertex whose cost improves
-// is queued unless it already waits. `extra` holds the number of edges on each
-// vertex's current path; a path of n edges repeats a vertex, which only a
-// negative cycle can make cheaper, so the search stops there instead of looping.
+// FIFO queue with an in-queue flag (the stamp) per vertex: a vertex whose
+// cost improves is queued unless it already waits. EXTRA holds the number of
+// edges on each vertex's current path; a path of n edges repeats a vertex,
+// which only a negative cycle can make cheaper, so the search stops there
+// instead of looping.
 function runSpfa(g: Graph, s: i32): i32 {
   ensureCsr(g);
   const n = g.n;
-  const dist = g.dist;
-  const parent = g.parent;
-  const edges = g.extra; // path length per vertex, as i32 in the first half
-  const queued = g.stampB; // in-queue flag
+  const state = g.state;
   const queue = g.queue;
   const start = g.start;
   const target = g.target;
   const weight = g.weight;
   resetAll(g);
-  memory.fill(queued, 0, <usize>n << 2);
-  setF64(dist, s, 0);
-  setI32(edges, s, 0);
+  const rs = stateOf(state, s);
+  store<f64>(rs + DIST, 0);
+  store<i32>(rs + EXTRA, 0);
+  store<i32>(rs + STAMP, 1);
   setI32(queue, 0, s);
-  setI32(queued, s, 1);
   // A vertex is never in the queue twice, so n places suffice as a ring.
   let head = 0;
   let size = 1;
@@ -71,23 +72,25 @@ function runSpfa(g: Graph, s: i32): i32 {
     const u = i32At(queue, head);
     head = head + 1 == n ? 0 : head + 1;
     size--;
-    setI32(queued, u, 0);
-    const du = f64At(dist, u);
-    const hops = i32At(edges, u) + 1;
+    const ru = stateOf(state, u);
+    store<i32>(ru + STAMP, 0);
+    const du = load<f64>(ru + DIST);
+    const hops = load<i32>(ru + EXTRA) + 1;
     for (let e = i32At(start, u), end = i32At(start, u + 1); e < end; e++) {
       const v = i32At(target, e);
+      const rv = stateOf(state, v);
       const candidate = du + f64At(weight, e);
-      if (candidate < f64At(dist, v)) {
-        setF64(dist, v, candidate);
-        setI32(parent, v, u);
-        setI32(edges, v, hops);
+      if (candidate < load<f64>(rv + DIST)) {
+        store<f64>(rv + DIST, candidate);
+        store<i32>(rv + PARENT, u);
+        store<i32>(rv + EXTRA, hops);
         if (hops >= n) {
           status = NEGATIVE_CYCLE;
           size = 0;
           break;
         }
-        if (i32At(queued, v) == 0) {
-          setI32(queued, v, 1);
+        if (load<i32>(rv + STAMP) == 0) {
+          store<i32>(rv + STAMP, 1);
           let tail = head + size;
           if (tail >= n) tail -= n;
           setI32(queue, tail, v);
@@ -96,33 +99,33 @@ function runSpfa(g: Graph, s: i32): i32 {
       }
     }
   }
-  // The in-queue flags borrowed the backward stamps: make them stale.
-  memory.fill(queued, 0, <usize>n << 2);
+  // In-queue flags must not pass for a generation later.
+  for (let v = 0; v < n; v++) store<i32>(stateOf(state, v) + STAMP, 0);
   return status;
 }
 
 // Binary-heap Dijkstra over every vertex; stale heap entries are skipped.
 function runDijkstra(g: Graph, s: i32): void {
-  const dist = g.dist;
-  const parent = g.parent;
+  const state = g.state;
   const start = g.start;
   const target = g.target;
   const weight = g.weight;
   const heap = g.heap;
   resetAll(g);
   heap.clear();
-  setF64(dist, s, 0);
+  store<f64>(stateOf(state, s) + DIST, 0);
   heap.push(0, s);
   while (!heap.empty) {
     const key = heap.topKey;
     const u = heap.pop();
-    if (key > f64At(dist, u)) continue;
+    if (key > load<f64>(stateOf(state, u) + DIST)) continue;
     for (let e = i32At(start, u), end = i32At(start, u + 1); e < end; e++) {
       const v = i32At(target, e);
+      const rv = stateOf(state, v);
       const candidate = key + f64At(weight, e);
-      if (candidate < f64At(dist, v)) {
-        setF64(dist, v, candidate);
-        setI32(parent, v, u);
+      if (candidate < load<f64>(rv + DIST)) {
+        store<f64>(rv + DIST, candidate);
+        store<i32>(rv + PARENT, u);
         heap.push(candidate, v);
       }
     }
@@ -143,14 +146,13 @@ export function graphDijkstra(handle: i32, s: i32): i32 {
   return 0;
 }
 
-/** Pointer to the f64 distances of the last single-source search (Infinity: unreachable). */
-export function graphDistances(handle: i32): i32 {
-  return <i32>graphOf(handle).dist;
-}
-
-/** Pointer to the i32 parents of the last single-source search (-1: none). */
-export function graphParents(handle: i32): i32 {
-  return <i32>graphOf(handle).parent;
+/**
+ * Pointer to the records of the last single-source search, STATE_BYTES
+ * each: dist (f64, Infinity when unreachable) at 0, parent (i32, -1 for
+ * none) at 20.
+ */
+export function graphStates(handle: i32): i32 {
+  return <i32>graphOf(handle).state;
 }
 
 // ---- point to point --------------------------------------------------------------
@@ -166,8 +168,9 @@ export function graphPath(handle: i32, s: i32, t: i32, algorithm: i32, heuristic
   if (algorithm == SPFA) {
     const status = runSpfa(g, s);
     if (status != 0) return status;
-    if (f64At(g.dist, t) == Infinity) return 0;
-    g.cost = f64At(g.dist, t);
+    const cost = load<f64>(stateOf(g.state, t) + DIST);
+    if (cost == Infinity) return 0;
+    g.cost = cost;
     return writePath(g, s, t);
   }
   if (g.negatives > 0) return NEGATIVE_WEIGHT;
@@ -197,13 +200,18 @@ function reservePath(g: Graph, length: i32): void {
   g.pathCapacity = capacity;
 }
 
+@inline function parentOf(state: usize, v: i32): i32 {
+  return load<i32>(stateOf(state, v) + PARENT);
+}
+
 // Follows parents from t back to s and writes the slots source first.
 function writePath(g: Graph, s: i32, t: i32): i32 {
+  const state = g.state;
   let length = 1;
-  for (let v = t; v != s; v = i32At(g.parent, v)) length++;
+  for (let v = t; v != s; v = parentOf(state, v)) length++;
   reservePath(g, length);
   let at = length - 1;
-  for (let v = t; at >= 0; v = i32At(g.parent, v)) setI32(g.path, at--, v);
+  for (let v = t; at >= 0; v = parentOf(state, v)) setI32(g.path, at--, v);
   g.pathLength = length;
   return length;
 }
@@ -211,10 +219,11 @@ function writePath(g: Graph, s: i32, t: i32): i32 {
 // Lower bound of the remaining cost from v to the target at (tx, ty); a
 // vertex without position (NaN) contributes 0.
 @inline function estimate(g: Graph, v: i32, kind: i32, tx: f64, ty: f64): f64 {
-  const x = f64At(g.xs, v);
+  const p = g.xy + (<usize>v << 4);
+  const x = load<f64>(p);
   if (kind == 0 || isNaN(x) || isNaN(tx)) return 0;
   const dx = abs(x - tx);
-  const dy = abs(f64At(g.ys, v) - ty);
+  const dy = abs(load<f64>(p, 8) - ty);
   if (kind == EUCLIDEAN) return Math.sqrt(dx * dx + dy * dy);
   if (kind == MANHATTAN) return dx + dy;
   return max(dx, dy) + (Math.SQRT2 - 1) * min(dx, dy); // OCTILE
@@ -223,49 +232,49 @@ function writePath(g: Graph, s: i32, t: i32): i32 {
 // A* (Dijkstra when kind is 0) from s, stopping when t leaves the heap. A
 // vertex is expanded again if its cost improves after expansion, so a
 // heuristic that is admissible but not consistent (vertices without position
-// count 0) still yields the optimum. `extra` caches each visited vertex's h.
+// count 0) still yields the optimum. EXTRA caches each visited vertex's h.
 function astar(g: Graph, s: i32, t: i32, kind: i32): i32 {
   const gen = nextGeneration(g);
-  const stamp = g.stamp;
-  const dist = g.dist;
-  const parent = g.parent;
-  const hs = g.extra;
+  const state = g.state;
   const start = g.start;
   const target = g.target;
   const weight = g.weight;
   const heap = g.heap;
-  const tx = f64At(g.xs, t);
-  const ty = f64At(g.ys, t);
+  const tx = f64At(g.xy, t << 1);
+  const ty = f64At(g.xy, (t << 1) + 1);
   heap.clear();
-  setI32(stamp, s, gen);
-  setF64(dist, s, 0);
-  setI32(parent, s, -1);
+  const rs = stateOf(state, s);
   const hStart = estimate(g, s, kind, tx, ty);
-  setF64(hs, s, hStart);
+  store<i32>(rs + STAMP, gen);
+  store<f64>(rs + DIST, 0);
+  store<f64>(rs + EXTRA, hStart);
+  store<i32>(rs + PARENT, -1);
   heap.push(hStart, s);
   while (!heap.empty) {
     const key = heap.topKey;
     const u = heap.pop();
-    const du = f64At(dist, u);
-    if (key > du + f64At(hs, u)) continue; // stale entry
+    const ru = stateOf(state, u);
+    const du = load<f64>(ru + DIST);
+    if (key > du + load<f64>(ru + EXTRA)) continue; // stale entry
     if (u == t) {
       g.cost = du;
       return writePath(g, s, t);
     }
     for (let e = i32At(start, u), end = i32At(start, u + 1); e < end; e++) {
       const v = i32At(target, e);
+      const rv = stateOf(state, v);
       const candidate = du + f64At(weight, e);
       let hv: f64;
-      if (i32At(stamp, v) != gen) {
-        setI32(stamp, v, gen);
+      if (load<i32>(rv + STAMP) != gen) {
+        store<i32>(rv + STAMP, gen);
         hv = estimate(g, v, kind, tx, ty);
-        setF64(hs, v, hv);
+        store<f64>(rv + EXTRA, hv);
       } else {
-        if (candidate >= f64At(dist, v)) continue;
-        hv = f64At(hs, v);
+        if (candidate >= load<f64>(rv + DIST)) continue;
+        hv = load<f64>(rv + EXTRA);
       }
-      setF64(dist, v, candidate);
-      setI32(parent, v, u);
+      store<f64>(rv + DIST, candidate);
+      store<i32>(rv + PARENT, u);
       heap.push(candidate + hv, v);
     }
   }
@@ -280,23 +289,21 @@ function astar(g: Graph, s: i32, t: i32, kind: i32): i32 {
 function bidirectional(g: Graph, s: i32, t: i32): i32 {
   ensureReverse(g);
   const gen = nextGeneration(g);
-  const stampF = g.stamp;
-  const stampB = g.stampB;
-  const distF = g.dist;
-  const distB = g.distB;
-  const parentF = g.parent;
-  const parentB = g.parentB;
+  const stateF = g.state;
+  const stateB = g.stateB;
   const heapF = g.heap;
   const heapB = g.heapB;
   heapF.clear();
   heapB.clear();
-  setI32(stampF, s, gen);
-  setF64(distF, s, 0);
-  setI32(parentF, s, -1);
+  const rs = stateOf(stateF, s);
+  store<i32>(rs + STAMP, gen);
+  store<f64>(rs + DIST, 0);
+  store<i32>(rs + PARENT, -1);
   heapF.push(0, s);
-  setI32(stampB, t, gen);
-  setF64(distB, t, 0);
-  setI32(parentB, t, -1);
+  const rt = stateOf(stateB, t);
+  store<i32>(rt + STAMP, gen);
+  store<f64>(rt + DIST, 0);
+  store<i32>(rt + PARENT, -1);
   heapB.push(0, t);
   let best = Infinity;
   let meet = -1;
@@ -306,28 +313,27 @@ function bidirectional(g: Graph, s: i32, t: i32): i32 {
     if (topF + topB >= best) break;
     const forward = topF <= topB;
     const heap = forward ? heapF : heapB;
-    const stamp = forward ? stampF : stampB;
-    const dist = forward ? distF : distB;
-    const parent = forward ? parentF : parentB;
-    const otherStamp = forward ? stampB : stampF;
-    const otherDist = forward ? distB : distF;
+    const state = forward ? stateF : stateB;
+    const other = forward ? stateB : stateF;
     const start = forward ? g.start : g.rStart;
     const ends = forward ? g.target : g.rSource;
     const weight = forward ? g.weight : g.rWeight;
     const key = heap.topKey;
     const u = heap.pop();
-    if (key > f64At(dist, u)) continue;
+    if (key > load<f64>(stateOf(state, u) + DIST)) continue;
     for (let e = i32At(start, u), end = i32At(start, u + 1); e < end; e++) {
       const v = i32At(ends, e);
+      const rv = stateOf(state, v);
       const candidate = key + f64At(weight, e);
-      if (i32At(stamp, v) != gen || candidate < f64At(dist, v)) {
-        setI32(stamp, v, gen);
-        setF64(dist, v, candidate);
-        setI32(parent, v, u);
+      if (load<i32>(rv + STAMP) != gen || candidate < load<f64>(rv + DIST)) {
+        store<i32>(rv + STAMP, gen);
+        store<f64>(rv + DIST, candidate);
+        store<i32>(rv + PARENT, u);
         heap.push(candidate, v);
       }
-      if (i32At(otherStamp, v) == gen) {
-        const through = f64At(dist, v) + f64At(otherDist, v);
+      const ro = stateOf(other, v);
+      if (load<i32>(ro + STAMP) == gen) {
+        const through = load<f64>(rv + DIST) + load<f64>(ro + DIST);
         if (through < best) {
           best = through;
           meet = v;
@@ -339,19 +345,19 @@ function bidirectional(g: Graph, s: i32, t: i32): i32 {
   g.cost = best;
   // Forward half: s..meet by forward parents; backward half: meet..t.
   let length = 1;
-  for (let v = meet; v != s; v = i32At(parentF, v)) length++;
-  for (let v = meet; v != t; v = i32At(parentB, v)) length++;
+  for (let v = meet; v != s; v = parentOf(stateF, v)) length++;
+  for (let v = meet; v != t; v = parentOf(stateB, v)) length++;
   reservePath(g, length);
   let at = 0;
-  for (let v = meet; v != s; v = i32At(parentF, v)) at++;
+  for (let v = meet; v != s; v = parentOf(stateF, v)) at++;
   const meetAt = at;
-  for (let v = meet; ; v = i32At(parentF, v)) {
+  for (let v = meet; ; v = parentOf(stateF, v)) {
     setI32(g.path, at--, v);
     if (v == s) break;
   }
   at = meetAt;
   for (let v = meet; v != t; ) {
-    v = i32At(parentB, v);
+    v = parentOf(stateB, v);
     setI32(g.path, ++at, v);
   }
   g.pathLength = length;

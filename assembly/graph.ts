@@ -9,11 +9,10 @@ const EMPTY: i32 = -1;
 
 @unmanaged
 export class Graph {
-  // Vertices: slots 0..n-1; a position is (x, y), NaN x when absent.
+  // Vertices: slots 0..n-1; positions as (x, y) records, NaN x when absent.
   n: i32 = 0;
   vertexCapacity: i32 = 0;
-  xs: usize = 0;
-  ys: usize = 0;
+  xy: usize = 0;
 
   // Edge list: parallel arrays, m edges. `raw` marks a bulk-loaded list that
   // may still hold repeated (from, to) pairs (the CSR build removes them).
@@ -44,17 +43,13 @@ export class Graph {
   rSource: usize = 0;
   rWeight: usize = 0;
 
-  // Search state, sized to vertexCapacity. A vertex's entries are valid only
-  // when its stamp equals the current generation, so a point-to-point query
-  // touches only what it visits instead of resetting n entries.
+  // Search state, one record per vertex for each direction (see STATE_BYTES):
+  // a search touches one cache line per vertex, not one per array. A record
+  // is valid only when its stamp equals the current generation, so a
+  // point-to-point query touches only what it visits instead of resetting n.
   generation: i32 = 0;
-  stamp: usize = 0;
-  dist: usize = 0;
-  parent: usize = 0;
-  extra: usize = 0; // SPFA: path length; A*: cached heuristic
-  stampB: usize = 0;
-  distB: usize = 0;
-  parentB: usize = 0;
+  state: usize = 0;
+  stateB: usize = 0;
   queue: usize = 0;
   heap: MinHeap = changetype<MinHeap>(0);
   heapB: MinHeap = changetype<MinHeap>(0);
@@ -67,6 +62,18 @@ export class Graph {
 }
 
 // ---- small helpers over linear memory --------------------------------------
+
+// A search-state record: dist f64, extra f64 (A*: cached heuristic; SPFA:
+// path length), stamp i32 (SPFA: in-queue flag), parent i32.
+export const STATE_BYTES: usize = 24;
+export const DIST: usize = 0;
+export const EXTRA: usize = 8;
+export const STAMP: usize = 16;
+export const PARENT: usize = 20;
+
+@inline export function stateOf(base: usize, v: i32): usize {
+  return base + <usize>v * STATE_BYTES;
+}
 
 @inline export function i32At(base: usize, i: i32): i32 {
   return load<i32>(base + (<usize>i << 2));
@@ -100,8 +107,7 @@ export function graphCreate(): i32 {
 
 export function graphDispose(handle: i32): void {
   const g = changetype<Graph>(<usize>handle);
-  release(g.xs);
-  release(g.ys);
+  release(g.xy);
   release(g.edgeFrom);
   release(g.edgeTo);
   release(g.edgeWeight);
@@ -113,13 +119,8 @@ export function graphDispose(handle: i32): void {
   release(g.rStart);
   release(g.rSource);
   release(g.rWeight);
-  release(g.stamp);
-  release(g.dist);
-  release(g.parent);
-  release(g.extra);
-  release(g.stampB);
-  release(g.distB);
-  release(g.parentB);
+  release(g.state);
+  release(g.stateB);
   release(g.queue);
   release(g.path);
   g.heap.dispose();
@@ -136,48 +137,35 @@ export function graphEnsureVertices(handle: i32, count: i32): void {
     while (capacity < count) capacity <<= 1;
     reserveVertices(g, capacity);
   }
-  for (let v = g.n; v < count; v++) {
-    setF64(g.xs, v, NaN);
-    setF64(g.ys, v, NaN);
-  }
+  for (let v = g.n; v < count; v++) setF64(g.xy, v << 1, NaN);
   g.n = count;
   g.csrValid = false;
   g.reverseValid = false;
 }
 
 function reserveVertices(g: Graph, capacity: i32): void {
-  const f = <usize>capacity << 3;
-  const i = <usize>capacity << 2;
-  g.xs = grow(g.xs, f);
-  g.ys = grow(g.ys, f);
-  g.dist = grow(g.dist, f);
-  g.distB = grow(g.distB, f);
-  g.extra = grow(g.extra, f);
-  g.parent = grow(g.parent, i);
-  g.parentB = grow(g.parentB, i);
-  g.queue = grow(g.queue, i);
-  // Fresh stamps must not match any generation yet used.
-  const oldCapacity = g.vertexCapacity;
-  g.stamp = grow(g.stamp, i);
-  g.stampB = grow(g.stampB, i);
-  memory.fill(g.stamp + (<usize>oldCapacity << 2), 0, <usize>(capacity - oldCapacity) << 2);
-  memory.fill(g.stampB + (<usize>oldCapacity << 2), 0, <usize>(capacity - oldCapacity) << 2);
+  g.xy = grow(g.xy, <usize>capacity << 4);
+  g.queue = grow(g.queue, <usize>capacity << 2);
+  // Fresh records must not match any generation yet used: stamps start at 0.
+  const old = <usize>g.vertexCapacity * STATE_BYTES;
+  const bytes = <usize>capacity * STATE_BYTES;
+  g.state = grow(g.state, bytes);
+  g.stateB = grow(g.stateB, bytes);
+  memory.fill(g.state + old, 0, bytes - old);
+  memory.fill(g.stateB + old, 0, bytes - old);
   g.vertexCapacity = capacity;
 }
 
 /** Sets a slot's position; NaN x clears it. */
 export function graphSetPosition(handle: i32, v: i32, x: f64, y: f64): void {
   const g = changetype<Graph>(<usize>handle);
-  setF64(g.xs, v, x);
-  setF64(g.ys, v, y);
+  setF64(g.xy, v << 1, x);
+  setF64(g.xy, (v << 1) + 1, y);
 }
 
-/** Pointers to the x and y arrays, for a bulk write of positions. */
-export function graphXs(handle: i32): i32 {
-  return <i32>changetype<Graph>(<usize>handle).xs;
-}
-export function graphYs(handle: i32): i32 {
-  return <i32>changetype<Graph>(<usize>handle).ys;
+/** Pointer to the (x, y) records, for a bulk write of positions. */
+export function graphPositions(handle: i32): i32 {
+  return <i32>changetype<Graph>(<usize>handle).xy;
 }
 
 // ---- the edge hash -----------------------------------------------------------
@@ -333,8 +321,7 @@ export function graphClearVertex(handle: i32, v: i32): void {
   for (let e = g.m - 1; e >= 0; e--) {
     if (i32At(g.edgeFrom, e) == v || i32At(g.edgeTo, e) == v) removeEdgeAt(g, e);
   }
-  setF64(g.xs, v, NaN);
-  setF64(g.ys, v, NaN);
+  setF64(g.xy, v << 1, NaN);
   g.csrValid = false;
   g.reverseValid = false;
 }
@@ -430,10 +417,9 @@ function buildCsr(g: Graph): void {
 function removeRepeats(g: Graph): void {
   const n = g.n;
   const start = g.start;
-  // `parent` holds, per target, the CSR position it was last written at in
-  // the current row; `stamp`-like marking uses `parentB` = row + 1.
-  const seenRow = g.parentB;
-  const seenAt = g.parent;
+  // Per target: the row (+ 1) that last wrote it, and where.
+  const seenRow = heap.alloc(<usize>max(n, 1) << 2);
+  const seenAt = heap.alloc(<usize>max(n, 1) << 2);
   memory.fill(seenRow, 0, <usize>n << 2);
   let out = 0;
   let rowBegin = 0;
@@ -457,6 +443,8 @@ function removeRepeats(g: Graph): void {
     setI32(start, u, first);
   }
   setI32(start, n, out);
+  heap.free(seenRow);
+  heap.free(seenAt);
   g.m = out;
   for (let u = 0; u < n; u++) {
     for (let at = i32At(start, u), end = i32At(start, u + 1); at < end; at++) {

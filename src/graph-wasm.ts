@@ -62,8 +62,13 @@ export class WasmGraph implements GraphBackend {
     const h = this.handle;
     this.ensureVertices(n);
     if (xs !== undefined && ys !== undefined) {
-      memory.f64.set(xs, (exports.graphXs(h) >>> 0) / 8);
-      memory.f64.set(ys, (exports.graphYs(h) >>> 0) / 8);
+      // Positions are (x, y) records in the core.
+      const at = (exports.graphPositions(h) >>> 0) / 8;
+      const f64 = memory.f64;
+      for (let v = 0; v < n; v++) {
+        f64[at + 2 * v] = xs[v];
+        f64[at + 2 * v + 1] = ys[v];
+      }
     }
     // The core sizes its edge list; the edges are written straight into it.
     exports.graphReserveLoad(h, from.length);
@@ -104,12 +109,21 @@ export class WasmGraph implements GraphBackend {
     this.core.exports.graphDispose(this.handle);
   }
 
-  // Copies the last single-source result out of linear memory, once.
+  // Copies the last single-source result out of the core's per-vertex
+  // records (STATE_BYTES = 24: dist f64 at 0, parent i32 at 20), once.
   private tree(): SlotTree {
     const { exports, memory } = this.core;
-    const d = (exports.graphDistances(this.handle) >>> 0) / 8;
-    const p = (exports.graphParents(this.handle) >>> 0) / 4;
-    return { dist: memory.f64.slice(d, d + this.n), parent: memory.i32.slice(p, p + this.n) };
+    const base = exports.graphStates(this.handle) >>> 0;
+    const f64 = memory.f64;
+    const i32 = memory.i32;
+    const n = this.n;
+    const dist = new Float64Array(n);
+    const parent = new Int32Array(n);
+    for (let v = 0, d = base / 8, p = (base + 20) / 4; v < n; v++, d += 3, p += 6) {
+      dist[v] = f64[d];
+      parent[v] = i32[p];
+    }
+    return { dist, parent };
   }
 
   // Views of the core's CSR; valid until the next call into the core.
