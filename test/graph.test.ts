@@ -35,6 +35,16 @@ function snapshot(g: Graph, ids: VertexId[], source: VertexId): unknown {
 }
 
 describe.each(BACKENDS)('Graph (%s backend)', (backend) => {
+  it('runs the README example', () => {
+    const g = new Graph({ backend });
+    g.addVertex('inn', { x: 0, y: 0 });
+    g.addVertex('ford', { x: 3, y: 4 });
+    g.addEdge('inn', 'ford', 5);
+    g.addEdge('ford', 'keep', 2);
+    expect(g.path('inn', 'keep')).toEqual({ path: ['inn', 'ford', 'keep'], cost: 7 });
+    expect(g.spfa('inn').distance('keep')).toBe(7);
+  });
+
   it('finds the worked example with every algorithm', () => {
     const g = towns(backend);
     expect(g.vertexCount).toBe(5);
