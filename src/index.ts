@@ -3,3 +3,5 @@ export { init } from './wasm.js';
 export type { Backend } from './wasm.js';
 export { SpatialError } from './errors.js';
 export type { SpatialErrorCode } from './errors.js';
+export { GridMap, MAX_GRID_CELLS } from './grid.js';
+export type { GridMapOptions, FindPathOptions, DiagonalRule, GridAlgorithm, GridPath } from './grid.js';
