@@ -1,5 +1,5 @@
 import { MinHeap } from './minheap';
-import { DIAGONAL_NEVER, Grid, TIE, distance, walkableAt } from './grid-map';
+import { DIAGONAL_NEVER, Grid, TIE, distance, nodeAt, walkableAt } from './grid-map';
 
 // Jump point search on uniform-cost grids (every cell costs 1), for the
 // 'no-corner-cutting' and 'never' rules. A* over jump points: from each
@@ -48,28 +48,27 @@ function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i3
 export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): bool {
   const stride = grid.stride;
   const walk = grid.walk;
-  const g = grid.g;
-  const parent = grid.parent;
-  const stamp = grid.stamp;
+  const nodes = grid.nodes;
   const open = grid.generation;
   const closed = open + 1;
   const queue = changetype<MinHeap>(grid.heap);
   const never = diagonal == DIAGONAL_NEVER;
   const ty = target / stride;
   const tx = target - ty * stride;
-  store<f64>(g + (<usize>start << 3), 0.0);
-  store<i32>(parent + (<usize>start << 2), -1);
-  store<u32>(stamp + (<usize>start << 2), open);
+  const first = nodeAt(nodes, start);
+  store<f64>(first, 0.0);
+  store<u32>(first, open, 8);
+  store<i32>(first, -1, 12);
   queue.push(0.0, start);
   while (!queue.empty) {
     const cell = queue.pop();
-    const stampAt = stamp + (<usize>cell << 2);
-    if (load<u32>(stampAt) == closed) continue;
-    store<u32>(stampAt, closed);
+    const node = nodeAt(nodes, cell);
+    if (load<u32>(node, 8) == closed) continue;
+    store<u32>(node, closed, 8);
     if (cell == target) return true;
     const cy = cell / stride;
     const cx = cell - cy * stride;
-    const from = load<i32>(parent + (<usize>cell << 2));
+    const from = load<i32>(node, 12);
     // Direction of arrival (0, 0 at the start), one of 8 unit steps.
     let dx = 0;
     let dy = 0;
@@ -100,7 +99,7 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
     } else {
       dirs = (dy > 0 ? 2 : 1) | 12 | diagonalBit(-1, dy) | diagonalBit(1, dy);
     }
-    const base = load<f64>(g + (<usize>cell << 3));
+    const base = load<f64>(node);
     for (let k = 0; k < 8; k++) {
       if ((dirs & (1 << k)) == 0) continue;
       let jump: i32;
@@ -119,15 +118,14 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       if (jump < 0) continue;
       const jy = jump / stride;
       const jx = jump - jy * stride;
-      const jumpStamp = stamp + (<usize>jump << 2);
-      const seen = load<u32>(jumpStamp);
+      const reached = nodeAt(nodes, jump);
+      const seen = load<u32>(reached, 8);
       if (seen == closed) continue;
       const tentative = base + distance(jx - cx, jy - cy, diagonal);
-      const gAt = g + (<usize>jump << 3);
-      if (seen == open && tentative >= load<f64>(gAt)) continue;
-      store<f64>(gAt, tentative);
-      store<i32>(parent + (<usize>jump << 2), cell);
-      store<u32>(jumpStamp, open);
+      if (seen == open && tentative >= load<f64>(reached)) continue;
+      store<f64>(reached, tentative);
+      store<u32>(reached, open, 8);
+      store<i32>(reached, cell, 12);
       queue.push(tentative + distance(jx - tx, jy - ty, diagonal) - tentative * TIE, jump);
     }
   }

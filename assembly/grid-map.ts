@@ -2,10 +2,11 @@ import { MinHeap } from './minheap';
 
 // Tile-map walking over flat cell arrays. The map is stored with a one-cell
 // blocked border (stride = width + 2), so neighbour reads never need a bounds
-// check. Search state (g, parent, stamp) is allocated on the first query and
-// reused: a cell's g and parent are valid only when its stamp equals the
-// current generation (open) or generation + 1 (closed), so a new query starts
-// by bumping the generation instead of clearing the arrays.
+// check. Search state is one 16-byte record per cell (g: f64, stamp: u32,
+// parent: i32: one cache line per neighbour visited), allocated on the first
+// query and reused: a cell's g and parent are valid only when its stamp equals
+// the current generation (open) or generation + 1 (closed), so a new query
+// starts by bumping the generation instead of clearing the records.
 
 export const SQRT2: f64 = 1.4142135623730951;
 // Ties on f are broken toward the larger g (deeper cells first): the key is
@@ -37,9 +38,8 @@ export class Grid {
   cost: usize = 0;
   /** Cells whose cost is not 1: jump point search needs this to be 0. */
   nonUnit: i32 = 0;
-  g: usize = 0;
-  parent: usize = 0;
-  stamp: usize = 0;
+  /** Search records, NODE_BYTES per padded cell: g at +0, stamp at +8, parent at +12. */
+  nodes: usize = 0;
   generation: u32 = 0;
   heap: usize = 0;
   /** SPFA's FIFO ring, allocated on its first use. */
@@ -47,6 +47,11 @@ export class Grid {
   /** Result block: [count: i32, pad, cost: f64, x0, y0, x1, y1, ...]. */
   out: usize = 0;
   outCapacity: usize = 0;
+}
+
+export const NODE_BYTES = 16;
+@inline export function nodeAt(nodes: usize, cell: i32): usize {
+  return nodes + (<usize>cell << 4);
 }
 
 @inline export function cellIndex(grid: Grid, x: i32, y: i32): i32 {
@@ -77,17 +82,15 @@ export class Grid {
 /** Prepares the reusable search state for one query: a fresh generation, an empty heap. */
 export function beginSearch(grid: Grid): void {
   const cells = <usize>grid.cells;
-  if (grid.g == 0) {
-    grid.g = heap.alloc(cells << 3);
-    grid.parent = heap.alloc(cells << 2);
-    grid.stamp = heap.alloc(cells << 2);
-    memory.fill(grid.stamp, 0, cells << 2);
+  if (grid.nodes == 0) {
+    grid.nodes = heap.alloc(cells * NODE_BYTES);
+    memory.fill(grid.nodes, 0, cells * NODE_BYTES);
     grid.heap = changetype<usize>(new MinHeap(1024));
     grid.generation = 0;
   }
   // Stamps below the generation are stale; restart the count long before it wraps.
   if (grid.generation >= 0xfffffff0) {
-    memory.fill(grid.stamp, 0, cells << 2);
+    memory.fill(grid.nodes, 0, cells * NODE_BYTES);
     grid.generation = 0;
   }
   grid.generation += 2;
@@ -102,11 +105,11 @@ export function beginSearch(grid: Grid): void {
  */
 export function writePath(grid: Grid, target: i32): usize {
   const stride = grid.stride;
-  const parent = grid.parent;
+  const nodes = grid.nodes;
   let count = 1;
   let cell = target;
   while (true) {
-    const from = load<i32>(parent + (<usize>cell << 2));
+    const from = load<i32>(nodeAt(nodes, cell), 12);
     if (from < 0) break;
     const dy = cell / stride - from / stride;
     const dx = cell - cell / stride * stride - (from - from / stride * stride);
@@ -121,7 +124,7 @@ export function writePath(grid: Grid, target: i32): usize {
   }
   const out = grid.out;
   store<i32>(out, count);
-  store<f64>(out + 8, load<f64>(grid.g + (<usize>target << 3)));
+  store<f64>(out + 8, load<f64>(nodeAt(nodes, target)));
   let at = out + 16 + (<usize>(count - 1) << 3);
   cell = target;
   let y = cell / stride;
@@ -129,7 +132,7 @@ export function writePath(grid: Grid, target: i32): usize {
   store<i32>(at, x - 1);
   store<i32>(at + 4, y - 1);
   while (true) {
-    const from = load<i32>(parent + (<usize>cell << 2));
+    const from = load<i32>(nodeAt(nodes, cell), 12);
     if (from < 0) break;
     const fy = from / stride;
     const fx = from - fy * stride;

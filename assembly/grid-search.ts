@@ -1,82 +1,89 @@
 import { MinHeap } from './minheap';
 import {
-  DIAGONAL_NEVER, Grid, SQRT2, TIE, diagonalAllowed, distance, walkableAt,
+  DIAGONAL_NEVER, Grid, SQRT2, TIE, diagonalAllowed, distance, nodeAt, walkableAt,
 } from './grid-map';
 
 // Cell-by-cell searches: A* and Dijkstra (one best-first loop, with or
 // without the heuristic) and SPFA. Neighbours are visited in one fixed order,
 // N, S, W, E, NW, NE, SW, SE, which the reference backend mirrors.
 
-/** A* (with a heuristic) or Dijkstra (without) from start, stopping when target is closed. */
-export function bestFirstSearch(grid: Grid, start: i32, target: i32, diagonal: i32, heuristic: bool): bool {
+/**
+ * A* (with a heuristic) or Dijkstra (without) from start, stopping when
+ * target is closed. Instantiated twice: `Weighted` = f64 reads each entered
+ * cell's cost, `Weighted` = u8 is the uniform-cost case (every cost is 1, so
+ * the step length alone is the step cost and the cost array is never read).
+ */
+export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, diagonal: i32, heuristic: bool): bool {
   const stride = grid.stride;
   const walk = grid.walk;
   const cost = grid.cost;
-  const g = grid.g;
-  const parent = grid.parent;
-  const stamp = grid.stamp;
+  const nodes = grid.nodes;
   const open = grid.generation;
   const closed = open + 1;
   const queue = changetype<MinHeap>(grid.heap);
   const ty = target / stride;
   const tx = target - ty * stride;
   const sy = start / stride;
-  store<f64>(g + (<usize>start << 3), 0.0);
-  store<i32>(parent + (<usize>start << 2), -1);
-  store<u32>(stamp + (<usize>start << 2), open);
+  const first = nodeAt(nodes, start);
+  store<f64>(first, 0.0);
+  store<u32>(first, open, 8);
+  store<i32>(first, -1, 12);
   queue.push(heuristic ? distance(start - sy * stride - tx, sy - ty, diagonal) : 0.0, start);
   while (!queue.empty) {
     const cell = queue.pop();
-    const stampAt = stamp + (<usize>cell << 2);
-    if (load<u32>(stampAt) == closed) continue; // a stale duplicate
-    store<u32>(stampAt, closed);
+    const node = nodeAt(nodes, cell);
+    if (load<u32>(node, 8) == closed) continue; // a stale duplicate
+    store<u32>(node, closed, 8);
     if (cell == target) return true;
-    const base = load<f64>(g + (<usize>cell << 3));
+    const base = load<f64>(node);
     const cy = cell / stride;
     const cx = cell - cy * stride;
     const north = walkableAt(walk, cell - stride);
     const south = walkableAt(walk, cell + stride);
     const west = walkableAt(walk, cell - 1);
     const east = walkableAt(walk, cell + 1);
-    // One relaxation: enter `next` at (nx, ny) with a step of length `step`.
-    if (north) relax(grid, queue, cell, cell - stride, base + load<f64>(cost + (<usize>(cell - stride) << 3)), cx - tx, cy - 1 - ty, diagonal, heuristic, open);
-    if (south) relax(grid, queue, cell, cell + stride, base + load<f64>(cost + (<usize>(cell + stride) << 3)), cx - tx, cy + 1 - ty, diagonal, heuristic, open);
-    if (west) relax(grid, queue, cell, cell - 1, base + load<f64>(cost + (<usize>(cell - 1) << 3)), cx - 1 - tx, cy - ty, diagonal, heuristic, open);
-    if (east) relax(grid, queue, cell, cell + 1, base + load<f64>(cost + (<usize>(cell + 1) << 3)), cx + 1 - tx, cy - ty, diagonal, heuristic, open);
+    if (north) relax<Weighted>(nodes, cost, queue, cell, cell - stride, base, 1.0, cx - tx, cy - 1 - ty, diagonal, heuristic, open);
+    if (south) relax<Weighted>(nodes, cost, queue, cell, cell + stride, base, 1.0, cx - tx, cy + 1 - ty, diagonal, heuristic, open);
+    if (west) relax<Weighted>(nodes, cost, queue, cell, cell - 1, base, 1.0, cx - 1 - tx, cy - ty, diagonal, heuristic, open);
+    if (east) relax<Weighted>(nodes, cost, queue, cell, cell + 1, base, 1.0, cx + 1 - tx, cy - ty, diagonal, heuristic, open);
     if (diagonal == DIAGONAL_NEVER) continue;
     let next = cell - stride - 1;
     if (walkableAt(walk, next) && diagonalAllowed(north, west, diagonal)) {
-      relax(grid, queue, cell, next, base + SQRT2 * load<f64>(cost + (<usize>next << 3)), cx - 1 - tx, cy - 1 - ty, diagonal, heuristic, open);
+      relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx - 1 - tx, cy - 1 - ty, diagonal, heuristic, open);
     }
     next = cell - stride + 1;
     if (walkableAt(walk, next) && diagonalAllowed(north, east, diagonal)) {
-      relax(grid, queue, cell, next, base + SQRT2 * load<f64>(cost + (<usize>next << 3)), cx + 1 - tx, cy - 1 - ty, diagonal, heuristic, open);
+      relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx + 1 - tx, cy - 1 - ty, diagonal, heuristic, open);
     }
     next = cell + stride - 1;
     if (walkableAt(walk, next) && diagonalAllowed(south, west, diagonal)) {
-      relax(grid, queue, cell, next, base + SQRT2 * load<f64>(cost + (<usize>next << 3)), cx - 1 - tx, cy + 1 - ty, diagonal, heuristic, open);
+      relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx - 1 - tx, cy + 1 - ty, diagonal, heuristic, open);
     }
     next = cell + stride + 1;
     if (walkableAt(walk, next) && diagonalAllowed(south, east, diagonal)) {
-      relax(grid, queue, cell, next, base + SQRT2 * load<f64>(cost + (<usize>next << 3)), cx + 1 - tx, cy + 1 - ty, diagonal, heuristic, open);
+      relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx + 1 - tx, cy + 1 - ty, diagonal, heuristic, open);
     }
   }
   return false;
 }
 
-/** Lowers next's g to tentative when that improves it (or next is new) and queues it. */
-@inline function relax(
-  grid: Grid, queue: MinHeap, cell: i32, next: i32, tentative: f64,
+/**
+ * Enters `next` from `cell` with a step of length `step`; when that lowers its
+ * g (or next is new) records it and queues it. (dx, dy) is next's offset from
+ * the target, for the heuristic.
+ */
+@inline function relax<Weighted>(
+  nodes: usize, cost: usize, queue: MinHeap, cell: i32, next: i32, base: f64, step: f64,
   dx: i32, dy: i32, diagonal: i32, heuristic: bool, open: u32,
 ): void {
-  const stampAt = grid.stamp + (<usize>next << 2);
-  const seen = load<u32>(stampAt);
+  const node = nodeAt(nodes, next);
+  const seen = load<u32>(node, 8);
   if (seen == open + 1) return; // closed: its g is final
-  const gAt = grid.g + (<usize>next << 3);
-  if (seen == open && tentative >= load<f64>(gAt)) return;
-  store<f64>(gAt, tentative);
-  store<i32>(grid.parent + (<usize>next << 2), cell);
-  store<u32>(stampAt, open);
+  const tentative = isFloat<Weighted>() ? base + step * load<f64>(cost + (<usize>next << 3)) : base + step;
+  if (seen == open && tentative >= load<f64>(node)) return;
+  store<f64>(node, tentative);
+  store<u32>(node, open, 8);
+  store<i32>(node, cell, 12);
   queue.push(heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative, next);
 }
 
@@ -92,14 +99,13 @@ export function spfaSearch(grid: Grid, start: i32, target: i32, diagonal: i32): 
   const stride = grid.stride;
   const walk = grid.walk;
   const cost = grid.cost;
-  const g = grid.g;
-  const parent = grid.parent;
-  const stamp = grid.stamp;
+  const nodes = grid.nodes;
   const seen = grid.generation; // reached, not queued
   const queued = seen + 1;
-  store<f64>(g + (<usize>start << 3), 0.0);
-  store<i32>(parent + (<usize>start << 2), -1);
-  store<u32>(stamp + (<usize>start << 2), queued);
+  const first = nodeAt(nodes, start);
+  store<f64>(first, 0.0);
+  store<u32>(first, queued, 8);
+  store<i32>(first, -1, 12);
   store<i32>(ring, start);
   let head = 0;
   let tail = 1;
@@ -108,8 +114,9 @@ export function spfaSearch(grid: Grid, start: i32, target: i32, diagonal: i32): 
     const cell = load<i32>(ring + (<usize>head << 2));
     if (++head == cells) head = 0;
     count--;
-    store<u32>(stamp + (<usize>cell << 2), seen);
-    const base = load<f64>(g + (<usize>cell << 3));
+    const node = nodeAt(nodes, cell);
+    store<u32>(node, seen, 8);
+    const base = load<f64>(node);
     const north = walkableAt(walk, cell - stride);
     const south = walkableAt(walk, cell + stride);
     const west = walkableAt(walk, cell - 1);
@@ -131,20 +138,19 @@ export function spfaSearch(grid: Grid, start: i32, target: i32, diagonal: i32): 
         step = SQRT2;
       }
       const tentative = base + step * load<f64>(cost + (<usize>next << 3));
-      const stampAt = stamp + (<usize>next << 2);
-      const state = load<u32>(stampAt);
-      const gAt = g + (<usize>next << 3);
-      if (state >= seen && tentative >= load<f64>(gAt)) continue;
-      store<f64>(gAt, tentative);
-      store<i32>(parent + (<usize>next << 2), cell);
+      const entered = nodeAt(nodes, next);
+      const state = load<u32>(entered, 8);
+      if (state >= seen && tentative >= load<f64>(entered)) continue;
+      store<f64>(entered, tentative);
+      store<i32>(entered, cell, 12);
       if (state != queued) {
-        store<u32>(stampAt, queued);
+        store<u32>(entered, queued, 8);
         store<i32>(ring + (<usize>tail << 2), next);
         if (++tail == cells) tail = 0;
         count++;
       }
     }
   }
-  return load<u32>(stamp + (<usize>target << 2)) >= seen;
+  return load<u32>(nodeAt(nodes, target), 8) >= seen;
 }
 

@@ -29,10 +29,8 @@ export function gridDispose(handle: i32): void {
   const grid = changetype<Grid>(<usize>handle);
   heap.free(grid.walk);
   heap.free(grid.cost);
-  if (grid.g != 0) {
-    heap.free(grid.g);
-    heap.free(grid.parent);
-    heap.free(grid.stamp);
+  if (grid.nodes != 0) {
+    heap.free(grid.nodes);
     changetype<MinHeap>(grid.heap).dispose();
   }
   if (grid.queue != 0) heap.free(grid.queue);
@@ -91,7 +89,10 @@ export function gridFindPath(handle: i32, sx: i32, sy: i32, tx: i32, ty: i32, di
   } else if (algorithm == ALGORITHM_SPFA) {
     found = spfaSearch(grid, start, target, diagonal);
   } else {
-    found = bestFirstSearch(grid, start, target, diagonal, algorithm != ALGORITHM_DIJKSTRA);
+    const heuristic = algorithm != ALGORITHM_DIJKSTRA;
+    found = grid.nonUnit == 0
+      ? bestFirstSearch<u8>(grid, start, target, diagonal, heuristic)
+      : bestFirstSearch<f64>(grid, start, target, diagonal, heuristic);
   }
   if (!found) return 0;
   return <i32>writePath(grid, target);
