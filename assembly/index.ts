@@ -2,3 +2,4 @@
 export * from './memory';
 export * from './probe';
 export * from './graph-exports';
+export * from './grid';
