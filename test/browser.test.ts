@@ -47,7 +47,8 @@ const PLAIN_PAGE = `<!doctype html>
   window.__plain = result;
 </script></body></html>`;
 
-describe.skipIf(chromiumPath === null && !inCI)('in Chromium (skipped: no chromium on PATH and CI is not set)', () => {
+const skipBrowser = chromiumPath === null && !inCI;
+describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium on PATH and CI is not set)' : ''}`, () => {
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let demo: Served;
   let page: Page;
