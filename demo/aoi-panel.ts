@@ -25,8 +25,8 @@ export function createAoiPanel(parent: HTMLElement, Scene: Components['Scene']):
   const countSelect = select('aoi-count', [
     ['1000', '1,000'],
     ['3000', '3,000'],
+    ['5000', '5,000'],
     ['10000', '10,000'],
-    ['30000', '30,000'],
   ]);
   countSelect.value = '3000';
   frame.controls.prepend(labelled('entities', countSelect));
