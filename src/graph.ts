@@ -183,8 +183,9 @@ export class Graph {
     const graph = new Graph({ backend: options.backend });
     graph.backend.load(n, from, to, weight, x, y);
     graph.ids = VertexIds.identity(n);
+    graph.positioned = new Uint8Array(Math.max(n, 16));
     if (x !== undefined) {
-      graph.positioned = new Uint8Array(Math.max(n, 16)).fill(1, 0, n);
+      graph.positioned.fill(1, 0, n);
       graph.positionedCount = n;
     }
     return graph;
@@ -312,8 +313,8 @@ export class Graph {
   /**
    * Shortest path from source to target, stopping as soon as it is known;
    * null when unreachable. `algorithm` defaults to 'spfa' when the graph has
-   * a negative edge, else 'astar' when any vertex has a position, else
-   * 'bidirectional' (Dijkstra from both ends). 'astar', 'dijkstra' and
+   * a negative edge, else 'astar' when a heuristic is given or any vertex has
+   * a position, else 'bidirectional' (Dijkstra from both ends). 'astar', 'dijkstra' and
    * 'bidirectional' throw NEGATIVE_WEIGHT on a graph with a negative edge;
    * 'spfa' throws NEGATIVE_CYCLE when one is reachable from the source.
    */
@@ -331,7 +332,7 @@ export class Graph {
     const t = this.slotOf(target);
     if (algorithm === undefined) {
       if (this.backend.negativeEdges() > 0) algorithm = 'spfa';
-      else algorithm = this.positionedCount > 0 ? 'astar' : 'bidirectional';
+      else algorithm = options.heuristic !== undefined || this.positionedCount > 0 ? 'astar' : 'bidirectional';
     }
     let found: SlotPath | null | number;
     if (algorithm === 'astar' && typeof heuristic === 'function') {
