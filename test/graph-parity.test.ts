@@ -203,6 +203,55 @@ describe('Graph searches agree with Bellman-Ford (wasm and js)', () => {
     );
   });
 
+  it('queries interleaved with edits see every edit (lazy CSR and edge index rebuilds)', () => {
+    const step = fc.tuple(opArb(fc.integer({ min: 0, max: 9 })), idArb);
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        const model = new GraphModel();
+        const graphs = BACKENDS.map((backend) => new Graph({ backend }));
+        for (const [op, source] of steps) {
+          apply(op, model, graphs);
+          if (!model.has(source)) continue;
+          const oracle = bellmanFord(model.vertices, model.edgeList(), source);
+          for (const g of graphs) {
+            const target = model.vertices[model.vertices.length - 1];
+            const d = oracle.dist.get(target) as number;
+            expectPath(model, g.path(source, target, { algorithm: 'bidirectional' }), source, target, d);
+            expectPath(model, g.path(source, target, { algorithm: 'astar' }), source, target, d);
+            const tree = g.dijkstra(source);
+            for (const v of model.vertices) expect(tree.distance(v)).toBe(oracle.dist.get(v));
+          }
+        }
+        for (const g of graphs) g.dispose();
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('many edge additions and removals keep the edge index exact', () => {
+    const id = fc.nat(60);
+    const op = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('addEdge' as const), from: id, to: id, weight: fc.integer({ min: 0, max: 20 }) }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('removeEdge' as const), from: id, to: id }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeVertex' as const), id }) },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 200, maxLength: 1500 }), (ops) => {
+        const { model, graphs } = build(ops);
+        const source = model.vertices[0];
+        if (source !== undefined) {
+          const oracle = bellmanFord(model.vertices, model.edgeList(), source);
+          for (const g of graphs) {
+            const tree = g.dijkstra(source);
+            for (const v of model.vertices) expect(tree.distance(v)).toBe(oracle.dist.get(v));
+          }
+        }
+        for (const g of graphs) g.dispose();
+      }),
+      { numRuns: 15 },
+    );
+  });
+
   it('fromEdges equals the same edges added one by one (a repeated pair keeps its last weight)', () => {
     const edge = fc.record({ from: fc.nat(7), to: fc.nat(7), weight: fc.integer({ min: -2, max: 9 }) });
     fc.assert(
