@@ -22,6 +22,10 @@ export class Graph {
   edgeTo: usize = 0;
   edgeWeight: usize = 0;
   raw: bool = false;
+  // Where each listed edge sits in the forward CSR, and each forward CSR
+  // entry in the reverse one: a weight change patches both in place.
+  edgeCsr: usize = 0;
+  reverseAt: usize = 0;
 
   // Open-addressing hash (from << 32 | to) -> edge index; built on demand.
   hashCapacity: i32 = 0;
@@ -111,6 +115,8 @@ export function graphDispose(handle: i32): void {
   release(g.edgeFrom);
   release(g.edgeTo);
   release(g.edgeWeight);
+  release(g.edgeCsr);
+  release(g.reverseAt);
   release(g.hashKeys);
   release(g.hashValues);
   release(g.start);
@@ -263,20 +269,32 @@ function reserveEdges(g: Graph, count: i32): void {
   g.edgeFrom = grow(g.edgeFrom, <usize>capacity << 2);
   g.edgeTo = grow(g.edgeTo, <usize>capacity << 2);
   g.edgeWeight = grow(g.edgeWeight, <usize>capacity << 3);
+  g.edgeCsr = grow(g.edgeCsr, <usize>capacity << 2);
   g.edgeCapacity = capacity;
 }
 
-/** Adds from -> to or replaces its weight; returns 1 when the edge is new. */
+/**
+ * Adds from -> to or replaces its weight; returns 1 when the edge is new. A
+ * new weight on an existing edge is patched into the CSR arrays, so games
+ * that change costs between queries do not pay for a rebuild.
+ */
 export function graphSetEdge(handle: i32, from: i32, to: i32, w: f64): i32 {
   const g = changetype<Graph>(<usize>handle);
   prepareEdit(g);
-  g.csrValid = false;
-  g.reverseValid = false;
   const found = hashFind(g, from, to);
   if (found != EMPTY) {
+    const old = f64At(g.edgeWeight, found);
     setF64(g.edgeWeight, found, w);
+    if (g.csrValid) {
+      const at = i32At(g.edgeCsr, found);
+      setF64(g.weight, at, w);
+      g.negatives += <i32>(w < 0) - <i32>(old < 0);
+      if (g.reverseValid) setF64(g.rWeight, i32At(g.reverseAt, at), w);
+    }
     return 0;
   }
+  g.csrValid = false;
+  g.reverseValid = false;
   reserveEdges(g, g.m + 1);
   const e = g.m;
   setI32(g.edgeFrom, e, from);
@@ -402,6 +420,7 @@ function buildCsr(g: Graph): void {
     setI32(cursor, u, at + 1);
     setI32(g.target, at, i32At(g.edgeTo, e));
     setF64(g.weight, at, f64At(g.edgeWeight, e));
+    setI32(g.edgeCsr, e, at);
   }
   if (g.raw) removeRepeats(g);
   let negatives = 0;
@@ -451,6 +470,7 @@ function removeRepeats(g: Graph): void {
       setI32(g.edgeFrom, at, u);
       setI32(g.edgeTo, at, i32At(g.target, at));
       setF64(g.edgeWeight, at, f64At(g.weight, at));
+      setI32(g.edgeCsr, at, at);
     }
   }
   g.raw = false;
@@ -466,6 +486,7 @@ export function ensureReverse(g: Graph): void {
   g.rStart = grow(g.rStart, (<usize>n + 1) << 2);
   g.rSource = grow(g.rSource, <usize>max(m, 1) << 2);
   g.rWeight = grow(g.rWeight, <usize>max(m, 1) << 3);
+  g.reverseAt = grow(g.reverseAt, <usize>max(m, 1) << 2);
   const cursor = g.queue;
   rowStarts(g.rStart, cursor, n, g.target, m);
   for (let u = 0; u < n; u++) {
@@ -475,6 +496,7 @@ export function ensureReverse(g: Graph): void {
       setI32(cursor, v, at + 1);
       setI32(g.rSource, at, u);
       setF64(g.rWeight, at, f64At(g.weight, e));
+      setI32(g.reverseAt, e, at);
     }
   }
   g.reverseValid = true;

@@ -131,6 +131,7 @@ export class Graph {
   private positioned = new Uint8Array(16);
   private positionedCount = 0;
   private disposed = false;
+  private searching = false;
 
   /** Creates an empty graph; `backend` 'wasm' (default, needs init()) or 'js'. */
   constructor(options: GraphOptions = {}) {
@@ -183,8 +184,9 @@ export class Graph {
     const graph = new Graph({ backend: options.backend });
     graph.backend.load(n, from, to, weight, x, y);
     graph.ids = VertexIds.identity(n);
+    graph.positioned = new Uint8Array(Math.max(n, 16));
     if (x !== undefined) {
-      graph.positioned = new Uint8Array(Math.max(n, 16)).fill(1, 0, n);
+      graph.positioned.fill(1, 0, n);
       graph.positionedCount = n;
     }
     return graph;
@@ -214,7 +216,7 @@ export class Graph {
    * Throws DUPLICATE_ID when the id exists (use setPosition to place it).
    */
   addVertex(id: VertexId, pos?: { x: number; y: number }): void {
-    this.alive();
+    this.editable();
     checkVertexId(id);
     if (pos !== undefined) checkPosition(pos);
     if (this.ids.slotOf(id) >= 0) throw new SpatialError('DUPLICATE_ID', `vertex ${describe(id)} already exists`);
@@ -225,7 +227,7 @@ export class Graph {
 
   /** Sets (or with null, clears) the position of an existing vertex. */
   setPosition(id: VertexId, pos: { x: number; y: number } | null): void {
-    this.alive();
+    this.editable();
     checkVertexId(id);
     if (pos !== null) checkPosition(pos);
     const slot = this.slotOf(id);
@@ -239,7 +241,7 @@ export class Graph {
    * them); a non-finite weight throws INVALID_NUMBER.
    */
   addEdge(from: VertexId, to: VertexId, weight: number): void {
-    this.alive();
+    this.editable();
     checkVertexId(from);
     checkVertexId(to);
     checkFinite('weight', weight);
@@ -253,7 +255,7 @@ export class Graph {
 
   /** Removes the edge from -> to; false when there is none. */
   removeEdge(from: VertexId, to: VertexId): boolean {
-    this.alive();
+    this.editable();
     checkVertexId(from);
     checkVertexId(to);
     const u = this.ids.slotOf(from);
@@ -264,7 +266,7 @@ export class Graph {
 
   /** Removes a vertex and every edge into or out of it; false when absent. */
   removeVertex(id: VertexId): boolean {
-    this.alive();
+    this.editable();
     checkVertexId(id);
     const slot = this.ids.slotOf(id);
     if (slot < 0) return false;
@@ -312,8 +314,8 @@ export class Graph {
   /**
    * Shortest path from source to target, stopping as soon as it is known;
    * null when unreachable. `algorithm` defaults to 'spfa' when the graph has
-   * a negative edge, else 'astar' when any vertex has a position, else
-   * 'bidirectional' (Dijkstra from both ends). 'astar', 'dijkstra' and
+   * a negative edge, else 'astar' when a heuristic is given or any vertex has
+   * a position, else 'bidirectional' (Dijkstra from both ends). 'astar', 'dijkstra' and
    * 'bidirectional' throw NEGATIVE_WEIGHT on a graph with a negative edge;
    * 'spfa' throws NEGATIVE_CYCLE when one is reachable from the source.
    */
@@ -331,12 +333,17 @@ export class Graph {
     const t = this.slotOf(target);
     if (algorithm === undefined) {
       if (this.backend.negativeEdges() > 0) algorithm = 'spfa';
-      else algorithm = this.positionedCount > 0 ? 'astar' : 'bidirectional';
+      else algorithm = options.heuristic !== undefined || this.positionedCount > 0 ? 'astar' : 'bidirectional';
     }
     let found: SlotPath | null | number;
     if (algorithm === 'astar' && typeof heuristic === 'function') {
       this.refuseNegative();
-      found = this.backend.astarWith(s, t, this.userEstimate(heuristic, target));
+      this.searching = true;
+      try {
+        found = this.backend.astarWith(s, t, this.userEstimate(heuristic, target));
+      } finally {
+        this.searching = false;
+      }
     } else {
       const kind = typeof heuristic === 'function' ? 0 : HEURISTIC[heuristic];
       found = this.backend.path(s, t, ALGORITHM[algorithm], kind);
@@ -349,9 +356,10 @@ export class Graph {
     return { path, cost: found.cost };
   }
 
-  /** Frees the graph's wasm memory; every later call throws DISPOSED. */
+  /** Frees the graph's wasm memory; every later call throws DISPOSED. Refused inside a heuristic function. */
   dispose(): void {
     if (this.disposed) return;
+    this.editable();
     this.disposed = true;
     this.backend.dispose();
   }
@@ -360,6 +368,13 @@ export class Graph {
 
   private alive(): void {
     checkAlive(this.disposed, 'this Graph');
+  }
+
+  // Edits are refused while a heuristic function runs inside a search: the
+  // search reads the graph's arrays in place.
+  private editable(): void {
+    this.alive();
+    if (this.searching) throw new SpatialError('INVALID_ARGUMENT', 'the graph cannot change while a heuristic function runs');
   }
 
   private slotOf(id: VertexId): number {

@@ -55,7 +55,8 @@ type Op =
   | { kind: 'addEdge'; from: Id; to: Id; weight: number }
   | { kind: 'addVertex'; id: Id }
   | { kind: 'removeEdge'; from: Id; to: Id }
-  | { kind: 'removeVertex'; id: Id };
+  | { kind: 'removeVertex'; id: Id }
+  | { kind: 'reweight'; pick: number; weight: number };
 
 // Numbers and look-alike strings, so 1 and '1' must stay two vertices.
 const idArb = fc.constantFrom<Id>(0, 1, 2, 3, 4, 5, 6, '1', '2', 'a', 'b', 'c');
@@ -66,6 +67,7 @@ const opArb = (weight: fc.Arbitrary<number>): fc.Arbitrary<Op> =>
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('addVertex' as const), id: idArb }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeEdge' as const), from: idArb, to: idArb }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeVertex' as const), id: idArb }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('reweight' as const), pick: fc.nat(), weight }) },
   );
 
 // Integer weights keep every sum exact, so distances compare with ===.
@@ -75,6 +77,13 @@ const nonNegativeOps = fc.array(opArb(fc.integer({ min: 0, max: 9 })), { maxLeng
 
 /** Applies one op to the model and both graphs, checking they answer alike. */
 function apply(op: Op, model: GraphModel, graphs: Graph[]): void {
+  if (op.kind === 'reweight') {
+    // A new weight on an existing edge, when there is one.
+    const edges = model.edgeList();
+    if (edges.length === 0) return;
+    const { from, to } = edges[op.pick % edges.length];
+    op = { kind: 'addEdge', from, to, weight: op.weight };
+  }
   switch (op.kind) {
     case 'addEdge':
       model.addEdge(op.from, op.to, op.weight);
@@ -200,6 +209,67 @@ describe('Graph searches agree with Bellman-Ford (wasm and js)', () => {
         for (const g of graphs) g.dispose();
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('queries interleaved with edits see every edit (lazy CSR rebuilds, weights patched in place)', () => {
+    // Half the runs keep weights non-negative, so the reverse CSR gets built and patched.
+    const steps = fc
+      .boolean()
+      .chain((signed) => fc.array(fc.tuple(opArb(fc.integer({ min: signed ? -2 : 0, max: 9 })), idArb), { minLength: 10, maxLength: 40 }));
+    fc.assert(
+      fc.property(steps, (steps) => {
+        const model = new GraphModel();
+        const graphs = BACKENDS.map((backend) => new Graph({ backend }));
+        for (const [op, source] of steps) {
+          apply(op, model, graphs);
+          if (!model.has(source)) continue;
+          const edges = model.edgeList();
+          const oracle = bellmanFord(model.vertices, edges, source);
+          const hasNegative = edges.some((e) => e.weight < 0);
+          for (const g of graphs) {
+            if (hasNegative) {
+              expect(codeOf(() => g.path(source, source, { algorithm: 'bidirectional' }))).toBe('NEGATIVE_WEIGHT');
+              if (oracle.negativeCycle) expect(codeOf(() => g.spfa(source))).toBe('NEGATIVE_CYCLE');
+              else for (const v of model.vertices) expect(g.spfa(source).distance(v)).toBe(oracle.dist.get(v));
+              continue;
+            }
+            const tree = g.dijkstra(source);
+            for (const target of model.vertices) {
+              const d = oracle.dist.get(target) as number;
+              expect(tree.distance(target)).toBe(d);
+              expectPath(model, g.path(source, target, { algorithm: 'bidirectional' }), source, target, d);
+              expectPath(model, g.path(source, target, { algorithm: 'astar' }), source, target, d);
+            }
+          }
+        }
+        for (const g of graphs) g.dispose();
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('many edge additions and removals keep the edge index exact', () => {
+    const id = fc.nat(60);
+    const op = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('addEdge' as const), from: id, to: id, weight: fc.integer({ min: 0, max: 20 }) }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('removeEdge' as const), from: id, to: id }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeVertex' as const), id }) },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 200, maxLength: 1500 }), (ops) => {
+        const { model, graphs } = build(ops);
+        const source = model.vertices[0];
+        if (source !== undefined) {
+          const oracle = bellmanFord(model.vertices, model.edgeList(), source);
+          for (const g of graphs) {
+            const tree = g.dijkstra(source);
+            for (const v of model.vertices) expect(tree.distance(v)).toBe(oracle.dist.get(v));
+          }
+        }
+        for (const g of graphs) g.dispose();
+      }),
+      { numRuns: 15 },
     );
   });
 

@@ -150,6 +150,28 @@ describe.each(BACKENDS)('Graph (%s backend)', (backend) => {
     expect(calls.every(([, b]) => b === 't')).toBe(true);
   });
 
+  it('refuses edits from inside a heuristic function, leaving the graph as it was', () => {
+    const g = towns(backend);
+    const before = snapshot(g, ['a', 'b', 'c', 'd', 'e', 'z'], 'a');
+    const edits: Array<() => unknown> = [
+      () => g.addEdge('a', 'e', 1),
+      () => g.addEdge('a', 'z', 1),
+      () => g.removeEdge('d', 'e'),
+      () => g.removeVertex('b'),
+      () => g.addVertex('z'),
+      () => g.setPosition('a', { x: 1, y: 1 }),
+      () => g.dispose(),
+    ];
+    for (const edit of edits) {
+      expect(codeOf(() => g.astar('a', 'e', () => (edit(), 0)))).toBe('INVALID_ARGUMENT');
+      expect(snapshot(g, ['a', 'b', 'c', 'd', 'e', 'z'], 'a')).toEqual(before);
+    }
+    // Reading is fine, and the graph is editable again afterwards.
+    expect(g.astar('a', 'e', (v) => (g.hasVertex(v) ? 0 : 1))).toEqual({ path: ['a', 'c', 'b', 'd', 'e'], cost: 7 });
+    g.addEdge('a', 'e', 1);
+    expect(g.path('a', 'e')?.cost).toBe(1);
+  });
+
   it('shortest paths keep describing the graph they were computed on', () => {
     const g = towns(backend);
     const tree = g.spfa('a');

@@ -60,6 +60,10 @@ export class ReferenceGraph implements GraphBackend {
   private edgeTo = new Int32Array(0);
   private edgeWeight = new Float64Array(0);
   private raw = false;
+  // Where each listed edge sits in the forward CSR, and each forward CSR
+  // entry in the reverse one: a weight change patches both in place.
+  private edgeCsr = new Int32Array(0);
+  private reverseAt = new Int32Array(0);
   private index = new Map<number, number>();
   private indexValid = true;
 
@@ -95,12 +99,19 @@ export class ReferenceGraph implements GraphBackend {
 
   setEdge(u: number, v: number, w: number): boolean {
     this.prepareEdit();
-    this.invalidate();
     const found = this.index.get(edgeKey(u, v));
     if (found !== undefined) {
+      const old = this.edgeWeight[found];
       this.edgeWeight[found] = w;
+      if (this.csrValid) {
+        const at = this.edgeCsr[found];
+        this.csr.weight[at] = w;
+        this.negatives += (w < 0 ? 1 : 0) - (old < 0 ? 1 : 0);
+        if (this.reverseValid) this.csr.rWeight[this.reverseAt[at]] = w;
+      }
       return false;
     }
+    this.invalidate();
     this.reserveEdges(this.m + 1);
     const e = this.m++;
     this.edgeFrom[e] = u;
@@ -220,6 +231,7 @@ export class ReferenceGraph implements GraphBackend {
     this.edgeFrom = grownI32(this.edgeFrom, capacity);
     this.edgeTo = grownI32(this.edgeTo, capacity);
     this.edgeWeight = grownF64(this.edgeWeight, capacity);
+    this.edgeCsr = grownI32(this.edgeCsr, capacity);
   }
 
   // Edits need the index and a list without repeats.
@@ -259,6 +271,7 @@ export class ReferenceGraph implements GraphBackend {
       const at = cursor[this.edgeFrom[e]]++;
       target[at] = this.edgeTo[e];
       weight[at] = this.edgeWeight[e];
+      this.edgeCsr[e] = at;
     }
     csr.n = n;
     csr.start = start;
@@ -305,6 +318,7 @@ export class ReferenceGraph implements GraphBackend {
         this.edgeFrom[at] = u;
         this.edgeTo[at] = target[at];
         this.edgeWeight[at] = weight[at];
+        this.edgeCsr[at] = at;
       }
     }
     this.raw = false;
@@ -320,11 +334,13 @@ export class ReferenceGraph implements GraphBackend {
     const cursor = rStart.slice(0, n);
     const rSource = new Int32Array(m);
     const rWeight = new Float64Array(m);
+    this.reverseAt = new Int32Array(m);
     for (let u = 0; u < n; u++) {
       for (let e = csr.start[u]; e < csr.start[u + 1]; e++) {
         const at = cursor[csr.target[e]]++;
         rSource[at] = u;
         rWeight[at] = csr.weight[e];
+        this.reverseAt[e] = at;
       }
     }
     csr.rStart = rStart;
