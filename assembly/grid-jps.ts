@@ -94,10 +94,16 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       // Diagonal arrival: the two straight components and the diagonal itself.
       dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
     } else if (dx != 0) {
-      // Horizontal arrival: ahead, both sides, and the two forward diagonals.
-      dirs = (dx > 0 ? 8 : 4) | 3 | diagonalBit(dx, -1) | diagonalBit(dx, 1);
+      // Straight arrival: ahead, plus each forced side (open beside, blocked
+      // beside the previous cell, so reachable only through this one) with
+      // its forward diagonal.
+      dirs = dx > 0 ? 8 : 4;
+      if (north && !walkableAt(walk, cell - dx - stride)) dirs |= 1 | diagonalBit(dx, -1);
+      if (south && !walkableAt(walk, cell - dx + stride)) dirs |= 2 | diagonalBit(dx, 1);
     } else {
-      dirs = (dy > 0 ? 2 : 1) | 12 | diagonalBit(-1, dy) | diagonalBit(1, dy);
+      dirs = dy > 0 ? 2 : 1;
+      if (west && !walkableAt(walk, cell - dy * stride - 1)) dirs |= 4 | diagonalBit(-1, dy);
+      if (east && !walkableAt(walk, cell - dy * stride + 1)) dirs |= 8 | diagonalBit(1, dy);
     }
     const base = load<f64>(node);
     for (let k = 0; k < 8; k++) {

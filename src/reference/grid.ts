@@ -304,8 +304,17 @@ export class ReferenceGrid implements GridBackend {
       if (dx === 0 && dy === 0) dirs = never ? 0xf : 0xff;
       else if (never) dirs = dx !== 0 ? (dx > 0 ? 8 : 4) | 3 : (dy > 0 ? 2 : 1) | 12;
       else if (dx !== 0 && dy !== 0) dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
-      else if (dx !== 0) dirs = (dx > 0 ? 8 : 4) | 3 | diagonalBit(dx, -1) | diagonalBit(dx, 1);
-      else dirs = (dy > 0 ? 2 : 1) | 12 | diagonalBit(-1, dy) | diagonalBit(1, dy);
+      else if (dx !== 0) {
+        // Straight arrival: ahead, plus each forced side (open beside, blocked beside
+        // the previous cell, so reachable only through this one) with its forward diagonal.
+        dirs = dx > 0 ? 8 : 4;
+        if (north && walk[cell - dx - stride] === 0) dirs |= 1 | diagonalBit(dx, -1);
+        if (south && walk[cell - dx + stride] === 0) dirs |= 2 | diagonalBit(dx, 1);
+      } else {
+        dirs = dy > 0 ? 2 : 1;
+        if (west && walk[cell - dy * stride - 1] === 0) dirs |= 4 | diagonalBit(-1, dy);
+        if (east && walk[cell - dy * stride + 1] === 0) dirs |= 8 | diagonalBit(1, dy);
+      }
       const base = g[cell];
       for (let k = 0; k < 8; k++) {
         if ((dirs & (1 << k)) === 0) continue;
