@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GridMap, init } from '../src/index.js';
 import { parseMovingAIMap, parseMovingAIScenarios } from '../src/movingai.js';
-import type { Contender, Suite, SuiteContext } from './harness.js';
+import type { CaseResult, Contender, Suite, SuiteContext } from './harness.js';
 import { pathfindingFinder, pathfindingGrid, stepsLength } from './peers/grid-pathfinding.js';
 import { PlainAStar } from './peers/grid-plain-astar.js';
 import { mulberry32 } from './random.js';
@@ -143,12 +143,22 @@ function confirmWithDijkstra(context: SuiteContext, map: MapData, pairs: Pairs, 
 }
 
 /** Times one map: our contenders and the plain A* on every pair, then PathFinding.js on a subset. */
-function benchMap(context: SuiteContext, map: MapData, pairs: Pairs, costs: number[], some: Pairs, someCosts: number[]): void {
+function benchMap(context: SuiteContext, map: MapData, pairs: Pairs, costs: number[], some: Pairs, someCosts: number[]): CaseResult[] {
   const heavy = { minSamples: context.quick ? 2 : 3, warmup: 1, minTimeMs: context.quick ? 0 : 300, opName: 'search' };
-  context.bench(`${map.name}: ${pairs.length} searches`, fastContenders(map, pairs, costs), { ...heavy, opsPerRun: pairs.length });
+  const fast = context.bench(`${map.name}: ${pairs.length} searches`, fastContenders(map, pairs, costs), { ...heavy, opsPerRun: pairs.length });
   const { contenders, jpsExcess } = pathfindingContenders(map, some, someCosts);
-  context.bench(`${map.name}: ${some.length} searches against PathFinding.js`, contenders, { ...heavy, opsPerRun: some.length });
+  const peers = context.bench(`${map.name}: ${some.length} searches against PathFinding.js`, contenders, { ...heavy, opsPerRun: some.length });
   context.note(jpsExcess);
+  return [fast, peers];
+}
+
+/** Notes each contender's total time over several cases and its ratio to the first contender's total. */
+function noteTotals(context: SuiteContext, label: string, cases: CaseResult[]): void {
+  const totals = new Map<string, number>();
+  for (const result of cases) for (const c of result.contenders) totals.set(c.name, (totals.get(c.name) ?? 0) + c.medianMs);
+  const [first] = totals.values();
+  const parts = [...totals].map(([name, ms]) => `${name} ${ms.toFixed(1)} ms (${(ms / first).toFixed(2)}x)`);
+  context.note(`${label}: ${parts.join(', ')}`);
 }
 
 export const pathsGridSuite: Suite = {
@@ -167,6 +177,7 @@ export const pathsGridSuite: Suite = {
     benchMap(context, p1, pairs, costs, pairs.slice(0, pfCount), costs.slice(0, pfCount));
 
     // P2: the Moving AI maps, a spread of each file's scenarios (they are sorted by length).
+    const p2: CaseResult[][] = [];
     for (const name of MOVING_AI_MAPS) {
       const parsed = parseMovingAIMap(readFileSync(resolve(MOVING_AI_DIR, name), 'utf8'));
       const map: MapData = { name: `P2 ${name}`, ...parsed, walkable: parsed.cells };
@@ -179,7 +190,9 @@ export const pathsGridSuite: Suite = {
       context.note(`${map.name}: ${chosen.length} of ${scenarios.length} scenarios (every ${every}th); costs checked against the published optimal lengths`);
       const spacing = Math.ceil(chosen.length / (quick ? 4 : 12));
       const spread = (_: unknown, i: number): boolean => i % spacing === 0;
-      benchMap(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread), optimal.filter(spread));
+      p2.push(benchMap(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread), optimal.filter(spread)));
     }
+    noteTotals(context, 'P2, all four maps together', p2.map(([fast]) => fast));
+    noteTotals(context, 'P2 against PathFinding.js, all four maps together', p2.map(([, peers]) => peers));
   },
 };
