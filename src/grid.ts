@@ -127,8 +127,9 @@ export class GridMap {
   findPath(sx: number, sy: number, tx: number, ty: number, options: FindPathOptions = {}): GridPath | null {
     this.checkCell(sx, sy);
     this.checkCell(tx, ty);
-    const diagonal = checkOption('diagonal', options.diagonal, DIAGONAL_CODES, 'no-corner-cutting');
-    const algorithm = checkOption('algorithm', options.algorithm, ALGORITHM_CODES, 'astar');
+    const { diagonal: rule, algorithm: name } = options ?? {};
+    const diagonal = checkOption('diagonal', rule, DIAGONAL_CODES, 'no-corner-cutting');
+    const algorithm = checkOption('algorithm', name, ALGORITHM_CODES, 'astar');
     return this.impl.findPath(sx, sy, tx, ty, diagonal, algorithm);
   }
 
