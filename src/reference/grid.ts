@@ -2,7 +2,7 @@
 // (assembly/grid-map.ts, grid-search.ts, grid-jps.ts). Cells live in typed
 // arrays with a one-cell blocked border (stride = width + 2); search state is
 // reused between queries through a generation stamp; A* breaks f ties toward
-// the larger g; jump point search runs on uniform-cost grids for the 'never'
+// the larger g and holds its best successor out of the heap; jump point search runs on uniform-cost grids for the 'never'
 // and 'no-corner-cutting' rules and A* runs in its place otherwise.
 import type { GridBackend, GridPath } from '../grid-backend.js';
 import { MinHeap } from './minheap.js';
@@ -135,8 +135,13 @@ export class ReferenceGrid implements GridBackend {
     g[start] = 0;
     parent[start] = -1;
     stamp[start] = open;
-    heap.push(heuristic ? distance(start - sy * stride - tx, sy - ty, diagonal) : 0, start);
-    // Lowers next's g to tentative when that improves it (or next is new) and queues it.
+    // The best successor of the cell being expanded is held out of the heap:
+    // on open ground it is usually the very next cell to expand (same f,
+    // larger g), and holding it saves a push and a pop per step.
+    let held = start;
+    let heldKey = 0;
+    // Lowers next's g to tentative when that improves it (or next is new) and
+    // queues it, or holds it when its key beats the held one.
     const relax = (cell: number, next: number, tentative: number, dx: number, dy: number): void => {
       const seen = stamp[next];
       if (seen === closed) return;
@@ -144,10 +149,19 @@ export class ReferenceGrid implements GridBackend {
       g[next] = tentative;
       parent[next] = cell;
       stamp[next] = open;
-      heap.push(heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative, next);
+      const key = heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative;
+      if (held < 0 || key < heldKey) {
+        if (held >= 0) heap.push(heldKey, held);
+        held = next;
+        heldKey = key;
+      } else {
+        heap.push(key, next);
+      }
     };
-    while (!heap.empty) {
-      const cell = heap.pop();
+    while (held >= 0 || !heap.empty) {
+      let cell = held;
+      if (cell >= 0) held = -1;
+      else cell = heap.pop();
       if (stamp[cell] === closed) continue;
       stamp[cell] = closed;
       if (cell === target) return true;
@@ -162,14 +176,18 @@ export class ReferenceGrid implements GridBackend {
       if (south) relax(cell, cell + stride, base + cost[cell + stride], cx - tx, cy + 1 - ty);
       if (west) relax(cell, cell - 1, base + cost[cell - 1], cx - 1 - tx, cy - ty);
       if (east) relax(cell, cell + 1, base + cost[cell + 1], cx + 1 - tx, cy - ty);
-      if (diagonal === NEVER) continue;
-      for (let k = 4; k < 8; k++) {
+      for (let k = 4; k < 8 && diagonal !== NEVER; k++) {
         const stepY = k < 6 ? -1 : 1;
         const stepX = (k & 1) === 0 ? -1 : 1;
         const next = cell + stepY * stride + stepX;
         if (walk[next] !== 0 && diagonalAllowed(stepY < 0 ? north : south, stepX < 0 ? west : east, diagonal)) {
           relax(cell, next, base + SQRT2 * cost[next], cx + stepX - tx, cy + stepY - ty);
         }
+      }
+      // The held successor goes next only if nothing queued comes before it.
+      if (held >= 0 && !heap.empty && heldKey > heap.topKey) {
+        heap.push(heldKey, held);
+        held = -1;
       }
     }
     return false;

@@ -18,8 +18,16 @@ export const MOVING_AI_MAPS = ['arena.map', 'arena2.map', 'random512-10-0.map', 
  */
 const TOLERANCE = 1e-6;
 
-/** Checks every `every`-th scenario of one map; returns how many were checked. */
-export function checkMovingAI(map: string, backend: Backend, algorithm: GridAlgorithm, every = 1): number {
+/** How many scenarios a map has. */
+export function scenarioCount(map: string): number {
+  return parseMovingAIScenarios(readFileSync(MOVING_AI_DIR + map + '.scen', 'utf8')).length;
+}
+
+/**
+ * Checks every `every`-th scenario of one map whose index is in [from, to);
+ * returns how many were checked.
+ */
+export function checkMovingAI(map: string, backend: Backend, algorithm: GridAlgorithm, every = 1, from = 0, to = Infinity): number {
   const text = readFileSync(MOVING_AI_DIR + map, 'utf8');
   const parsed = parseMovingAIMap(text);
   const plain: PlainGrid = {
@@ -31,7 +39,7 @@ export function checkMovingAI(map: string, backend: Backend, algorithm: GridAlgo
   const grid = GridMap.fromMovingAI(text, { backend });
   const scenarios = parseMovingAIScenarios(readFileSync(MOVING_AI_DIR + map + '.scen', 'utf8'));
   let checked = 0;
-  for (let i = 0; i < scenarios.length; i += every) {
+  for (let i = from; i < Math.min(to, scenarios.length); i += every) {
     const s = scenarios[i];
     const result = grid.findPath(s.startX, s.startY, s.goalX, s.goalY, { diagonal: 'no-corner-cutting', algorithm });
     const where = `${map} scenario ${i} (${s.startX}, ${s.startY}) -> (${s.goalX}, ${s.goalY})`;
