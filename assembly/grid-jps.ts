@@ -13,18 +13,41 @@ import { DIAGONAL_NEVER, Grid, TIE, distance, nodeAt, walkableAt } from './grid-
  * `side` is the perpendicular offset. Returns the first jump point, or -1 at a
  * wall. A jump point is the target or a cell beside which a perpendicular
  * neighbour opens up that the line's previous cell could not reach directly.
- * With 'never', a vertical scan also probes horizontally at every cell.
+ * The side cells of one step are the "behind" cells of the next, so each
+ * step reads three cells.
  */
-function jumpStraight(walk: usize, cell: i32, step: i32, side: i32, target: i32, probe: bool): i32 {
+@inline function jumpStraight(walk: usize, cell: i32, step: i32, side: i32, target: i32): i32 {
+  let behindA = walkableAt(walk, cell - step + side);
+  let behindB = walkableAt(walk, cell - step - side);
   while (true) {
     if (!walkableAt(walk, cell)) return -1;
     if (cell == target) return cell;
-    if (
-      (walkableAt(walk, cell + side) && !walkableAt(walk, cell - step + side)) ||
-      (walkableAt(walk, cell - side) && !walkableAt(walk, cell - step - side))
-    ) return cell;
-    if (probe && (jumpStraight(walk, cell + 1, 1, abs(step), target, false) >= 0 ||
-                  jumpStraight(walk, cell - 1, -1, abs(step), target, false) >= 0)) return cell;
+    const a = walkableAt(walk, cell + side);
+    const b = walkableAt(walk, cell - side);
+    if ((a && !behindA) || (b && !behindB)) return cell;
+    behindA = a;
+    behindB = b;
+    cell += step;
+  }
+}
+
+/**
+ * The 'never' rule's vertical scan (`step` is +-stride): a straight scan that
+ * also stops where a horizontal scan from the cell finds a jump point.
+ */
+function jumpProbing(walk: usize, cell: i32, step: i32, target: i32): i32 {
+  const stride = abs(step);
+  let behindA = walkableAt(walk, cell - step + 1);
+  let behindB = walkableAt(walk, cell - step - 1);
+  while (true) {
+    if (!walkableAt(walk, cell)) return -1;
+    if (cell == target) return cell;
+    const a = walkableAt(walk, cell + 1);
+    const b = walkableAt(walk, cell - 1);
+    if ((a && !behindA) || (b && !behindB)) return cell;
+    if (jumpStraight(walk, cell + 1, 1, stride, target) >= 0 || jumpStraight(walk, cell - 1, -1, stride, target) >= 0) return cell;
+    behindA = a;
+    behindB = b;
     cell += step;
   }
 }
@@ -38,8 +61,8 @@ function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i3
   while (true) {
     if (!walkableAt(walk, cell)) return -1;
     if (cell == target) return cell;
-    if (jumpStraight(walk, cell + stepX, stepX, stride, target, false) >= 0) return cell;
-    if (jumpStraight(walk, cell + stepY, stepY, 1, target, false) >= 0) return cell;
+    if (jumpStraight(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
+    if (jumpStraight(walk, cell + stepY, stepY, 1, target) >= 0) return cell;
     if (!walkableAt(walk, cell + stepX) || !walkableAt(walk, cell + stepY)) return -1;
     cell += stepX + stepY;
   }
@@ -112,7 +135,9 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       if (k < 4) {
         const step = k == 0 ? -stride : k == 1 ? stride : k == 2 ? -1 : 1;
         const side = k < 2 ? 1 : stride;
-        jump = jumpStraight(walk, cell + step, step, side, target, never && k < 2);
+        jump = never && k < 2
+          ? jumpProbing(walk, cell + step, step, target)
+          : jumpStraight(walk, cell + step, step, side, target);
       } else {
         const vertical = k < 6 ? north : south;
         const horizontal = (k & 1) == 0 ? west : east;
