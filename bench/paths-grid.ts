@@ -188,7 +188,7 @@ export const pathsGridSuite: Suite = {
       const chosen = scenarios.filter((_, i) => i % every === 0).slice(0, wanted);
       const scenarioPairs: Pairs = chosen.map((s) => [s.startX, s.startY, s.goalX, s.goalY]);
       const optimal = chosen.map((s) => s.optimalLength);
-      context.note(`${map.name}: ${chosen.length} of ${scenarios.length} scenarios (every ${every}th); costs checked against the published optimal lengths`);
+      context.note(`${map.name}: ${chosen.length} of ${scenarios.length} scenarios (1 in ${every}); costs checked against the published optimal lengths`);
       const spacing = Math.ceil(chosen.length / (quick ? 4 : 12));
       const spread = (_: unknown, i: number): boolean => i % spacing === 0;
       p2.push(benchMap(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread), optimal.filter(spread)));
