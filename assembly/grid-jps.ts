@@ -1,8 +1,8 @@
 import { MinHeap } from './minheap';
-import { DIAGONAL_NEVER, Grid, TIE, distance, nodeAt, walkableAt } from './grid-map';
+import { DIAGONAL_ALWAYS, DIAGONAL_NEVER, Grid, TIE, distance, nodeAt, walkableAt } from './grid-map';
 
 // Jump point search on uniform-cost grids (every cell costs 1), for the
-// 'no-corner-cutting' and 'never' rules. A* over jump points: from each
+// 'no-corner-cutting', 'never' and 'always' rules. A* over jump points: from each
 // expanded point, scan straight (and, with diagonals, diagonal) lines and stop
 // only where a path could turn optimally (a forced neighbour) or at the
 // target. The parent of a jump point is the point it was reached from, on one
@@ -68,6 +68,42 @@ function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i3
   }
 }
 
+/**
+ * The 'always' rule's straight scan (diagonal steps may pass any corner): a
+ * cell is a jump point when a diagonal step ahead opens beside a blocked side
+ * cell, which the line's previous cells cannot reach directly.
+ */
+@inline function jumpStraightAlways(walk: usize, cell: i32, step: i32, side: i32, target: i32): i32 {
+  while (true) {
+    if (!walkableAt(walk, cell)) return -1;
+    if (cell == target) return cell;
+    if (
+      (walkableAt(walk, cell + step + side) && !walkableAt(walk, cell + side)) ||
+      (walkableAt(walk, cell + step - side) && !walkableAt(walk, cell - side))
+    ) return cell;
+    cell += step;
+  }
+}
+
+/**
+ * The 'always' rule's diagonal scan: a cell is a jump point when a diagonal
+ * opens backward past a blocked cell, or a straight scan along either
+ * component finds a jump point.
+ */
+function jumpDiagonalAlways(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i32, target: i32): i32 {
+  while (true) {
+    if (!walkableAt(walk, cell)) return -1;
+    if (cell == target) return cell;
+    if (
+      (walkableAt(walk, cell - stepX + stepY) && !walkableAt(walk, cell - stepX)) ||
+      (walkableAt(walk, cell + stepX - stepY) && !walkableAt(walk, cell - stepY))
+    ) return cell;
+    if (jumpStraightAlways(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
+    if (jumpStraightAlways(walk, cell + stepY, stepY, 1, target) >= 0) return cell;
+    cell += stepX + stepY;
+  }
+}
+
 export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): bool {
   const stride = grid.stride;
   const walk = grid.walk;
@@ -76,6 +112,7 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
   const closed = open + 1;
   const queue = changetype<MinHeap>(grid.heap);
   const never = diagonal == DIAGONAL_NEVER;
+  const always = diagonal == DIAGONAL_ALWAYS;
   const ty = target / stride;
   const tx = target - ty * stride;
   const first = nodeAt(nodes, start);
@@ -110,6 +147,21 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
     if (dx == 0 && dy == 0) {
       dirs = 0xf;
       if (!never) dirs |= 0xf0;
+    } else if (always) {
+      // Natural directions, plus each diagonal that opens past a blocked cell.
+      if (dx != 0 && dy != 0) {
+        dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
+        if (!walkableAt(walk, cell - dx)) dirs |= diagonalBit(-dx, dy);
+        if (!walkableAt(walk, cell - dy * stride)) dirs |= diagonalBit(dx, -dy);
+      } else if (dx != 0) {
+        dirs = dx > 0 ? 8 : 4;
+        if (!north) dirs |= diagonalBit(dx, -1);
+        if (!south) dirs |= diagonalBit(dx, 1);
+      } else {
+        dirs = dy > 0 ? 2 : 1;
+        if (!west) dirs |= diagonalBit(-1, dy);
+        if (!east) dirs |= diagonalBit(1, dy);
+      }
     } else if (never) {
       // Straight arrival: keep going, and turn either way.
       dirs = dx != 0 ? (dx > 0 ? 8 : 4) | 3 : (dy > 0 ? 2 : 1) | 12;
@@ -135,16 +187,20 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       if (k < 4) {
         const step = k == 0 ? -stride : k == 1 ? stride : k == 2 ? -1 : 1;
         const side = k < 2 ? 1 : stride;
-        jump = never && k < 2
-          ? jumpProbing(walk, cell + step, step, target)
-          : jumpStraight(walk, cell + step, step, side, target);
+        if (always) jump = jumpStraightAlways(walk, cell + step, step, side, target);
+        else if (never && k < 2) jump = jumpProbing(walk, cell + step, step, target);
+        else jump = jumpStraight(walk, cell + step, step, side, target);
       } else {
-        const vertical = k < 6 ? north : south;
-        const horizontal = (k & 1) == 0 ? west : east;
-        if (!vertical || !horizontal) continue; // no corner cutting
         const stepX = (k & 1) == 0 ? -1 : 1;
         const stepY = k < 6 ? -stride : stride;
-        jump = jumpDiagonal(walk, cell + stepX + stepY, stepX, stepY, stride, target);
+        if (always) {
+          jump = jumpDiagonalAlways(walk, cell + stepX + stepY, stepX, stepY, stride, target);
+        } else {
+          const vertical = k < 6 ? north : south;
+          const horizontal = (k & 1) == 0 ? west : east;
+          if (!vertical || !horizontal) continue; // no corner cutting
+          jump = jumpDiagonal(walk, cell + stepX + stepY, stepX, stepY, stride, target);
+        }
       }
       if (jump < 0) continue;
       const jy = jump / stride;

@@ -4,7 +4,7 @@
 // so that each test stays well inside the timeout on a busy machine.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init } from '../src/index.js';
-import { MOVING_AI_MAPS, checkMovingAI, scenarioCount } from './oracles/grid-movingai.js';
+import { MOVING_AI_MAPS, checkMovingAI, compareJpsWithAStar, scenarioCount } from './oracles/grid-movingai.js';
 
 beforeAll(() => init());
 
@@ -22,5 +22,15 @@ describe('Moving AI scenarios, jump point search', () => {
     it(`${map}: every 25th scenario, js`, { timeout: 300_000 }, () => {
       expect(checkMovingAI(map, 'js', 'jps', 25)).toBe(Math.ceil(count / 25));
     });
+  }
+});
+
+describe('Moving AI maps under the other rules jump point search covers', () => {
+  for (const map of MOVING_AI_MAPS) {
+    for (const diagonal of ['never', 'always'] as const) {
+      it(`${map}, ${diagonal}: jps finds A*'s cost on every 20th scenario's endpoints`, { timeout: 300_000 }, () => {
+        expect(compareJpsWithAStar(map, diagonal, 20)).toBeGreaterThan(0);
+      });
+    }
   }
 });

@@ -117,7 +117,7 @@ function run(s: Scenario): void {
 }
 
 describe('GridMap parity: wasm, js and a brute-force Dijkstra', () => {
-  it('uniform-cost grids (jump point search runs for never and no-corner-cutting)', () => {
+  it('uniform-cost grids (jump point search runs for never, no-corner-cutting and always)', () => {
     fc.assert(fc.property(scenario(true), run), { numRuns: 150 });
   });
 
@@ -133,7 +133,7 @@ describe('GridMap parity: wasm, js and a brute-force Dijkstra', () => {
           for (const i of s.blocked) grid.setWalkable(i % s.width, Math.floor(i / s.width), false);
           for (const [i, cost] of s.costs) grid.setCost(i % s.width, Math.floor(i / s.width), cost);
           const uniform = s.costs.every(([, cost]) => cost === 1);
-          const jpsRuns = uniform && (diagonal === 'never' || diagonal === 'no-corner-cutting');
+          const jpsRuns = uniform && diagonal !== 'one-obstacle';
           for (const op of s.ops) {
             if (op.kind !== 'path' || jpsRuns) continue;
             const jps = grid.findPath(op.sx, op.sy, op.tx, op.ty, { diagonal, algorithm: 'jps' });

@@ -10,6 +10,7 @@ import { MinHeap } from './minheap.js';
 const SQRT2 = Math.SQRT2;
 const TIE = 1 / 68719476736; // 2^-36, as in the core
 const NEVER = 0;
+const ALWAYS = 1;
 const NO_CORNER_CUTTING = 2;
 const ONE_OBSTACLE = 3;
 const DIJKSTRA = 1;
@@ -92,7 +93,7 @@ export class ReferenceGrid implements GridBackend {
     if (this.walk[start] === 0 || this.walk[target] === 0) return null;
     this.beginSearch();
     let found: boolean;
-    if (algorithm === JPS && this.nonUnit === 0 && (diagonal === NEVER || diagonal === NO_CORNER_CUTTING)) {
+    if (algorithm === JPS && this.nonUnit === 0 && diagonal !== ONE_OBSTACLE) {
       found = this.jps(start, target, diagonal);
     } else if (algorithm === SPFA) {
       found = this.spfa(start, target, diagonal);
@@ -285,6 +286,38 @@ export class ReferenceGrid implements GridBackend {
     }
   }
 
+  /**
+   * The 'always' rule's scans (diagonal steps may pass any corner). Straight:
+   * a cell is a jump point when a diagonal step ahead opens beside a blocked
+   * side cell. Diagonal: when a diagonal opens backward past a blocked cell,
+   * or a straight scan along either component finds a jump point.
+   */
+  private jumpStraightAlways(cell: number, step: number, side: number, target: number): number {
+    const walk = this.walk;
+    for (;;) {
+      if (walk[cell] === 0) return -1;
+      if (cell === target) return cell;
+      if ((walk[cell + step + side] !== 0 && walk[cell + side] === 0) || (walk[cell + step - side] !== 0 && walk[cell - side] === 0)) {
+        return cell;
+      }
+      cell += step;
+    }
+  }
+
+  private jumpDiagonalAlways(cell: number, stepX: number, stepY: number, target: number): number {
+    const walk = this.walk;
+    for (;;) {
+      if (walk[cell] === 0) return -1;
+      if (cell === target) return cell;
+      if ((walk[cell - stepX + stepY] !== 0 && walk[cell - stepX] === 0) || (walk[cell + stepX - stepY] !== 0 && walk[cell - stepY] === 0)) {
+        return cell;
+      }
+      if (this.jumpStraightAlways(cell + stepX, stepX, this.stride, target) >= 0) return cell;
+      if (this.jumpStraightAlways(cell + stepY, stepY, 1, target) >= 0) return cell;
+      cell += stepX + stepY;
+    }
+  }
+
   /** Jump point search: A* over jump points on a uniform-cost grid. */
   private jps(start: number, target: number, diagonal: number): boolean {
     const { stride, walk, parent, stamp, heap } = this;
@@ -292,6 +325,7 @@ export class ReferenceGrid implements GridBackend {
     const open = this.generation;
     const closed = open + 1;
     const never = diagonal === NEVER;
+    const always = diagonal === ALWAYS;
     const ty = Math.floor(target / stride);
     const tx = target - ty * stride;
     g[start] = 0;
@@ -320,7 +354,22 @@ export class ReferenceGrid implements GridBackend {
       // Directions to scan, as bits: 0 N, 1 S, 2 W, 3 E, 4 NW, 5 NE, 6 SW, 7 SE.
       let dirs: number;
       if (dx === 0 && dy === 0) dirs = never ? 0xf : 0xff;
-      else if (never) dirs = dx !== 0 ? (dx > 0 ? 8 : 4) | 3 : (dy > 0 ? 2 : 1) | 12;
+      else if (always) {
+        // Natural directions, plus each diagonal that opens past a blocked cell.
+        if (dx !== 0 && dy !== 0) {
+          dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
+          if (walk[cell - dx] === 0) dirs |= diagonalBit(-dx, dy);
+          if (walk[cell - dy * stride] === 0) dirs |= diagonalBit(dx, -dy);
+        } else if (dx !== 0) {
+          dirs = dx > 0 ? 8 : 4;
+          if (!north) dirs |= diagonalBit(dx, -1);
+          if (!south) dirs |= diagonalBit(dx, 1);
+        } else {
+          dirs = dy > 0 ? 2 : 1;
+          if (!west) dirs |= diagonalBit(-1, dy);
+          if (!east) dirs |= diagonalBit(1, dy);
+        }
+      } else if (never) dirs = dx !== 0 ? (dx > 0 ? 8 : 4) | 3 : (dy > 0 ? 2 : 1) | 12;
       else if (dx !== 0 && dy !== 0) dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
       else if (dx !== 0) {
         // Straight arrival: ahead, plus each forced side (open beside, blocked beside
@@ -339,12 +388,14 @@ export class ReferenceGrid implements GridBackend {
         let jump: number;
         if (k < 4) {
           const step = k === 0 ? -stride : k === 1 ? stride : k === 2 ? -1 : 1;
-          jump = this.jumpStraight(cell + step, step, k < 2 ? 1 : stride, target, never && k < 2);
+          const side = k < 2 ? 1 : stride;
+          jump = always ? this.jumpStraightAlways(cell + step, step, side, target) : this.jumpStraight(cell + step, step, side, target, never && k < 2);
         } else {
-          if (!(k < 6 ? north : south) || !((k & 1) === 0 ? west : east)) continue; // no corner cutting
           const stepX = (k & 1) === 0 ? -1 : 1;
           const stepY = k < 6 ? -stride : stride;
-          jump = this.jumpDiagonal(cell + stepX + stepY, stepX, stepY, target);
+          if (always) jump = this.jumpDiagonalAlways(cell + stepX + stepY, stepX, stepY, target);
+          else if (!(k < 6 ? north : south) || !((k & 1) === 0 ? west : east)) continue; // no corner cutting
+          else jump = this.jumpDiagonal(cell + stepX + stepY, stepX, stepY, target);
         }
         if (jump < 0) continue;
         const jy = Math.floor(jump / stride);
