@@ -1,8 +1,10 @@
 import { MinHeap } from './minheap';
-import { DIAGONAL_ALWAYS, DIAGONAL_NEVER, Grid, TIE, distance, nodeAt, walkableAt } from './grid-map';
+import {
+  DIAGONAL_ALWAYS, DIAGONAL_NEVER, DIAGONAL_ONE_OBSTACLE, Grid, TIE, diagonalAllowed, distance, nodeAt, walkableAt,
+} from './grid-map';
 
-// Jump point search on uniform-cost grids (every cell costs 1), for the
-// 'no-corner-cutting', 'never' and 'always' rules. A* over jump points: from each
+// Jump point search on uniform-cost grids (every cell costs 1), under every
+// diagonal rule. A* over jump points: from each
 // expanded point, scan straight (and, with diagonals, diagonal) lines and stop
 // only where a path could turn optimally (a forced neighbour) or at the
 // target. The parent of a jump point is the point it was reached from, on one
@@ -69,9 +71,10 @@ function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i3
 }
 
 /**
- * The 'always' rule's straight scan (diagonal steps may pass any corner): a
- * cell is a jump point when a diagonal step ahead opens beside a blocked side
- * cell, which the line's previous cells cannot reach directly.
+ * The straight scan of the rules that let a diagonal step pass a corner
+ * ('always', 'one-obstacle'): a cell is a jump point when a diagonal step
+ * ahead opens beside a blocked side cell, which the line's previous cells
+ * cannot reach directly.
  */
 @inline function jumpStraightAlways(walk: usize, cell: i32, step: i32, side: i32, target: i32): i32 {
   while (true) {
@@ -86,11 +89,12 @@ function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i3
 }
 
 /**
- * The 'always' rule's diagonal scan: a cell is a jump point when a diagonal
- * opens backward past a blocked cell, or a straight scan along either
- * component finds a jump point.
+ * The diagonal scan of the corner-passing rules: a cell is a jump point when
+ * a diagonal opens backward past a blocked cell, or a straight scan along
+ * either component finds a jump point. Under 'one-obstacle' (`oneOpen`) each
+ * next step needs one of its orthogonal neighbours walkable.
  */
-function jumpDiagonalAlways(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i32, target: i32): i32 {
+function jumpDiagonalAlways(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i32, target: i32, oneOpen: bool): i32 {
   while (true) {
     if (!walkableAt(walk, cell)) return -1;
     if (cell == target) return cell;
@@ -100,6 +104,7 @@ function jumpDiagonalAlways(walk: usize, cell: i32, stepX: i32, stepY: i32, stri
     ) return cell;
     if (jumpStraightAlways(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
     if (jumpStraightAlways(walk, cell + stepY, stepY, 1, target) >= 0) return cell;
+    if (oneOpen && !walkableAt(walk, cell + stepX) && !walkableAt(walk, cell + stepY)) return -1;
     cell += stepX + stepY;
   }
 }
@@ -112,7 +117,8 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
   const closed = open + 1;
   const queue = changetype<MinHeap>(grid.heap);
   const never = diagonal == DIAGONAL_NEVER;
-  const always = diagonal == DIAGONAL_ALWAYS;
+  const oneObstacle = diagonal == DIAGONAL_ONE_OBSTACLE;
+  const always = diagonal == DIAGONAL_ALWAYS || oneObstacle; // the corner-passing rules
   const ty = target / stride;
   const tx = target - ty * stride;
   const first = nodeAt(nodes, start);
@@ -148,7 +154,8 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       dirs = 0xf;
       if (!never) dirs |= 0xf0;
     } else if (always) {
-      // Natural directions, plus each diagonal that opens past a blocked cell.
+      // Natural directions, plus each diagonal that opens past a blocked
+      // cell (diagonal steps are checked against the rule below).
       if (dx != 0 && dy != 0) {
         dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
         if (!walkableAt(walk, cell - dx)) dirs |= diagonalBit(-dx, dy);
@@ -193,14 +200,10 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       } else {
         const stepX = (k & 1) == 0 ? -1 : 1;
         const stepY = k < 6 ? -stride : stride;
-        if (always) {
-          jump = jumpDiagonalAlways(walk, cell + stepX + stepY, stepX, stepY, stride, target);
-        } else {
-          const vertical = k < 6 ? north : south;
-          const horizontal = (k & 1) == 0 ? west : east;
-          if (!vertical || !horizontal) continue; // no corner cutting
-          jump = jumpDiagonal(walk, cell + stepX + stepY, stepX, stepY, stride, target);
-        }
+        if (!diagonalAllowed(k < 6 ? north : south, (k & 1) == 0 ? west : east, diagonal)) continue;
+        jump = always
+          ? jumpDiagonalAlways(walk, cell + stepX + stepY, stepX, stepY, stride, target, oneObstacle)
+          : jumpDiagonal(walk, cell + stepX + stepY, stepX, stepY, stride, target);
       }
       if (jump < 0) continue;
       const jy = jump / stride;

@@ -36,8 +36,8 @@ export interface FindPathOptions {
   diagonal?: DiagonalRule;
   /**
    * 'astar' (default), 'dijkstra', 'spfa' or 'jps'. Jump point search runs
-   * when every cell costs 1 and the rule is 'never', 'no-corner-cutting' or
-   * 'always'; otherwise A* runs in its place and returns A*'s path.
+   * when every cell costs 1, under any rule; on a grid with costs A* runs in
+   * its place and returns A*'s path.
    */
   algorithm?: GridAlgorithm;
 }

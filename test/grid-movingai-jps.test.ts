@@ -25,9 +25,9 @@ describe('Moving AI scenarios, jump point search', () => {
   }
 });
 
-describe('Moving AI maps under the other rules jump point search covers', () => {
+describe('Moving AI maps under the other diagonal rules', () => {
   for (const map of MOVING_AI_MAPS) {
-    for (const diagonal of ['never', 'always'] as const) {
+    for (const diagonal of ['never', 'always', 'one-obstacle'] as const) {
       it(`${map}, ${diagonal}: jps finds A*'s cost on every 20th scenario's endpoints`, { timeout: 300_000 }, () => {
         expect(compareJpsWithAStar(map, diagonal, 20)).toBeGreaterThan(0);
       });

@@ -93,7 +93,7 @@ export class ReferenceGrid implements GridBackend {
     if (this.walk[start] === 0 || this.walk[target] === 0) return null;
     this.beginSearch();
     let found: boolean;
-    if (algorithm === JPS && this.nonUnit === 0 && diagonal !== ONE_OBSTACLE) {
+    if (algorithm === JPS && this.nonUnit === 0) {
       found = this.jps(start, target, diagonal);
     } else if (algorithm === SPFA) {
       found = this.spfa(start, target, diagonal);
@@ -287,10 +287,12 @@ export class ReferenceGrid implements GridBackend {
   }
 
   /**
-   * The 'always' rule's scans (diagonal steps may pass any corner). Straight:
-   * a cell is a jump point when a diagonal step ahead opens beside a blocked
-   * side cell. Diagonal: when a diagonal opens backward past a blocked cell,
-   * or a straight scan along either component finds a jump point.
+   * The scans of the rules that let a diagonal step pass a corner ('always',
+   * 'one-obstacle'). Straight: a cell is a jump point when a diagonal step
+   * ahead opens beside a blocked side cell. Diagonal: when a diagonal opens
+   * backward past a blocked cell, or a straight scan along either component
+   * finds a jump point; under 'one-obstacle' (`oneOpen`) each next step needs
+   * one of its orthogonal neighbours walkable.
    */
   private jumpStraightAlways(cell: number, step: number, side: number, target: number): number {
     const walk = this.walk;
@@ -304,7 +306,7 @@ export class ReferenceGrid implements GridBackend {
     }
   }
 
-  private jumpDiagonalAlways(cell: number, stepX: number, stepY: number, target: number): number {
+  private jumpDiagonalAlways(cell: number, stepX: number, stepY: number, target: number, oneOpen: boolean): number {
     const walk = this.walk;
     for (;;) {
       if (walk[cell] === 0) return -1;
@@ -314,6 +316,7 @@ export class ReferenceGrid implements GridBackend {
       }
       if (this.jumpStraightAlways(cell + stepX, stepX, this.stride, target) >= 0) return cell;
       if (this.jumpStraightAlways(cell + stepY, stepY, 1, target) >= 0) return cell;
+      if (oneOpen && walk[cell + stepX] === 0 && walk[cell + stepY] === 0) return -1;
       cell += stepX + stepY;
     }
   }
@@ -325,7 +328,8 @@ export class ReferenceGrid implements GridBackend {
     const open = this.generation;
     const closed = open + 1;
     const never = diagonal === NEVER;
-    const always = diagonal === ALWAYS;
+    const oneObstacle = diagonal === ONE_OBSTACLE;
+    const always = diagonal === ALWAYS || oneObstacle; // the corner-passing rules
     const ty = Math.floor(target / stride);
     const tx = target - ty * stride;
     g[start] = 0;
@@ -355,7 +359,8 @@ export class ReferenceGrid implements GridBackend {
       let dirs: number;
       if (dx === 0 && dy === 0) dirs = never ? 0xf : 0xff;
       else if (always) {
-        // Natural directions, plus each diagonal that opens past a blocked cell.
+        // Natural directions, plus each diagonal that opens past a blocked
+        // cell (diagonal steps are checked against the rule below).
         if (dx !== 0 && dy !== 0) {
           dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
           if (walk[cell - dx] === 0) dirs |= diagonalBit(-dx, dy);
@@ -393,9 +398,10 @@ export class ReferenceGrid implements GridBackend {
         } else {
           const stepX = (k & 1) === 0 ? -1 : 1;
           const stepY = k < 6 ? -stride : stride;
-          if (always) jump = this.jumpDiagonalAlways(cell + stepX + stepY, stepX, stepY, target);
-          else if (!(k < 6 ? north : south) || !((k & 1) === 0 ? west : east)) continue; // no corner cutting
-          else jump = this.jumpDiagonal(cell + stepX + stepY, stepX, stepY, target);
+          if (!diagonalAllowed(k < 6 ? north : south, (k & 1) === 0 ? west : east, diagonal)) continue;
+          jump = always
+            ? this.jumpDiagonalAlways(cell + stepX + stepY, stepX, stepY, target, oneObstacle)
+            : this.jumpDiagonal(cell + stepX + stepY, stepX, stepY, target);
         }
         if (jump < 0) continue;
         const jy = Math.floor(jump / stride);
