@@ -4,10 +4,9 @@ import {
 } from './grid-map';
 
 // Jump point search on uniform-cost grids (every cell costs 1), under every
-// diagonal rule. A* over jump points: from each
-// expanded point, scan straight (and, with diagonals, diagonal) lines and stop
-// only where a path could turn optimally (a forced neighbour) or at the
-// target. The parent of a jump point is the point it was reached from, on one
+// diagonal rule. A* over jump points: from each expanded point, scan straight
+// (and, with diagonals, diagonal) lines and stop only where a path could turn
+// optimally (a forced neighbour) or at the target. The parent of a jump point is the point it was reached from, on one
 // straight or diagonal line; writePath fills in the cells between.
 
 /**
@@ -76,7 +75,7 @@ function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i3
  * ahead opens beside a blocked side cell, which the line's previous cells
  * cannot reach directly.
  */
-@inline function jumpStraightAlways(walk: usize, cell: i32, step: i32, side: i32, target: i32): i32 {
+@inline function jumpStraightPassing(walk: usize, cell: i32, step: i32, side: i32, target: i32): i32 {
   while (true) {
     if (!walkableAt(walk, cell)) return -1;
     if (cell == target) return cell;
@@ -94,7 +93,7 @@ function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i3
  * either component finds a jump point. Under 'one-obstacle' (`oneOpen`) each
  * next step needs one of its orthogonal neighbours walkable.
  */
-function jumpDiagonalAlways(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i32, target: i32, oneOpen: bool): i32 {
+function jumpDiagonalPassing(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i32, target: i32, oneOpen: bool): i32 {
   while (true) {
     if (!walkableAt(walk, cell)) return -1;
     if (cell == target) return cell;
@@ -102,8 +101,8 @@ function jumpDiagonalAlways(walk: usize, cell: i32, stepX: i32, stepY: i32, stri
       (walkableAt(walk, cell - stepX + stepY) && !walkableAt(walk, cell - stepX)) ||
       (walkableAt(walk, cell + stepX - stepY) && !walkableAt(walk, cell - stepY))
     ) return cell;
-    if (jumpStraightAlways(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
-    if (jumpStraightAlways(walk, cell + stepY, stepY, 1, target) >= 0) return cell;
+    if (jumpStraightPassing(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
+    if (jumpStraightPassing(walk, cell + stepY, stepY, 1, target) >= 0) return cell;
     if (oneOpen && !walkableAt(walk, cell + stepX) && !walkableAt(walk, cell + stepY)) return -1;
     cell += stepX + stepY;
   }
@@ -118,7 +117,7 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
   const queue = changetype<MinHeap>(grid.heap);
   const never = diagonal == DIAGONAL_NEVER;
   const oneObstacle = diagonal == DIAGONAL_ONE_OBSTACLE;
-  const always = diagonal == DIAGONAL_ALWAYS || oneObstacle; // the corner-passing rules
+  const cornerPassing = diagonal == DIAGONAL_ALWAYS || oneObstacle;
   const ty = target / stride;
   const tx = target - ty * stride;
   const first = nodeAt(nodes, start);
@@ -153,7 +152,7 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
     if (dx == 0 && dy == 0) {
       dirs = 0xf;
       if (!never) dirs |= 0xf0;
-    } else if (always) {
+    } else if (cornerPassing) {
       // Natural directions, plus each diagonal that opens past a blocked
       // cell (diagonal steps are checked against the rule below).
       if (dx != 0 && dy != 0) {
@@ -194,15 +193,15 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       if (k < 4) {
         const step = k == 0 ? -stride : k == 1 ? stride : k == 2 ? -1 : 1;
         const side = k < 2 ? 1 : stride;
-        if (always) jump = jumpStraightAlways(walk, cell + step, step, side, target);
+        if (cornerPassing) jump = jumpStraightPassing(walk, cell + step, step, side, target);
         else if (never && k < 2) jump = jumpProbing(walk, cell + step, step, target);
         else jump = jumpStraight(walk, cell + step, step, side, target);
       } else {
         const stepX = (k & 1) == 0 ? -1 : 1;
         const stepY = k < 6 ? -stride : stride;
         if (!diagonalAllowed(k < 6 ? north : south, (k & 1) == 0 ? west : east, diagonal)) continue;
-        jump = always
-          ? jumpDiagonalAlways(walk, cell + stepX + stepY, stepX, stepY, stride, target, oneObstacle)
+        jump = cornerPassing
+          ? jumpDiagonalPassing(walk, cell + stepX + stepY, stepX, stepY, stride, target, oneObstacle)
           : jumpDiagonal(walk, cell + stepX + stepY, stepX, stepY, stride, target);
       }
       if (jump < 0) continue;

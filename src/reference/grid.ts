@@ -294,7 +294,7 @@ export class ReferenceGrid implements GridBackend {
    * finds a jump point; under 'one-obstacle' (`oneOpen`) each next step needs
    * one of its orthogonal neighbours walkable.
    */
-  private jumpStraightAlways(cell: number, step: number, side: number, target: number): number {
+  private jumpStraightPassing(cell: number, step: number, side: number, target: number): number {
     const walk = this.walk;
     for (;;) {
       if (walk[cell] === 0) return -1;
@@ -306,7 +306,7 @@ export class ReferenceGrid implements GridBackend {
     }
   }
 
-  private jumpDiagonalAlways(cell: number, stepX: number, stepY: number, target: number, oneOpen: boolean): number {
+  private jumpDiagonalPassing(cell: number, stepX: number, stepY: number, target: number, oneOpen: boolean): number {
     const walk = this.walk;
     for (;;) {
       if (walk[cell] === 0) return -1;
@@ -314,8 +314,8 @@ export class ReferenceGrid implements GridBackend {
       if ((walk[cell - stepX + stepY] !== 0 && walk[cell - stepX] === 0) || (walk[cell + stepX - stepY] !== 0 && walk[cell - stepY] === 0)) {
         return cell;
       }
-      if (this.jumpStraightAlways(cell + stepX, stepX, this.stride, target) >= 0) return cell;
-      if (this.jumpStraightAlways(cell + stepY, stepY, 1, target) >= 0) return cell;
+      if (this.jumpStraightPassing(cell + stepX, stepX, this.stride, target) >= 0) return cell;
+      if (this.jumpStraightPassing(cell + stepY, stepY, 1, target) >= 0) return cell;
       if (oneOpen && walk[cell + stepX] === 0 && walk[cell + stepY] === 0) return -1;
       cell += stepX + stepY;
     }
@@ -329,7 +329,7 @@ export class ReferenceGrid implements GridBackend {
     const closed = open + 1;
     const never = diagonal === NEVER;
     const oneObstacle = diagonal === ONE_OBSTACLE;
-    const always = diagonal === ALWAYS || oneObstacle; // the corner-passing rules
+    const cornerPassing = diagonal === ALWAYS || oneObstacle;
     const ty = Math.floor(target / stride);
     const tx = target - ty * stride;
     g[start] = 0;
@@ -358,7 +358,7 @@ export class ReferenceGrid implements GridBackend {
       // Directions to scan, as bits: 0 N, 1 S, 2 W, 3 E, 4 NW, 5 NE, 6 SW, 7 SE.
       let dirs: number;
       if (dx === 0 && dy === 0) dirs = never ? 0xf : 0xff;
-      else if (always) {
+      else if (cornerPassing) {
         // Natural directions, plus each diagonal that opens past a blocked
         // cell (diagonal steps are checked against the rule below).
         if (dx !== 0 && dy !== 0) {
@@ -394,13 +394,13 @@ export class ReferenceGrid implements GridBackend {
         if (k < 4) {
           const step = k === 0 ? -stride : k === 1 ? stride : k === 2 ? -1 : 1;
           const side = k < 2 ? 1 : stride;
-          jump = always ? this.jumpStraightAlways(cell + step, step, side, target) : this.jumpStraight(cell + step, step, side, target, never && k < 2);
+          jump = cornerPassing ? this.jumpStraightPassing(cell + step, step, side, target) : this.jumpStraight(cell + step, step, side, target, never && k < 2);
         } else {
           const stepX = (k & 1) === 0 ? -1 : 1;
           const stepY = k < 6 ? -stride : stride;
           if (!diagonalAllowed(k < 6 ? north : south, (k & 1) === 0 ? west : east, diagonal)) continue;
-          jump = always
-            ? this.jumpDiagonalAlways(cell + stepX + stepY, stepX, stepY, target, oneObstacle)
+          jump = cornerPassing
+            ? this.jumpDiagonalPassing(cell + stepX + stepY, stepX, stepY, target, oneObstacle)
             : this.jumpDiagonal(cell + stepX + stepY, stepX, stepY, target);
         }
         if (jump < 0) continue;
