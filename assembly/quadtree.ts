@@ -1,0 +1,687 @@
+// QuadTree core: rectangles in flat linear memory, two layouts.
+//
+// 'split' (mode 0): a leaf over capacity splits into four quadrants; data
+// lives only in leaves and an item is stored in every leaf its closed rect
+// touches. Every node keeps an "extended" region whose outer sides are
+// infinite where they lie on the root's border, so items outside the bounds
+// land in border leaves. The half-open extended regions of the leaves
+// partition the plane; a hit (or a pair) is reported only by the leaf that
+// owns the min corner of the intersection, so it is reported exactly once
+// with no set of seen ids.
+//
+// 'fixed' (mode 1): pre-split to `levels` levels; an item lives in exactly
+// one node, the deepest one whose loose region (the node grown by half its
+// size on every side, infinite on the root's border) contains it. Loose
+// regions keep items that cross a centre line out of the root.
+//
+// Items are addressed by a dense slot the caller chooses. Each slot keeps its
+// rect, its id and a chain of locators (node, position in that node's entry
+// array), so removal touches only the nodes that hold the item.
+
+// Node record, NODE_BYTES apart.
+const NODE_BYTES: usize = 96;
+const X0: usize = 0; // exact region
+const Y0: usize = 8;
+const X1: usize = 16;
+const Y1: usize = 24;
+const EX0: usize = 32; // extended region (split) or loose region (fixed)
+const EY0: usize = 40;
+const EX1: usize = 48;
+const EY1: usize = 56;
+const CHILD: usize = 64; // first of four consecutive children, -1 for a leaf
+const PARENT: usize = 68;
+const LEVEL: usize = 72; // root is 0
+const COUNT: usize = 76;
+const CAP: usize = 80;
+const ENTRIES: usize = 84; // pointer to i32 slots
+const AUX: usize = 88; // split: count at which a blocked leaf retries; fixed: items in subtree
+
+// Locator record: node, position, next locator of the same item.
+const LOC_BYTES: usize = 12;
+
+const MODE_SPLIT: i32 = 0;
+
+@unmanaged
+class Tree {
+  mode: i32 = 0;
+  capacity: i32 = 8;
+  maxLevels: i32 = 16;
+  levels: i32 = 1;
+  minX: f64 = 0;
+  minY: f64 = 0;
+  maxX: f64 = 0;
+  maxY: f64 = 0;
+  nodes: usize = 0;
+  nodeCount: i32 = 0;
+  nodeCap: i32 = 0;
+  rects: usize = 0;
+  ids: usize = 0;
+  heads: usize = 0;
+  itemCap: i32 = 0;
+  locs: usize = 0;
+  locCount: i32 = 0;
+  locCap: i32 = 0;
+  locFree: i32 = -1;
+  out: usize = 0;
+  outCount: i32 = 0;
+  outCap: i32 = 0;
+}
+
+@inline function nodeAt(t: Tree, n: i32): usize {
+  return t.nodes + <usize>n * NODE_BYTES;
+}
+
+@inline function rectAt(t: Tree, slot: i32): usize {
+  return t.rects + (<usize>slot << 5);
+}
+
+@inline function idOf(t: Tree, slot: i32): i32 {
+  return load<i32>(t.ids + (<usize>slot << 2));
+}
+
+@inline function headOf(t: Tree, slot: i32): i32 {
+  return load<i32>(t.heads + (<usize>slot << 2));
+}
+
+@inline function setHead(t: Tree, slot: i32, loc: i32): void {
+  store<i32>(t.heads + (<usize>slot << 2), loc);
+}
+
+@inline function locAt(t: Tree, l: i32): usize {
+  return t.locs + <usize>l * LOC_BYTES;
+}
+
+function grow(ptr: usize, bytes: usize): usize {
+  return ptr == 0 ? heap.alloc(bytes) : heap.realloc(ptr, bytes);
+}
+
+// ---- output buffer -------------------------------------------------------
+
+@inline function pushOut(t: Tree, value: i32): void {
+  if (t.outCount == t.outCap) {
+    t.outCap = max(64, t.outCap << 1);
+    t.out = grow(t.out, <usize>t.outCap << 2);
+  }
+  store<i32>(t.out + (<usize>t.outCount << 2), value);
+  t.outCount++;
+}
+
+// ---- nodes -----------------------------------------------------------------
+
+function initNode(t: Tree, n: i32, parent: i32, level: i32, x0: f64, y0: f64, x1: f64, y1: f64, ex0: f64, ey0: f64, ex1: f64, ey1: f64): void {
+  const p = nodeAt(t, n);
+  store<f64>(p, x0, X0);
+  store<f64>(p, y0, Y0);
+  store<f64>(p, x1, X1);
+  store<f64>(p, y1, Y1);
+  store<f64>(p, ex0, EX0);
+  store<f64>(p, ey0, EY0);
+  store<f64>(p, ex1, EX1);
+  store<f64>(p, ey1, EY1);
+  store<i32>(p, -1, CHILD);
+  store<i32>(p, parent, PARENT);
+  store<i32>(p, level, LEVEL);
+  store<i32>(p, 0, COUNT);
+  store<i32>(p, 0, CAP);
+  store<i32>(p, 0, ENTRIES);
+  store<i32>(p, 0, AUX);
+}
+
+@inline function midpoint(a: f64, b: f64): f64 {
+  return min(max(a * 0.5 + b * 0.5, a), b);
+}
+
+// Appends the four children of n; returns the first one's index.
+function addChildren(t: Tree, n: i32): i32 {
+  if (t.nodeCount + 4 > t.nodeCap) {
+    t.nodeCap = max(16, t.nodeCap << 1);
+    t.nodes = grow(t.nodes, <usize>t.nodeCap * NODE_BYTES);
+  }
+  const first = t.nodeCount;
+  t.nodeCount += 4;
+  const p = nodeAt(t, n);
+  const x0 = load<f64>(p, X0), y0 = load<f64>(p, Y0), x1 = load<f64>(p, X1), y1 = load<f64>(p, Y1);
+  const px0 = load<f64>(p, EX0), py0 = load<f64>(p, EY0), px1 = load<f64>(p, EX1), py1 = load<f64>(p, EY1);
+  const level = load<i32>(p, LEVEL) + 1;
+  const mx = midpoint(x0, x1), my = midpoint(y0, y1);
+  for (let q = 0; q < 4; q++) {
+    const right = (q & 1) != 0, top = (q & 2) != 0;
+    const cx0 = right ? mx : x0, cx1 = right ? x1 : mx;
+    const cy0 = top ? my : y0, cy1 = top ? y1 : my;
+    let ex0: f64, ex1: f64, ey0: f64, ey1: f64;
+    if (t.mode == MODE_SPLIT) {
+      ex0 = right ? mx : px0;
+      ex1 = right ? px1 : mx;
+      ey0 = top ? my : py0;
+      ey1 = top ? py1 : my;
+    } else {
+      // Loose region: half the node's size on every side, never beyond the parent's.
+      const hw = (cx1 - cx0) * 0.5, hh = (cy1 - cy0) * 0.5;
+      ex0 = max(px0, cx0 - hw);
+      ex1 = min(px1, cx1 + hw);
+      ey0 = max(py0, cy0 - hh);
+      ey1 = min(py1, cy1 + hh);
+      if (!right && px0 == -Infinity) ex0 = -Infinity;
+      if (right && px1 == Infinity) ex1 = Infinity;
+      if (!top && py0 == -Infinity) ey0 = -Infinity;
+      if (top && py1 == Infinity) ey1 = Infinity;
+    }
+    initNode(t, first + q, n, level, cx0, cy0, cx1, cy1, ex0, ey0, ex1, ey1);
+  }
+  store<i32>(nodeAt(t, n), first, CHILD);
+  if (level + 1 > t.levels) t.levels = level + 1;
+  return first;
+}
+
+// Drops every node and locator, keeping the item arrays; rebuilds the root
+// (and, in fixed mode, the whole pre-split tree).
+function resetNodes(t: Tree): void {
+  for (let n = 0; n < t.nodeCount; n++) {
+    const e = load<i32>(nodeAt(t, n), ENTRIES);
+    if (e != 0) heap.free(<usize>e);
+  }
+  t.nodeCount = 1;
+  t.levels = 1;
+  if (t.nodeCap == 0) {
+    t.nodeCap = 16;
+    t.nodes = heap.alloc(<usize>t.nodeCap * NODE_BYTES);
+  }
+  initNode(t, 0, -1, 0, t.minX, t.minY, t.maxX, t.maxY, -Infinity, -Infinity, Infinity, Infinity);
+  t.locCount = 0;
+  t.locFree = -1;
+  if (t.mode != MODE_SPLIT) {
+    // Children are appended in breadth-first order, so a level is split after the one above it.
+    for (let n = 0; n < t.nodeCount; n++) {
+      if (load<i32>(nodeAt(t, n), LEVEL) + 1 < t.maxLevels) addChildren(t, n);
+    }
+  }
+}
+
+// ---- entries and locators ------------------------------------------------------
+
+function appendEntry(t: Tree, n: i32, slot: i32): void {
+  const p = nodeAt(t, n);
+  const count = load<i32>(p, COUNT);
+  let cap = load<i32>(p, CAP);
+  let entries = <usize>load<i32>(p, ENTRIES);
+  if (count == cap) {
+    cap = max(4, cap << 1);
+    entries = grow(entries, <usize>cap << 2);
+    store<i32>(p, cap, CAP);
+    store<i32>(p, <i32>entries, ENTRIES);
+  }
+  store<i32>(entries + (<usize>count << 2), slot);
+  store<i32>(p, count + 1, COUNT);
+  // Locator
+  let l = t.locFree;
+  if (l >= 0) {
+    t.locFree = load<i32>(locAt(t, l), 8);
+  } else {
+    if (t.locCount == t.locCap) {
+      t.locCap = max(64, t.locCap << 1);
+      t.locs = grow(t.locs, <usize>t.locCap * LOC_BYTES);
+    }
+    l = t.locCount++;
+  }
+  const lp = locAt(t, l);
+  store<i32>(lp, n, 0);
+  store<i32>(lp, count, 4);
+  store<i32>(lp, headOf(t, slot), 8);
+  setHead(t, slot, l);
+}
+
+// Removes the entry at pos of node n by moving the last entry into its place.
+function removeEntryAt(t: Tree, n: i32, pos: i32): void {
+  const p = nodeAt(t, n);
+  const last = load<i32>(p, COUNT) - 1;
+  store<i32>(p, last, COUNT);
+  if (pos == last) return;
+  const entries = <usize>load<i32>(p, ENTRIES);
+  const moved = load<i32>(entries + (<usize>last << 2));
+  store<i32>(entries + (<usize>pos << 2), moved);
+  let l = headOf(t, moved);
+  while (load<i32>(locAt(t, l), 0) != n) l = load<i32>(locAt(t, l), 8);
+  store<i32>(locAt(t, l), pos, 4);
+}
+
+@inline function freeLoc(t: Tree, l: i32): void {
+  store<i32>(locAt(t, l), t.locFree, 8);
+  t.locFree = l;
+}
+
+// Takes the item out of every node that holds it.
+function detach(t: Tree, slot: i32): void {
+  let l = headOf(t, slot);
+  while (l >= 0) {
+    const lp = locAt(t, l);
+    const n = load<i32>(lp, 0);
+    const next = load<i32>(lp, 8);
+    removeEntryAt(t, n, load<i32>(lp, 4));
+    if (t.mode != MODE_SPLIT) addTotals(t, n, -1);
+    freeLoc(t, l);
+    l = next;
+  }
+  setHead(t, slot, -1);
+}
+
+// Forgets the item's locator for node n (whose entries are being discarded).
+function unlinkLocator(t: Tree, slot: i32, n: i32): void {
+  let prev = -1;
+  let l = headOf(t, slot);
+  while (load<i32>(locAt(t, l), 0) != n) {
+    prev = l;
+    l = load<i32>(locAt(t, l), 8);
+  }
+  const next = load<i32>(locAt(t, l), 8);
+  if (prev < 0) setHead(t, slot, next);
+  else store<i32>(locAt(t, prev), next, 8);
+  freeLoc(t, l);
+}
+
+// ---- geometry --------------------------------------------------------------------
+
+@inline function touches(p: usize, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+  return x0 <= load<f64>(p, EX1) && x1 >= load<f64>(p, EX0) && y0 <= load<f64>(p, EY1) && y1 >= load<f64>(p, EY0);
+}
+
+@inline function contains(p: usize, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+  return x0 >= load<f64>(p, EX0) && x1 <= load<f64>(p, EX1) && y0 >= load<f64>(p, EY0) && y1 <= load<f64>(p, EY1);
+}
+
+// Strictly inside: the rect touches no node outside p's subtree.
+@inline function inside(p: usize, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+  return x0 > load<f64>(p, EX0) && x1 < load<f64>(p, EX1) && y0 > load<f64>(p, EY0) && y1 < load<f64>(p, EY1);
+}
+
+@inline function owns(p: usize, px: f64, py: f64): bool {
+  return px >= load<f64>(p, EX0) && px < load<f64>(p, EX1) && py >= load<f64>(p, EY0) && py < load<f64>(p, EY1);
+}
+
+// ---- split mode ------------------------------------------------------------------------
+
+function splitInsert(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const child = load<i32>(nodeAt(t, n), CHILD);
+  if (child < 0) {
+    appendEntry(t, n, slot);
+    maybeSplit(t, n);
+    return;
+  }
+  for (let c = child; c < child + 4; c++) {
+    if (touches(nodeAt(t, c), x0, y0, x1, y1)) splitInsert(t, c, slot, x0, y0, x1, y1);
+  }
+}
+
+// Splits leaf n when it is over capacity, below the depth limit, and its items
+// do not all share a point (such items stay together in every leaf, so
+// splitting would only copy them); a blocked leaf retries when its count doubles.
+function maybeSplit(t: Tree, n: i32): void {
+  let p = nodeAt(t, n);
+  const count = load<i32>(p, COUNT);
+  if (count <= t.capacity || count < load<i32>(p, AUX) || load<i32>(p, LEVEL) + 1 >= t.maxLevels) return;
+  const entries = <usize>load<i32>(p, ENTRIES);
+  let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
+  for (let i = 0; i < count; i++) {
+    const r = rectAt(t, load<i32>(entries + (<usize>i << 2)));
+    hiX0 = max(hiX0, load<f64>(r, 0));
+    hiY0 = max(hiY0, load<f64>(r, 8));
+    loX1 = min(loX1, load<f64>(r, 16));
+    loY1 = min(loY1, load<f64>(r, 24));
+  }
+  if (hiX0 <= loX1 && hiY0 <= loY1) {
+    store<i32>(p, count << 1, AUX);
+    return;
+  }
+  addChildren(t, n);
+  p = nodeAt(t, n);
+  store<i32>(p, 0, COUNT);
+  store<i32>(p, 0, CAP);
+  store<i32>(p, 0, ENTRIES);
+  for (let i = 0; i < count; i++) {
+    const slot = load<i32>(entries + (<usize>i << 2));
+    unlinkLocator(t, slot, n);
+    const r = rectAt(t, slot);
+    splitInsert(t, n, slot, load<f64>(r, 0), load<f64>(r, 8), load<f64>(r, 16), load<f64>(r, 24));
+  }
+  heap.free(entries);
+}
+
+function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const p = nodeAt(t, n);
+  const child = load<i32>(p, CHILD);
+  if (child >= 0) {
+    for (let c = child; c < child + 4; c++) {
+      if (touches(nodeAt(t, c), x0, y0, x1, y1)) splitQuery(t, c, x0, y0, x1, y1);
+    }
+    return;
+  }
+  const count = load<i32>(p, COUNT);
+  const entries = <usize>load<i32>(p, ENTRIES);
+  for (let i = 0; i < count; i++) {
+    const slot = load<i32>(entries + (<usize>i << 2));
+    const r = rectAt(t, slot);
+    const rx0 = load<f64>(r, 0), ry0 = load<f64>(r, 8);
+    if (rx0 <= x1 && load<f64>(r, 16) >= x0 && ry0 <= y1 && load<f64>(r, 24) >= y0 && owns(p, max(rx0, x0), max(ry0, y0))) {
+      pushOut(t, idOf(t, slot));
+    }
+  }
+}
+
+function splitPairs(t: Tree): void {
+  const rects = t.rects;
+  const ids = t.ids;
+  for (let n = 0; n < t.nodeCount; n++) {
+    const p = nodeAt(t, n);
+    const count = load<i32>(p, COUNT);
+    if (count < 2) continue;
+    const entries = <usize>load<i32>(p, ENTRIES);
+    const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
+    for (let i = 0; i < count - 1; i++) {
+      const a = load<i32>(entries + (<usize>i << 2));
+      const ra = rects + (<usize>a << 5);
+      const ax0 = load<f64>(ra, 0), ay0 = load<f64>(ra, 8), ax1 = load<f64>(ra, 16), ay1 = load<f64>(ra, 24);
+      for (let j = i + 1; j < count; j++) {
+        const b = load<i32>(entries + (<usize>j << 2));
+        const rb = rects + (<usize>b << 5);
+        const bx0 = load<f64>(rb, 0), by0 = load<f64>(rb, 8);
+        if (bx0 > ax1 || by0 > ay1 || load<f64>(rb, 16) < ax0 || load<f64>(rb, 24) < ay0) continue;
+        // Only the leaf owning the min corner of the overlap reports the pair.
+        const px = max(ax0, bx0), py = max(ay0, by0);
+        if (px < ex0 || px >= ex1 || py < ey0 || py >= ey1) continue;
+        const ia = load<i32>(ids + (<usize>a << 2)), ib = load<i32>(ids + (<usize>b << 2));
+        pushOut(t, min(ia, ib));
+        pushOut(t, max(ia, ib));
+      }
+    }
+  }
+}
+
+function splitUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const head = headOf(t, slot);
+  let n = load<i32>(locAt(t, head), 0);
+  // Fast path: the rect stays strictly inside its one leaf.
+  if (load<i32>(locAt(t, head), 8) < 0 && inside(nodeAt(t, n), x0, y0, x1, y1)) {
+    storeRect(t, slot, x0, y0, x1, y1);
+    return;
+  }
+  // Otherwise re-insert below the nearest ancestor that holds the new rect.
+  while (n > 0 && !inside(nodeAt(t, n), x0, y0, x1, y1)) n = load<i32>(nodeAt(t, n), PARENT);
+  detach(t, slot);
+  storeRect(t, slot, x0, y0, x1, y1);
+  splitInsert(t, n, slot, x0, y0, x1, y1);
+}
+
+// ---- fixed mode ----------------------------------------------------------------------------
+
+function addTotals(t: Tree, n: i32, delta: i32): void {
+  while (n >= 0) {
+    const p = nodeAt(t, n);
+    store<i32>(p, load<i32>(p, AUX) + delta, AUX);
+    n = load<i32>(p, PARENT);
+  }
+}
+
+// The child of n that takes the rect, or -1 when it stays in n.
+function fixedChild(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
+  const p = nodeAt(t, n);
+  const child = load<i32>(p, CHILD);
+  if (child < 0) return -1;
+  const cx = x0 * 0.5 + x1 * 0.5, cy = y0 * 0.5 + y1 * 0.5;
+  const mx = load<f64>(nodeAt(t, child), X1), my = load<f64>(nodeAt(t, child), Y1);
+  const c = child + (cx >= mx ? 1 : 0) + (cy >= my ? 2 : 0);
+  return contains(nodeAt(t, c), x0, y0, x1, y1) ? c : -1;
+}
+
+function fixedPlace(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  let c = fixedChild(t, n, x0, y0, x1, y1);
+  while (c >= 0) {
+    n = c;
+    c = fixedChild(t, n, x0, y0, x1, y1);
+  }
+  appendEntry(t, n, slot);
+  addTotals(t, n, 1);
+}
+
+function fixedUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  let n = load<i32>(locAt(t, headOf(t, slot)), 0);
+  if (contains(nodeAt(t, n), x0, y0, x1, y1) && fixedChild(t, n, x0, y0, x1, y1) < 0) {
+    storeRect(t, slot, x0, y0, x1, y1);
+    return;
+  }
+  while (n > 0 && !contains(nodeAt(t, n), x0, y0, x1, y1)) n = load<i32>(nodeAt(t, n), PARENT);
+  detach(t, slot);
+  storeRect(t, slot, x0, y0, x1, y1);
+  fixedPlace(t, n, slot, x0, y0, x1, y1);
+}
+
+function fixedQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const p = nodeAt(t, n);
+  const count = load<i32>(p, COUNT);
+  const entries = <usize>load<i32>(p, ENTRIES);
+  for (let i = 0; i < count; i++) {
+    const slot = load<i32>(entries + (<usize>i << 2));
+    const r = rectAt(t, slot);
+    if (load<f64>(r, 0) <= x1 && load<f64>(r, 16) >= x0 && load<f64>(r, 8) <= y1 && load<f64>(r, 24) >= y0) {
+      pushOut(t, idOf(t, slot));
+    }
+  }
+  const child = load<i32>(p, CHILD);
+  if (child < 0) return;
+  for (let c = child; c < child + 4; c++) {
+    const q = nodeAt(t, c);
+    if (load<i32>(q, AUX) > 0 && touches(q, x0, y0, x1, y1)) fixedQuery(t, c, x0, y0, x1, y1);
+  }
+}
+
+// Pairs of item a (entry pos of node home) with the items of the subtree of n.
+// A pair is reported from its member in the shallower node, or, on one level,
+// from the member that comes first in (node, position) order.
+function fixedPairsOf(t: Tree, n: i32, home: i32, homeLevel: i32, pos: i32, ia: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const p = nodeAt(t, n);
+  const level = load<i32>(p, LEVEL);
+  if (level > homeLevel || (level == homeLevel && n >= home)) {
+    const count = load<i32>(p, COUNT);
+    const entries = <usize>load<i32>(p, ENTRIES);
+    for (let i = n == home ? pos + 1 : 0; i < count; i++) {
+      const b = load<i32>(entries + (<usize>i << 2));
+      const r = rectAt(t, b);
+      if (load<f64>(r, 0) <= x1 && load<f64>(r, 16) >= x0 && load<f64>(r, 8) <= y1 && load<f64>(r, 24) >= y0) {
+        const ib = idOf(t, b);
+        pushOut(t, min(ia, ib));
+        pushOut(t, max(ia, ib));
+      }
+    }
+  }
+  const child = load<i32>(p, CHILD);
+  if (child < 0) return;
+  for (let c = child; c < child + 4; c++) {
+    const q = nodeAt(t, c);
+    if (load<i32>(q, AUX) > 0 && touches(q, x0, y0, x1, y1)) fixedPairsOf(t, c, home, homeLevel, pos, ia, x0, y0, x1, y1);
+  }
+}
+
+function fixedPairs(t: Tree): void {
+  for (let n = 0; n < t.nodeCount; n++) {
+    const count = load<i32>(nodeAt(t, n), COUNT);
+    for (let i = 0; i < count; i++) {
+      const p = nodeAt(t, n);
+      const a = load<i32>(<usize>load<i32>(p, ENTRIES) + (<usize>i << 2));
+      const r = rectAt(t, a);
+      fixedPairsOf(t, 0, n, load<i32>(p, LEVEL), i, idOf(t, a), load<f64>(r, 0), load<f64>(r, 8), load<f64>(r, 16), load<f64>(r, 24));
+    }
+  }
+}
+
+// ---- items -----------------------------------------------------------------------------
+
+@inline function storeRect(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const r = rectAt(t, slot);
+  store<f64>(r, x0, 0);
+  store<f64>(r, y0, 8);
+  store<f64>(r, x1, 16);
+  store<f64>(r, y1, 24);
+}
+
+function reserveItems(t: Tree, slot: i32): void {
+  if (slot < t.itemCap) return;
+  let cap = max(64, t.itemCap << 1);
+  while (cap <= slot) cap <<= 1;
+  t.rects = grow(t.rects, <usize>cap << 5);
+  t.ids = grow(t.ids, <usize>cap << 2);
+  t.heads = grow(t.heads, <usize>cap << 2);
+  for (let s = t.itemCap; s < cap; s++) {
+    store<i32>(t.ids + (<usize>s << 2), -1);
+    store<i32>(t.heads + (<usize>s << 2), -1);
+  }
+  t.itemCap = cap;
+}
+
+function place(t: Tree, slot: i32): void {
+  const r = rectAt(t, slot);
+  const x0 = load<f64>(r, 0), y0 = load<f64>(r, 8), x1 = load<f64>(r, 16), y1 = load<f64>(r, 24);
+  if (t.mode == MODE_SPLIT) splitInsert(t, 0, slot, x0, y0, x1, y1);
+  else fixedPlace(t, 0, slot, x0, y0, x1, y1);
+}
+
+// Re-inserts every live item in slot order into a fresh set of nodes.
+function rebuild(t: Tree): void {
+  resetNodes(t);
+  for (let s = 0; s < t.itemCap; s++) {
+    if (idOf(t, s) >= 0) {
+      setHead(t, s, -1);
+      place(t, s);
+    }
+  }
+}
+
+// ---- exports --------------------------------------------------------------------------------
+
+/** Creates a tree; mode 0 is 'split' (maxLevels bounds splitting), 1 is 'fixed' (pre-split to maxLevels levels). */
+export function qtCreate(minX: f64, minY: f64, maxX: f64, maxY: f64, capacity: i32, maxLevels: i32, mode: i32): i32 {
+  const t = new Tree();
+  t.mode = mode;
+  t.capacity = capacity;
+  t.maxLevels = maxLevels;
+  t.minX = minX;
+  t.minY = minY;
+  t.maxX = maxX;
+  t.maxY = maxY;
+  resetNodes(t);
+  return <i32>changetype<usize>(t);
+}
+
+export function qtDispose(tree: i32): void {
+  const t = changetype<Tree>(<usize>tree);
+  for (let n = 0; n < t.nodeCount; n++) {
+    const e = load<i32>(nodeAt(t, n), ENTRIES);
+    if (e != 0) heap.free(<usize>e);
+  }
+  if (t.nodes != 0) heap.free(t.nodes);
+  if (t.rects != 0) heap.free(t.rects);
+  if (t.ids != 0) heap.free(t.ids);
+  if (t.heads != 0) heap.free(t.heads);
+  if (t.locs != 0) heap.free(t.locs);
+  if (t.out != 0) heap.free(t.out);
+  heap.free(changetype<usize>(t));
+}
+
+export function qtInsert(tree: i32, slot: i32, id: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const t = changetype<Tree>(<usize>tree);
+  reserveItems(t, slot);
+  store<i32>(t.ids + (<usize>slot << 2), id);
+  setHead(t, slot, -1);
+  storeRect(t, slot, x0, y0, x1, y1);
+  place(t, slot);
+}
+
+export function qtUpdate(tree: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const t = changetype<Tree>(<usize>tree);
+  if (t.mode == MODE_SPLIT) splitUpdate(t, slot, x0, y0, x1, y1);
+  else fixedUpdate(t, slot, x0, y0, x1, y1);
+}
+
+/** Applies count updates: slots (i32) at slotsPtr, rects (4 f64 each) at rectsPtr. */
+export function qtUpdateMany(tree: i32, slotsPtr: i32, rectsPtr: i32, count: i32): void {
+  for (let i = 0; i < count; i++) {
+    const r = <usize>rectsPtr + (<usize>i << 5);
+    qtUpdate(tree, load<i32>(<usize>slotsPtr + (<usize>i << 2)), load<f64>(r, 0), load<f64>(r, 8), load<f64>(r, 16), load<f64>(r, 24));
+  }
+}
+
+/** Inserts count items: slots and ids (i32) and rects (4 f64 each). */
+export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i32, count: i32): void {
+  for (let i = 0; i < count; i++) {
+    const r = <usize>rectsPtr + (<usize>i << 5);
+    qtInsert(tree, load<i32>(<usize>slotsPtr + (<usize>i << 2)), load<i32>(<usize>idsPtr + (<usize>i << 2)), load<f64>(r, 0), load<f64>(r, 8), load<f64>(r, 16), load<f64>(r, 24));
+  }
+}
+
+export function qtRemove(tree: i32, slot: i32): void {
+  const t = changetype<Tree>(<usize>tree);
+  detach(t, slot);
+  store<i32>(t.ids + (<usize>slot << 2), -1);
+}
+
+export function qtClear(tree: i32): void {
+  const t = changetype<Tree>(<usize>tree);
+  for (let s = 0; s < t.itemCap; s++) {
+    store<i32>(t.ids + (<usize>s << 2), -1);
+    setHead(t, s, -1);
+  }
+  resetNodes(t);
+}
+
+export function qtSetBounds(tree: i32, minX: f64, minY: f64, maxX: f64, maxY: f64): void {
+  const t = changetype<Tree>(<usize>tree);
+  t.minX = minX;
+  t.minY = minY;
+  t.maxX = maxX;
+  t.maxY = maxY;
+  rebuild(t);
+}
+
+/** Lowering the capacity of a split tree rebuilds it; raising it only affects later splits. */
+export function qtSetCapacity(tree: i32, capacity: i32): void {
+  const t = changetype<Tree>(<usize>tree);
+  const lower = capacity < t.capacity;
+  t.capacity = capacity;
+  if (lower && t.mode == MODE_SPLIT) rebuild(t);
+}
+
+/** Writes the ids of items meeting the closed box to the output buffer; returns their count. */
+export function qtQuery(tree: i32, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
+  const t = changetype<Tree>(<usize>tree);
+  t.outCount = 0;
+  if (t.mode == MODE_SPLIT) splitQuery(t, 0, x0, y0, x1, y1);
+  else if (load<i32>(nodeAt(t, 0), AUX) > 0) fixedQuery(t, 0, x0, y0, x1, y1);
+  return t.outCount;
+}
+
+/** Writes every intersecting pair once as (smaller id, larger id); returns the number of pairs. */
+export function qtPairs(tree: i32): i32 {
+  const t = changetype<Tree>(<usize>tree);
+  t.outCount = 0;
+  if (t.mode == MODE_SPLIT) splitPairs(t);
+  else fixedPairs(t);
+  return t.outCount >> 1;
+}
+
+/** Start of the output buffer written by qtQuery and qtPairs. */
+export function qtOutput(tree: i32): i32 {
+  return <i32>changetype<Tree>(<usize>tree).out;
+}
+
+export function qtLevels(tree: i32): i32 {
+  return changetype<Tree>(<usize>tree).levels;
+}
+
+export function qtNodeCount(tree: i32): i32 {
+  return changetype<Tree>(<usize>tree).nodeCount;
+}
+
+/** Bytes held by the tree's arrays (capacity, not just the used part). */
+export function qtBytes(tree: i32): i32 {
+  const t = changetype<Tree>(<usize>tree);
+  let bytes = <i32>NODE_BYTES * t.nodeCap + t.itemCap * 40 + t.locCap * <i32>LOC_BYTES + t.outCap * 4;
+  for (let n = 0; n < t.nodeCount; n++) bytes += load<i32>(nodeAt(t, n), CAP) * 4;
+  return bytes;
+}

@@ -1,0 +1,573 @@
+// QuadTree reference backend: the same two layouts as assembly/quadtree.ts,
+// written in plain TypeScript over typed arrays.
+//
+// 'split': a leaf over capacity splits into four quadrants; items live only in
+// leaves, in every leaf their closed rect touches. Each node has an extended
+// region whose sides on the root's border are infinite (items outside the
+// bounds land in border leaves). The half-open extended regions of the leaves
+// partition the plane, so a hit or a pair is reported only by the leaf owning
+// the min corner of the intersection: exactly once, with no set of seen ids.
+//
+// 'fixed': pre-split to `levels` levels; an item lives in the deepest node
+// whose loose region (the node grown by half its size per side) contains it.
+//
+// Items are addressed by dense slots chosen by the caller. A slot keeps its
+// rect, id and a chain of locators (node, position in the node's entries), so
+// removal touches only the nodes holding the item.
+
+/** What the QuadTree facade needs from a backend. Slots are dense, chosen by the facade. */
+export interface QuadTreeCore {
+  insert(slot: number, id: number, minX: number, minY: number, maxX: number, maxY: number): void;
+  update(slot: number, minX: number, minY: number, maxX: number, maxY: number): void;
+  remove(slot: number): void;
+  clear(): void;
+  setBounds(minX: number, minY: number, maxX: number, maxY: number): void;
+  setCapacity(capacity: number): void;
+  /** Ids of the items meeting the closed box, in traversal order (a fresh array). */
+  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array;
+  /** Every intersecting pair once as [smaller id, larger id] (a fresh flat array). */
+  pairs(): Int32Array;
+  /** Levels in use (split) or pre-split levels (fixed); a lone root is 1. */
+  readonly levels: number;
+  /** Bytes held by the structure's arrays. */
+  readonly bytes: number;
+  dispose(): void;
+}
+
+export type QuadTreeMode = 'split' | 'fixed';
+
+// Node fields: NF doubles and NI ints per node.
+const NF = 8;
+const X0 = 0, Y0 = 1, X1 = 2, Y1 = 3, EX0 = 4, EY0 = 5, EX1 = 6, EY1 = 7;
+const NI = 5;
+const CHILD = 0, PARENT = 1, LEVEL = 2, COUNT = 3, AUX = 4;
+
+/** Growable Int32 storage with doubling. */
+function growI32(array: Int32Array<ArrayBuffer>, needed: number, fill = 0): Int32Array<ArrayBuffer> {
+  if (needed <= array.length) return array;
+  let size = Math.max(64, array.length * 2);
+  while (size < needed) size *= 2;
+  const next = new Int32Array(size).fill(fill);
+  next.set(array);
+  return next;
+}
+
+function growF64(array: Float64Array<ArrayBuffer>, needed: number): Float64Array<ArrayBuffer> {
+  if (needed <= array.length) return array;
+  let size = Math.max(64, array.length * 2);
+  while (size < needed) size *= 2;
+  const next = new Float64Array(size);
+  next.set(array);
+  return next;
+}
+
+const midpoint = (a: number, b: number): number => Math.min(Math.max(a * 0.5 + b * 0.5, a), b);
+
+export class ReferenceQuadTree implements QuadTreeCore {
+  private readonly split: boolean;
+  private capacity: number;
+  private readonly maxLevels: number;
+  private bounds: [number, number, number, number];
+  levels = 1;
+
+  // Nodes.
+  private nodeF = new Float64Array(16 * NF);
+  private nodeI = new Int32Array(16 * NI);
+  private entries: Int32Array<ArrayBuffer>[] = [];
+  private nodeCount = 0;
+
+  // Items by slot: rect, id (-1 when free), first locator (-1 when none).
+  private rects = new Float64Array(0);
+  private ids = new Int32Array(0);
+  private heads = new Int32Array(0);
+
+  // Locators: node, position, next locator of the same item.
+  private locNode = new Int32Array(0);
+  private locPos = new Int32Array(0);
+  private locNext = new Int32Array(0);
+  private locCount = 0;
+  private locFree = -1;
+
+  private out = new Int32Array(64);
+  private outCount = 0;
+
+  constructor(minX: number, minY: number, maxX: number, maxY: number, capacity: number, maxLevels: number, mode: QuadTreeMode) {
+    this.split = mode === 'split';
+    this.capacity = capacity;
+    this.maxLevels = maxLevels;
+    this.bounds = [minX, minY, maxX, maxY];
+    this.resetNodes();
+  }
+
+  get bytes(): number {
+    let bytes = this.nodeF.byteLength + this.nodeI.byteLength + this.rects.byteLength + this.ids.byteLength;
+    bytes += this.heads.byteLength + this.locNode.byteLength * 3 + this.out.byteLength;
+    for (let n = 0; n < this.nodeCount; n++) bytes += this.entries[n].byteLength;
+    return bytes;
+  }
+
+  // ---- output ----
+
+  private push(value: number): void {
+    if (this.outCount === this.out.length) this.out = growI32(this.out, this.outCount + 1);
+    this.out[this.outCount++] = value;
+  }
+
+  private takeOutput(): Int32Array {
+    return this.out.slice(0, this.outCount);
+  }
+
+  // ---- nodes ----
+
+  private initNode(n: number, parent: number, level: number, region: number[]): void {
+    this.nodeF.set(region, n * NF);
+    const i = n * NI;
+    this.nodeI[i + CHILD] = -1;
+    this.nodeI[i + PARENT] = parent;
+    this.nodeI[i + LEVEL] = level;
+    this.nodeI[i + COUNT] = 0;
+    this.nodeI[i + AUX] = 0;
+    this.entries[n] = EMPTY;
+  }
+
+  /** Appends the four children of n (quadrant q: bit 0 right, bit 1 top); returns the first index. */
+  private addChildren(n: number): number {
+    const first = this.nodeCount;
+    this.nodeCount += 4;
+    this.nodeF = growF64(this.nodeF, this.nodeCount * NF);
+    this.nodeI = growI32(this.nodeI, this.nodeCount * NI);
+    const f = this.nodeF;
+    const b = n * NF;
+    const [x0, y0, x1, y1] = [f[b + X0], f[b + Y0], f[b + X1], f[b + Y1]];
+    const [px0, py0, px1, py1] = [f[b + EX0], f[b + EY0], f[b + EX1], f[b + EY1]];
+    const level = this.nodeI[n * NI + LEVEL] + 1;
+    const mx = midpoint(x0, x1);
+    const my = midpoint(y0, y1);
+    for (let q = 0; q < 4; q++) {
+      const right = (q & 1) !== 0;
+      const top = (q & 2) !== 0;
+      const cx0 = right ? mx : x0, cx1 = right ? x1 : mx;
+      const cy0 = top ? my : y0, cy1 = top ? y1 : my;
+      let ex0: number, ex1: number, ey0: number, ey1: number;
+      if (this.split) {
+        ex0 = right ? mx : px0;
+        ex1 = right ? px1 : mx;
+        ey0 = top ? my : py0;
+        ey1 = top ? py1 : my;
+      } else {
+        // Loose region: half the node's size on every side, never beyond the parent's.
+        const hw = (cx1 - cx0) * 0.5, hh = (cy1 - cy0) * 0.5;
+        ex0 = Math.max(px0, cx0 - hw);
+        ex1 = Math.min(px1, cx1 + hw);
+        ey0 = Math.max(py0, cy0 - hh);
+        ey1 = Math.min(py1, cy1 + hh);
+        if (!right && px0 === -Infinity) ex0 = -Infinity;
+        if (right && px1 === Infinity) ex1 = Infinity;
+        if (!top && py0 === -Infinity) ey0 = -Infinity;
+        if (top && py1 === Infinity) ey1 = Infinity;
+      }
+      this.initNode(first + q, n, level, [cx0, cy0, cx1, cy1, ex0, ey0, ex1, ey1]);
+    }
+    this.nodeI[n * NI + CHILD] = first;
+    if (level + 1 > this.levels) this.levels = level + 1;
+    return first;
+  }
+
+  /** Drops every node and locator, keeping the items; rebuilds the root (and the fixed pre-split). */
+  private resetNodes(): void {
+    this.nodeCount = 1;
+    this.levels = 1;
+    this.entries = [];
+    const [minX, minY, maxX, maxY] = this.bounds;
+    this.initNode(0, -1, 0, [minX, minY, maxX, maxY, -Infinity, -Infinity, Infinity, Infinity]);
+    this.locCount = 0;
+    this.locFree = -1;
+    if (!this.split) {
+      // Children are appended breadth first, so each level is split after the one above.
+      for (let n = 0; n < this.nodeCount; n++) {
+        if (this.nodeI[n * NI + LEVEL] + 1 < this.maxLevels) this.addChildren(n);
+      }
+    }
+  }
+
+  // ---- entries and locators ----
+
+  private appendEntry(n: number, slot: number): void {
+    const count = this.nodeI[n * NI + COUNT];
+    let list = this.entries[n];
+    if (count === list.length) {
+      const bigger = new Int32Array(Math.max(4, list.length * 2));
+      bigger.set(list);
+      list = this.entries[n] = bigger;
+    }
+    list[count] = slot;
+    this.nodeI[n * NI + COUNT] = count + 1;
+    let l = this.locFree;
+    if (l >= 0) {
+      this.locFree = this.locNext[l];
+    } else {
+      l = this.locCount++;
+      if (l === this.locNode.length) {
+        this.locNode = growI32(this.locNode, l + 1);
+        this.locPos = growI32(this.locPos, l + 1);
+        this.locNext = growI32(this.locNext, l + 1);
+      }
+    }
+    this.locNode[l] = n;
+    this.locPos[l] = count;
+    this.locNext[l] = this.heads[slot];
+    this.heads[slot] = l;
+  }
+
+  /** Removes the entry at pos of node n by moving the last entry into its place. */
+  private removeEntryAt(n: number, pos: number): void {
+    const last = --this.nodeI[n * NI + COUNT];
+    if (pos === last) return;
+    const list = this.entries[n];
+    const moved = list[last];
+    list[pos] = moved;
+    let l = this.heads[moved];
+    while (this.locNode[l] !== n) l = this.locNext[l];
+    this.locPos[l] = pos;
+  }
+
+  private freeLocator(l: number): void {
+    this.locNext[l] = this.locFree;
+    this.locFree = l;
+  }
+
+  /** Takes the item out of every node that holds it. */
+  private detach(slot: number): void {
+    let l = this.heads[slot];
+    while (l >= 0) {
+      const next = this.locNext[l];
+      this.removeEntryAt(this.locNode[l], this.locPos[l]);
+      if (!this.split) this.addTotals(this.locNode[l], -1);
+      this.freeLocator(l);
+      l = next;
+    }
+    this.heads[slot] = -1;
+  }
+
+  /** Forgets the item's locator for node n, whose entries are being discarded. */
+  private unlinkLocator(slot: number, n: number): void {
+    let prev = -1;
+    let l = this.heads[slot];
+    while (this.locNode[l] !== n) {
+      prev = l;
+      l = this.locNext[l];
+    }
+    if (prev < 0) this.heads[slot] = this.locNext[l];
+    else this.locNext[prev] = this.locNext[l];
+    this.freeLocator(l);
+  }
+
+  // ---- geometry against a node's extended (split) or loose (fixed) region ----
+
+  private touches(n: number, x0: number, y0: number, x1: number, y1: number): boolean {
+    const f = this.nodeF, b = n * NF;
+    return x0 <= f[b + EX1] && x1 >= f[b + EX0] && y0 <= f[b + EY1] && y1 >= f[b + EY0];
+  }
+
+  private contains(n: number, x0: number, y0: number, x1: number, y1: number): boolean {
+    const f = this.nodeF, b = n * NF;
+    return x0 >= f[b + EX0] && x1 <= f[b + EX1] && y0 >= f[b + EY0] && y1 <= f[b + EY1];
+  }
+
+  /** Strictly inside: the rect touches no node outside n's subtree. */
+  private inside(n: number, x0: number, y0: number, x1: number, y1: number): boolean {
+    const f = this.nodeF, b = n * NF;
+    return x0 > f[b + EX0] && x1 < f[b + EX1] && y0 > f[b + EY0] && y1 < f[b + EY1];
+  }
+
+  private owns(n: number, px: number, py: number): boolean {
+    const f = this.nodeF, b = n * NF;
+    return px >= f[b + EX0] && px < f[b + EX1] && py >= f[b + EY0] && py < f[b + EY1];
+  }
+
+  // ---- split mode ----
+
+  private splitInsert(n: number, slot: number, x0: number, y0: number, x1: number, y1: number): void {
+    const child = this.nodeI[n * NI + CHILD];
+    if (child < 0) {
+      this.appendEntry(n, slot);
+      this.maybeSplit(n);
+      return;
+    }
+    for (let c = child; c < child + 4; c++) {
+      if (this.touches(c, x0, y0, x1, y1)) this.splitInsert(c, slot, x0, y0, x1, y1);
+    }
+  }
+
+  /**
+   * Splits leaf n when over capacity, below the depth limit, and its items do
+   * not all share a point (such items stay together in every leaf, so a split
+   * would only copy them); a blocked leaf retries when its count doubles.
+   */
+  private maybeSplit(n: number): void {
+    const ni = this.nodeI;
+    const count = ni[n * NI + COUNT];
+    if (count <= this.capacity || count < ni[n * NI + AUX] || ni[n * NI + LEVEL] + 1 >= this.maxLevels) return;
+    const list = this.entries[n];
+    const r = this.rects;
+    let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
+    for (let i = 0; i < count; i++) {
+      const s = list[i] * 4;
+      hiX0 = Math.max(hiX0, r[s]);
+      hiY0 = Math.max(hiY0, r[s + 1]);
+      loX1 = Math.min(loX1, r[s + 2]);
+      loY1 = Math.min(loY1, r[s + 3]);
+    }
+    if (hiX0 <= loX1 && hiY0 <= loY1) {
+      ni[n * NI + AUX] = count * 2;
+      return;
+    }
+    this.addChildren(n);
+    this.nodeI[n * NI + COUNT] = 0;
+    this.entries[n] = EMPTY;
+    for (let i = 0; i < count; i++) {
+      const slot = list[i];
+      this.unlinkLocator(slot, n);
+      const s = slot * 4;
+      this.splitInsert(n, slot, r[s], r[s + 1], r[s + 2], r[s + 3]);
+    }
+  }
+
+  private splitQuery(n: number, x0: number, y0: number, x1: number, y1: number): void {
+    const child = this.nodeI[n * NI + CHILD];
+    if (child >= 0) {
+      for (let c = child; c < child + 4; c++) {
+        if (this.touches(c, x0, y0, x1, y1)) this.splitQuery(c, x0, y0, x1, y1);
+      }
+      return;
+    }
+    const count = this.nodeI[n * NI + COUNT];
+    const list = this.entries[n];
+    const r = this.rects;
+    for (let i = 0; i < count; i++) {
+      const slot = list[i];
+      const s = slot * 4;
+      if (r[s] <= x1 && r[s + 2] >= x0 && r[s + 1] <= y1 && r[s + 3] >= y0 && this.owns(n, Math.max(r[s], x0), Math.max(r[s + 1], y0))) {
+        this.push(this.ids[slot]);
+      }
+    }
+  }
+
+  private splitPairs(): void {
+    const r = this.rects, ids = this.ids, f = this.nodeF;
+    for (let n = 0; n < this.nodeCount; n++) {
+      const count = this.nodeI[n * NI + COUNT];
+      if (count < 2) continue;
+      const list = this.entries[n];
+      const ex0 = f[n * NF + EX0], ey0 = f[n * NF + EY0], ex1 = f[n * NF + EX1], ey1 = f[n * NF + EY1];
+      for (let i = 0; i < count - 1; i++) {
+        const a = list[i];
+        const ax0 = r[a * 4], ay0 = r[a * 4 + 1], ax1 = r[a * 4 + 2], ay1 = r[a * 4 + 3];
+        for (let j = i + 1; j < count; j++) {
+          const b = list[j];
+          const bx0 = r[b * 4], by0 = r[b * 4 + 1];
+          if (bx0 > ax1 || by0 > ay1 || r[b * 4 + 2] < ax0 || r[b * 4 + 3] < ay0) continue;
+          // Only the leaf owning the min corner of the overlap reports the pair.
+          const px = Math.max(ax0, bx0), py = Math.max(ay0, by0);
+          if (px < ex0 || px >= ex1 || py < ey0 || py >= ey1) continue;
+          const ia = ids[a], ib = ids[b];
+          this.push(Math.min(ia, ib));
+          this.push(Math.max(ia, ib));
+        }
+      }
+    }
+  }
+
+  private splitUpdate(slot: number, x0: number, y0: number, x1: number, y1: number): void {
+    const head = this.heads[slot];
+    let n = this.locNode[head];
+    // Fast path: the rect stays strictly inside its one leaf.
+    if (this.locNext[head] < 0 && this.inside(n, x0, y0, x1, y1)) {
+      this.storeRect(slot, x0, y0, x1, y1);
+      return;
+    }
+    // Otherwise re-insert below the nearest ancestor that holds the new rect.
+    while (n > 0 && !this.inside(n, x0, y0, x1, y1)) n = this.nodeI[n * NI + PARENT];
+    this.detach(slot);
+    this.storeRect(slot, x0, y0, x1, y1);
+    this.splitInsert(n, slot, x0, y0, x1, y1);
+  }
+
+  // ---- fixed mode ----
+
+  private addTotals(n: number, delta: number): void {
+    for (; n >= 0; n = this.nodeI[n * NI + PARENT]) this.nodeI[n * NI + AUX] += delta;
+  }
+
+  /** The child of n that takes the rect, or -1 when it stays in n. */
+  private fixedChild(n: number, x0: number, y0: number, x1: number, y1: number): number {
+    const child = this.nodeI[n * NI + CHILD];
+    if (child < 0) return -1;
+    const cx = x0 * 0.5 + x1 * 0.5, cy = y0 * 0.5 + y1 * 0.5;
+    const mx = this.nodeF[child * NF + X1], my = this.nodeF[child * NF + Y1];
+    const c = child + (cx >= mx ? 1 : 0) + (cy >= my ? 2 : 0);
+    return this.contains(c, x0, y0, x1, y1) ? c : -1;
+  }
+
+  private fixedPlace(n: number, slot: number, x0: number, y0: number, x1: number, y1: number): void {
+    for (let c = this.fixedChild(n, x0, y0, x1, y1); c >= 0; c = this.fixedChild(n, x0, y0, x1, y1)) n = c;
+    this.appendEntry(n, slot);
+    this.addTotals(n, 1);
+  }
+
+  private fixedUpdate(slot: number, x0: number, y0: number, x1: number, y1: number): void {
+    let n = this.locNode[this.heads[slot]];
+    if (this.contains(n, x0, y0, x1, y1) && this.fixedChild(n, x0, y0, x1, y1) < 0) {
+      this.storeRect(slot, x0, y0, x1, y1);
+      return;
+    }
+    while (n > 0 && !this.contains(n, x0, y0, x1, y1)) n = this.nodeI[n * NI + PARENT];
+    this.detach(slot);
+    this.storeRect(slot, x0, y0, x1, y1);
+    this.fixedPlace(n, slot, x0, y0, x1, y1);
+  }
+
+  private fixedQuery(n: number, x0: number, y0: number, x1: number, y1: number): void {
+    const count = this.nodeI[n * NI + COUNT];
+    const list = this.entries[n];
+    const r = this.rects;
+    for (let i = 0; i < count; i++) {
+      const s = list[i] * 4;
+      if (r[s] <= x1 && r[s + 2] >= x0 && r[s + 1] <= y1 && r[s + 3] >= y0) this.push(this.ids[list[i]]);
+    }
+    const child = this.nodeI[n * NI + CHILD];
+    if (child < 0) return;
+    for (let c = child; c < child + 4; c++) {
+      if (this.nodeI[c * NI + AUX] > 0 && this.touches(c, x0, y0, x1, y1)) this.fixedQuery(c, x0, y0, x1, y1);
+    }
+  }
+
+  /**
+   * Pairs of item `ia` (entry pos of node home) with the items in the subtree
+   * of n. A pair is reported from its member in the shallower node or, on one
+   * level, from the member first in (node, position) order.
+   */
+  private fixedPairsOf(n: number, home: number, homeLevel: number, pos: number, ia: number, x0: number, y0: number, x1: number, y1: number): void {
+    const level = this.nodeI[n * NI + LEVEL];
+    if (level > homeLevel || (level === homeLevel && n >= home)) {
+      const count = this.nodeI[n * NI + COUNT];
+      const list = this.entries[n];
+      const r = this.rects;
+      for (let i = n === home ? pos + 1 : 0; i < count; i++) {
+        const s = list[i] * 4;
+        if (r[s] <= x1 && r[s + 2] >= x0 && r[s + 1] <= y1 && r[s + 3] >= y0) {
+          const ib = this.ids[list[i]];
+          this.push(Math.min(ia, ib));
+          this.push(Math.max(ia, ib));
+        }
+      }
+    }
+    const child = this.nodeI[n * NI + CHILD];
+    if (child < 0) return;
+    for (let c = child; c < child + 4; c++) {
+      if (this.nodeI[c * NI + AUX] > 0 && this.touches(c, x0, y0, x1, y1)) this.fixedPairsOf(c, home, homeLevel, pos, ia, x0, y0, x1, y1);
+    }
+  }
+
+  private fixedPairs(): void {
+    const r = this.rects;
+    for (let n = 0; n < this.nodeCount; n++) {
+      const count = this.nodeI[n * NI + COUNT];
+      for (let i = 0; i < count; i++) {
+        const a = this.entries[n][i];
+        const s = a * 4;
+        this.fixedPairsOf(0, n, this.nodeI[n * NI + LEVEL], i, this.ids[a], r[s], r[s + 1], r[s + 2], r[s + 3]);
+      }
+    }
+  }
+
+  // ---- items ----
+
+  private storeRect(slot: number, x0: number, y0: number, x1: number, y1: number): void {
+    const s = slot * 4;
+    this.rects[s] = x0;
+    this.rects[s + 1] = y0;
+    this.rects[s + 2] = x1;
+    this.rects[s + 3] = y1;
+  }
+
+  private reserveItems(slot: number): void {
+    if (slot < this.ids.length) return;
+    this.ids = growI32(this.ids, slot + 1, -1);
+    this.heads = growI32(this.heads, this.ids.length, -1);
+    this.rects = growF64(this.rects, this.ids.length * 4);
+  }
+
+  private place(slot: number): void {
+    const s = slot * 4, r = this.rects;
+    if (this.split) this.splitInsert(0, slot, r[s], r[s + 1], r[s + 2], r[s + 3]);
+    else this.fixedPlace(0, slot, r[s], r[s + 1], r[s + 2], r[s + 3]);
+  }
+
+  /** Re-inserts every live item in slot order into a fresh set of nodes. */
+  private rebuild(): void {
+    this.resetNodes();
+    for (let s = 0; s < this.ids.length; s++) {
+      if (this.ids[s] >= 0) {
+        this.heads[s] = -1;
+        this.place(s);
+      }
+    }
+  }
+
+  insert(slot: number, id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.reserveItems(slot);
+    this.ids[slot] = id;
+    this.heads[slot] = -1;
+    this.storeRect(slot, minX, minY, maxX, maxY);
+    this.place(slot);
+  }
+
+  update(slot: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    if (this.split) this.splitUpdate(slot, minX, minY, maxX, maxY);
+    else this.fixedUpdate(slot, minX, minY, maxX, maxY);
+  }
+
+  remove(slot: number): void {
+    this.detach(slot);
+    this.ids[slot] = -1;
+  }
+
+  clear(): void {
+    this.ids.fill(-1);
+    this.heads.fill(-1);
+    this.resetNodes();
+  }
+
+  setBounds(minX: number, minY: number, maxX: number, maxY: number): void {
+    this.bounds = [minX, minY, maxX, maxY];
+    this.rebuild();
+  }
+
+  /** Lowering the capacity of a split tree rebuilds it; raising it only affects later splits. */
+  setCapacity(capacity: number): void {
+    const lower = capacity < this.capacity;
+    this.capacity = capacity;
+    if (lower && this.split) this.rebuild();
+  }
+
+  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array {
+    this.outCount = 0;
+    if (this.split) this.splitQuery(0, minX, minY, maxX, maxY);
+    else if (this.nodeI[AUX] > 0) this.fixedQuery(0, minX, minY, maxX, maxY);
+    return this.takeOutput();
+  }
+
+  pairs(): Int32Array {
+    this.outCount = 0;
+    if (this.split) this.splitPairs();
+    else this.fixedPairs();
+    return this.takeOutput();
+  }
+
+  dispose(): void {
+    this.entries = [];
+  }
+}
+
+const EMPTY: Int32Array<ArrayBuffer> = new Int32Array(0);
