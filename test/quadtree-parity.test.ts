@@ -88,7 +88,9 @@ function checkAll(trees: QuadTree[], oracle: RectOracle): void {
   expect(trees[0].depth).toBe(trees[1].depth);
 }
 
-function run(cfg: fc.RecordValue<typeof config extends fc.Arbitrary<infer C> ? C : never>, ops: Op[]): void {
+type Config = typeof config extends fc.Arbitrary<infer C> ? C : never;
+
+function run(cfg: Config, ops: Op[]): void {
   const [minX, minY, maxX, maxY] = cfg.bounds;
   const options = { bounds: { minX, minY, maxX, maxY }, mode: cfg.mode, capacity: cfg.capacity, maxDepth: cfg.maxDepth, depth: cfg.depth };
   const trees = [new QuadTree({ ...options, backend: 'wasm' }), new QuadTree({ ...options, backend: 'js' })];
