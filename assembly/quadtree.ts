@@ -14,9 +14,11 @@
 // size on every side, infinite on the root's border) contains it. Loose
 // regions keep items that cross a centre line out of the root.
 //
-// Items are addressed by a dense slot the caller chooses. Each slot keeps its
-// rect, its id and a chain of locators (node, position in that node's entry
-// array), so removal touches only the nodes that hold the item.
+// Items are addressed by a dense slot the caller chooses. A node's entries are
+// records (slot, rect): scans read them front to back, never chasing a slot
+// into a global array. Each slot keeps its id and a chain of locators (node,
+// position in that node's entries), so removal and in-place moves touch only
+// the nodes that hold the item.
 
 // Node record, NODE_BYTES apart.
 const NODE_BYTES: usize = 96;
@@ -33,8 +35,11 @@ const PARENT: usize = 68;
 const LEVEL: usize = 72; // root is 0
 const COUNT: usize = 76;
 const CAP: usize = 80;
-const ENTRIES: usize = 84; // pointer to i32 slots
+const ENTRIES: usize = 84; // pointer to entry records
 const AUX: usize = 88; // split: count at which a blocked leaf retries; fixed: items in subtree
+
+// Entry record: slot (i32, 4 bytes padding), then minX, minY, maxX, maxY.
+const ENTRY_BYTES: usize = 40;
 
 // Locator record: node, position, next locator of the same item.
 const LOC_BYTES: usize = 12;
@@ -54,7 +59,6 @@ class Tree {
   nodes: usize = 0;
   nodeCount: i32 = 0;
   nodeCap: i32 = 0;
-  rects: usize = 0;
   ids: usize = 0;
   heads: usize = 0;
   itemCap: i32 = 0;
@@ -71,8 +75,8 @@ class Tree {
   return t.nodes + <usize>n * NODE_BYTES;
 }
 
-@inline function rectAt(t: Tree, slot: i32): usize {
-  return t.rects + (<usize>slot << 5);
+@inline function entryAt(entries: usize, i: i32): usize {
+  return entries + <usize>i * ENTRY_BYTES;
 }
 
 @inline function idOf(t: Tree, slot: i32): i32 {
@@ -199,18 +203,23 @@ function resetNodes(t: Tree): void {
 
 // ---- entries and locators ------------------------------------------------------
 
-function appendEntry(t: Tree, n: i32, slot: i32): void {
+function appendEntry(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const p = nodeAt(t, n);
   const count = load<i32>(p, COUNT);
   let cap = load<i32>(p, CAP);
   let entries = <usize>load<i32>(p, ENTRIES);
   if (count == cap) {
     cap = max(4, cap << 1);
-    entries = grow(entries, <usize>cap << 2);
+    entries = grow(entries, <usize>cap * ENTRY_BYTES);
     store<i32>(p, cap, CAP);
     store<i32>(p, <i32>entries, ENTRIES);
   }
-  store<i32>(entries + (<usize>count << 2), slot);
+  const e = entryAt(entries, count);
+  store<i32>(e, slot);
+  store<f64>(e, x0, 8);
+  store<f64>(e, y0, 16);
+  store<f64>(e, x1, 24);
+  store<f64>(e, y1, 32);
   store<i32>(p, count + 1, COUNT);
   // Locator
   let l = t.locFree;
@@ -237,8 +246,8 @@ function removeEntryAt(t: Tree, n: i32, pos: i32): void {
   store<i32>(p, last, COUNT);
   if (pos == last) return;
   const entries = <usize>load<i32>(p, ENTRIES);
-  const moved = load<i32>(entries + (<usize>last << 2));
-  store<i32>(entries + (<usize>pos << 2), moved);
+  const moved = load<i32>(entryAt(entries, last));
+  memory.copy(entryAt(entries, pos), entryAt(entries, last), ENTRY_BYTES);
   let l = headOf(t, moved);
   while (load<i32>(locAt(t, l), 0) != n) l = load<i32>(locAt(t, l), 8);
   store<i32>(locAt(t, l), pos, 4);
@@ -302,7 +311,7 @@ function unlinkLocator(t: Tree, slot: i32, n: i32): void {
 function splitInsert(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const child = load<i32>(nodeAt(t, n), CHILD);
   if (child < 0) {
-    appendEntry(t, n, slot);
+    appendEntry(t, n, slot, x0, y0, x1, y1);
     maybeSplit(t, n);
     return;
   }
@@ -321,11 +330,11 @@ function maybeSplit(t: Tree, n: i32): void {
   const entries = <usize>load<i32>(p, ENTRIES);
   let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
   for (let i = 0; i < count; i++) {
-    const r = rectAt(t, load<i32>(entries + (<usize>i << 2)));
-    hiX0 = max(hiX0, load<f64>(r, 0));
-    hiY0 = max(hiY0, load<f64>(r, 8));
-    loX1 = min(loX1, load<f64>(r, 16));
-    loY1 = min(loY1, load<f64>(r, 24));
+    const e = entryAt(entries, i);
+    hiX0 = max(hiX0, load<f64>(e, 8));
+    hiY0 = max(hiY0, load<f64>(e, 16));
+    loX1 = min(loX1, load<f64>(e, 24));
+    loY1 = min(loY1, load<f64>(e, 32));
   }
   if (hiX0 <= loX1 && hiY0 <= loY1) {
     store<i32>(p, count << 1, AUX);
@@ -337,10 +346,10 @@ function maybeSplit(t: Tree, n: i32): void {
   store<i32>(p, 0, CAP);
   store<i32>(p, 0, ENTRIES);
   for (let i = 0; i < count; i++) {
-    const slot = load<i32>(entries + (<usize>i << 2));
+    const e = entryAt(entries, i);
+    const slot = load<i32>(e);
     unlinkLocator(t, slot, n);
-    const r = rectAt(t, slot);
-    splitInsert(t, n, slot, load<f64>(r, 0), load<f64>(r, 8), load<f64>(r, 16), load<f64>(r, 24));
+    splitInsert(t, n, slot, load<f64>(e, 8), load<f64>(e, 16), load<f64>(e, 24), load<f64>(e, 32));
   }
   heap.free(entries);
 }
@@ -357,17 +366,15 @@ function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const count = load<i32>(p, COUNT);
   const entries = <usize>load<i32>(p, ENTRIES);
   for (let i = 0; i < count; i++) {
-    const slot = load<i32>(entries + (<usize>i << 2));
-    const r = rectAt(t, slot);
-    const rx0 = load<f64>(r, 0), ry0 = load<f64>(r, 8);
-    if (rx0 <= x1 && load<f64>(r, 16) >= x0 && ry0 <= y1 && load<f64>(r, 24) >= y0 && owns(p, max(rx0, x0), max(ry0, y0))) {
-      pushOut(t, idOf(t, slot));
+    const e = entryAt(entries, i);
+    const rx0 = load<f64>(e, 8), ry0 = load<f64>(e, 16);
+    if (rx0 <= x1 && load<f64>(e, 24) >= x0 && ry0 <= y1 && load<f64>(e, 32) >= y0 && owns(p, max(rx0, x0), max(ry0, y0))) {
+      pushOut(t, idOf(t, load<i32>(e)));
     }
   }
 }
 
 function splitPairs(t: Tree): void {
-  const rects = t.rects;
   const ids = t.ids;
   for (let n = 0; n < t.nodeCount; n++) {
     const p = nodeAt(t, n);
@@ -375,19 +382,16 @@ function splitPairs(t: Tree): void {
     if (count < 2) continue;
     const entries = <usize>load<i32>(p, ENTRIES);
     const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
-    for (let i = 0; i < count - 1; i++) {
-      const a = load<i32>(entries + (<usize>i << 2));
-      const ra = rects + (<usize>a << 5);
-      const ax0 = load<f64>(ra, 0), ay0 = load<f64>(ra, 8), ax1 = load<f64>(ra, 16), ay1 = load<f64>(ra, 24);
-      for (let j = i + 1; j < count; j++) {
-        const b = load<i32>(entries + (<usize>j << 2));
-        const rb = rects + (<usize>b << 5);
-        const bx0 = load<f64>(rb, 0), by0 = load<f64>(rb, 8);
-        if (bx0 > ax1 || by0 > ay1 || load<f64>(rb, 16) < ax0 || load<f64>(rb, 24) < ay0) continue;
+    const end = entryAt(entries, count);
+    for (let ea = entries; ea < end; ea += ENTRY_BYTES) {
+      const ax0 = load<f64>(ea, 8), ay0 = load<f64>(ea, 16), ax1 = load<f64>(ea, 24), ay1 = load<f64>(ea, 32);
+      for (let eb = ea + ENTRY_BYTES; eb < end; eb += ENTRY_BYTES) {
+        const bx0 = load<f64>(eb, 8), by0 = load<f64>(eb, 16);
+        if (bx0 > ax1 || by0 > ay1 || load<f64>(eb, 24) < ax0 || load<f64>(eb, 32) < ay0) continue;
         // Only the leaf owning the min corner of the overlap reports the pair.
         const px = max(ax0, bx0), py = max(ay0, by0);
         if (px < ex0 || px >= ex1 || py < ey0 || py >= ey1) continue;
-        const ia = load<i32>(ids + (<usize>a << 2)), ib = load<i32>(ids + (<usize>b << 2));
+        const ia = load<i32>(ids + (<usize>load<i32>(ea) << 2)), ib = load<i32>(ids + (<usize>load<i32>(eb) << 2));
         pushOut(t, min(ia, ib));
         pushOut(t, max(ia, ib));
       }
@@ -400,13 +404,12 @@ function splitUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): vo
   let n = load<i32>(locAt(t, head), 0);
   // Fast path: the rect stays strictly inside its one leaf.
   if (load<i32>(locAt(t, head), 8) < 0 && inside(nodeAt(t, n), x0, y0, x1, y1)) {
-    storeRect(t, slot, x0, y0, x1, y1);
+    storeRect(t, n, load<i32>(locAt(t, head), 4), x0, y0, x1, y1);
     return;
   }
   // Otherwise re-insert below the nearest ancestor that holds the new rect.
   while (n > 0 && !inside(nodeAt(t, n), x0, y0, x1, y1)) n = load<i32>(nodeAt(t, n), PARENT);
   detach(t, slot);
-  storeRect(t, slot, x0, y0, x1, y1);
   splitInsert(t, n, slot, x0, y0, x1, y1);
 }
 
@@ -437,19 +440,19 @@ function fixedPlace(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f
     n = c;
     c = fixedChild(t, n, x0, y0, x1, y1);
   }
-  appendEntry(t, n, slot);
+  appendEntry(t, n, slot, x0, y0, x1, y1);
   addTotals(t, n, 1);
 }
 
 function fixedUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
-  let n = load<i32>(locAt(t, headOf(t, slot)), 0);
+  const head = headOf(t, slot);
+  let n = load<i32>(locAt(t, head), 0);
   if (contains(nodeAt(t, n), x0, y0, x1, y1) && fixedChild(t, n, x0, y0, x1, y1) < 0) {
-    storeRect(t, slot, x0, y0, x1, y1);
+    storeRect(t, n, load<i32>(locAt(t, head), 4), x0, y0, x1, y1);
     return;
   }
   while (n > 0 && !contains(nodeAt(t, n), x0, y0, x1, y1)) n = load<i32>(nodeAt(t, n), PARENT);
   detach(t, slot);
-  storeRect(t, slot, x0, y0, x1, y1);
   fixedPlace(t, n, slot, x0, y0, x1, y1);
 }
 
@@ -458,10 +461,9 @@ function fixedQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const count = load<i32>(p, COUNT);
   const entries = <usize>load<i32>(p, ENTRIES);
   for (let i = 0; i < count; i++) {
-    const slot = load<i32>(entries + (<usize>i << 2));
-    const r = rectAt(t, slot);
-    if (load<f64>(r, 0) <= x1 && load<f64>(r, 16) >= x0 && load<f64>(r, 8) <= y1 && load<f64>(r, 24) >= y0) {
-      pushOut(t, idOf(t, slot));
+    const e = entryAt(entries, i);
+    if (load<f64>(e, 8) <= x1 && load<f64>(e, 24) >= x0 && load<f64>(e, 16) <= y1 && load<f64>(e, 32) >= y0) {
+      pushOut(t, idOf(t, load<i32>(e)));
     }
   }
   const child = load<i32>(p, CHILD);
@@ -482,10 +484,9 @@ function fixedPairsOf(t: Tree, n: i32, home: i32, homeLevel: i32, pos: i32, ia: 
     const count = load<i32>(p, COUNT);
     const entries = <usize>load<i32>(p, ENTRIES);
     for (let i = n == home ? pos + 1 : 0; i < count; i++) {
-      const b = load<i32>(entries + (<usize>i << 2));
-      const r = rectAt(t, b);
-      if (load<f64>(r, 0) <= x1 && load<f64>(r, 16) >= x0 && load<f64>(r, 8) <= y1 && load<f64>(r, 24) >= y0) {
-        const ib = idOf(t, b);
+      const e = entryAt(entries, i);
+      if (load<f64>(e, 8) <= x1 && load<f64>(e, 24) >= x0 && load<f64>(e, 16) <= y1 && load<f64>(e, 32) >= y0) {
+        const ib = idOf(t, load<i32>(e));
         pushOut(t, min(ia, ib));
         pushOut(t, max(ia, ib));
       }
@@ -504,28 +505,27 @@ function fixedPairs(t: Tree): void {
     const count = load<i32>(nodeAt(t, n), COUNT);
     for (let i = 0; i < count; i++) {
       const p = nodeAt(t, n);
-      const a = load<i32>(<usize>load<i32>(p, ENTRIES) + (<usize>i << 2));
-      const r = rectAt(t, a);
-      fixedPairsOf(t, 0, n, load<i32>(p, LEVEL), i, idOf(t, a), load<f64>(r, 0), load<f64>(r, 8), load<f64>(r, 16), load<f64>(r, 24));
+      const e = entryAt(<usize>load<i32>(p, ENTRIES), i);
+      fixedPairsOf(t, 0, n, load<i32>(p, LEVEL), i, idOf(t, load<i32>(e)), load<f64>(e, 8), load<f64>(e, 16), load<f64>(e, 24), load<f64>(e, 32));
     }
   }
 }
 
-// ---- items -----------------------------------------------------------------------------
+// ---- items ----------------------------------------------------------------------------
 
-@inline function storeRect(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
-  const r = rectAt(t, slot);
-  store<f64>(r, x0, 0);
-  store<f64>(r, y0, 8);
-  store<f64>(r, x1, 16);
-  store<f64>(r, y1, 24);
+// Writes a rect into the entry at pos of node n (an item moving inside its node).
+@inline function storeRect(t: Tree, n: i32, pos: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const e = entryAt(<usize>load<i32>(nodeAt(t, n), ENTRIES), pos);
+  store<f64>(e, x0, 8);
+  store<f64>(e, y0, 16);
+  store<f64>(e, x1, 24);
+  store<f64>(e, y1, 32);
 }
 
 function reserveItems(t: Tree, slot: i32): void {
   if (slot < t.itemCap) return;
   let cap = max(64, t.itemCap << 1);
   while (cap <= slot) cap <<= 1;
-  t.rects = grow(t.rects, <usize>cap << 5);
   t.ids = grow(t.ids, <usize>cap << 2);
   t.heads = grow(t.heads, <usize>cap << 2);
   for (let s = t.itemCap; s < cap; s++) {
@@ -535,22 +535,29 @@ function reserveItems(t: Tree, slot: i32): void {
   t.itemCap = cap;
 }
 
-function place(t: Tree, slot: i32): void {
-  const r = rectAt(t, slot);
-  const x0 = load<f64>(r, 0), y0 = load<f64>(r, 8), x1 = load<f64>(r, 16), y1 = load<f64>(r, 24);
+function place(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   if (t.mode == MODE_SPLIT) splitInsert(t, 0, slot, x0, y0, x1, y1);
   else fixedPlace(t, 0, slot, x0, y0, x1, y1);
 }
 
 // Re-inserts every live item in slot order into a fresh set of nodes.
 function rebuild(t: Tree): void {
+  // The rects live only in entries: copy each item's out before the nodes go.
+  const saved = heap.alloc(<usize>max(t.itemCap, 1) << 5);
+  for (let s = 0; s < t.itemCap; s++) {
+    if (idOf(t, s) < 0) continue;
+    const l = locAt(t, headOf(t, s));
+    const e = entryAt(<usize>load<i32>(nodeAt(t, load<i32>(l, 0)), ENTRIES), load<i32>(l, 4));
+    memory.copy(saved + (<usize>s << 5), e + 8, 32);
+  }
   resetNodes(t);
   for (let s = 0; s < t.itemCap; s++) {
-    if (idOf(t, s) >= 0) {
-      setHead(t, s, -1);
-      place(t, s);
-    }
+    if (idOf(t, s) < 0) continue;
+    setHead(t, s, -1);
+    const r = saved + (<usize>s << 5);
+    place(t, s, load<f64>(r, 0), load<f64>(r, 8), load<f64>(r, 16), load<f64>(r, 24));
   }
+  heap.free(saved);
 }
 
 // ---- exports --------------------------------------------------------------------------------
@@ -576,7 +583,6 @@ export function qtDispose(tree: i32): void {
     if (e != 0) heap.free(<usize>e);
   }
   if (t.nodes != 0) heap.free(t.nodes);
-  if (t.rects != 0) heap.free(t.rects);
   if (t.ids != 0) heap.free(t.ids);
   if (t.heads != 0) heap.free(t.heads);
   if (t.locs != 0) heap.free(t.locs);
@@ -589,8 +595,7 @@ export function qtInsert(tree: i32, slot: i32, id: i32, x0: f64, y0: f64, x1: f6
   reserveItems(t, slot);
   store<i32>(t.ids + (<usize>slot << 2), id);
   setHead(t, slot, -1);
-  storeRect(t, slot, x0, y0, x1, y1);
-  place(t, slot);
+  place(t, slot, x0, y0, x1, y1);
 }
 
 export function qtUpdate(tree: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
@@ -681,7 +686,7 @@ export function qtNodeCount(tree: i32): i32 {
 /** Bytes held by the tree's arrays (capacity, not just the used part). */
 export function qtBytes(tree: i32): i32 {
   const t = changetype<Tree>(<usize>tree);
-  let bytes = <i32>NODE_BYTES * t.nodeCap + t.itemCap * 40 + t.locCap * <i32>LOC_BYTES + t.outCap * 4;
-  for (let n = 0; n < t.nodeCount; n++) bytes += load<i32>(nodeAt(t, n), CAP) * 4;
+  let bytes = <i32>NODE_BYTES * t.nodeCap + t.itemCap * 8 + t.locCap * <i32>LOC_BYTES + t.outCap * 4;
+  for (let n = 0; n < t.nodeCount; n++) bytes += load<i32>(nodeAt(t, n), CAP) * <i32>ENTRY_BYTES;
   return bytes;
 }

@@ -11,9 +11,10 @@
 // 'fixed': pre-split to `levels` levels; an item lives in the deepest node
 // whose loose region (the node grown by half its size per side) contains it.
 //
-// Items are addressed by dense slots chosen by the caller. A slot keeps its
-// rect, id and a chain of locators (node, position in the node's entries), so
-// removal touches only the nodes holding the item.
+// Items are addressed by dense slots chosen by the caller. A node's entries
+// are (slot, rect) pairs kept side by side, so scans never chase a slot into a
+// global array. A slot keeps its id and a chain of locators (node, position in
+// the node's entries), so removal and in-place moves touch only its nodes.
 
 /** What the QuadTree facade needs from a backend. Slots are dense, chosen by the facade. */
 export interface QuadTreeCore {
@@ -61,6 +62,13 @@ function growF64(array: Float64Array<ArrayBuffer>, needed: number): Float64Array
   return next;
 }
 
+/** A copy of array with the given length (contents kept). */
+function resized<T extends Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(array: T, length: number): T {
+  const next = new (array.constructor as new (length: number) => T)(length);
+  next.set(array);
+  return next;
+}
+
 const midpoint = (a: number, b: number): number => Math.min(Math.max(a * 0.5 + b * 0.5, a), b);
 
 export class ReferenceQuadTree implements QuadTreeCore {
@@ -73,11 +81,11 @@ export class ReferenceQuadTree implements QuadTreeCore {
   // Nodes.
   private nodeF = new Float64Array(16 * NF);
   private nodeI = new Int32Array(16 * NI);
-  private entries: Int32Array<ArrayBuffer>[] = [];
+  private entries: Int32Array<ArrayBuffer>[] = []; // slots per node
+  private boxes: Float64Array<ArrayBuffer>[] = []; // 4 coordinates per entry, per node
   private nodeCount = 0;
 
-  // Items by slot: rect, id (-1 when free), first locator (-1 when none).
-  private rects = new Float64Array(0);
+  // Items by slot: id (-1 when free), first locator (-1 when none).
   private ids = new Int32Array(0);
   private heads = new Int32Array(0);
 
@@ -100,9 +108,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
   }
 
   get bytes(): number {
-    let bytes = this.nodeF.byteLength + this.nodeI.byteLength + this.rects.byteLength + this.ids.byteLength;
+    let bytes = this.nodeF.byteLength + this.nodeI.byteLength + this.ids.byteLength;
     bytes += this.heads.byteLength + this.locNode.byteLength * 3 + this.out.byteLength;
-    for (let n = 0; n < this.nodeCount; n++) bytes += this.entries[n].byteLength;
+    for (let n = 0; n < this.nodeCount; n++) bytes += this.entries[n].byteLength + this.boxes[n].byteLength;
     return bytes;
   }
 
@@ -128,6 +136,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
     this.nodeI[i + COUNT] = 0;
     this.nodeI[i + AUX] = 0;
     this.entries[n] = EMPTY;
+    this.boxes[n] = NO_BOXES;
   }
 
   /** Appends the four children of n (quadrant q: bit 0 right, bit 1 top); returns the first index. */
@@ -178,6 +187,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
     this.nodeCount = 1;
     this.levels = 1;
     this.entries = [];
+    this.boxes = [];
     const [minX, minY, maxX, maxY] = this.bounds;
     this.initNode(0, -1, 0, [minX, minY, maxX, maxY, -Infinity, -Infinity, Infinity, Infinity]);
     this.locCount = 0;
@@ -192,15 +202,20 @@ export class ReferenceQuadTree implements QuadTreeCore {
 
   // ---- entries and locators ----
 
-  private appendEntry(n: number, slot: number): void {
+  private appendEntry(n: number, slot: number, x0: number, y0: number, x1: number, y1: number): void {
     const count = this.nodeI[n * NI + COUNT];
     let list = this.entries[n];
+    let box = this.boxes[n];
     if (count === list.length) {
-      const bigger = new Int32Array(Math.max(4, list.length * 2));
-      bigger.set(list);
-      list = this.entries[n] = bigger;
+      const capacity = Math.max(4, count * 2);
+      list = this.entries[n] = resized(list, capacity);
+      box = this.boxes[n] = resized(box, capacity * 4);
     }
     list[count] = slot;
+    box[count * 4] = x0;
+    box[count * 4 + 1] = y0;
+    box[count * 4 + 2] = x1;
+    box[count * 4 + 3] = y1;
     this.nodeI[n * NI + COUNT] = count + 1;
     let l = this.locFree;
     if (l >= 0) {
@@ -226,6 +241,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
     const list = this.entries[n];
     const moved = list[last];
     list[pos] = moved;
+    this.boxes[n].copyWithin(pos * 4, last * 4, last * 4 + 4);
     let l = this.heads[moved];
     while (this.locNode[l] !== n) l = this.locNext[l];
     this.locPos[l] = pos;
@@ -290,7 +306,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private splitInsert(n: number, slot: number, x0: number, y0: number, x1: number, y1: number): void {
     const child = this.nodeI[n * NI + CHILD];
     if (child < 0) {
-      this.appendEntry(n, slot);
+      this.appendEntry(n, slot, x0, y0, x1, y1);
       this.maybeSplit(n);
       return;
     }
@@ -309,10 +325,10 @@ export class ReferenceQuadTree implements QuadTreeCore {
     const count = ni[n * NI + COUNT];
     if (count <= this.capacity || count < ni[n * NI + AUX] || ni[n * NI + LEVEL] + 1 >= this.maxLevels) return;
     const list = this.entries[n];
-    const r = this.rects;
+    const r = this.boxes[n];
     let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
     for (let i = 0; i < count; i++) {
-      const s = list[i] * 4;
+      const s = i * 4;
       hiX0 = Math.max(hiX0, r[s]);
       hiY0 = Math.max(hiY0, r[s + 1]);
       loX1 = Math.min(loX1, r[s + 2]);
@@ -325,10 +341,11 @@ export class ReferenceQuadTree implements QuadTreeCore {
     this.addChildren(n);
     this.nodeI[n * NI + COUNT] = 0;
     this.entries[n] = EMPTY;
+    this.boxes[n] = NO_BOXES;
     for (let i = 0; i < count; i++) {
       const slot = list[i];
       this.unlinkLocator(slot, n);
-      const s = slot * 4;
+      const s = i * 4;
       this.splitInsert(n, slot, r[s], r[s + 1], r[s + 2], r[s + 3]);
     }
   }
@@ -343,34 +360,32 @@ export class ReferenceQuadTree implements QuadTreeCore {
     }
     const count = this.nodeI[n * NI + COUNT];
     const list = this.entries[n];
-    const r = this.rects;
+    const r = this.boxes[n];
     for (let i = 0; i < count; i++) {
-      const slot = list[i];
-      const s = slot * 4;
+      const s = i * 4;
       if (r[s] <= x1 && r[s + 2] >= x0 && r[s + 1] <= y1 && r[s + 3] >= y0 && this.owns(n, Math.max(r[s], x0), Math.max(r[s + 1], y0))) {
-        this.push(this.ids[slot]);
+        this.push(this.ids[list[i]]);
       }
     }
   }
 
   private splitPairs(): void {
-    const r = this.rects, ids = this.ids, f = this.nodeF;
+    const ids = this.ids, f = this.nodeF;
     for (let n = 0; n < this.nodeCount; n++) {
       const count = this.nodeI[n * NI + COUNT];
       if (count < 2) continue;
       const list = this.entries[n];
+      const r = this.boxes[n];
       const ex0 = f[n * NF + EX0], ey0 = f[n * NF + EY0], ex1 = f[n * NF + EX1], ey1 = f[n * NF + EY1];
       for (let i = 0; i < count - 1; i++) {
-        const a = list[i];
-        const ax0 = r[a * 4], ay0 = r[a * 4 + 1], ax1 = r[a * 4 + 2], ay1 = r[a * 4 + 3];
+        const ax0 = r[i * 4], ay0 = r[i * 4 + 1], ax1 = r[i * 4 + 2], ay1 = r[i * 4 + 3];
         for (let j = i + 1; j < count; j++) {
-          const b = list[j];
-          const bx0 = r[b * 4], by0 = r[b * 4 + 1];
-          if (bx0 > ax1 || by0 > ay1 || r[b * 4 + 2] < ax0 || r[b * 4 + 3] < ay0) continue;
+          const bx0 = r[j * 4], by0 = r[j * 4 + 1];
+          if (bx0 > ax1 || by0 > ay1 || r[j * 4 + 2] < ax0 || r[j * 4 + 3] < ay0) continue;
           // Only the leaf owning the min corner of the overlap reports the pair.
           const px = Math.max(ax0, bx0), py = Math.max(ay0, by0);
           if (px < ex0 || px >= ex1 || py < ey0 || py >= ey1) continue;
-          const ia = ids[a], ib = ids[b];
+          const ia = ids[list[i]], ib = ids[list[j]];
           this.push(Math.min(ia, ib));
           this.push(Math.max(ia, ib));
         }
@@ -383,13 +398,12 @@ export class ReferenceQuadTree implements QuadTreeCore {
     let n = this.locNode[head];
     // Fast path: the rect stays strictly inside its one leaf.
     if (this.locNext[head] < 0 && this.inside(n, x0, y0, x1, y1)) {
-      this.storeRect(slot, x0, y0, x1, y1);
+      this.storeBox(n, this.locPos[head], x0, y0, x1, y1);
       return;
     }
     // Otherwise re-insert below the nearest ancestor that holds the new rect.
     while (n > 0 && !this.inside(n, x0, y0, x1, y1)) n = this.nodeI[n * NI + PARENT];
     this.detach(slot);
-    this.storeRect(slot, x0, y0, x1, y1);
     this.splitInsert(n, slot, x0, y0, x1, y1);
   }
 
@@ -411,28 +425,28 @@ export class ReferenceQuadTree implements QuadTreeCore {
 
   private fixedPlace(n: number, slot: number, x0: number, y0: number, x1: number, y1: number): void {
     for (let c = this.fixedChild(n, x0, y0, x1, y1); c >= 0; c = this.fixedChild(n, x0, y0, x1, y1)) n = c;
-    this.appendEntry(n, slot);
+    this.appendEntry(n, slot, x0, y0, x1, y1);
     this.addTotals(n, 1);
   }
 
   private fixedUpdate(slot: number, x0: number, y0: number, x1: number, y1: number): void {
-    let n = this.locNode[this.heads[slot]];
+    const head = this.heads[slot];
+    let n = this.locNode[head];
     if (this.contains(n, x0, y0, x1, y1) && this.fixedChild(n, x0, y0, x1, y1) < 0) {
-      this.storeRect(slot, x0, y0, x1, y1);
+      this.storeBox(n, this.locPos[head], x0, y0, x1, y1);
       return;
     }
     while (n > 0 && !this.contains(n, x0, y0, x1, y1)) n = this.nodeI[n * NI + PARENT];
     this.detach(slot);
-    this.storeRect(slot, x0, y0, x1, y1);
     this.fixedPlace(n, slot, x0, y0, x1, y1);
   }
 
   private fixedQuery(n: number, x0: number, y0: number, x1: number, y1: number): void {
     const count = this.nodeI[n * NI + COUNT];
     const list = this.entries[n];
-    const r = this.rects;
+    const r = this.boxes[n];
     for (let i = 0; i < count; i++) {
-      const s = list[i] * 4;
+      const s = i * 4;
       if (r[s] <= x1 && r[s + 2] >= x0 && r[s + 1] <= y1 && r[s + 3] >= y0) this.push(this.ids[list[i]]);
     }
     const child = this.nodeI[n * NI + CHILD];
@@ -452,9 +466,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
     if (level > homeLevel || (level === homeLevel && n >= home)) {
       const count = this.nodeI[n * NI + COUNT];
       const list = this.entries[n];
-      const r = this.rects;
+      const r = this.boxes[n];
       for (let i = n === home ? pos + 1 : 0; i < count; i++) {
-        const s = list[i] * 4;
+        const s = i * 4;
         if (r[s] <= x1 && r[s + 2] >= x0 && r[s + 1] <= y1 && r[s + 3] >= y0) {
           const ib = this.ids[list[i]];
           this.push(Math.min(ia, ib));
@@ -470,48 +484,53 @@ export class ReferenceQuadTree implements QuadTreeCore {
   }
 
   private fixedPairs(): void {
-    const r = this.rects;
     for (let n = 0; n < this.nodeCount; n++) {
       const count = this.nodeI[n * NI + COUNT];
+      const r = this.boxes[n];
       for (let i = 0; i < count; i++) {
-        const a = this.entries[n][i];
-        const s = a * 4;
-        this.fixedPairsOf(0, n, this.nodeI[n * NI + LEVEL], i, this.ids[a], r[s], r[s + 1], r[s + 2], r[s + 3]);
+        const s = i * 4;
+        this.fixedPairsOf(0, n, this.nodeI[n * NI + LEVEL], i, this.ids[this.entries[n][i]], r[s], r[s + 1], r[s + 2], r[s + 3]);
       }
     }
   }
 
   // ---- items ----
 
-  private storeRect(slot: number, x0: number, y0: number, x1: number, y1: number): void {
-    const s = slot * 4;
-    this.rects[s] = x0;
-    this.rects[s + 1] = y0;
-    this.rects[s + 2] = x1;
-    this.rects[s + 3] = y1;
+  /** Writes a rect into the entry at pos of node n (an item moving inside its node). */
+  private storeBox(n: number, pos: number, x0: number, y0: number, x1: number, y1: number): void {
+    const box = this.boxes[n];
+    box[pos * 4] = x0;
+    box[pos * 4 + 1] = y0;
+    box[pos * 4 + 2] = x1;
+    box[pos * 4 + 3] = y1;
   }
 
   private reserveItems(slot: number): void {
     if (slot < this.ids.length) return;
     this.ids = growI32(this.ids, slot + 1, -1);
     this.heads = growI32(this.heads, this.ids.length, -1);
-    this.rects = growF64(this.rects, this.ids.length * 4);
   }
 
-  private place(slot: number): void {
-    const s = slot * 4, r = this.rects;
-    if (this.split) this.splitInsert(0, slot, r[s], r[s + 1], r[s + 2], r[s + 3]);
-    else this.fixedPlace(0, slot, r[s], r[s + 1], r[s + 2], r[s + 3]);
+  private place(slot: number, x0: number, y0: number, x1: number, y1: number): void {
+    if (this.split) this.splitInsert(0, slot, x0, y0, x1, y1);
+    else this.fixedPlace(0, slot, x0, y0, x1, y1);
   }
 
   /** Re-inserts every live item in slot order into a fresh set of nodes. */
   private rebuild(): void {
+    // The rects live only in entries: copy each item's out before the nodes go.
+    const saved = new Float64Array(this.ids.length * 4);
+    for (let s = 0; s < this.ids.length; s++) {
+      if (this.ids[s] < 0) continue;
+      const l = this.heads[s];
+      const box = this.boxes[this.locNode[l]];
+      saved.set(box.subarray(this.locPos[l] * 4, this.locPos[l] * 4 + 4), s * 4);
+    }
     this.resetNodes();
     for (let s = 0; s < this.ids.length; s++) {
-      if (this.ids[s] >= 0) {
-        this.heads[s] = -1;
-        this.place(s);
-      }
+      if (this.ids[s] < 0) continue;
+      this.heads[s] = -1;
+      this.place(s, saved[s * 4], saved[s * 4 + 1], saved[s * 4 + 2], saved[s * 4 + 3]);
     }
   }
 
@@ -519,8 +538,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
     this.reserveItems(slot);
     this.ids[slot] = id;
     this.heads[slot] = -1;
-    this.storeRect(slot, minX, minY, maxX, maxY);
-    this.place(slot);
+    this.place(slot, minX, minY, maxX, maxY);
   }
 
   update(slot: number, minX: number, minY: number, maxX: number, maxY: number): void {
@@ -567,7 +585,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
 
   dispose(): void {
     this.entries = [];
+    this.boxes = [];
   }
 }
 
 const EMPTY: Int32Array<ArrayBuffer> = new Int32Array(0);
+const NO_BOXES: Float64Array<ArrayBuffer> = new Float64Array(0);
