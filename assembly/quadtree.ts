@@ -46,6 +46,9 @@ const LOC_BYTES: usize = 12;
 
 const MODE_SPLIT: i32 = 0;
 
+// A leaf does not split when its quadrants would hold this many times its entries.
+const SPLIT_COPIES: f64 = 2;
+
 @unmanaged
 class Tree {
   mode: i32 = 0;
@@ -320,23 +323,30 @@ function splitInsert(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: 
   }
 }
 
-// Splits leaf n when it is over capacity, below the depth limit, and its items
-// do not all share a point (such items stay together in every leaf, so
-// splitting would only copy them); a blocked leaf retries when its count doubles.
+// Splits leaf n when it is over capacity and below the depth limit, unless
+// splitting cannot pay: when its items all share a point (they would stay
+// together in every leaf, however deep) or when the quadrants would hold
+// SPLIT_COPIES times as many entries as the leaf (items large next to the
+// quadrants, so a split mostly copies them and adds pair tests). A blocked
+// leaf tries again when its count doubles.
 function maybeSplit(t: Tree, n: i32): void {
   let p = nodeAt(t, n);
   const count = load<i32>(p, COUNT);
   if (count <= t.capacity || count < load<i32>(p, AUX) || load<i32>(p, LEVEL) + 1 >= t.maxLevels) return;
   const entries = <usize>load<i32>(p, ENTRIES);
+  const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
   let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
+  let copies = 0;
   for (let i = 0; i < count; i++) {
     const e = entryAt(entries, i);
-    hiX0 = max(hiX0, load<f64>(e, 8));
-    hiY0 = max(hiY0, load<f64>(e, 16));
-    loX1 = min(loX1, load<f64>(e, 24));
-    loY1 = min(loY1, load<f64>(e, 32));
+    const x0 = load<f64>(e, 8), y0 = load<f64>(e, 16), x1 = load<f64>(e, 24), y1 = load<f64>(e, 32);
+    hiX0 = max(hiX0, x0);
+    hiY0 = max(hiY0, y0);
+    loX1 = min(loX1, x1);
+    loY1 = min(loY1, y1);
+    copies += (<i32>(x0 <= mx) + <i32>(x1 >= mx)) * (<i32>(y0 <= my) + <i32>(y1 >= my));
   }
-  if (hiX0 <= loX1 && hiY0 <= loY1) {
+  if ((hiX0 <= loX1 && hiY0 <= loY1) || <f64>copies >= SPLIT_COPIES * <f64>count) {
     store<i32>(p, count << 1, AUX);
     return;
   }
@@ -407,10 +417,39 @@ function splitUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): vo
     storeRect(t, n, load<i32>(locAt(t, head), 4), x0, y0, x1, y1);
     return;
   }
-  // Otherwise re-insert below the nearest ancestor that holds the new rect.
+  // Otherwise find the nearest ancestor that holds the new rect; below it,
+  // either the rect touches the same leaves (rewrite it there) or re-insert.
   while (n > 0 && !inside(nodeAt(t, n), x0, y0, x1, y1)) n = load<i32>(nodeAt(t, n), PARENT);
+  let held = 0;
+  for (let l = head; l >= 0; l = load<i32>(locAt(t, l), 8)) held++;
+  if (sameLeaves(t, n, head, x0, y0, x1, y1) == held) {
+    for (let l = head; l >= 0; l = load<i32>(locAt(t, l), 8)) {
+      storeRect(t, load<i32>(locAt(t, l), 0), load<i32>(locAt(t, l), 4), x0, y0, x1, y1);
+    }
+    return;
+  }
   detach(t, slot);
   splitInsert(t, n, slot, x0, y0, x1, y1);
+}
+
+// Counts the leaves below n that the rect touches, or returns -1 as soon as
+// one of them is not in the locator chain starting at head.
+function sameLeaves(t: Tree, n: i32, head: i32, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
+  const child = load<i32>(nodeAt(t, n), CHILD);
+  if (child < 0) {
+    for (let l = head; l >= 0; l = load<i32>(locAt(t, l), 8)) {
+      if (load<i32>(locAt(t, l), 0) == n) return 1;
+    }
+    return -1;
+  }
+  let found = 0;
+  for (let c = child; c < child + 4; c++) {
+    if (!touches(nodeAt(t, c), x0, y0, x1, y1)) continue;
+    const below = sameLeaves(t, c, head, x0, y0, x1, y1);
+    if (below < 0) return -1;
+    found += below;
+  }
+  return found;
 }
 
 // ---- fixed mode ----------------------------------------------------------------------------

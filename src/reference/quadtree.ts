@@ -69,6 +69,9 @@ function resized<T extends Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(
   return next;
 }
 
+/** A leaf does not split when its quadrants would hold this many times its entries. */
+const SPLIT_COPIES = 2;
+
 const midpoint = (a: number, b: number): number => Math.min(Math.max(a * 0.5 + b * 0.5, a), b);
 
 export class ReferenceQuadTree implements QuadTreeCore {
@@ -316,9 +319,12 @@ export class ReferenceQuadTree implements QuadTreeCore {
   }
 
   /**
-   * Splits leaf n when over capacity, below the depth limit, and its items do
-   * not all share a point (such items stay together in every leaf, so a split
-   * would only copy them); a blocked leaf retries when its count doubles.
+   * Splits leaf n when over capacity and below the depth limit, unless
+   * splitting cannot pay: when its items all share a point (they would stay
+   * together in every leaf, however deep) or when the quadrants would hold
+   * SPLIT_COPIES times as many entries as the leaf (items large next to the
+   * quadrants: a split mostly copies them and adds pair tests). A blocked leaf
+   * tries again when its count doubles.
    */
   private maybeSplit(n: number): void {
     const ni = this.nodeI;
@@ -326,15 +332,20 @@ export class ReferenceQuadTree implements QuadTreeCore {
     if (count <= this.capacity || count < ni[n * NI + AUX] || ni[n * NI + LEVEL] + 1 >= this.maxLevels) return;
     const list = this.entries[n];
     const r = this.boxes[n];
+    const f = this.nodeF;
+    const mx = midpoint(f[n * NF + X0], f[n * NF + X1]);
+    const my = midpoint(f[n * NF + Y0], f[n * NF + Y1]);
     let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
+    let copies = 0;
     for (let i = 0; i < count; i++) {
       const s = i * 4;
       hiX0 = Math.max(hiX0, r[s]);
       hiY0 = Math.max(hiY0, r[s + 1]);
       loX1 = Math.min(loX1, r[s + 2]);
       loY1 = Math.min(loY1, r[s + 3]);
+      copies += (Number(r[s] <= mx) + Number(r[s + 2] >= mx)) * (Number(r[s + 1] <= my) + Number(r[s + 3] >= my));
     }
-    if (hiX0 <= loX1 && hiY0 <= loY1) {
+    if ((hiX0 <= loX1 && hiY0 <= loY1) || copies >= SPLIT_COPIES * count) {
       ni[n * NI + AUX] = count * 2;
       return;
     }
@@ -401,10 +412,34 @@ export class ReferenceQuadTree implements QuadTreeCore {
       this.storeBox(n, this.locPos[head], x0, y0, x1, y1);
       return;
     }
-    // Otherwise re-insert below the nearest ancestor that holds the new rect.
+    // Otherwise find the nearest ancestor that holds the new rect; below it,
+    // either the rect touches the same leaves (rewrite it there) or re-insert.
     while (n > 0 && !this.inside(n, x0, y0, x1, y1)) n = this.nodeI[n * NI + PARENT];
+    let held = 0;
+    for (let l = head; l >= 0; l = this.locNext[l]) held++;
+    if (this.sameLeaves(n, head, x0, y0, x1, y1) === held) {
+      for (let l = head; l >= 0; l = this.locNext[l]) this.storeBox(this.locNode[l], this.locPos[l], x0, y0, x1, y1);
+      return;
+    }
     this.detach(slot);
     this.splitInsert(n, slot, x0, y0, x1, y1);
+  }
+
+  /** Counts the leaves below n the rect touches, or -1 as soon as one is not in the locator chain at head. */
+  private sameLeaves(n: number, head: number, x0: number, y0: number, x1: number, y1: number): number {
+    const child = this.nodeI[n * NI + CHILD];
+    if (child < 0) {
+      for (let l = head; l >= 0; l = this.locNext[l]) if (this.locNode[l] === n) return 1;
+      return -1;
+    }
+    let found = 0;
+    for (let c = child; c < child + 4; c++) {
+      if (!this.touches(c, x0, y0, x1, y1)) continue;
+      const below = this.sameLeaves(c, head, x0, y0, x1, y1);
+      if (below < 0) return -1;
+      found += below;
+    }
+    return found;
   }
 
   // ---- fixed mode ----
