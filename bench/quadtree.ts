@@ -73,13 +73,27 @@ function spatialkitIndex(backend: 'wasm' | 'js'): RectIndex & { tree(): QuadTree
     build(r) {
       tree?.dispose();
       tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: SIZE, maxY: SIZE }, capacity: CAPACITY, backend });
-      for (let i = 0; i < r.n; i++) tree.insert(i, r.x0[i], r.y0[i], r.x1[i], r.y1[i]);
+      const ids = new Int32Array(r.n);
+      const rects = new Float64Array(r.n * 4);
+      for (let i = 0; i < r.n; i++) {
+        ids[i] = i;
+        rects[i * 4] = r.x0[i];
+        rects[i * 4 + 1] = r.y0[i];
+        rects[i * 4 + 2] = r.x1[i];
+        rects[i * 4 + 3] = r.y1[i];
+      }
+      tree.insertMany(ids, rects);
     },
     moved(r, moved, count) {
+      const rects = new Float64Array(count * 4);
       for (let k = 0; k < count; k++) {
         const i = moved[k];
-        tree!.update(i, r.x0[i], r.y0[i], r.x1[i], r.y1[i]);
+        rects[k * 4] = r.x0[i];
+        rects[k * 4 + 1] = r.y0[i];
+        rects[k * 4 + 2] = r.x1[i];
+        rects[k * 4 + 3] = r.y1[i];
       }
+      tree!.updateMany(moved.subarray(0, count), rects);
     },
     query: (_r, x0, y0, x1, y1) => tree!.queryIds(x0, y0, x1, y1),
     pairs: () => tree!.pairIds(),
@@ -152,7 +166,8 @@ function checkPairs(index: RectIndex, r: Rects, expected: Float64Array): void {
 }
 
 function contenders(): RectIndex[] {
-  return [
+  const only = process.env.QT_ONLY?.split(',');
+  return (only ? (all: RectIndex[]) => all.filter((c) => only.some((o) => c.name.includes(o))) : (all: RectIndex[]) => all)([
     spatialkitIndex('wasm'),
     spatialkitIndex('js'),
     rbushIndex(),
@@ -162,7 +177,7 @@ function contenders(): RectIndex[] {
     timoQuadtreeIndex(SIZE),
     d3QuadtreeIndex(),
     gridIndex(SIZE, GRID_CELL),
-  ];
+  ]);
 }
 
 /** Q1-Q4 on one data set; `label` prefixes the case names. */
@@ -258,7 +273,7 @@ export const quadtreeSuite: Suite = {
   title: 'QuadTree: build, range queries, all pairs, dynamic frames (uniform and clustered rects)',
   async run(context) {
     await init();
-    const n = context.quick ? 20_000 : 100_000;
+    const n = Number(process.env.QT_N ?? (context.quick ? 20_000 : 100_000));
     const queryCount = context.quick ? 200 : 1_000;
     context.note(
       `spatialkit capacity ${CAPACITY} ('split' mode); grid cell ${GRID_CELL}; quadtree-ts maxObjects 10, maxLevels 8; ` +

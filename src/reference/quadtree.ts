@@ -20,6 +20,10 @@
 export interface QuadTreeCore {
   insert(slot: number, id: number, minX: number, minY: number, maxX: number, maxY: number): void;
   update(slot: number, minX: number, minY: number, maxX: number, maxY: number): void;
+  /** insert for each i: slots[i], ids[i], rects[4i..4i+3]; in array order. */
+  insertMany(slots: Int32Array, ids: Int32Array, rects: Float64Array): void;
+  /** update for each i: slots[i] to rects[4i..4i+3]; in array order. */
+  updateMany(slots: Int32Array, rects: Float64Array): void;
   remove(slot: number): void;
   clear(): void;
   setBounds(minX: number, minY: number, maxX: number, maxY: number): void;
@@ -579,6 +583,14 @@ export class ReferenceQuadTree implements QuadTreeCore {
   update(slot: number, minX: number, minY: number, maxX: number, maxY: number): void {
     if (this.split) this.splitUpdate(slot, minX, minY, maxX, maxY);
     else this.fixedUpdate(slot, minX, minY, maxX, maxY);
+  }
+
+  insertMany(slots: Int32Array, ids: Int32Array, rects: Float64Array): void {
+    for (let i = 0; i < slots.length; i++) this.insert(slots[i], ids[i], rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
+  }
+
+  updateMany(slots: Int32Array, rects: Float64Array): void {
+    for (let i = 0; i < slots.length; i++) this.update(slots[i], rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
   }
 
   remove(slot: number): void {
