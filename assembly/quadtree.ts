@@ -37,8 +37,12 @@ const COUNT: usize = 76;
 const CAP: usize = 80;
 const ENTRIES: usize = 84; // pointer to entry records
 const AUX: usize = 88; // split: count at which a blocked leaf retries; fixed: items in subtree
+const HOME: usize = 92; // split: entries [0, HOME) are the leaf's own (it holds their min corner)
 
-// Entry record: slot (i32, 4 bytes padding), then minX, minY, maxX, maxY.
+// Entry record: slot, id, then minX, minY, maxX, maxY. In a split-mode leaf
+// the items whose min corner the leaf owns come first: a query box that
+// starts strictly before the leaf reports exactly those, so the leaves inside
+// a box need no test and no ownership check.
 const ENTRY_BYTES: usize = 40;
 
 // Locator record: node, position, next locator of the same item.
@@ -104,6 +108,12 @@ function grow(ptr: usize, bytes: usize): usize {
 
 // ---- output buffer -------------------------------------------------------
 
+function reserveOut(t: Tree, more: i32): void {
+  if (t.outCount + more <= t.outCap) return;
+  while (t.outCount + more > t.outCap) t.outCap = max(64, t.outCap << 1);
+  t.out = grow(t.out, <usize>t.outCap << 2);
+}
+
 @inline function pushOut(t: Tree, value: i32): void {
   if (t.outCount == t.outCap) {
     t.outCap = max(64, t.outCap << 1);
@@ -132,6 +142,7 @@ function initNode(t: Tree, n: i32, parent: i32, level: i32, x0: f64, y0: f64, x1
   store<i32>(p, 0, CAP);
   store<i32>(p, 0, ENTRIES);
   store<i32>(p, 0, AUX);
+  store<i32>(p, 0, HOME);
 }
 
 @inline function midpoint(a: f64, b: f64): f64 {
@@ -219,6 +230,7 @@ function appendEntry(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: 
   }
   const e = entryAt(entries, count);
   store<i32>(e, slot);
+  store<i32>(e, idOf(t, slot), 4);
   store<f64>(e, x0, 8);
   store<f64>(e, y0, 16);
   store<f64>(e, x1, 24);
@@ -240,20 +252,53 @@ function appendEntry(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: 
   store<i32>(lp, count, 4);
   store<i32>(lp, headOf(t, slot), 8);
   setHead(t, slot, l);
+  if (t.mode == MODE_SPLIT && owns(p, x0, y0)) {
+    const home = load<i32>(p, HOME);
+    swapEntries(t, n, count, home);
+    store<i32>(nodeAt(t, n), home + 1, HOME);
+  }
 }
 
-// Removes the entry at pos of node n by moving the last entry into its place.
+// Points the locator of the entry now at pos of node n to pos.
+function relocate(t: Tree, n: i32, entries: usize, pos: i32): void {
+  let l = headOf(t, load<i32>(entryAt(entries, pos)));
+  while (load<i32>(locAt(t, l), 0) != n) l = load<i32>(locAt(t, l), 8);
+  store<i32>(locAt(t, l), pos, 4);
+}
+
+function swapEntries(t: Tree, n: i32, i: i32, j: i32): void {
+  if (i == j) return;
+  const entries = <usize>load<i32>(nodeAt(t, n), ENTRIES);
+  const a = entryAt(entries, i), b = entryAt(entries, j);
+  for (let k: usize = 0; k < ENTRY_BYTES; k += 8) {
+    const v = load<u64>(a + k);
+    store<u64>(a + k, load<u64>(b + k));
+    store<u64>(b + k, v);
+  }
+  relocate(t, n, entries, i);
+  relocate(t, n, entries, j);
+}
+
+// Moves the entry at from of node n to to (overwriting it).
+function moveEntry(t: Tree, n: i32, entries: usize, from: i32, to: i32): void {
+  if (from == to) return;
+  memory.copy(entryAt(entries, to), entryAt(entries, from), ENTRY_BYTES);
+  relocate(t, n, entries, to);
+}
+
+// Removes the entry at pos of node n, keeping own entries first.
 function removeEntryAt(t: Tree, n: i32, pos: i32): void {
   const p = nodeAt(t, n);
   const last = load<i32>(p, COUNT) - 1;
-  store<i32>(p, last, COUNT);
-  if (pos == last) return;
   const entries = <usize>load<i32>(p, ENTRIES);
-  const moved = load<i32>(entryAt(entries, last));
-  memory.copy(entryAt(entries, pos), entryAt(entries, last), ENTRY_BYTES);
-  let l = headOf(t, moved);
-  while (load<i32>(locAt(t, l), 0) != n) l = load<i32>(locAt(t, l), 8);
-  store<i32>(locAt(t, l), pos, 4);
+  const home = load<i32>(p, HOME);
+  if (pos < home) {
+    moveEntry(t, n, entries, home - 1, pos);
+    pos = home - 1;
+    store<i32>(p, pos, HOME);
+  }
+  moveEntry(t, n, entries, last, pos);
+  store<i32>(p, last, COUNT);
 }
 
 @inline function freeLoc(t: Tree, l: i32): void {
@@ -355,6 +400,7 @@ function maybeSplit(t: Tree, n: i32): void {
   store<i32>(p, 0, COUNT);
   store<i32>(p, 0, CAP);
   store<i32>(p, 0, ENTRIES);
+  store<i32>(p, 0, HOME);
   for (let i = 0; i < count; i++) {
     const e = entryAt(entries, i);
     const slot = load<i32>(e);
@@ -373,19 +419,41 @@ function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
     }
     return;
   }
-  const count = load<i32>(p, COUNT);
   const entries = <usize>load<i32>(p, ENTRIES);
+  if (x0 < load<f64>(p, EX0) && y0 < load<f64>(p, EY0)) {
+    // The box starts before this leaf: only its own entries can be reported
+    // here, and all of them when the leaf lies inside the box.
+    const home = load<i32>(p, HOME);
+    reserveOut(t, home);
+    let out = t.out + (<usize>t.outCount << 2);
+    if (load<f64>(p, EX1) <= x1 && load<f64>(p, EY1) <= y1) {
+      for (let i = 0; i < home; i++) {
+        store<i32>(out, load<i32>(entryAt(entries, i), 4));
+        out += 4;
+      }
+    } else {
+      for (let i = 0; i < home; i++) {
+        const e = entryAt(entries, i);
+        if (load<f64>(e, 8) <= x1 && load<f64>(e, 16) <= y1) {
+          store<i32>(out, load<i32>(e, 4));
+          out += 4;
+        }
+      }
+    }
+    t.outCount = <i32>((out - t.out) >> 2);
+    return;
+  }
+  const count = load<i32>(p, COUNT);
   for (let i = 0; i < count; i++) {
     const e = entryAt(entries, i);
     const rx0 = load<f64>(e, 8), ry0 = load<f64>(e, 16);
     if (rx0 <= x1 && load<f64>(e, 24) >= x0 && ry0 <= y1 && load<f64>(e, 32) >= y0 && owns(p, max(rx0, x0), max(ry0, y0))) {
-      pushOut(t, idOf(t, load<i32>(e)));
+      pushOut(t, load<i32>(e, 4));
     }
   }
 }
 
 function splitPairs(t: Tree): void {
-  const ids = t.ids;
   for (let n = 0; n < t.nodeCount; n++) {
     const p = nodeAt(t, n);
     const count = load<i32>(p, COUNT);
@@ -401,7 +469,7 @@ function splitPairs(t: Tree): void {
         // Only the leaf owning the min corner of the overlap reports the pair.
         const px = max(ax0, bx0), py = max(ay0, by0);
         if (px < ex0 || px >= ex1 || py < ey0 || py >= ey1) continue;
-        const ia = load<i32>(ids + (<usize>load<i32>(ea) << 2)), ib = load<i32>(ids + (<usize>load<i32>(eb) << 2));
+        const ia = load<i32>(ea, 4), ib = load<i32>(eb, 4);
         pushOut(t, min(ia, ib));
         pushOut(t, max(ia, ib));
       }
@@ -424,7 +492,18 @@ function splitUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): vo
   for (let l = head; l >= 0; l = load<i32>(locAt(t, l), 8)) held++;
   if (sameLeaves(t, n, head, x0, y0, x1, y1) == held) {
     for (let l = head; l >= 0; l = load<i32>(locAt(t, l), 8)) {
-      storeRect(t, load<i32>(locAt(t, l), 0), load<i32>(locAt(t, l), 4), x0, y0, x1, y1);
+      const m = load<i32>(locAt(t, l), 0), pos = load<i32>(locAt(t, l), 4);
+      storeRect(t, m, pos, x0, y0, x1, y1);
+      // The min corner may have crossed into another of the item's leaves.
+      const home = load<i32>(nodeAt(t, m), HOME);
+      const own = owns(nodeAt(t, m), x0, y0);
+      if (own && pos >= home) {
+        swapEntries(t, m, pos, home);
+        store<i32>(nodeAt(t, m), home + 1, HOME);
+      } else if (!own && pos < home) {
+        swapEntries(t, m, pos, home - 1);
+        store<i32>(nodeAt(t, m), home - 1, HOME);
+      }
     }
     return;
   }
@@ -502,7 +581,7 @@ function fixedQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   for (let i = 0; i < count; i++) {
     const e = entryAt(entries, i);
     if (load<f64>(e, 8) <= x1 && load<f64>(e, 24) >= x0 && load<f64>(e, 16) <= y1 && load<f64>(e, 32) >= y0) {
-      pushOut(t, idOf(t, load<i32>(e)));
+      pushOut(t, load<i32>(e, 4));
     }
   }
   const child = load<i32>(p, CHILD);
@@ -525,7 +604,7 @@ function fixedPairsOf(t: Tree, n: i32, home: i32, homeLevel: i32, pos: i32, ia: 
     for (let i = n == home ? pos + 1 : 0; i < count; i++) {
       const e = entryAt(entries, i);
       if (load<f64>(e, 8) <= x1 && load<f64>(e, 24) >= x0 && load<f64>(e, 16) <= y1 && load<f64>(e, 32) >= y0) {
-        const ib = idOf(t, load<i32>(e));
+        const ib = load<i32>(e, 4);
         pushOut(t, min(ia, ib));
         pushOut(t, max(ia, ib));
       }
@@ -545,7 +624,7 @@ function fixedPairs(t: Tree): void {
     for (let i = 0; i < count; i++) {
       const p = nodeAt(t, n);
       const e = entryAt(<usize>load<i32>(p, ENTRIES), i);
-      fixedPairsOf(t, 0, n, load<i32>(p, LEVEL), i, idOf(t, load<i32>(e)), load<f64>(e, 8), load<f64>(e, 16), load<f64>(e, 24), load<f64>(e, 32));
+      fixedPairsOf(t, 0, n, load<i32>(p, LEVEL), i, load<i32>(e, 4), load<f64>(e, 8), load<f64>(e, 16), load<f64>(e, 24), load<f64>(e, 32));
     }
   }
 }

@@ -44,8 +44,10 @@ export type QuadTreeMode = 'split' | 'fixed';
 // Node fields: NF doubles and NI ints per node.
 const NF = 8;
 const X0 = 0, Y0 = 1, X1 = 2, Y1 = 3, EX0 = 4, EY0 = 5, EX1 = 6, EY1 = 7;
-const NI = 5;
-const CHILD = 0, PARENT = 1, LEVEL = 2, COUNT = 3, AUX = 4;
+const NI = 6;
+// AUX: split, the count at which a blocked leaf retries; fixed, items in the subtree.
+// HOME: split, entries [0, HOME) are the leaf's own (it holds their min corner).
+const CHILD = 0, PARENT = 1, LEVEL = 2, COUNT = 3, AUX = 4, HOME = 5;
 
 /** Growable Int32 storage with doubling. */
 function growI32(array: Int32Array<ArrayBuffer>, needed: number, fill = 0): Int32Array<ArrayBuffer> {
@@ -142,6 +144,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
     this.nodeI[i + LEVEL] = level;
     this.nodeI[i + COUNT] = 0;
     this.nodeI[i + AUX] = 0;
+    this.nodeI[i + HOME] = 0;
     this.entries[n] = EMPTY;
     this.boxes[n] = NO_BOXES;
   }
@@ -239,19 +242,47 @@ export class ReferenceQuadTree implements QuadTreeCore {
     this.locPos[l] = count;
     this.locNext[l] = this.heads[slot];
     this.heads[slot] = l;
+    if (this.split && this.owns(n, x0, y0)) {
+      const home = this.nodeI[n * NI + HOME]++;
+      this.swapEntries(n, count, home);
+    }
   }
 
-  /** Removes the entry at pos of node n by moving the last entry into its place. */
-  private removeEntryAt(n: number, pos: number): void {
-    const last = --this.nodeI[n * NI + COUNT];
-    if (pos === last) return;
-    const list = this.entries[n];
-    const moved = list[last];
-    list[pos] = moved;
-    this.boxes[n].copyWithin(pos * 4, last * 4, last * 4 + 4);
-    let l = this.heads[moved];
+  /** Points the locator of the entry now at pos of node n to pos. */
+  private relocate(n: number, pos: number): void {
+    let l = this.heads[this.entries[n][pos]];
     while (this.locNode[l] !== n) l = this.locNext[l];
     this.locPos[l] = pos;
+  }
+
+  private swapEntries(n: number, i: number, j: number): void {
+    if (i === j) return;
+    const list = this.entries[n], box = this.boxes[n];
+    [list[i], list[j]] = [list[j], list[i]];
+    for (let k = 0; k < 4; k++) [box[i * 4 + k], box[j * 4 + k]] = [box[j * 4 + k], box[i * 4 + k]];
+    this.relocate(n, i);
+    this.relocate(n, j);
+  }
+
+  /** Moves the entry at from of node n to to, overwriting it. */
+  private moveEntry(n: number, from: number, to: number): void {
+    if (from === to) return;
+    this.entries[n][to] = this.entries[n][from];
+    this.boxes[n].copyWithin(to * 4, from * 4, from * 4 + 4);
+    this.relocate(n, to);
+  }
+
+  /** Removes the entry at pos of node n, keeping the leaf's own entries first. */
+  private removeEntryAt(n: number, pos: number): void {
+    const last = this.nodeI[n * NI + COUNT] - 1;
+    const home = this.nodeI[n * NI + HOME];
+    if (pos < home) {
+      this.moveEntry(n, home - 1, pos);
+      pos = home - 1;
+      this.nodeI[n * NI + HOME] = pos;
+    }
+    this.moveEntry(n, last, pos);
+    this.nodeI[n * NI + COUNT] = last;
   }
 
   private freeLocator(l: number): void {
@@ -355,6 +386,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
     }
     this.addChildren(n);
     this.nodeI[n * NI + COUNT] = 0;
+    this.nodeI[n * NI + HOME] = 0;
     this.entries[n] = EMPTY;
     this.boxes[n] = NO_BOXES;
     for (let i = 0; i < count; i++) {
@@ -373,9 +405,20 @@ export class ReferenceQuadTree implements QuadTreeCore {
       }
       return;
     }
-    const count = this.nodeI[n * NI + COUNT];
     const list = this.entries[n];
     const r = this.boxes[n];
+    const f = this.nodeF, b = n * NF;
+    if (x0 < f[b + EX0] && y0 < f[b + EY0]) {
+      // The box starts before this leaf: only its own entries can be reported
+      // here, and all of them when the leaf lies inside the box.
+      const home = this.nodeI[n * NI + HOME];
+      const inside = f[b + EX1] <= x1 && f[b + EY1] <= y1;
+      for (let i = 0; i < home; i++) {
+        if (inside || (r[i * 4] <= x1 && r[i * 4 + 1] <= y1)) this.push(this.ids[list[i]]);
+      }
+      return;
+    }
+    const count = this.nodeI[n * NI + COUNT];
     for (let i = 0; i < count; i++) {
       const s = i * 4;
       if (r[s] <= x1 && r[s + 2] >= x0 && r[s + 1] <= y1 && r[s + 3] >= y0 && this.owns(n, Math.max(r[s], x0), Math.max(r[s + 1], y0))) {
@@ -422,7 +465,20 @@ export class ReferenceQuadTree implements QuadTreeCore {
     let held = 0;
     for (let l = head; l >= 0; l = this.locNext[l]) held++;
     if (this.sameLeaves(n, head, x0, y0, x1, y1) === held) {
-      for (let l = head; l >= 0; l = this.locNext[l]) this.storeBox(this.locNode[l], this.locPos[l], x0, y0, x1, y1);
+      for (let l = head; l >= 0; l = this.locNext[l]) {
+        const m = this.locNode[l], pos = this.locPos[l];
+        this.storeBox(m, pos, x0, y0, x1, y1);
+        // The min corner may have crossed into another of the item's leaves.
+        const home = this.nodeI[m * NI + HOME];
+        const own = this.owns(m, x0, y0);
+        if (own && pos >= home) {
+          this.swapEntries(m, pos, home);
+          this.nodeI[m * NI + HOME] = home + 1;
+        } else if (!own && pos < home) {
+          this.swapEntries(m, pos, home - 1);
+          this.nodeI[m * NI + HOME] = home - 1;
+        }
+      }
       return;
     }
     this.detach(slot);
