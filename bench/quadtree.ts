@@ -242,7 +242,7 @@ function runScenario(context: SuiteContext, label: string, data: Rects, queryCou
       run: () => index.pairs!(data),
       teardown: () => index.dispose?.(),
     })),
-    { opsPerRun: 1, opName: 'pass', minSamples: 5 },
+    { opsPerRun: 1, opName: 'pass', minSamples: 3, warmup: 1 },
   );
   context.bench(
     `${label} frame: move 10% by up to ${MOVE_STEP}, then all pairs`,
@@ -264,7 +264,7 @@ function runScenario(context: SuiteContext, label: string, data: Rects, queryCou
         teardown: () => index.dispose?.(),
       };
     }),
-    { opsPerRun: 1, opName: 'frame', minSamples: 5 },
+    { opsPerRun: 1, opName: 'frame', minSamples: 3, warmup: 1 },
   );
 }
 

@@ -33,6 +33,18 @@ function snapshot(tree: QuadTree): unknown {
 }
 
 describe.each(backends)('QuadTree (%s backend)', (backend) => {
+  it('README example', () => {
+    const tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: 1000, maxY: 1000 }, backend });
+    tree.insert(1, 10, 10, 20, 20);
+    tree.insert(2, 20, 15, 30, 25);
+    tree.insert(3, 500, 500, 500, 500);
+    expect(tree.query(0, 0, 100, 100)).toEqual([1, 2]);
+    expect(tree.pairs()).toEqual([[1, 2]]);
+    tree.update(3, 25, 20, 26, 21);
+    expect(tree.pairs()).toEqual([[1, 2], [2, 3]]);
+    expect(Array.from(tree.pairIds()).length).toBe(4);
+  });
+
   it('seed example: the sixth insert splits the root; a straddling item lives in both quadrants, its pair is reported once', () => {
     const tree = new QuadTree({ bounds, capacity: 5, backend });
     tree.insert(1, 10, 10, 20, 20);
