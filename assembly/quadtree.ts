@@ -801,10 +801,10 @@ export function qtNodeCount(tree: i32): i32 {
   return changetype<Tree>(<usize>tree).nodeCount;
 }
 
-/** Bytes held by the tree's arrays (capacity, not just the used part). */
+/** Bytes held by the tree's structure (reserved capacity, not just the used part; the output buffer excluded). */
 export function qtBytes(tree: i32): i32 {
   const t = changetype<Tree>(<usize>tree);
-  let bytes = <i32>NODE_BYTES * t.nodeCap + t.itemCap * 8 + t.locCap * <i32>LOC_BYTES + t.outCap * 4;
+  let bytes = <i32>NODE_BYTES * t.nodeCap + t.itemCap * 8 + t.locCap * <i32>LOC_BYTES;
   for (let n = 0; n < t.nodeCount; n++) bytes += load<i32>(nodeAt(t, n), CAP) * <i32>ENTRY_BYTES;
   return bytes;
 }

@@ -1,7 +1,9 @@
 // QuadTree suite: build, range queries, all pairs and a dynamic frame on
 // 100,000 rects, uniform (Q1-Q4) and clustered (Q5), against the peer
 // libraries and a hand-written typed-array grid. Every contender's query hits
-// and pair set are checked equal before its time counts.
+// and pair set are checked equal before its time counts. While tuning,
+// QT_N=<items> sets the size and QT_ONLY=<name,name> keeps the contenders
+// whose names contain one of the given parts.
 import { init, QuadTree } from '../src/index.js';
 import type { Contender, Suite, SuiteContext } from './harness.js';
 import { mulberry32 } from './random.js';
@@ -195,7 +197,7 @@ function runScenario(context: SuiteContext, label: string, data: Rects, queryCou
   const memory = wasm.tree().byteSize;
   context.note(
     `${label}: ${data.n.toLocaleString('en-US')} rects, ${expectedPairs.length.toLocaleString('en-US')} intersecting pairs, ` +
-      `wasm tree depth ${wasm.tree().depth}, ${(memory / data.n).toFixed(1)} bytes/item of linear memory (all arrays, nodes included)`,
+      `wasm tree depth ${wasm.tree().depth}, ${(memory / data.n).toFixed(1)} bytes/item of linear memory (all structure arrays at their reserved size, nodes included, result buffer excluded)`,
   );
   for (const index of indexes) {
     index.build(data);

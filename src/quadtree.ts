@@ -31,6 +31,76 @@ export interface QuadTreeOptions {
   backend?: Backend;
 }
 
+/**
+ * Ids to dense slots. While ids stay small next to the count (the usual
+ * 0..n-1 entity ids), they are looked up in an Int32Array: one memory access,
+ * which matters for a batch of moves over a large tree. Other ids live in a
+ * Map. Freed slots are reused.
+ */
+class SlotTable {
+  private dense = new Int32Array(0); // slot + 1; 0 means absent
+  private readonly sparse = new Map<number, number>();
+  private idOfSlot: number[] = []; // -1 for a free slot
+  private readonly free: number[] = [];
+  size = 0;
+
+  /** The slot of id, or -1. */
+  get(id: number): number {
+    if (id < this.dense.length) return this.dense[id] - 1;
+    return this.sparse.get(id) ?? -1;
+  }
+
+  /** Gives id a slot; id must be absent. */
+  add(id: number): number {
+    const slot = this.free.length > 0 ? this.free.pop()! : this.idOfSlot.length;
+    this.idOfSlot[slot] = id;
+    this.size++;
+    if (id >= this.dense.length && id < DENSE_IDS && id < 8 * this.size + 4096) this.growDense(id);
+    if (id < this.dense.length) this.dense[id] = slot + 1;
+    else this.sparse.set(id, slot);
+    return slot;
+  }
+
+  /** Grows the dense table past id, moving the Map's ids it now covers. */
+  private growDense(id: number): void {
+    const grown = new Int32Array(Math.min(DENSE_IDS, Math.max(id + 1, this.dense.length * 2, 1024)));
+    grown.set(this.dense);
+    this.dense = grown;
+    for (const [other, slot] of this.sparse) {
+      if (other < grown.length) {
+        grown[other] = slot + 1;
+        this.sparse.delete(other);
+      }
+    }
+  }
+
+  /** Frees id's slot and returns it, or -1 when id is absent. */
+  delete(id: number): number {
+    const slot = this.get(id);
+    if (slot < 0) return -1;
+    if (id < this.dense.length) this.dense[id] = 0;
+    else this.sparse.delete(id);
+    this.idOfSlot[slot] = -1;
+    this.free.push(slot);
+    this.size--;
+    return slot;
+  }
+
+  clear(): void {
+    this.dense = new Int32Array(0);
+    this.sparse.clear();
+    this.idOfSlot = [];
+    this.free.length = 0;
+    this.size = 0;
+  }
+
+  /** Every id once, in slot order. */
+  *ids(): Generator<number> {
+    for (const id of this.idOfSlot) if (id >= 0) yield id;
+  }
+}
+
+const DENSE_IDS = 1 << 24;
 const MAX_SPLIT_LEVELS = 32;
 const MAX_FIXED_LEVELS = 10;
 
@@ -59,9 +129,7 @@ export class QuadTree implements Iterable<number> {
   /** 'split' or 'fixed'. */
   readonly mode: QuadTreeMode;
   private readonly core: QuadTreeCore;
-  private readonly slots = new Map<number, number>();
-  private readonly freeSlots: number[] = [];
-  private nextSlot = 0;
+  private readonly slots = new SlotTable();
   private cap: number;
   private disposed = false;
 
@@ -109,7 +177,7 @@ export class QuadTree implements Iterable<number> {
     return this.cap;
   }
 
-  /** Bytes the structure holds in its arrays (linear memory for 'wasm'); ids map excluded. */
+  /** Bytes the structure holds in its arrays (linear memory for 'wasm'), at their reserved size; the id map and result buffers excluded. */
   get byteSize(): number {
     this.alive();
     return this.core.bytes;
@@ -120,10 +188,8 @@ export class QuadTree implements Iterable<number> {
     this.alive();
     checkId(id);
     checkRect(minX, minY, maxX, maxY);
-    if (this.slots.has(id)) throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
-    const slot = this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.nextSlot++;
-    this.core.insert(slot, id, minX, minY, maxX, maxY);
-    this.slots.set(id, slot);
+    if (this.slots.get(id) >= 0) throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
+    this.core.insert(this.slots.add(id), id, minX, minY, maxX, maxY);
   }
 
   /** Moves or resizes an item; throws UNKNOWN_ID if absent. A move that stays inside its leaf touches nothing else. */
@@ -132,7 +198,7 @@ export class QuadTree implements Iterable<number> {
     checkId(id);
     checkRect(minX, minY, maxX, maxY);
     const slot = this.slots.get(id);
-    if (slot === undefined) throw new SpatialError('UNKNOWN_ID', `id ${id} is not in the tree`);
+    if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${id} is not in the tree`);
     this.core.update(slot, minX, minY, maxX, maxY);
   }
 
@@ -146,14 +212,11 @@ export class QuadTree implements Iterable<number> {
     const count = checkBatch(ids, rects);
     const batch = new Set<number>();
     for (let i = 0; i < count; i++) {
-      if (this.slots.has(ids[i]) || batch.has(ids[i])) throw new SpatialError('DUPLICATE_ID', `id ${ids[i]} is already in the tree`);
+      if (this.slots.get(ids[i]) >= 0 || batch.has(ids[i])) throw new SpatialError('DUPLICATE_ID', `id ${ids[i]} is already in the tree`);
       batch.add(ids[i]);
     }
     const slots = new Int32Array(count);
-    for (let i = 0; i < count; i++) {
-      slots[i] = this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.nextSlot++;
-      this.slots.set(ids[i], slots[i]);
-    }
+    for (let i = 0; i < count; i++) slots[i] = this.slots.add(ids[i]);
     this.core.insertMany(slots, Int32Array.from(ids), Float64Array.from(rects));
   }
 
@@ -168,7 +231,7 @@ export class QuadTree implements Iterable<number> {
     const slots = new Int32Array(count);
     for (let i = 0; i < count; i++) {
       const slot = this.slots.get(ids[i]);
-      if (slot === undefined) throw new SpatialError('UNKNOWN_ID', `id ${ids[i]} is not in the tree`);
+      if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${ids[i]} is not in the tree`);
       slots[i] = slot;
     }
     this.core.updateMany(slots, rects instanceof Float64Array ? rects : Float64Array.from(rects));
@@ -178,18 +241,16 @@ export class QuadTree implements Iterable<number> {
   remove(id: number): boolean {
     this.alive();
     checkId(id);
-    const slot = this.slots.get(id);
-    if (slot === undefined) return false;
+    const slot = this.slots.delete(id);
+    if (slot < 0) return false;
     this.core.remove(slot);
-    this.slots.delete(id);
-    this.freeSlots.push(slot);
     return true;
   }
 
   /** True when id is in the tree. */
   has(id: number): boolean {
     this.alive();
-    return this.slots.has(id);
+    return typeof id === 'number' && id >= 0 && this.slots.get(id) >= 0;
   }
 
   /** Ids whose rect intersects the closed box, ascending. */
@@ -259,8 +320,6 @@ export class QuadTree implements Iterable<number> {
     this.alive();
     this.core.clear();
     this.slots.clear();
-    this.freeSlots.length = 0;
-    this.nextSlot = 0;
   }
 
   /** Frees the tree's memory; every later call throws DISPOSED. Calling it again does nothing. */
@@ -271,10 +330,10 @@ export class QuadTree implements Iterable<number> {
     this.slots.clear();
   }
 
-  /** Yields every id once, in insertion order. */
+  /** Yields every id once, in no set order. */
   *[Symbol.iterator](): Iterator<number> {
     this.alive();
-    for (const id of this.slots.keys()) yield id;
+    yield* this.slots.ids();
   }
 
   private alive(): void {

@@ -15,7 +15,10 @@ const coord = fc.oneof(
 );
 const extent = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 8 }).map((v) => v / 4));
 const rect = fc.tuple(coord, coord, extent, extent).map(([x, y, w, h]): Rect => [x, y, x + w, y + h]);
-const id = fc.integer({ min: 0, max: 40 });
+const id = fc.oneof(
+  { weight: 9, arbitrary: fc.integer({ min: 0, max: 40 }) },
+  { weight: 1, arbitrary: fc.constantFrom(5000, 70_000, 2 ** 31 - 1) }, // ids the dense id table does not cover at first
+);
 const box = fc.tuple(coord, coord, fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 })).map(([x, y, w, h]): Rect => [x, y, x + w, y + h]);
 
 type Op =

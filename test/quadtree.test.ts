@@ -236,6 +236,24 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
     });
   });
 
+  it('maps small, large and growing ids alike', () => {
+    const tree = new QuadTree({ bounds, backend });
+    const big = [10_000, 5_000_000, 2 ** 31 - 1];
+    big.forEach((id, k) => tree.insert(id, k, k, k + 0.5, k + 0.5));
+    for (let id = 0; id < 2000; id++) tree.insert(id, 50, 50, 51, 51);
+    tree.insert(12_000, 0, 0, 0.25, 0.25); // the id table grows past 10,000
+    for (const id of [...big, 12_000, 0, 1999]) expect(tree.has(id)).toBe(true);
+    expect(tree.has(1.5)).toBe(false);
+    expect(tree.has(-1)).toBe(false);
+    expect(tree.query(0, 0, 2.5, 2.5)).toEqual([10_000, 12_000, 5_000_000, 2 ** 31 - 1]);
+    expect(tree.remove(10_000)).toBe(true);
+    expect(tree.remove(10_000)).toBe(false);
+    expect(tree.has(10_000)).toBe(false);
+    expect(tree.size).toBe(2003);
+    expect(new Set(tree).size).toBe(2003);
+    tree.dispose();
+  });
+
   it('rejects bad options', () => {
     const bad: Array<[string, unknown]> = [
       ['INVALID_ARGUMENT', undefined],

@@ -34,7 +34,7 @@ export interface QuadTreeCore {
   pairs(): Int32Array;
   /** Levels in use (split) or pre-split levels (fixed); a lone root is 1. */
   readonly levels: number;
-  /** Bytes held by the structure's arrays. */
+  /** Bytes held by the structure's arrays (the output buffer excluded). */
   readonly bytes: number;
   dispose(): void;
 }
@@ -118,7 +118,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
 
   get bytes(): number {
     let bytes = this.nodeF.byteLength + this.nodeI.byteLength + this.ids.byteLength;
-    bytes += this.heads.byteLength + this.locNode.byteLength * 3 + this.out.byteLength;
+    bytes += this.heads.byteLength + this.locNode.byteLength * 3;
     for (let n = 0; n < this.nodeCount; n++) bytes += this.entries[n].byteLength + this.boxes[n].byteLength;
     return bytes;
   }
