@@ -434,15 +434,20 @@ export class ReferenceQuadTree implements QuadTreeCore {
       if (count < 2) continue;
       const list = this.entries[n];
       const r = this.boxes[n];
+      const own = this.nodeI[n * NI + HOME];
       const ex0 = f[n * NF + EX0], ey0 = f[n * NF + EY0], ex1 = f[n * NF + EX1], ey1 = f[n * NF + EY1];
       for (let i = 0; i < count - 1; i++) {
         const ax0 = r[i * 4], ay0 = r[i * 4 + 1], ax1 = r[i * 4 + 2], ay1 = r[i * 4 + 3];
+        const home = i < own ? own : 0;
         for (let j = i + 1; j < count; j++) {
           const bx0 = r[j * 4], by0 = r[j * 4 + 1];
           if (bx0 > ax1 || by0 > ay1 || r[j * 4 + 2] < ax0 || r[j * 4 + 3] < ay0) continue;
-          // Only the leaf owning the min corner of the overlap reports the pair.
-          const px = Math.max(ax0, bx0), py = Math.max(ay0, by0);
-          if (px < ex0 || px >= ex1 || py < ey0 || py >= ey1) continue;
+          // Two of the leaf's own entries always meet at a point the leaf owns;
+          // otherwise only the leaf owning the min corner of the overlap reports the pair.
+          if (j >= home) {
+            const px = Math.max(ax0, bx0), py = Math.max(ay0, by0);
+            if (px < ex0 || px >= ex1 || py < ey0 || py >= ey1) continue;
+          }
           const ia = ids[list[i]], ib = ids[list[j]];
           this.push(Math.min(ia, ib));
           this.push(Math.max(ia, ib));
