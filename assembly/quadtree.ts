@@ -152,7 +152,7 @@ function initNode(t: Tree, n: i32, parent: i32, level: i32, x0: f64, y0: f64, x1
 // Appends the four children of n; returns the first one's index.
 function addChildren(t: Tree, n: i32): i32 {
   if (t.nodeCount + 4 > t.nodeCap) {
-    t.nodeCap = max(16, t.nodeCap << 1);
+    t.nodeCap = max(16, t.nodeCap + (t.nodeCap >> 1));
     t.nodes = grow(t.nodes, <usize>t.nodeCap * NODE_BYTES);
   }
   const first = t.nodeCount;
@@ -223,7 +223,7 @@ function appendEntry(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: 
   let cap = load<i32>(p, CAP);
   let entries = <usize>load<i32>(p, ENTRIES);
   if (count == cap) {
-    cap = max(4, cap << 1);
+    cap = max(4, cap + (cap >> 1)); // by half, not double: leaves are many, so slack adds up
     entries = grow(entries, <usize>cap * ENTRY_BYTES);
     store<i32>(p, cap, CAP);
     store<i32>(p, <i32>entries, ENTRIES);
@@ -242,7 +242,7 @@ function appendEntry(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: 
     t.locFree = load<i32>(locAt(t, l), 8);
   } else {
     if (t.locCount == t.locCap) {
-      t.locCap = max(64, t.locCap << 1);
+      t.locCap = max(64, t.locCap + (t.locCap >> 1));
       t.locs = grow(t.locs, <usize>t.locCap * LOC_BYTES);
     }
     l = t.locCount++;
