@@ -15,7 +15,7 @@
 // regions keep items that cross a centre line out of the root.
 //
 // Items are addressed by a dense slot the caller chooses. A node's entries are
-// records (slot, rect): scans read them front to back, never chasing a slot
+// records (slot, id, rect): scans read them front to back, never chasing a slot
 // into a global array. Each slot keeps its id and a chain of locators (node,
 // position in that node's entries), so removal and in-place moves touch only
 // the nodes that hold the item.
@@ -807,10 +807,6 @@ export function qtOutput(tree: i32): i32 {
 
 export function qtLevels(tree: i32): i32 {
   return changetype<Tree>(<usize>tree).levels;
-}
-
-export function qtNodeCount(tree: i32): i32 {
-  return changetype<Tree>(<usize>tree).nodeCount;
 }
 
 /** Bytes held by the tree's structure (reserved capacity, not just the used part; the output buffer excluded). */
