@@ -471,18 +471,19 @@ function splitPairs(t: Tree): void {
       const ia = load<i32>(ea, 4);
       // Two of the leaf's own entries always meet at a point the leaf owns.
       const ownPast = ea < ownEnd ? ownEnd : entries;
+      // Branch-free: every candidate is written, and kept by advancing `out`
+      // only when it is a pair (about one test in seven is, which defeats
+      // branch prediction).
       for (let eb = ea + ENTRY_BYTES; eb < end; eb += ENTRY_BYTES) {
         const bx0 = load<f64>(eb, 8), by0 = load<f64>(eb, 16);
-        if (bx0 > ax1 || by0 > ay1 || load<f64>(eb, 24) < ax0 || load<f64>(eb, 32) < ay0) continue;
-        if (eb >= ownPast) {
-          // Only the leaf owning the min corner of the overlap reports the pair.
-          const px = max(ax0, bx0), py = max(ay0, by0);
-          if (px < ex0 || px >= ex1 || py < ey0 || py >= ey1) continue;
-        }
+        const meets = <i32>(bx0 <= ax1) & <i32>(by0 <= ay1) & <i32>(load<f64>(eb, 24) >= ax0) & <i32>(load<f64>(eb, 32) >= ay0);
+        // Only the leaf owning the min corner of the overlap reports the pair.
+        const px = max(ax0, bx0), py = max(ay0, by0);
+        const owned = <i32>(eb < ownPast) | (<i32>(px >= ex0) & <i32>(px < ex1) & <i32>(py >= ey0) & <i32>(py < ey1));
         const ib = load<i32>(eb, 4);
         store<i32>(out, min(ia, ib));
         store<i32>(out, max(ia, ib), 4);
-        out += 8;
+        out += <usize>((meets & owned) << 3);
       }
       t.outCount = <i32>((out - t.out) >> 2);
     }
