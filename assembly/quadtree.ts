@@ -466,20 +466,23 @@ function splitPairs(t: Tree): void {
     for (let ea = entries; ea < end; ea += ENTRY_BYTES) {
       // Room for every pair of this entry, so the inner loop stores unchecked.
       reserveOut(t, --left << 1);
-      let out = t.out + (<usize>t.outCount << 2);
       const ax0 = load<f64>(ea, 8), ay0 = load<f64>(ea, 16), ax1 = load<f64>(ea, 24), ay1 = load<f64>(ea, 32);
+      // Only the leaf owning the min corner (max(ax0, bx0), max(ay0, by0)) of
+      // an overlap reports the pair. Split into a's part and b's part:
+      // max(ax0, bx0) >= ex0 when either is, and < ex1 when both are.
+      if (ax0 >= ex1 || ay0 >= ey1) continue;
+      const aInX = <i32>(ax0 >= ex0), aInY = <i32>(ay0 >= ey0);
       const ia = load<i32>(ea, 4);
-      // Two of the leaf's own entries always meet at a point the leaf owns.
-      const ownPast = ea < ownEnd ? ownEnd : entries;
+      let out = t.out + (<usize>t.outCount << 2);
       // Branch-free: every candidate is written, and kept by advancing `out`
       // only when it is a pair (about one test in seven is, which defeats
-      // branch prediction).
+      // branch prediction). Two own entries of the leaf need no ownership test.
+      const ownPast = ea < ownEnd ? ownEnd : entries;
       for (let eb = ea + ENTRY_BYTES; eb < end; eb += ENTRY_BYTES) {
         const bx0 = load<f64>(eb, 8), by0 = load<f64>(eb, 16);
         const meets = <i32>(bx0 <= ax1) & <i32>(by0 <= ay1) & <i32>(load<f64>(eb, 24) >= ax0) & <i32>(load<f64>(eb, 32) >= ay0);
-        // Only the leaf owning the min corner of the overlap reports the pair.
-        const px = max(ax0, bx0), py = max(ay0, by0);
-        const owned = <i32>(eb < ownPast) | (<i32>(px >= ex0) & <i32>(px < ex1) & <i32>(py >= ey0) & <i32>(py < ey1));
+        const owned =
+          <i32>(eb < ownPast) | ((aInX | <i32>(bx0 >= ex0)) & <i32>(bx0 < ex1) & (aInY | <i32>(by0 >= ey0)) & <i32>(by0 < ey1));
         const ib = load<i32>(eb, 4);
         store<i32>(out, min(ia, ib));
         store<i32>(out, max(ia, ib), 4);
