@@ -443,11 +443,17 @@ function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
     t.outCount = <i32>((out - t.out) >> 2);
     return;
   }
+  // The leaf owns the hit's min corner (max(rx0, x0), max(ry0, y0)): split
+  // into the box's part, fixed for the leaf, and the entry's part.
+  const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
+  if (x0 >= ex1 || y0 >= ey1) return;
+  const boxInX = x0 >= ex0, boxInY = y0 >= ey0;
   const count = load<i32>(p, COUNT);
   for (let i = 0; i < count; i++) {
     const e = entryAt(entries, i);
     const rx0 = load<f64>(e, 8), ry0 = load<f64>(e, 16);
-    if (rx0 <= x1 && load<f64>(e, 24) >= x0 && ry0 <= y1 && load<f64>(e, 32) >= y0 && owns(p, max(rx0, x0), max(ry0, y0))) {
+    if (rx0 <= x1 && load<f64>(e, 24) >= x0 && ry0 <= y1 && load<f64>(e, 32) >= y0 &&
+        (boxInX || rx0 >= ex0) && rx0 < ex1 && (boxInY || ry0 >= ey0) && ry0 < ey1) {
       pushOut(t, load<i32>(e, 4));
     }
   }
