@@ -432,12 +432,11 @@ function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
         out += 4;
       }
     } else {
+      // Branch-free, as in the pair loop: write, keep by advancing.
       for (let i = 0; i < home; i++) {
         const e = entryAt(entries, i);
-        if (load<f64>(e, 8) <= x1 && load<f64>(e, 16) <= y1) {
-          store<i32>(out, load<i32>(e, 4));
-          out += 4;
-        }
+        store<i32>(out, load<i32>(e, 4));
+        out += <usize>((<i32>(load<f64>(e, 8) <= x1) & <i32>(load<f64>(e, 16) <= y1)) << 2);
       }
     }
     t.outCount = <i32>((out - t.out) >> 2);
@@ -447,16 +446,20 @@ function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   // into the box's part, fixed for the leaf, and the entry's part.
   const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
   if (x0 >= ex1 || y0 >= ey1) return;
-  const boxInX = x0 >= ex0, boxInY = y0 >= ey0;
+  const boxInX = <i32>(x0 >= ex0), boxInY = <i32>(y0 >= ey0);
   const count = load<i32>(p, COUNT);
+  reserveOut(t, count);
+  let out = t.out + (<usize>t.outCount << 2);
   for (let i = 0; i < count; i++) {
     const e = entryAt(entries, i);
     const rx0 = load<f64>(e, 8), ry0 = load<f64>(e, 16);
-    if (rx0 <= x1 && load<f64>(e, 24) >= x0 && ry0 <= y1 && load<f64>(e, 32) >= y0 &&
-        (boxInX || rx0 >= ex0) && rx0 < ex1 && (boxInY || ry0 >= ey0) && ry0 < ey1) {
-      pushOut(t, load<i32>(e, 4));
-    }
+    const hit =
+      <i32>(rx0 <= x1) & <i32>(load<f64>(e, 24) >= x0) & <i32>(ry0 <= y1) & <i32>(load<f64>(e, 32) >= y0) &
+      (boxInX | <i32>(rx0 >= ex0)) & <i32>(rx0 < ex1) & (boxInY | <i32>(ry0 >= ey0)) & <i32>(ry0 < ey1);
+    store<i32>(out, load<i32>(e, 4));
+    out += <usize>(hit << 2);
   }
+  t.outCount = <i32>((out - t.out) >> 2);
 }
 
 function splitPairs(t: Tree): void {
