@@ -24,7 +24,7 @@ const QUERY_SIDE = 1_000; // 1% of the area
 const MOVE_FRACTION = 0.1;
 const MOVE_STEP = 5;
 const GRID_CELL = 64;
-const CAPACITY = 16;
+const CAPACITY = 32;
 
 function makeRects(n: number, seed: number, centre: (random: () => number) => [number, number]): Rects {
   const random = mulberry32(seed);
