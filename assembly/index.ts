@@ -3,3 +3,4 @@ export * from './memory';
 export * from './probe';
 export * from './graph-exports';
 export * from './grid';
+export * from './quadtree';

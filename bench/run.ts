@@ -5,8 +5,9 @@ import { runSuites, type Suite } from './harness.js';
 import { boundarySuite } from './boundary.js';
 import { pathsGraphSuite } from './paths-graph.js';
 import { pathsGridSuite } from './paths-grid.js';
+import { quadtreeSuite } from './quadtree.js';
 
-const suites: Suite[] = [boundarySuite, pathsGraphSuite, pathsGridSuite];
+const suites: Suite[] = [boundarySuite, quadtreeSuite, pathsGraphSuite, pathsGridSuite];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const selected = wanted.length === 0 ? suites : suites.filter((s) => wanted.includes(s.name));
