@@ -1,0 +1,819 @@
+// Area of interest by cross-linked sorted lists, over flat linear memory.
+// The same algorithm as src/reference/scene.ts (read that file for the idea).
+//
+// Every entity slot s owns three nodes per axis: 3s lower boundary of its
+// view box, 3s + 1 the entity, 3s + 2 upper boundary. Slot 0 is reserved:
+// node 0 is the head (-inf), node 2 the tail (+inf). Lists sort by (key,
+// kind), kind = node % 3, so at equal coordinates lower < entity < upper and
+// an entity exactly on a box edge is inside. A move walks the mover's nodes;
+// each node crossed names a candidate pair, judged once on old and new
+// positions over all axes. The set of watchers of each entity is kept, so a
+// step's 'move' events come straight from it.
+
+const KIND_LOWER: i32 = 0;
+const KIND_ENTITY: i32 = 1;
+const KIND_UPPER: i32 = 2;
+const HEAD: i32 = 0;
+const TAIL: i32 = 2;
+
+const EVENT_ENTER: i32 = 0;
+const EVENT_LEAVE: i32 = 1;
+const EVENT_MOVE: i32 = 2;
+
+const FREE: i32 = 0;
+const WATCHER: i32 = 1;
+const MARKER: i32 = 2;
+
+// Node record on an axis: key f64, prev i32, next i32.
+const NODE_BYTES: usize = 16;
+
+// ---- growable i32 lists (candidates, events, watcher sets) --------------
+
+@inline function growBytes(ptr: usize, bytes: usize): usize {
+  return ptr == 0 ? heap.alloc(bytes) : heap.realloc(ptr, bytes);
+}
+
+/** A growable list of i32 in linear memory. */
+@unmanaged
+class IntList {
+  data: usize = 0;
+  length: i32 = 0;
+  capacity: i32 = 0;
+
+  @inline get(i: i32): i32 {
+    return load<i32>(this.data + (<usize>i << 2));
+  }
+
+  @inline set(i: i32, value: i32): void {
+    store<i32>(this.data + (<usize>i << 2), value);
+  }
+
+  push(value: i32): void {
+    if (this.length == this.capacity) this.reserve(this.length + 1);
+    store<i32>(this.data + (<usize>this.length << 2), value);
+    this.length++;
+  }
+
+  reserve(count: i32): void {
+    if (count <= this.capacity) return;
+    let capacity = max(this.capacity << 1, 4);
+    while (capacity < count) capacity <<= 1;
+    this.data = growBytes(this.data, <usize>capacity << 2);
+    this.capacity = capacity;
+  }
+
+  /** Removes one occurrence of value, swapping the last entry into its place. */
+  removeValue(value: i32): void {
+    const n = this.length - 1;
+    const data = this.data;
+    for (let k = 0; k <= n; k++) {
+      if (load<i32>(data + (<usize>k << 2)) == value) {
+        store<i32>(data + (<usize>k << 2), load<i32>(data + (<usize>n << 2)));
+        this.length = n;
+        return;
+      }
+    }
+  }
+
+  release(): void {
+    if (this.data != 0) heap.free(this.data);
+    this.data = 0;
+    this.length = 0;
+    this.capacity = 0;
+  }
+}
+
+// ---- one axis: sorted doubly linked list plus its coarse index ----------
+
+@unmanaged
+class AxisList {
+  nodes: usize = 0;
+  snapKeys: usize = 0;
+  snapSlots: usize = 0;
+  snapLength: i32 = 0;
+  snapCapacity: i32 = 0;
+  stale: i32 = 0;
+  maxRange: f64 = 0;
+
+  @inline key(n: i32): f64 {
+    return load<f64>(this.nodes + <usize>n * NODE_BYTES);
+  }
+  @inline setKey(n: i32, key: f64): void {
+    store<f64>(this.nodes + <usize>n * NODE_BYTES, key);
+  }
+  @inline prev(n: i32): i32 {
+    return load<i32>(this.nodes + <usize>n * NODE_BYTES, 8);
+  }
+  @inline next(n: i32): i32 {
+    return load<i32>(this.nodes + <usize>n * NODE_BYTES, 12);
+  }
+  @inline setPrev(n: i32, p: i32): void {
+    store<i32>(this.nodes + <usize>n * NODE_BYTES, p, 8);
+  }
+  @inline setNext(n: i32, q: i32): void {
+    store<i32>(this.nodes + <usize>n * NODE_BYTES, q, 12);
+  }
+
+  reset(): void {
+    this.setKey(HEAD, -Infinity);
+    this.setKey(TAIL, Infinity);
+    this.setNext(HEAD, TAIL);
+    this.setPrev(TAIL, HEAD);
+    this.setPrev(HEAD, HEAD);
+    this.setNext(TAIL, TAIL);
+    this.snapLength = 0;
+    this.stale = 0;
+    this.maxRange = 0;
+  }
+
+  grow(nodeCapacity: i32): void {
+    this.nodes = growBytes(this.nodes, <usize>nodeCapacity * NODE_BYTES);
+  }
+
+  /** Node a sorts before node b: by key, then by kind. */
+  @inline less(a: i32, b: i32): bool {
+    const ka = this.key(a);
+    const kb = this.key(b);
+    return ka < kb || (ka == kb && a % 3 < b % 3);
+  }
+
+  @inline unlink(n: i32): void {
+    const p = this.prev(n);
+    const q = this.next(n);
+    this.setNext(p, q);
+    this.setPrev(q, p);
+  }
+
+  @inline linkAfter(n: i32, p: i32): void {
+    const q = this.next(p);
+    this.setPrev(n, p);
+    this.setNext(n, q);
+    this.setNext(p, n);
+    this.setPrev(q, n);
+  }
+
+  insertFrom(n: i32, start: i32): void {
+    if (this.less(n, start)) {
+      let p = this.prev(start);
+      while (this.less(n, p)) p = this.prev(p);
+      this.linkAfter(n, p);
+    } else {
+      let q = this.next(start);
+      while (this.less(q, n)) q = this.next(q);
+      this.linkAfter(n, this.prev(q));
+    }
+  }
+
+  /** A linked entity node near key from the snapshot, or the head. */
+  hint(key: f64, state: usize, exclude: i32): i32 {
+    let lo = 0;
+    let hi = this.snapLength - 1;
+    let found = -1;
+    const keys = this.snapKeys;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (load<f64>(keys + (<usize>mid << 3)) <= key) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    for (let i = found; i >= 0 && i > found - 8; i--) {
+      const slot = load<i32>(this.snapSlots + (<usize>i << 2));
+      if (load<i32>(state + (<usize>slot << 2)) != FREE && slot != exclude) return 3 * slot + KIND_ENTITY;
+    }
+    return HEAD;
+  }
+
+  insert(n: i32, state: usize): void {
+    this.insertFrom(n, this.hint(this.key(n), state, n / 3));
+    this.stale++;
+  }
+
+  refreshIndex(): void {
+    if (this.stale <= (this.snapLength >> 1) + 16) return;
+    let count = 0;
+    for (let n = this.next(HEAD); n != TAIL; n = this.next(n)) if (n % 3 == KIND_ENTITY) count++;
+    if (this.snapCapacity < count) {
+      const capacity = count * 2;
+      this.snapKeys = growBytes(this.snapKeys, <usize>capacity << 3);
+      this.snapSlots = growBytes(this.snapSlots, <usize>capacity << 2);
+      this.snapCapacity = capacity;
+    }
+    let i = 0;
+    for (let n = this.next(HEAD); n != TAIL; n = this.next(n)) {
+      if (n % 3 != KIND_ENTITY) continue;
+      store<f64>(this.snapKeys + (<usize>i << 3), this.key(n));
+      store<i32>(this.snapSlots + (<usize>i << 2), n / 3);
+      i++;
+    }
+    this.snapLength = count;
+    this.stale = 0;
+  }
+
+  /** The last node with key < key (or the head). */
+  seek(key: f64, state: usize): i32 {
+    let p = this.hint(key, state, 0);
+    while (this.key(p) >= key) p = this.prev(p);
+    while (this.key(this.next(p)) < key) p = this.next(p);
+    return p;
+  }
+
+  release(): void {
+    if (this.nodes != 0) heap.free(this.nodes);
+    if (this.snapKeys != 0) heap.free(this.snapKeys);
+    if (this.snapSlots != 0) heap.free(this.snapSlots);
+    heap.free(changetype<usize>(this));
+  }
+}
+
+// ---- the scene ------------------------------------------------------------
+
+@unmanaged
+class AoiScene {
+  dims: i32 = 2;
+  capacity: i32 = 0;
+  state: usize = 0; // i32 per slot
+  ids: usize = 0; // i32 per slot
+  pos: usize = 0; // 3 f64 per slot
+  range: usize = 0; // 3 f64 per slot
+  sets: usize = 0; // an IntList (12 bytes) per slot: who sees the slot
+  markWatcher: usize = 0;
+  markTarget: usize = 0;
+  stamp: i32 = 0;
+  axis0: AxisList = changetype<AxisList>(0);
+  axis1: AxisList = changetype<AxisList>(0);
+  axis2: AxisList = changetype<AxisList>(0);
+  candidateWatchers: IntList = changetype<IntList>(0);
+  candidateTargets: IntList = changetype<IntList>(0);
+  events: IntList = changetype<IntList>(0);
+  results: IntList = changetype<IntList>(0);
+  ox: f64 = 0;
+  oy: f64 = 0;
+  oz: f64 = 0;
+  orx: f64 = 0;
+  ory: f64 = 0;
+  orz: f64 = 0;
+
+  @inline axis(a: i32): AxisList {
+    return a == 0 ? this.axis0 : a == 1 ? this.axis1 : this.axis2;
+  }
+  @inline stateOf(s: i32): i32 {
+    return load<i32>(this.state + (<usize>s << 2));
+  }
+  @inline posOf(s: i32, a: i32): f64 {
+    return load<f64>(this.pos + (<usize>(s * 3 + a) << 3));
+  }
+  @inline setPos(s: i32, a: i32, v: f64): void {
+    store<f64>(this.pos + (<usize>(s * 3 + a) << 3), v);
+  }
+  @inline rangeOf(s: i32, a: i32): f64 {
+    return load<f64>(this.range + (<usize>(s * 3 + a) << 3));
+  }
+  @inline setRangeOf(s: i32, a: i32, v: f64): void {
+    store<f64>(this.range + (<usize>(s * 3 + a) << 3), v);
+  }
+  @inline watcherSet(s: i32): IntList {
+    return changetype<IntList>(this.sets + <usize>s * offsetof<IntList>());
+  }
+
+  ensureSlot(slot: i32): void {
+    if (slot < this.capacity) return;
+    let capacity = max(this.capacity, 16);
+    while (capacity <= slot) capacity <<= 1;
+    const old = <usize>this.capacity;
+    const cap = <usize>capacity;
+    this.state = growZeroed(this.state, old << 2, cap << 2);
+    this.ids = growZeroed(this.ids, old << 2, cap << 2);
+    this.markWatcher = growZeroed(this.markWatcher, old << 2, cap << 2);
+    this.markTarget = growZeroed(this.markTarget, old << 2, cap << 2);
+    this.pos = growZeroed(this.pos, old * 24, cap * 24);
+    this.range = growZeroed(this.range, old * 24, cap * 24);
+    this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
+    for (let a = 0; a < this.dims; a++) this.axis(a).grow(capacity * 3);
+    this.capacity = capacity;
+  }
+
+  @inline emit(type: i32, watcher: i32, target: i32): void {
+    const events = this.events;
+    events.reserve(events.length + 3);
+    const at = events.data + (<usize>events.length << 2);
+    store<i32>(at, type);
+    store<i32>(at, load<i32>(this.ids + (<usize>watcher << 2)), 4);
+    store<i32>(at, load<i32>(this.ids + (<usize>target << 2)), 8);
+    events.length += 3;
+  }
+
+  /** A box centred at (wx, wy, wz) with half-extents r holds the point of slot t. */
+  @inline inBox(wx: f64, wy: f64, wz: f64, rx: f64, ry: f64, rz: f64, t: i32): bool {
+    const tx = this.posOf(t, 0);
+    if (!(wx - rx <= tx && tx <= wx + rx)) return false;
+    const ty = this.posOf(t, 1);
+    if (!(wy - ry <= ty && ty <= wy + ry)) return false;
+    if (this.dims == 2) return true;
+    const tz = this.posOf(t, 2);
+    return wz - rz <= tz && tz <= wz + rz;
+  }
+
+  /** Watcher slot w sees a point at (x, y, z). */
+  @inline sees(w: i32, x: f64, y: f64, z: f64): bool {
+    if (this.stateOf(w) != WATCHER) return false;
+    let p = this.posOf(w, 0);
+    let r = this.rangeOf(w, 0);
+    if (!(p - r <= x && x <= p + r)) return false;
+    p = this.posOf(w, 1);
+    r = this.rangeOf(w, 1);
+    if (!(p - r <= y && y <= p + r)) return false;
+    if (this.dims == 2) return true;
+    p = this.posOf(w, 2);
+    r = this.rangeOf(w, 2);
+    return p - r <= z && z <= p + r;
+  }
+
+  @inline addCandidateWatcher(w: i32): void {
+    const at = this.markWatcher + (<usize>w << 2);
+    if (load<i32>(at) == this.stamp) return;
+    store<i32>(at, this.stamp);
+    this.candidateWatchers.push(w);
+  }
+
+  @inline addCandidateTarget(t: i32): void {
+    const at = this.markTarget + (<usize>t << 2);
+    if (load<i32>(at) == this.stamp) return;
+    store<i32>(at, this.stamp);
+    this.candidateTargets.push(t);
+  }
+
+  @inline newStep(): void {
+    this.stamp++;
+    this.candidateWatchers.length = 0;
+    this.candidateTargets.length = 0;
+  }
+
+  linkNodes(s: i32): void {
+    const watcher = this.stateOf(s) == WATCHER;
+    for (let a = 0; a < this.dims; a++) {
+      const axis = this.axis(a);
+      const p = this.posOf(s, a);
+      axis.setKey(3 * s + KIND_ENTITY, p);
+      axis.insert(3 * s + KIND_ENTITY, this.state);
+      if (watcher) this.linkBoundaries(axis, s, p, this.rangeOf(s, a));
+      axis.refreshIndex();
+    }
+  }
+
+  linkBoundaries(axis: AxisList, s: i32, p: f64, r: f64): void {
+    axis.setKey(3 * s + KIND_LOWER, p - r);
+    axis.insert(3 * s + KIND_LOWER, this.state);
+    axis.setKey(3 * s + KIND_UPPER, p + r);
+    axis.insert(3 * s + KIND_UPPER, this.state);
+    if (r > axis.maxRange) axis.maxRange = r;
+  }
+
+  unlinkNodes(s: i32): void {
+    const watcher = this.stateOf(s) == WATCHER;
+    for (let a = 0; a < this.dims; a++) {
+      const axis = this.axis(a);
+      axis.unlink(3 * s + KIND_ENTITY);
+      if (watcher) {
+        axis.unlink(3 * s + KIND_LOWER);
+        axis.unlink(3 * s + KIND_UPPER);
+      }
+    }
+  }
+
+  /** Entities between s's own boundaries on the x list become target candidates. */
+  collectSpan(s: i32): void {
+    if (this.stateOf(s) != WATCHER) return;
+    const axis = this.axis0;
+    const end = 3 * s + KIND_UPPER;
+    const self = 3 * s + KIND_ENTITY;
+    for (let n = axis.next(3 * s + KIND_LOWER); n != end; n = axis.next(n)) {
+      if (n % 3 == KIND_ENTITY && n != self) this.addCandidateTarget(n / 3);
+    }
+  }
+
+  /** Watchers whose lower x boundary lies within twice the largest range before s become candidates. */
+  collectBoxesAround(s: i32): void {
+    const axis = this.axis0;
+    const x = this.posOf(s, 0);
+    const reach = 2 * axis.maxRange;
+    const limit = x - reach - 1e-9 * (Math.abs(x) + reach);
+    const own = 3 * s + KIND_LOWER;
+    for (let n = axis.prev(3 * s + KIND_ENTITY); n != HEAD && axis.key(n) >= limit; n = axis.prev(n)) {
+      if (n % 3 == KIND_LOWER && n != own) this.addCandidateWatcher(n / 3);
+    }
+  }
+
+  settle(s: i32, moved: bool, wasWatcher: bool): void {
+    const ox = this.ox, oy = this.oy, oz = this.oz;
+    const nx = this.posOf(s, 0), ny = this.posOf(s, 1), nz = this.posOf(s, 2);
+    const watchers = this.watcherSet(s);
+    const candidates = this.candidateWatchers;
+    let entering = 0;
+    for (let k = 0, n = candidates.length; k < n; k++) {
+      const w = candidates.get(k);
+      const was = this.sees(w, ox, oy, oz);
+      const is = this.sees(w, nx, ny, nz);
+      if (was && !is) {
+        this.emit(EVENT_LEAVE, w, s);
+        watchers.removeValue(w);
+      } else if (is && !was) {
+        this.emit(EVENT_ENTER, w, s);
+        candidates.set(entering++, w);
+      }
+    }
+    if (moved) {
+      const count = watchers.length;
+      const events = this.events;
+      events.reserve(events.length + 3 * count);
+      const id = load<i32>(this.ids + (<usize>s << 2));
+      let at = events.data + (<usize>events.length << 2);
+      for (let k = 0; k < count; k++) {
+        store<i32>(at, EVENT_MOVE);
+        store<i32>(at, load<i32>(this.ids + (<usize>watchers.get(k) << 2)), 4);
+        store<i32>(at, id, 8);
+        at += 12;
+      }
+      events.length += 3 * count;
+    }
+    for (let k = 0; k < entering; k++) watchers.push(candidates.get(k));
+    const watcherNow = this.stateOf(s) == WATCHER;
+    const orx = this.orx, ory = this.ory, orz = this.orz;
+    const rx = this.rangeOf(s, 0), ry = this.rangeOf(s, 1), rz = this.rangeOf(s, 2);
+    const targets = this.candidateTargets;
+    for (let k = 0, n = targets.length; k < n; k++) {
+      const t = targets.get(k);
+      const was = wasWatcher && this.inBox(ox, oy, oz, orx, ory, orz, t);
+      const is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t);
+      if (was && !is) {
+        this.emit(EVENT_LEAVE, s, t);
+        this.watcherSet(t).removeValue(s);
+      } else if (is && !was) {
+        this.emit(EVENT_ENTER, s, t);
+        this.watcherSet(t).push(s);
+      }
+    }
+  }
+
+  rememberOld(s: i32): void {
+    this.ox = this.posOf(s, 0);
+    this.oy = this.posOf(s, 1);
+    this.oz = this.posOf(s, 2);
+    this.orx = this.rangeOf(s, 0);
+    this.ory = this.rangeOf(s, 1);
+    this.orz = this.rangeOf(s, 2);
+  }
+
+  add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+    this.ensureSlot(slot);
+    store<i32>(this.state + (<usize>slot << 2), watcher ? WATCHER : MARKER);
+    store<i32>(this.ids + (<usize>slot << 2), id);
+    this.setPos(slot, 0, x);
+    this.setPos(slot, 1, y);
+    this.setPos(slot, 2, this.dims == 3 ? z : 0);
+    this.setRangeOf(slot, 0, watcher ? rx : 0);
+    this.setRangeOf(slot, 1, watcher ? ry : 0);
+    this.setRangeOf(slot, 2, watcher && this.dims == 3 ? rz : 0);
+    this.watcherSet(slot).length = 0;
+    this.linkNodes(slot);
+    this.newStep();
+    this.collectSpan(slot);
+    this.collectBoxesAround(slot);
+    this.ox = NaN;
+    this.oy = NaN;
+    this.oz = NaN;
+    this.settle(slot, false, false);
+  }
+
+  move(slot: i32, x: f64, y: f64, z: f64): void {
+    if (this.dims == 2) z = 0;
+    if (this.posOf(slot, 0) == x && this.posOf(slot, 1) == y && this.posOf(slot, 2) == z) return;
+    this.rememberOld(slot);
+    this.newStep();
+    const watcher = this.stateOf(slot) == WATCHER;
+    if (this.isTeleport(slot, x, y, z)) {
+      this.collectSpan(slot);
+      const set = this.watcherSet(slot);
+      for (let k = 0, n = set.length; k < n; k++) this.addCandidateWatcher(set.get(k));
+      this.unlinkNodes(slot);
+      this.setPos(slot, 0, x);
+      this.setPos(slot, 1, y);
+      this.setPos(slot, 2, z);
+      this.linkNodes(slot);
+      this.collectSpan(slot);
+      this.collectBoxesAround(slot);
+    } else {
+      for (let a = 0; a < this.dims; a++) {
+        const axis = this.axis(a);
+        const to = a == 0 ? x : a == 1 ? y : z;
+        const r = this.rangeOf(slot, a);
+        const base = 3 * slot;
+        const forward = to > this.posOf(slot, a);
+        if (watcher) {
+          if (forward) this.walk(axis, base + KIND_UPPER, to + r, slot);
+          else this.walk(axis, base + KIND_LOWER, to - r, slot);
+        }
+        this.walk(axis, base + KIND_ENTITY, to, slot);
+        if (watcher) {
+          if (forward) this.walk(axis, base + KIND_LOWER, to - r, slot);
+          else this.walk(axis, base + KIND_UPPER, to + r, slot);
+        }
+      }
+      this.setPos(slot, 0, x);
+      this.setPos(slot, 1, y);
+      this.setPos(slot, 2, z);
+    }
+    this.settle(slot, true, watcher);
+  }
+
+  isTeleport(slot: i32, x: f64, y: f64, z: f64): bool {
+    const watcher = this.stateOf(slot) == WATCHER;
+    let walk = Math.abs(x - this.posOf(slot, 0)) + Math.abs(y - this.posOf(slot, 1));
+    if (this.dims == 3) walk += Math.abs(z - this.posOf(slot, 2));
+    if (watcher) walk *= 3;
+    const scan = (watcher ? 4 * this.rangeOf(slot, 0) : 0) + 2 * this.axis0.maxRange;
+    return walk > scan;
+  }
+
+  walk(axis: AxisList, n: i32, key: f64, slot: i32): void {
+    axis.setKey(n, key);
+    const entity = n % 3 == KIND_ENTITY;
+    let q = axis.next(n);
+    if (axis.less(q, n)) {
+      do {
+        this.cross(q, entity, slot);
+        q = axis.next(q);
+      } while (axis.less(q, n));
+      axis.unlink(n);
+      axis.linkAfter(n, axis.prev(q));
+      return;
+    }
+    let p = axis.prev(n);
+    if (axis.less(n, p)) {
+      do {
+        this.cross(p, entity, slot);
+        p = axis.prev(p);
+      } while (axis.less(n, p));
+      axis.unlink(n);
+      axis.linkAfter(n, p);
+    }
+  }
+
+  @inline cross(other: i32, movingEntity: bool, slot: i32): void {
+    const otherSlot = other / 3;
+    if (otherSlot == slot) return;
+    const otherIsEntity = other - otherSlot * 3 == KIND_ENTITY;
+    if (movingEntity) {
+      if (!otherIsEntity) this.addCandidateWatcher(otherSlot);
+    } else if (otherIsEntity) {
+      this.addCandidateTarget(otherSlot);
+    }
+  }
+
+  remove(slot: i32): void {
+    this.newStep();
+    this.collectSpan(slot);
+    this.rememberOld(slot);
+    const wasWatcher = this.stateOf(slot) == WATCHER;
+    const targets = this.candidateTargets;
+    for (let k = 0, n = targets.length; k < n; k++) {
+      const t = targets.get(k);
+      if (wasWatcher && this.inBox(this.ox, this.oy, this.oz, this.orx, this.ory, this.orz, t)) {
+        this.emit(EVENT_LEAVE, slot, t);
+        this.watcherSet(t).removeValue(slot);
+      }
+    }
+    const set = this.watcherSet(slot);
+    for (let k = 0, n = set.length; k < n; k++) this.emit(EVENT_LEAVE, set.get(k), slot);
+    set.length = 0;
+    this.unlinkNodes(slot);
+    store<i32>(this.state + (<usize>slot << 2), FREE);
+  }
+
+  setRange(slot: i32, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+    this.newStep();
+    this.rememberOld(slot);
+    const wasWatcher = this.stateOf(slot) == WATCHER;
+    this.collectSpan(slot);
+    if (wasWatcher) {
+      for (let a = 0; a < this.dims; a++) {
+        const axis = this.axis(a);
+        axis.unlink(3 * slot + KIND_LOWER);
+        axis.unlink(3 * slot + KIND_UPPER);
+      }
+    }
+    store<i32>(this.state + (<usize>slot << 2), watcher ? WATCHER : MARKER);
+    this.setRangeOf(slot, 0, watcher ? rx : 0);
+    this.setRangeOf(slot, 1, watcher ? ry : 0);
+    this.setRangeOf(slot, 2, watcher && this.dims == 3 ? rz : 0);
+    if (watcher) {
+      for (let a = 0; a < this.dims; a++) {
+        this.linkBoundaries(this.axis(a), slot, this.posOf(slot, a), this.rangeOf(slot, a));
+      }
+    }
+    this.collectSpan(slot);
+    this.settle(slot, false, wasWatcher);
+  }
+
+  query(slot: i32): i32 {
+    this.newStep();
+    this.collectSpan(slot);
+    const results = this.results;
+    results.length = 0;
+    const x = this.posOf(slot, 0), y = this.posOf(slot, 1), z = this.posOf(slot, 2);
+    const rx = this.rangeOf(slot, 0), ry = this.rangeOf(slot, 1), rz = this.rangeOf(slot, 2);
+    const targets = this.candidateTargets;
+    for (let k = 0, n = targets.length; k < n; k++) {
+      const t = targets.get(k);
+      if (this.inBox(x, y, z, rx, ry, rz, t)) results.push(load<i32>(this.ids + (<usize>t << 2)));
+    }
+    return results.length;
+  }
+
+  watchers(slot: i32): i32 {
+    const results = this.results;
+    results.length = 0;
+    const set = this.watcherSet(slot);
+    for (let k = 0, n = set.length; k < n; k++) results.push(load<i32>(this.ids + (<usize>set.get(k) << 2)));
+    return results.length;
+  }
+
+  queryBox(minX: f64, minY: f64, minZ: f64, maxX: f64, maxY: f64, maxZ: f64): i32 {
+    const axis = this.axis0;
+    const results = this.results;
+    results.length = 0;
+    for (let n = axis.next(axis.seek(minX, this.state)); n != TAIL && axis.key(n) <= maxX; n = axis.next(n)) {
+      if (n % 3 != KIND_ENTITY) continue;
+      const s = n / 3;
+      const y = this.posOf(s, 1);
+      if (!(minY <= y && y <= maxY)) continue;
+      if (this.dims == 3) {
+        const z = this.posOf(s, 2);
+        if (!(minZ <= z && z <= maxZ)) continue;
+      }
+      results.push(load<i32>(this.ids + (<usize>s << 2)));
+    }
+    return results.length;
+  }
+
+  clear(): void {
+    memory.fill(this.state, 0, <usize>this.capacity << 2);
+    for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
+    for (let a = 0; a < this.dims; a++) this.axis(a).reset();
+    this.events.length = 0;
+  }
+}
+
+function growZeroed(ptr: usize, oldBytes: usize, newBytes: usize): usize {
+  const grown = growBytes(ptr, newBytes);
+  memory.fill(grown + oldBytes, 0, newBytes - oldBytes);
+  return grown;
+}
+
+function newIntList(): IntList {
+  const list = changetype<IntList>(heap.alloc(offsetof<IntList>()));
+  list.data = 0;
+  list.length = 0;
+  list.capacity = 0;
+  return list;
+}
+
+function freeIntList(list: IntList): void {
+  list.release();
+  heap.free(changetype<usize>(list));
+}
+
+function newAxis(): AxisList {
+  const axis = changetype<AxisList>(heap.alloc(offsetof<AxisList>()));
+  axis.nodes = 0;
+  axis.snapKeys = 0;
+  axis.snapSlots = 0;
+  axis.snapLength = 0;
+  axis.snapCapacity = 0;
+  axis.stale = 0;
+  axis.maxRange = 0;
+  axis.grow(48);
+  axis.reset();
+  return axis;
+}
+
+@inline function scene(ptr: i32): AoiScene {
+  return changetype<AoiScene>(<usize>ptr);
+}
+
+// ---- exports --------------------------------------------------------------
+
+export function aoiCreate(dims: i32): i32 {
+  const s = changetype<AoiScene>(heap.alloc(offsetof<AoiScene>()));
+  memory.fill(changetype<usize>(s), 0, offsetof<AoiScene>());
+  s.dims = dims;
+  s.axis0 = newAxis();
+  s.axis1 = newAxis();
+  s.axis2 = dims == 3 ? newAxis() : changetype<AxisList>(0);
+  s.candidateWatchers = newIntList();
+  s.candidateTargets = newIntList();
+  s.events = newIntList();
+  s.results = newIntList();
+  s.ensureSlot(15);
+  return <i32>changetype<usize>(s);
+}
+
+export function aoiDestroy(ptr: i32): void {
+  const s = scene(ptr);
+  for (let k = 0; k < s.capacity; k++) s.watcherSet(k).release();
+  for (let a = 0; a < s.dims; a++) s.axis(a).release();
+  heap.free(s.state);
+  heap.free(s.ids);
+  heap.free(s.pos);
+  heap.free(s.range);
+  heap.free(s.sets);
+  heap.free(s.markWatcher);
+  heap.free(s.markTarget);
+  freeIntList(s.candidateWatchers);
+  freeIntList(s.candidateTargets);
+  freeIntList(s.events);
+  freeIntList(s.results);
+  heap.free(<usize>ptr);
+}
+
+export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32): void {
+  scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0);
+}
+
+export function aoiMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
+  scene(ptr).move(slot, x, y, z);
+}
+
+export function aoiRemove(ptr: i32, slot: i32): void {
+  scene(ptr).remove(slot);
+}
+
+export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32): void {
+  scene(ptr).setRange(slot, rx, ry, rz, watcher != 0);
+}
+
+/** Moves slots[k] to (xs[k], ys[k], zs[k]) in order; zs is 0 for 2-D scenes. */
+export function aoiMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
+  const s = scene(ptr);
+  for (let k = 0; k < count; k++) {
+    const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
+    s.move(load<i32>(<usize>slots + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z);
+  }
+}
+
+/** Adds slots[k] with ids[k] at (xs[k], ys[k], zs[k]) and square half-extent ranges[k], in order. */
+export function aoiAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
+  const s = scene(ptr);
+  for (let k = 0; k < count; k++) {
+    const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
+    const r = load<f64>(<usize>ranges + (<usize>k << 3));
+    s.add(
+      load<i32>(<usize>slots + (<usize>k << 2)),
+      load<i32>(<usize>ids + (<usize>k << 2)),
+      load<f64>(<usize>xs + (<usize>k << 3)),
+      load<f64>(<usize>ys + (<usize>k << 3)),
+      z, r, r, r, true,
+    );
+  }
+}
+
+/** Ints in the event buffer (3 per event). */
+export function aoiEventLength(ptr: i32): i32 {
+  return scene(ptr).events.length;
+}
+
+export function aoiEventData(ptr: i32): i32 {
+  return <i32>scene(ptr).events.data;
+}
+
+export function aoiEventReset(ptr: i32): void {
+  scene(ptr).events.length = 0;
+}
+
+/** Writes the ids slot sees into the result buffer; returns their count. */
+export function aoiQuery(ptr: i32, slot: i32): i32 {
+  return scene(ptr).query(slot);
+}
+
+export function aoiWatchers(ptr: i32, slot: i32): i32 {
+  return scene(ptr).watchers(slot);
+}
+
+export function aoiQueryBox(ptr: i32, minX: f64, minY: f64, minZ: f64, maxX: f64, maxY: f64, maxZ: f64): i32 {
+  return scene(ptr).queryBox(minX, minY, minZ, maxX, maxY, maxZ);
+}
+
+export function aoiResultData(ptr: i32): i32 {
+  return <i32>scene(ptr).results.data;
+}
+
+/** Address of slot's position (3 doubles). */
+export function aoiPositionOf(ptr: i32, slot: i32): i32 {
+  return <i32>(scene(ptr).pos + <usize>slot * 24);
+}
+
+export function aoiClear(ptr: i32): void {
+  scene(ptr).clear();
+}

@@ -1,0 +1,605 @@
+// The reference Scene core (backend 'js'): the same algorithm as
+// assembly/aoi.ts, written as plain TypeScript over typed arrays.
+//
+// Every entity slot s owns three nodes on each axis list: 3s is the lower
+// boundary of its view box (x - range), 3s + 1 the entity itself, 3s + 2 the
+// upper boundary (x + range). Slot 0 is reserved: node 0 is the head (-inf)
+// and node 2 the tail (+inf) of every list. Lists are sorted by (key, kind)
+// with kind = node % 3, so at equal coordinates a lower boundary comes before
+// an entity and an entity before an upper boundary: an entity exactly on the
+// edge of a box lies inside it (the box is closed), whatever the arrival order.
+//
+// A move walks the mover's nodes to their new places; every node crossed is
+// a candidate pair whose visibility may have changed, and each candidate is
+// judged once on old and new positions over all axes. Who sees an entity is
+// kept as a set per entity (its watchers), so the 'move' events of a step
+// come straight from that set. Long jumps (teleports) and range changes
+// re-scan the box instead of walking.
+
+export const KIND_LOWER = 0;
+export const KIND_ENTITY = 1;
+export const KIND_UPPER = 2;
+
+const HEAD = 0;
+const TAIL = 2;
+
+/** Event type codes in the flat event buffer. */
+export const EVENT_ENTER = 0;
+export const EVENT_LEAVE = 1;
+export const EVENT_MOVE = 2;
+
+/** Slot states. */
+const FREE = 0;
+const WATCHER = 1;
+const MARKER = 2;
+
+/**
+ * One axis: a doubly linked list of nodes sorted by (key, kind), plus a
+ * sorted snapshot of entity nodes that serves as a coarse index, so an insert
+ * starts next to its place instead of at the head.
+ */
+class AxisList {
+  keys: Float64Array;
+  prev: Int32Array;
+  next: Int32Array;
+  /** Snapshot of entity keys in list order and their slots: the coarse index. */
+  snapKeys = new Float64Array(0);
+  snapSlots = new Int32Array(0);
+  snapLength = 0;
+  /** Inserts since the snapshot was taken; a rebuild comes after enough of them. */
+  stale = 0;
+  /** Largest half-extent any watcher has had on this axis (bounds the backward scans). */
+  maxRange = 0;
+
+  constructor(nodeCapacity: number) {
+    this.keys = new Float64Array(nodeCapacity);
+    this.prev = new Int32Array(nodeCapacity);
+    this.next = new Int32Array(nodeCapacity);
+    this.reset();
+  }
+
+  reset(): void {
+    this.keys[HEAD] = -Infinity;
+    this.keys[TAIL] = Infinity;
+    this.next[HEAD] = TAIL;
+    this.prev[TAIL] = HEAD;
+    this.prev[HEAD] = HEAD;
+    this.next[TAIL] = TAIL;
+    this.snapLength = 0;
+    this.stale = 0;
+    this.maxRange = 0;
+  }
+
+  grow(nodeCapacity: number): void {
+    const keys = new Float64Array(nodeCapacity);
+    keys.set(this.keys);
+    const prev = new Int32Array(nodeCapacity);
+    prev.set(this.prev);
+    const next = new Int32Array(nodeCapacity);
+    next.set(this.next);
+    this.keys = keys;
+    this.prev = prev;
+    this.next = next;
+  }
+
+  /** True when node a sorts before node b: by key, then by kind. */
+  less(a: number, b: number): boolean {
+    const ka = this.keys[a];
+    const kb = this.keys[b];
+    return ka < kb || (ka === kb && a % 3 < b % 3);
+  }
+
+  unlink(n: number): void {
+    const p = this.prev[n];
+    const q = this.next[n];
+    this.next[p] = q;
+    this.prev[q] = p;
+  }
+
+  linkAfter(n: number, p: number): void {
+    const q = this.next[p];
+    this.prev[n] = p;
+    this.next[n] = q;
+    this.next[p] = n;
+    this.prev[q] = n;
+  }
+
+  /** Links the unlinked node n (its key set) at its place, walking from the linked node start. */
+  insertFrom(n: number, start: number): void {
+    if (this.less(n, start)) {
+      let p = this.prev[start];
+      while (this.less(n, p)) p = this.prev[p];
+      this.linkAfter(n, p);
+    } else {
+      let q = this.next[start];
+      while (this.less(q, n)) q = this.next[q];
+      this.linkAfter(n, this.prev[q]);
+    }
+  }
+
+  /**
+   * A linked node near key: the snapshot entity with the largest key <= key,
+   * or the head. Any linked node is a correct start; a near one is a fast one.
+   */
+  hint(key: number, state: Int32Array, exclude: number): number {
+    let lo = 0;
+    let hi = this.snapLength - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.snapKeys[mid] <= key) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    // A removed entity (or the one being placed) is not in the list: step to a neighbour that is.
+    for (let i = found; i >= 0 && i > found - 8; i--) {
+      const slot = this.snapSlots[i];
+      if (state[slot] !== FREE && slot !== exclude) return 3 * slot + KIND_ENTITY;
+    }
+    return HEAD;
+  }
+
+  /** Inserts node n (its key set) starting from the coarse index, and keeps the index fresh. */
+  insert(n: number, state: Int32Array): void {
+    this.insertFrom(n, this.hint(this.keys[n], state, (n / 3) | 0));
+    this.stale++;
+  }
+
+  /** Re-takes the snapshot once the inserts since the last one reach half its size. */
+  refreshIndex(): void {
+    if (this.stale <= (this.snapLength >> 1) + 16) return;
+    let count = 0;
+    for (let n = this.next[HEAD]; n !== TAIL; n = this.next[n]) if (n % 3 === KIND_ENTITY) count++;
+    if (this.snapKeys.length < count) {
+      this.snapKeys = new Float64Array(count * 2);
+      this.snapSlots = new Int32Array(count * 2);
+    }
+    let i = 0;
+    for (let n = this.next[HEAD]; n !== TAIL; n = this.next[n]) {
+      if (n % 3 !== KIND_ENTITY) continue;
+      this.snapKeys[i] = this.keys[n];
+      this.snapSlots[i] = (n - KIND_ENTITY) / 3;
+      i++;
+    }
+    this.snapLength = count;
+    this.stale = 0;
+  }
+
+  /** The last node with key < key (or the head): walking forward from it meets every node with key >= key. */
+  seek(key: number, state: Int32Array): number {
+    let p = this.hint(key, state, 0);
+    while (this.keys[p] >= key) p = this.prev[p];
+    while (this.keys[this.next[p]] < key) p = this.next[p];
+    return p;
+  }
+}
+
+/** The reference core of one scene. Slots are chosen by the caller; ids are only carried into events. */
+export class SceneCore {
+  readonly dimensions: number;
+  private capacity = 0;
+  private state = new Int32Array(0);
+  private ids = new Int32Array(0);
+  /** Positions and half-extents, three per slot (z is 0 in 2-D scenes). */
+  private pos = new Float64Array(0);
+  private range = new Float64Array(0);
+  /** watchers[s]: the slots that see s now. */
+  private watcherSets: number[][] = [];
+  private readonly axes: AxisList[] = [];
+  /** Candidate dedup: a slot is a candidate of this step when its mark equals the stamp. */
+  private markWatcher = new Int32Array(0);
+  private markTarget = new Int32Array(0);
+  private stamp = 0;
+  private candidateWatchers: number[] = [];
+  private candidateTargets: number[] = [];
+  private events: number[] = [];
+  /** The moving entity's position before the step. */
+  private readonly old = [0, 0, 0];
+  private readonly oldRange = [0, 0, 0];
+
+  constructor(dimensions: number) {
+    this.dimensions = dimensions;
+    for (let a = 0; a < dimensions; a++) this.axes.push(new AxisList(48));
+    this.ensureSlot(15);
+  }
+
+  private ensureSlot(slot: number): void {
+    if (slot < this.capacity) return;
+    let capacity = Math.max(this.capacity, 16);
+    while (capacity <= slot) capacity *= 2;
+    const grownI32 = (from: Int32Array): Int32Array => {
+      const to = new Int32Array(capacity);
+      to.set(from);
+      return to;
+    };
+    const grownF64 = (from: Float64Array): Float64Array => {
+      const to = new Float64Array(capacity * 3);
+      to.set(from);
+      return to;
+    };
+    this.state = grownI32(this.state);
+    this.ids = grownI32(this.ids);
+    this.markWatcher = grownI32(this.markWatcher);
+    this.markTarget = grownI32(this.markTarget);
+    this.pos = grownF64(this.pos);
+    this.range = grownF64(this.range);
+    for (let s = this.watcherSets.length; s < capacity; s++) this.watcherSets.push([]);
+    for (const axis of this.axes) axis.grow(capacity * 3);
+    this.capacity = capacity;
+  }
+
+  /** The flat event buffer [type, watcherId, targetId, ...] since the last drain, then forgets it. */
+  drain(): Int32Array {
+    const out = Int32Array.from(this.events);
+    this.events.length = 0;
+    return out;
+  }
+
+  get pendingEvents(): number {
+    return this.events.length / 3;
+  }
+
+  private emit(type: number, watcher: number, target: number): void {
+    this.events.push(type, this.ids[watcher], this.ids[target]);
+  }
+
+  /** True when watcher w, placed at (wx, wy, wz) with half-extents r, sees the point t of slot target. */
+  private inBox(wx: number, wy: number, wz: number, rx: number, ry: number, rz: number, target: number): boolean {
+    const t = target * 3;
+    const p = this.pos;
+    if (!(wx - rx <= p[t] && p[t] <= wx + rx)) return false;
+    if (!(wy - ry <= p[t + 1] && p[t + 1] <= wy + ry)) return false;
+    return this.dimensions === 2 || (wz - rz <= p[t + 2] && p[t + 2] <= wz + rz);
+  }
+
+  /** True when watcher slot w sees a point at (x, y, z). */
+  private sees(w: number, x: number, y: number, z: number): boolean {
+    if (this.state[w] !== WATCHER) return false;
+    const i = w * 3;
+    const p = this.pos;
+    const r = this.range;
+    if (!(p[i] - r[i] <= x && x <= p[i] + r[i])) return false;
+    if (!(p[i + 1] - r[i + 1] <= y && y <= p[i + 1] + r[i + 1])) return false;
+    return this.dimensions === 2 || (p[i + 2] - r[i + 2] <= z && z <= p[i + 2] + r[i + 2]);
+  }
+
+  private addCandidateWatcher(w: number): void {
+    if (this.markWatcher[w] === this.stamp) return;
+    this.markWatcher[w] = this.stamp;
+    this.candidateWatchers.push(w);
+  }
+
+  private addCandidateTarget(t: number): void {
+    if (this.markTarget[t] === this.stamp) return;
+    this.markTarget[t] = this.stamp;
+    this.candidateTargets.push(t);
+  }
+
+  private newStep(): void {
+    this.stamp++;
+    this.candidateWatchers.length = 0;
+    this.candidateTargets.length = 0;
+  }
+
+  private linkNodes(s: number): void {
+    const watcher = this.state[s] === WATCHER;
+    for (let a = 0; a < this.dimensions; a++) {
+      const axis = this.axes[a];
+      const p = this.pos[s * 3 + a];
+      axis.keys[3 * s + KIND_ENTITY] = p;
+      axis.insert(3 * s + KIND_ENTITY, this.state);
+      if (watcher) this.linkBoundaries(axis, s, p, this.range[s * 3 + a]);
+      axis.refreshIndex();
+    }
+  }
+
+  private linkBoundaries(axis: AxisList, s: number, p: number, r: number): void {
+    axis.keys[3 * s + KIND_LOWER] = p - r;
+    axis.insert(3 * s + KIND_LOWER, this.state);
+    axis.keys[3 * s + KIND_UPPER] = p + r;
+    axis.insert(3 * s + KIND_UPPER, this.state);
+    if (r > axis.maxRange) axis.maxRange = r;
+  }
+
+  private unlinkNodes(s: number): void {
+    const watcher = this.state[s] === WATCHER;
+    for (const axis of this.axes) {
+      axis.unlink(3 * s + KIND_ENTITY);
+      if (watcher) {
+        axis.unlink(3 * s + KIND_LOWER);
+        axis.unlink(3 * s + KIND_UPPER);
+      }
+    }
+  }
+
+  /** Every entity between s's own boundaries on the x list becomes a target candidate. */
+  private collectSpan(s: number): void {
+    if (this.state[s] !== WATCHER) return;
+    const axis = this.axes[0];
+    const end = 3 * s + KIND_UPPER;
+    for (let n = axis.next[3 * s + KIND_LOWER]; n !== end; n = axis.next[n]) {
+      if (n % 3 === KIND_ENTITY && n !== 3 * s + KIND_ENTITY) this.addCandidateTarget((n - KIND_ENTITY) / 3);
+    }
+  }
+
+  /**
+   * Every watcher whose x interval may hold s's x becomes a watcher candidate:
+   * their lower boundaries lie at most twice the largest range before s.
+   */
+  private collectBoxesAround(s: number): void {
+    const axis = this.axes[0];
+    const x = this.pos[s * 3];
+    const reach = 2 * axis.maxRange;
+    const limit = x - reach - 1e-9 * (Math.abs(x) + reach);
+    for (let n = axis.prev[3 * s + KIND_ENTITY]; n !== HEAD && axis.keys[n] >= limit; n = axis.prev[n]) {
+      if (n % 3 === KIND_LOWER && n !== 3 * s + KIND_LOWER) this.addCandidateWatcher(n / 3);
+    }
+  }
+
+  /**
+   * Emits the events of a step of entity s from the candidates: `old` holds
+   * its position before the step (and `oldRange` its view before, with
+   * `wasWatcher`), the slot arrays hold the new state.
+   */
+  private settle(s: number, moved: boolean, wasWatcher: boolean): void {
+    const p = this.pos;
+    const i = s * 3;
+    const [ox, oy, oz] = this.old;
+    const watchers = this.watcherSets[s];
+    // Others looking at s: judged on s's old and new position, both boxes fixed.
+    let entering = 0;
+    for (const w of this.candidateWatchers) {
+      const was = this.sees(w, ox, oy, oz);
+      const is = this.sees(w, p[i], p[i + 1], p[i + 2]);
+      if (was && !is) {
+        this.emit(EVENT_LEAVE, w, s);
+        removeFrom(watchers, w);
+      } else if (is && !was) {
+        this.emit(EVENT_ENTER, w, s);
+        this.candidateWatchers[entering++] = w;
+      }
+    }
+    if (moved) for (const w of watchers) this.emit(EVENT_MOVE, w, s);
+    for (let k = 0; k < entering; k++) watchers.push(this.candidateWatchers[k]);
+    // s looking at others: its old box against its new box.
+    const watcherNow = this.state[s] === WATCHER;
+    const [rx, ry, rz] = this.oldRange;
+    const r = this.range;
+    for (const t of this.candidateTargets) {
+      const was = wasWatcher && this.inBox(ox, oy, oz, rx, ry, rz, t);
+      const is = watcherNow && this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t);
+      if (was && !is) {
+        this.emit(EVENT_LEAVE, s, t);
+        removeFrom(this.watcherSets[t], s);
+      } else if (is && !was) {
+        this.emit(EVENT_ENTER, s, t);
+        this.watcherSets[t].push(s);
+      }
+    }
+  }
+
+  private rememberOld(s: number): void {
+    for (let a = 0; a < 3; a++) {
+      this.old[a] = this.pos[s * 3 + a];
+      this.oldRange[a] = this.range[s * 3 + a];
+    }
+  }
+
+  /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
+    this.ensureSlot(slot);
+    this.state[slot] = watcher ? WATCHER : MARKER;
+    this.ids[slot] = id;
+    const i = slot * 3;
+    this.pos[i] = x;
+    this.pos[i + 1] = y;
+    this.pos[i + 2] = this.dimensions === 3 ? z : 0;
+    this.range[i] = watcher ? rx : 0;
+    this.range[i + 1] = watcher ? ry : 0;
+    this.range[i + 2] = watcher && this.dimensions === 3 ? rz : 0;
+    this.watcherSets[slot].length = 0;
+    this.linkNodes(slot);
+    this.newStep();
+    this.collectSpan(slot);
+    this.collectBoxesAround(slot);
+    // Nothing was seen before the add: an old position no box holds.
+    this.old[0] = this.old[1] = this.old[2] = NaN;
+    this.settle(slot, false, false);
+  }
+
+  /** Moves entity `slot` to (x, y, z), walking its nodes or, for a long jump, re-scanning. */
+  move(slot: number, x: number, y: number, z: number): void {
+    const i = slot * 3;
+    if (this.dimensions === 2) z = 0;
+    const p = this.pos;
+    if (p[i] === x && p[i + 1] === y && p[i + 2] === z) return;
+    this.rememberOld(slot);
+    this.newStep();
+    const watcher = this.state[slot] === WATCHER;
+    const target = [x, y, z];
+    if (this.isTeleport(slot, target)) {
+      this.collectSpan(slot);
+      for (const w of this.watcherSets[slot]) this.addCandidateWatcher(w);
+      this.unlinkNodes(slot);
+      p[i] = x;
+      p[i + 1] = y;
+      p[i + 2] = z;
+      this.linkNodes(slot);
+      this.collectSpan(slot);
+      this.collectBoxesAround(slot);
+    } else {
+      for (let a = 0; a < this.dimensions; a++) {
+        const axis = this.axes[a];
+        const to = target[a];
+        const r = this.range[i + a];
+        const base = 3 * slot;
+        // The leading node goes first, so the mover's nodes do not cross each other.
+        if (watcher && to > p[i + a]) this.walk(axis, base + KIND_UPPER, to + r, slot);
+        else if (watcher) this.walk(axis, base + KIND_LOWER, to - r, slot);
+        this.walk(axis, base + KIND_ENTITY, to, slot);
+        if (watcher && to > p[i + a]) this.walk(axis, base + KIND_LOWER, to - r, slot);
+        else if (watcher) this.walk(axis, base + KIND_UPPER, to + r, slot);
+      }
+      p[i] = x;
+      p[i + 1] = y;
+      p[i + 2] = z;
+    }
+    this.settle(slot, true, watcher);
+  }
+
+  /**
+   * A walk costs the nodes crossed, roughly |step| per node; a re-scan costs
+   * the nodes of the mover's own box plus of the widest box around it.
+   */
+  private isTeleport(slot: number, target: number[]): boolean {
+    const watcher = this.state[slot] === WATCHER;
+    let walk = 0;
+    for (let a = 0; a < this.dimensions; a++) walk += Math.abs(target[a] - this.pos[slot * 3 + a]);
+    if (watcher) walk *= 3;
+    const scan = (watcher ? 4 * this.range[slot * 3] : 0) + 2 * this.axes[0].maxRange;
+    return walk > scan;
+  }
+
+  /** Moves node n to key, marking as candidates the entities or boxes it crosses. */
+  private walk(axis: AxisList, n: number, key: number, slot: number): void {
+    axis.keys[n] = key;
+    const entity = n % 3 === KIND_ENTITY;
+    let q = axis.next[n];
+    if (axis.less(q, n)) {
+      do {
+        this.cross(q, entity, slot);
+        q = axis.next[q];
+      } while (axis.less(q, n));
+      axis.unlink(n);
+      axis.linkAfter(n, axis.prev[q]);
+      return;
+    }
+    let p = axis.prev[n];
+    if (axis.less(n, p)) {
+      do {
+        this.cross(p, entity, slot);
+        p = axis.prev[p];
+      } while (axis.less(n, p));
+      axis.unlink(n);
+      axis.linkAfter(n, p);
+    }
+  }
+
+  /** An entity node crossing a box edge, or a box edge crossing an entity node: one candidate pair. */
+  private cross(other: number, movingEntity: boolean, slot: number): void {
+    const otherSlot = (other / 3) | 0;
+    if (otherSlot === slot) return;
+    const otherIsEntity = other % 3 === KIND_ENTITY;
+    if (movingEntity && !otherIsEntity) this.addCandidateWatcher(otherSlot);
+    else if (!movingEntity && otherIsEntity) this.addCandidateTarget(otherSlot);
+  }
+
+  /** Removes entity `slot`: everyone who saw it, and everyone it saw, gets a leave. */
+  remove(slot: number): void {
+    this.newStep();
+    this.collectSpan(slot);
+    this.rememberOld(slot);
+    const wasWatcher = this.state[slot] === WATCHER;
+    for (const t of this.candidateTargets) {
+      if (wasWatcher && this.inBox(this.old[0], this.old[1], this.old[2], this.oldRange[0], this.oldRange[1], this.oldRange[2], t)) {
+        this.emit(EVENT_LEAVE, slot, t);
+        removeFrom(this.watcherSets[t], slot);
+      }
+    }
+    for (const w of this.watcherSets[slot]) this.emit(EVENT_LEAVE, w, slot);
+    this.watcherSets[slot].length = 0;
+    this.unlinkNodes(slot);
+    this.state[slot] = FREE;
+  }
+
+  /** Changes what `slot` sees: new half-extents, or a marker when watcher is false. */
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void {
+    this.newStep();
+    this.rememberOld(slot);
+    const wasWatcher = this.state[slot] === WATCHER;
+    this.collectSpan(slot);
+    const i = slot * 3;
+    for (const axis of this.axes) {
+      if (wasWatcher) {
+        axis.unlink(3 * slot + KIND_LOWER);
+        axis.unlink(3 * slot + KIND_UPPER);
+      }
+    }
+    this.state[slot] = watcher ? WATCHER : MARKER;
+    this.range[i] = watcher ? rx : 0;
+    this.range[i + 1] = watcher ? ry : 0;
+    this.range[i + 2] = watcher && this.dimensions === 3 ? rz : 0;
+    if (watcher) {
+      for (let a = 0; a < this.dimensions; a++) this.linkBoundaries(this.axes[a], slot, this.pos[i + a], this.range[i + a]);
+    }
+    this.collectSpan(slot);
+    this.settle(slot, false, wasWatcher);
+  }
+
+  /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
+  moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {
+    for (let k = 0; k < slots.length; k++) this.move(slots[k], xs[k], ys[k], zs === null ? 0 : zs[k]);
+  }
+
+  /** Adds in order; ranges[k] is a square (cube) half-extent. */
+  addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void {
+    for (let k = 0; k < slots.length; k++) {
+      const r = ranges[k];
+      this.add(slots[k], ids[k], xs[k], ys[k], zs === null ? 0 : zs[k], r, r, r, true);
+    }
+  }
+
+  position(slot: number): { x: number; y: number; z: number } {
+    const i = slot * 3;
+    return { x: this.pos[i], y: this.pos[i + 1], z: this.pos[i + 2] };
+  }
+
+  /** Ids that `slot` sees, unordered. */
+  query(slot: number): number[] {
+    this.newStep();
+    this.collectSpan(slot);
+    const i = slot * 3;
+    const out: number[] = [];
+    for (const t of this.candidateTargets) {
+      if (this.inBox(this.pos[i], this.pos[i + 1], this.pos[i + 2], this.range[i], this.range[i + 1], this.range[i + 2], t)) out.push(this.ids[t]);
+    }
+    return out;
+  }
+
+  /** Ids that see `slot`, unordered. */
+  watchers(slot: number): number[] {
+    return this.watcherSets[slot].map((w) => this.ids[w]);
+  }
+
+  /** Ids positioned in the closed box, unordered. */
+  queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[] {
+    const axis = this.axes[0];
+    const out: number[] = [];
+    for (let n = axis.next[axis.seek(minX, this.state)]; axis.keys[n] <= maxX && n !== TAIL; n = axis.next[n]) {
+      if (n % 3 !== KIND_ENTITY) continue;
+      const s = (n - KIND_ENTITY) / 3;
+      const y = this.pos[s * 3 + 1];
+      const z = this.pos[s * 3 + 2];
+      if (minY <= y && y <= maxY && (this.dimensions === 2 || (minZ <= z && z <= maxZ))) out.push(this.ids[s]);
+    }
+    return out;
+  }
+
+  /** Forgets every entity and every pending event. */
+  clear(): void {
+    this.state.fill(FREE);
+    for (const set of this.watcherSets) set.length = 0;
+    for (const axis of this.axes) axis.reset();
+    this.events.length = 0;
+  }
+}
+
+/** Removes one occurrence of value from an unordered list (swap with the last). */
+function removeFrom(list: number[], value: number): void {
+  const k = list.indexOf(value);
+  const last = list.pop()!;
+  if (k < list.length) list[k] = last;
+}
