@@ -191,8 +191,8 @@ class AxisList {
     this.stale++;
   }
 
-  refreshIndex(): void {
-    if (this.stale <= (this.snapLength >> 1) + 16) return;
+  refreshIndex(force: bool): void {
+    if (!force && this.stale <= this.snapLength + 48) return;
     let count = 0;
     for (let n = this.next(HEAD); n != TAIL; n = this.next(n)) if (n % 3 == KIND_ENTITY) count++;
     if (this.snapCapacity < count) {
@@ -242,6 +242,7 @@ class AoiScene {
   markWatcher: usize = 0;
   markTarget: usize = 0;
   stamp: i32 = 0;
+  alive: i32 = 0;
   axis0: AxisList = changetype<AxisList>(0);
   axis1: AxisList = changetype<AxisList>(0);
   axis2: AxisList = changetype<AxisList>(0);
@@ -359,7 +360,7 @@ class AoiScene {
       axis.setKey(3 * s + KIND_ENTITY, p);
       axis.insert(3 * s + KIND_ENTITY, this.state);
       if (watcher) this.linkBoundaries(axis, s, p, this.rangeOf(s, a));
-      axis.refreshIndex();
+      axis.refreshIndex(false);
     }
   }
 
@@ -469,6 +470,7 @@ class AoiScene {
   add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool): void {
     this.ensureSlot(slot);
     store<i32>(this.state + (<usize>slot << 2), watcher ? WATCHER : MARKER);
+    this.alive++;
     store<i32>(this.ids + (<usize>slot << 2), id);
     this.setPos(slot, 0, x);
     this.setPos(slot, 1, y);
@@ -590,6 +592,7 @@ class AoiScene {
     set.length = 0;
     this.unlinkNodes(slot);
     store<i32>(this.state + (<usize>slot << 2), FREE);
+    this.alive--;
   }
 
   setRange(slot: i32, rx: f64, ry: f64, rz: f64, watcher: bool): void {
@@ -615,6 +618,96 @@ class AoiScene {
     }
     this.collectSpan(slot);
     this.settle(slot, false, wasWatcher);
+  }
+
+  /** A large batch is loaded in bulk: sorted links per axis, enter events from a throwaway grid. */
+  addMany(slots: usize, ids: usize, xs: usize, ys: usize, zs: usize, ranges: usize, n: i32): void {
+    if (n < BULK_MIN || n * 4 < this.alive) {
+      for (let k = 0; k < n; k++) {
+        const z = zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3));
+        const r = load<f64>(ranges + (<usize>k << 3));
+        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true);
+      }
+      return;
+    }
+    let top = 0;
+    for (let k = 0; k < n; k++) top = max(top, load<i32>(slots + (<usize>k << 2)));
+    this.ensureSlot(top);
+    this.newStep();
+    for (let k = 0; k < n; k++) {
+      const s = load<i32>(slots + (<usize>k << 2));
+      const r = load<f64>(ranges + (<usize>k << 3));
+      store<i32>(this.ids + (<usize>s << 2), load<i32>(ids + (<usize>k << 2)));
+      this.setPos(s, 0, load<f64>(xs + (<usize>k << 3)));
+      this.setPos(s, 1, load<f64>(ys + (<usize>k << 3)));
+      this.setPos(s, 2, zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3)));
+      this.setRangeOf(s, 0, r);
+      this.setRangeOf(s, 1, r);
+      this.setRangeOf(s, 2, this.dims == 3 ? r : 0);
+      this.watcherSet(s).length = 0;
+      store<i32>(this.markTarget + (<usize>s << 2), this.stamp);
+    }
+    const nodes = heap.alloc(<usize>n * 12);
+    for (let a = 0; a < this.dims; a++) {
+      const axis = this.axis(a);
+      for (let k = 0; k < n; k++) {
+        const s = load<i32>(slots + (<usize>k << 2));
+        const p = this.posOf(s, a);
+        const r = this.rangeOf(s, a);
+        axis.setKey(3 * s + KIND_LOWER, p - r);
+        axis.setKey(3 * s + KIND_ENTITY, p);
+        axis.setKey(3 * s + KIND_UPPER, p + r);
+        store<i32>(nodes + <usize>k * 12, 3 * s + KIND_LOWER);
+        store<i32>(nodes + <usize>k * 12, 3 * s + KIND_ENTITY, 4);
+        store<i32>(nodes + <usize>k * 12, 3 * s + KIND_UPPER, 8);
+        if (r > axis.maxRange) axis.maxRange = r;
+      }
+      sortNodes(axis, nodes, 0, 3 * n - 1);
+      let at = axis.hint(axis.key(load<i32>(nodes)), this.state, -1);
+      for (let k = 0; k < 3 * n; k++) {
+        const node = load<i32>(nodes + (<usize>k << 2));
+        axis.insertFrom(node, at);
+        at = node;
+      }
+    }
+    heap.free(nodes);
+    for (let k = 0; k < n; k++) store<i32>(this.state + (<usize>load<i32>(slots + (<usize>k << 2)) << 2), WATCHER);
+    this.alive += n;
+    for (let a = 0; a < this.dims; a++) this.axis(a).refreshIndex(true);
+    this.enterAllPairs(slots, n);
+  }
+
+  /** Emits enter for every pair with at least one member in the batch (marked with the current stamp). */
+  enterAllPairs(batch: usize, n: i32): void {
+    const grid = new BulkGrid(this, max(this.axis0.maxRange, this.axis1.maxRange));
+    for (let k = 0; k < n; k++) {
+      const s = load<i32>(batch + (<usize>k << 2));
+      const x = this.posOf(s, 0), y = this.posOf(s, 1), z = this.posOf(s, 2);
+      const rx = this.rangeOf(s, 0), ry = this.rangeOf(s, 1), rz = this.rangeOf(s, 2);
+      const cx = grid.column(x);
+      const cy = grid.row(y);
+      for (let gy = cy - 1; gy <= cy + 1; gy++) {
+        for (let gx = cx - 1; gx <= cx + 1; gx++) {
+          if (gx < 0 || gy < 0 || gx >= grid.columns || gy >= grid.rows) continue;
+          const c = gx + gy * grid.columns;
+          const end = load<i32>(grid.starts + (<usize>(c + 1) << 2));
+          for (let i = load<i32>(grid.starts + (<usize>c << 2)); i < end; i++) {
+            const t = load<i32>(grid.items + (<usize>i << 2));
+            if (t == s) continue;
+            if (this.inBox(x, y, z, rx, ry, rz, t)) {
+              this.emit(EVENT_ENTER, s, t);
+              this.watcherSet(t).push(s);
+            }
+            // A pair inside the batch is found again from its other member.
+            if (load<i32>(this.markTarget + (<usize>t << 2)) != this.stamp && this.sees(t, x, y, z)) {
+              this.emit(EVENT_ENTER, t, s);
+              this.watcherSet(s).push(t);
+            }
+          }
+        }
+      }
+    }
+    grid.release();
   }
 
   query(slot: i32): i32 {
@@ -663,6 +756,141 @@ class AoiScene {
     for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
     for (let a = 0; a < this.dims; a++) this.axis(a).reset();
     this.events.length = 0;
+    this.alive = 0;
+  }
+}
+
+/** Batches at least this large (and a quarter of the scene) are loaded in bulk. */
+const BULK_MIN: i32 = 32;
+
+/** Sorts node ids in [lo, hi] by (key, kind): quicksort, insertion sort for short runs. */
+function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
+  while (hi - lo > 16) {
+    const mid = lo + ((hi - lo) >> 1);
+    // Median of three as the pivot.
+    if (axis.less(nodeAt(base, mid), nodeAt(base, lo))) swapNodes(base, mid, lo);
+    if (axis.less(nodeAt(base, hi), nodeAt(base, lo))) swapNodes(base, hi, lo);
+    if (axis.less(nodeAt(base, hi), nodeAt(base, mid))) swapNodes(base, hi, mid);
+    const pivot = nodeAt(base, mid);
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (axis.less(nodeAt(base, i), pivot)) i++;
+      while (axis.less(pivot, nodeAt(base, j))) j--;
+      if (i <= j) {
+        swapNodes(base, i, j);
+        i++;
+        j--;
+      }
+    }
+    // Recurse into the smaller side, loop on the larger: stack depth stays logarithmic.
+    if (j - lo < hi - i) {
+      sortNodes(axis, base, lo, j);
+      lo = i;
+    } else {
+      sortNodes(axis, base, i, hi);
+      hi = j;
+    }
+  }
+  for (let i = lo + 1; i <= hi; i++) {
+    const node = nodeAt(base, i);
+    let j = i - 1;
+    while (j >= lo && axis.less(node, nodeAt(base, j))) {
+      store<i32>(base + (<usize>(j + 1) << 2), nodeAt(base, j));
+      j--;
+    }
+    store<i32>(base + (<usize>(j + 1) << 2), node);
+  }
+}
+
+@inline function nodeAt(base: usize, i: i32): i32 {
+  return load<i32>(base + (<usize>i << 2));
+}
+
+@inline function swapNodes(base: usize, i: i32, j: i32): void {
+  const t = nodeAt(base, i);
+  store<i32>(base + (<usize>i << 2), nodeAt(base, j));
+  store<i32>(base + (<usize>j << 2), t);
+}
+
+/**
+ * A throwaway uniform grid over every entity's (x, y), cells at least as wide
+ * as the largest range, so whoever sees a point sits in the 3 x 3 cells around it.
+ */
+@unmanaged
+class BulkGrid {
+  minX: f64 = 0;
+  minY: f64 = 0;
+  size: f64 = 1;
+  columns: i32 = 0;
+  rows: i32 = 0;
+  starts: usize = 0;
+  items: usize = 0;
+
+  constructor(scene: AoiScene, maxRange: f64) {
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let count = 0;
+    const capacity = scene.capacity;
+    for (let s = 1; s < capacity; s++) {
+      if (scene.stateOf(s) == FREE) continue;
+      count++;
+      const x = scene.posOf(s, 0);
+      const y = scene.posOf(s, 1);
+      minX = min(minX, x);
+      maxX = max(maxX, x);
+      minY = min(minY, y);
+      maxY = max(maxY, y);
+    }
+    // The margin keeps rounding in the division from splitting a pair by two cells.
+    let size = maxRange * 1.001 + 1e-9 * (Math.abs(minX) + Math.abs(maxX) + Math.abs(minY) + Math.abs(maxY)) + 1e-300;
+    while (((maxX - minX) / size + 1) * ((maxY - minY) / size + 1) > <f64>(2 * count + 64)) size *= 2;
+    this.minX = minX;
+    this.minY = minY;
+    this.size = size;
+    this.columns = <i32>Math.floor((maxX - minX) / size) + 1;
+    this.rows = <i32>Math.floor((maxY - minY) / size) + 1;
+    const cells = this.columns * this.rows;
+    this.starts = heap.alloc(<usize>(cells + 1) << 2);
+    memory.fill(this.starts, 0, <usize>(cells + 1) << 2);
+    this.items = heap.alloc(<usize>max(count, 1) << 2);
+    const cellOf = heap.alloc(<usize>capacity << 2);
+    for (let s = 1; s < capacity; s++) {
+      if (scene.stateOf(s) == FREE) continue;
+      const c = this.column(scene.posOf(s, 0)) + this.row(scene.posOf(s, 1)) * this.columns;
+      store<i32>(cellOf + (<usize>s << 2), c);
+      const at = this.starts + (<usize>(c + 1) << 2);
+      store<i32>(at, load<i32>(at) + 1);
+    }
+    for (let c = 0; c < cells; c++) {
+      const at = this.starts + (<usize>(c + 1) << 2);
+      store<i32>(at, load<i32>(at) + load<i32>(at - 4));
+    }
+    // Fill by counting down from each cell's end, then the starts are intact again.
+    for (let s = capacity - 1; s >= 1; s--) {
+      if (scene.stateOf(s) == FREE) continue;
+      const at = this.starts + (<usize>(load<i32>(cellOf + (<usize>s << 2)) + 1) << 2);
+      const i = load<i32>(at) - 1;
+      store<i32>(at, i);
+      store<i32>(this.items + (<usize>i << 2), s);
+    }
+    // Each starts[c + 1] now holds the start of cell c: shift down by one.
+    for (let c = 0; c < cells; c++) store<i32>(this.starts + (<usize>c << 2), load<i32>(this.starts + (<usize>(c + 1) << 2)));
+    store<i32>(this.starts + (<usize>cells << 2), count);
+    heap.free(cellOf);
+  }
+
+  @inline column(x: f64): i32 {
+    return <i32>Math.floor((x - this.minX) / this.size);
+  }
+
+  @inline row(y: f64): i32 {
+    return <i32>Math.floor((y - this.minY) / this.size);
+  }
+
+  release(): void {
+    heap.free(this.starts);
+    heap.free(this.items);
+    heap.free(changetype<usize>(this));
   }
 }
 
@@ -765,18 +993,7 @@ export function aoiMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, cou
 
 /** Adds slots[k] with ids[k] at (xs[k], ys[k], zs[k]) and square half-extent ranges[k], in order. */
 export function aoiAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
-  const s = scene(ptr);
-  for (let k = 0; k < count; k++) {
-    const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
-    const r = load<f64>(<usize>ranges + (<usize>k << 3));
-    s.add(
-      load<i32>(<usize>slots + (<usize>k << 2)),
-      load<i32>(<usize>ids + (<usize>k << 2)),
-      load<f64>(<usize>xs + (<usize>k << 3)),
-      load<f64>(<usize>ys + (<usize>k << 3)),
-      z, r, r, r, true,
-    );
-  }
+  scene(ptr).addMany(<usize>slots, <usize>ids, <usize>xs, <usize>ys, <usize>zs, <usize>ranges, count);
 }
 
 /** Ints in the event buffer (3 per event). */
@@ -816,4 +1033,18 @@ export function aoiPositionOf(ptr: i32, slot: i32): i32 {
 
 export function aoiClear(ptr: i32): void {
   scene(ptr).clear();
+}
+
+/** Bytes of linear memory this scene holds (its arrays, lists and buffers, by capacity). */
+export function aoiBytes(ptr: i32): f64 {
+  const s = scene(ptr);
+  const cap = <f64>s.capacity;
+  let bytes = <f64>offsetof<AoiScene>() + cap * (4 + 4 + 24 + 24 + <f64>offsetof<IntList>() + 4 + 4);
+  for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
+  for (let a = 0; a < s.dims; a++) {
+    const axis = s.axis(a);
+    bytes += <f64>offsetof<AxisList>() + cap * 3 * <f64>NODE_BYTES + <f64>axis.snapCapacity * 12;
+  }
+  bytes += <f64>(s.candidateWatchers.capacity + s.candidateTargets.capacity + s.events.capacity + s.results.capacity) * 4;
+  return bytes;
 }

@@ -3,8 +3,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runSuites, type Suite } from './harness.js';
 import { boundarySuite } from './boundary.js';
+import { aoiSuite } from './aoi.js';
 
-const suites: Suite[] = [boundarySuite];
+const suites: Suite[] = [boundarySuite, aoiSuite];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const selected = wanted.length === 0 ? suites : suites.filter((s) => wanted.includes(s.name));

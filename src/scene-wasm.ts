@@ -116,6 +116,11 @@ export class WasmSceneCore implements SceneBackend {
     return out;
   }
 
+  /** Bytes of linear memory the scene holds, by capacity. */
+  bytes(): number {
+    return this.core.exports.aoiBytes(this.handle);
+  }
+
   clear(): void {
     this.core.exports.aoiClear(this.handle);
   }

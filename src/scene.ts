@@ -86,6 +86,15 @@ export class Scene {
     return this.slots.size;
   }
 
+  /**
+   * Bytes of wasm linear memory this scene holds (arrays by capacity, watcher
+   * lists, event buffer); 0 for the js backend.
+   */
+  get memoryBytes(): number {
+    this.alive();
+    return this.core instanceof WasmSceneCore ? this.core.bytes() : 0;
+  }
+
   /** Adds entity id at (x, y) (z = 0 in a 3-D scene) with its view range (default: defaultRange; null: a marker). */
   add(id: number, x: number, y: number, range?: AoiRange): void {
     this.insert(id, x, y, 0, range, false);

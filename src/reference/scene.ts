@@ -148,9 +148,9 @@ class AxisList {
     this.stale++;
   }
 
-  /** Re-takes the snapshot once the inserts since the last one reach half its size. */
-  refreshIndex(): void {
-    if (this.stale <= (this.snapLength >> 1) + 16) return;
+  /** Re-takes the snapshot once the nodes inserted since the last one outnumber its entities (or when forced). */
+  refreshIndex(force: boolean): void {
+    if (!force && this.stale <= this.snapLength + 48) return;
     let count = 0;
     for (let n = this.next[HEAD]; n !== TAIL; n = this.next[n]) if (n % 3 === KIND_ENTITY) count++;
     if (this.snapKeys.length < count) {
@@ -193,6 +193,8 @@ export class SceneCore {
   private markWatcher = new Int32Array(0);
   private markTarget = new Int32Array(0);
   private stamp = 0;
+  /** Entities in the scene. */
+  private alive = 0;
   private candidateWatchers: number[] = [];
   private candidateTargets: number[] = [];
   private events: number[] = [];
@@ -210,12 +212,12 @@ export class SceneCore {
     if (slot < this.capacity) return;
     let capacity = Math.max(this.capacity, 16);
     while (capacity <= slot) capacity *= 2;
-    const grownI32 = (from: Int32Array): Int32Array => {
+    const grownI32 = (from: Int32Array): Int32Array<ArrayBuffer> => {
       const to = new Int32Array(capacity);
       to.set(from);
       return to;
     };
-    const grownF64 = (from: Float64Array): Float64Array => {
+    const grownF64 = (from: Float64Array): Float64Array<ArrayBuffer> => {
       const to = new Float64Array(capacity * 3);
       to.set(from);
       return to;
@@ -292,7 +294,7 @@ export class SceneCore {
       axis.keys[3 * s + KIND_ENTITY] = p;
       axis.insert(3 * s + KIND_ENTITY, this.state);
       if (watcher) this.linkBoundaries(axis, s, p, this.range[s * 3 + a]);
-      axis.refreshIndex();
+      axis.refreshIndex(false);
     }
   }
 
@@ -392,6 +394,7 @@ export class SceneCore {
   add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
     this.ensureSlot(slot);
     this.state[slot] = watcher ? WATCHER : MARKER;
+    this.alive++;
     this.ids[slot] = id;
     const i = slot * 3;
     this.pos[i] = x;
@@ -513,6 +516,7 @@ export class SceneCore {
     this.watcherSets[slot].length = 0;
     this.unlinkNodes(slot);
     this.state[slot] = FREE;
+    this.alive--;
   }
 
   /** Changes what `slot` sees: new half-extents, or a marker when watcher is false. */
@@ -544,11 +548,94 @@ export class SceneCore {
     for (let k = 0; k < slots.length; k++) this.move(slots[k], xs[k], ys[k], zs === null ? 0 : zs[k]);
   }
 
-  /** Adds in order; ranges[k] is a square (cube) half-extent. */
+  /**
+   * Adds a batch; ranges[k] is a square (cube) half-extent. A large batch is
+   * loaded in bulk: each axis's new nodes are sorted and linked in one pass,
+   * and the enter events come from a temporary grid over every entity (cells
+   * as wide as the largest range), so nothing scans an x strip per entity.
+   * The events are those of adding one by one, in any order.
+   */
   addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void {
-    for (let k = 0; k < slots.length; k++) {
+    const n = slots.length;
+    if (n < BULK_MIN || n * 4 < this.alive) {
+      for (let k = 0; k < n; k++) {
+        const r = ranges[k];
+        this.add(slots[k], ids[k], xs[k], ys[k], zs === null ? 0 : zs[k], r, r, r, true);
+      }
+      return;
+    }
+    let top = 0;
+    for (let k = 0; k < n; k++) top = Math.max(top, slots[k]);
+    this.ensureSlot(top);
+    this.newStep(); // marks the batch: markTarget[s] === stamp
+    for (let k = 0; k < n; k++) {
+      const s = slots[k];
+      const i = s * 3;
       const r = ranges[k];
-      this.add(slots[k], ids[k], xs[k], ys[k], zs === null ? 0 : zs[k], r, r, r, true);
+      this.ids[s] = ids[k];
+      this.pos[i] = xs[k];
+      this.pos[i + 1] = ys[k];
+      this.pos[i + 2] = zs === null ? 0 : zs[k];
+      this.range[i] = r;
+      this.range[i + 1] = r;
+      this.range[i + 2] = this.dimensions === 3 ? r : 0;
+      this.watcherSets[s].length = 0;
+      this.markTarget[s] = this.stamp;
+    }
+    // Linked while still FREE, so the coarse index never offers a half-linked node.
+    const nodes = new Int32Array(3 * n);
+    for (let a = 0; a < this.dimensions; a++) {
+      const axis = this.axes[a];
+      for (let k = 0; k < n; k++) {
+        const s = slots[k];
+        const p = this.pos[s * 3 + a];
+        const r = this.range[s * 3 + a];
+        axis.keys[3 * s + KIND_LOWER] = p - r;
+        axis.keys[3 * s + KIND_ENTITY] = p;
+        axis.keys[3 * s + KIND_UPPER] = p + r;
+        nodes[3 * k] = 3 * s + KIND_LOWER;
+        nodes[3 * k + 1] = 3 * s + KIND_ENTITY;
+        nodes[3 * k + 2] = 3 * s + KIND_UPPER;
+        if (r > axis.maxRange) axis.maxRange = r;
+      }
+      nodes.sort((u, v) => (axis.less(u, v) ? -1 : axis.less(v, u) ? 1 : 0));
+      let at = axis.hint(axis.keys[nodes[0]], this.state, -1);
+      for (const node of nodes) {
+        axis.insertFrom(node, at);
+        at = node;
+      }
+    }
+    for (let k = 0; k < n; k++) this.state[slots[k]] = WATCHER;
+    this.alive += n;
+    for (const axis of this.axes) axis.refreshIndex(true);
+    this.enterAllPairs(slots);
+  }
+
+  /** Emits enter for every pair with at least one member in the batch (marked with the current stamp). */
+  private enterAllPairs(batch: Int32Array): void {
+    const grid = new BulkGrid(this.pos, this.state, this.capacity, Math.max(this.axes[0].maxRange, this.axes[1].maxRange));
+    const p = this.pos;
+    const r = this.range;
+    for (const s of batch) {
+      const i = s * 3;
+      const cx = grid.column(p[i]);
+      const cy = grid.row(p[i + 1]);
+      for (let gy = cy - 1; gy <= cy + 1; gy++) {
+        for (let gx = cx - 1; gx <= cx + 1; gx++) {
+          for (const t of grid.cell(gx, gy)) {
+            if (t === s) continue;
+            if (this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t)) {
+              this.emit(EVENT_ENTER, s, t);
+              this.watcherSets[t].push(s);
+            }
+            // A pair inside the batch is found again from its other member.
+            if (this.markTarget[t] !== this.stamp && this.sees(t, p[i], p[i + 1], p[i + 2])) {
+              this.emit(EVENT_ENTER, t, s);
+              this.watcherSets[s].push(t);
+            }
+          }
+        }
+      }
     }
   }
 
@@ -594,8 +681,75 @@ export class SceneCore {
     for (const set of this.watcherSets) set.length = 0;
     for (const axis of this.axes) axis.reset();
     this.events.length = 0;
+    this.alive = 0;
   }
 }
+
+/** Batches at least this large (and a quarter of the scene) are loaded in bulk. */
+const BULK_MIN = 32;
+
+/**
+ * A throwaway uniform grid over every entity's (x, y), cells at least as wide
+ * as the largest range, so whoever sees a point sits in the 3 x 3 cells around it.
+ */
+class BulkGrid {
+  private readonly minX: number;
+  private readonly minY: number;
+  private readonly size: number;
+  private readonly columns: number;
+  private readonly rows: number;
+  private readonly starts: Int32Array;
+  private readonly items: Int32Array;
+
+  constructor(pos: Float64Array, state: Int32Array, capacity: number, maxRange: number) {
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let count = 0;
+    for (let s = 1; s < capacity; s++) {
+      if (state[s] === FREE) continue;
+      count++;
+      minX = Math.min(minX, pos[s * 3]);
+      maxX = Math.max(maxX, pos[s * 3]);
+      minY = Math.min(minY, pos[s * 3 + 1]);
+      maxY = Math.max(maxY, pos[s * 3 + 1]);
+    }
+    // The margin keeps rounding in the division from splitting a pair by two cells.
+    let size = maxRange * 1.001 + 1e-9 * (Math.abs(minX) + Math.abs(maxX) + Math.abs(minY) + Math.abs(maxY)) + 1e-300;
+    while (((maxX - minX) / size + 1) * ((maxY - minY) / size + 1) > 2 * count + 64) size *= 2;
+    this.minX = minX;
+    this.minY = minY;
+    this.size = size;
+    this.columns = Math.floor((maxX - minX) / size) + 1;
+    this.rows = Math.floor((maxY - minY) / size) + 1;
+    this.starts = new Int32Array(this.columns * this.rows + 1);
+    this.items = new Int32Array(count);
+    const cellOf = new Int32Array(capacity);
+    for (let s = 1; s < capacity; s++) {
+      if (state[s] === FREE) continue;
+      cellOf[s] = this.column(pos[s * 3]) + this.row(pos[s * 3 + 1]) * this.columns;
+      this.starts[cellOf[s] + 1]++;
+    }
+    for (let c = 0; c < this.columns * this.rows; c++) this.starts[c + 1] += this.starts[c];
+    const fill = this.starts.slice(0, this.columns * this.rows);
+    for (let s = 1; s < capacity; s++) if (state[s] !== FREE) this.items[fill[cellOf[s]]++] = s;
+  }
+
+  column(x: number): number {
+    return Math.floor((x - this.minX) / this.size);
+  }
+
+  row(y: number): number {
+    return Math.floor((y - this.minY) / this.size);
+  }
+
+  /** The slots in cell (gx, gy); empty outside the grid. */
+  cell(gx: number, gy: number): Int32Array {
+    if (gx < 0 || gy < 0 || gx >= this.columns || gy >= this.rows) return EMPTY;
+    const c = gx + gy * this.columns;
+    return this.items.subarray(this.starts[c], this.starts[c + 1]);
+  }
+}
+
+const EMPTY = new Int32Array(0);
 
 /** Removes one occurrence of value from an unordered list (swap with the last). */
 function removeFrom(list: number[], value: number): void {
