@@ -24,8 +24,6 @@ const FREE: i32 = 0;
 const WATCHER: i32 = 1;
 const MARKER: i32 = 2;
 
-// Node record on an axis: key f64, prev i32, next i32.
-const NODE_BYTES: usize = 16;
 
 // ---- growable i32 lists (candidates, events, watcher sets) --------------
 
@@ -85,9 +83,27 @@ class IntList {
 
 // ---- one axis: sorted doubly linked list plus its coarse index ----------
 
+// A node (3 * slot + kind) lives in a record of its axis: key f64, prev i32,
+// next i32, slot i32, kind i32, and the owner's extent [lo, hi] on the
+// axis's filter axis (the next one): [y, y] for an entity on the x list,
+// [y - range, y + range] for a box edge. A walk can then drop most crossed
+// nodes (far away on the other axis) without touching any other memory. Records are renumbered in list order now
+// and then (compact), so a walk along the list reads memory in order instead
+// of jumping: that is most of the speed of a walk. handles[node] is the
+// node's record, 0 when it has none. Record 0 is the head, 1 the tail.
+const RECORD_BYTES: usize = 40;
+const HEAD_RECORD: i32 = 0;
+const TAIL_RECORD: i32 = 1;
+
 @unmanaged
 class AxisList {
-  nodes: usize = 0;
+  records: usize = 0;
+  recordCount: i32 = 0;
+  recordCapacity: i32 = 0;
+  handles: usize = 0;
+  handleCapacity: i32 = 0;
+  /** Records relinked or appended since the last renumbering. */
+  churn: i32 = 0;
   snapKeys: usize = 0;
   snapSlots: usize = 0;
   snapLength: i32 = 0;
@@ -95,76 +111,124 @@ class AxisList {
   stale: i32 = 0;
   maxRange: f64 = 0;
 
-  @inline key(n: i32): f64 {
-    return load<f64>(this.nodes + <usize>n * NODE_BYTES);
+  @inline key(r: i32): f64 {
+    return load<f64>(this.records + <usize>r * RECORD_BYTES);
   }
-  @inline setKey(n: i32, key: f64): void {
-    store<f64>(this.nodes + <usize>n * NODE_BYTES, key);
+  @inline setKey(r: i32, key: f64): void {
+    store<f64>(this.records + <usize>r * RECORD_BYTES, key);
   }
-  @inline prev(n: i32): i32 {
-    return load<i32>(this.nodes + <usize>n * NODE_BYTES, 8);
+  @inline prev(r: i32): i32 {
+    return load<i32>(this.records + <usize>r * RECORD_BYTES, 8);
   }
-  @inline next(n: i32): i32 {
-    return load<i32>(this.nodes + <usize>n * NODE_BYTES, 12);
+  @inline next(r: i32): i32 {
+    return load<i32>(this.records + <usize>r * RECORD_BYTES, 12);
   }
-  @inline setPrev(n: i32, p: i32): void {
-    store<i32>(this.nodes + <usize>n * NODE_BYTES, p, 8);
+  @inline owner(r: i32): i32 {
+    return this.slotOf(r) * 3 + this.kindOf(r);
   }
-  @inline setNext(n: i32, q: i32): void {
-    store<i32>(this.nodes + <usize>n * NODE_BYTES, q, 12);
+  @inline slotOf(r: i32): i32 {
+    return load<i32>(this.records + <usize>r * RECORD_BYTES, 16);
+  }
+  @inline kindOf(r: i32): i32 {
+    return load<i32>(this.records + <usize>r * RECORD_BYTES, 20);
+  }
+  @inline setPrev(r: i32, p: i32): void {
+    store<i32>(this.records + <usize>r * RECORD_BYTES, p, 8);
+  }
+  @inline setNext(r: i32, q: i32): void {
+    store<i32>(this.records + <usize>r * RECORD_BYTES, q, 12);
+  }
+  @inline setOwner(r: i32, node: i32): void {
+    store<i32>(this.records + <usize>r * RECORD_BYTES, node / 3, 16);
+    store<i32>(this.records + <usize>r * RECORD_BYTES, node % 3, 20);
+  }
+  @inline lo(r: i32): f64 {
+    return load<f64>(this.records + <usize>r * RECORD_BYTES, 24);
+  }
+  @inline hi(r: i32): f64 {
+    return load<f64>(this.records + <usize>r * RECORD_BYTES, 32);
+  }
+  @inline setExtent(r: i32, lo: f64, hi: f64): void {
+    store<f64>(this.records + <usize>r * RECORD_BYTES, lo, 24);
+    store<f64>(this.records + <usize>r * RECORD_BYTES, hi, 32);
+  }
+  @inline handle(node: i32): i32 {
+    return load<i32>(this.handles + (<usize>node << 2));
   }
 
   reset(): void {
-    this.setKey(HEAD, -Infinity);
-    this.setKey(TAIL, Infinity);
-    this.setNext(HEAD, TAIL);
-    this.setPrev(TAIL, HEAD);
-    this.setPrev(HEAD, HEAD);
-    this.setNext(TAIL, TAIL);
+    memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
+    this.recordCount = 2;
+    this.setKey(HEAD_RECORD, -Infinity);
+    this.setOwner(HEAD_RECORD, HEAD);
+    this.setKey(TAIL_RECORD, Infinity);
+    this.setOwner(TAIL_RECORD, TAIL);
+    this.setNext(HEAD_RECORD, TAIL_RECORD);
+    this.setPrev(TAIL_RECORD, HEAD_RECORD);
+    this.setPrev(HEAD_RECORD, HEAD_RECORD);
+    this.setNext(TAIL_RECORD, TAIL_RECORD);
     this.snapLength = 0;
     this.stale = 0;
     this.maxRange = 0;
+    this.churn = 0;
   }
 
-  grow(nodeCapacity: i32): void {
-    this.nodes = growBytes(this.nodes, <usize>nodeCapacity * NODE_BYTES);
+  growHandles(nodeCapacity: i32): void {
+    this.handles = growZeroed(this.handles, <usize>this.handleCapacity << 2, <usize>nodeCapacity << 2);
+    this.handleCapacity = nodeCapacity;
   }
 
-  /** Node a sorts before node b: by key, then by kind. */
+  /** The node's record, appending one when it has none. */
+  recordOf(node: i32): i32 {
+    let r = this.handle(node);
+    if (r != 0) return r;
+    if (this.recordCount == this.recordCapacity) {
+      const capacity = max(this.recordCapacity << 1, 64);
+      this.records = growBytes(this.records, <usize>capacity * RECORD_BYTES);
+      this.recordCapacity = capacity;
+    }
+    r = this.recordCount++;
+    this.setOwner(r, node);
+    store<i32>(this.handles + (<usize>node << 2), r);
+    this.churn++;
+    return r;
+  }
+
+  /** Record a sorts before record b: by key, then by kind. */
   @inline less(a: i32, b: i32): bool {
     const ka = this.key(a);
     const kb = this.key(b);
-    return ka < kb || (ka == kb && a % 3 < b % 3);
+    return ka < kb || (ka == kb && this.kindOf(a) < this.kindOf(b));
   }
 
-  @inline unlink(n: i32): void {
-    const p = this.prev(n);
-    const q = this.next(n);
+  @inline unlink(r: i32): void {
+    const p = this.prev(r);
+    const q = this.next(r);
     this.setNext(p, q);
     this.setPrev(q, p);
   }
 
-  @inline linkAfter(n: i32, p: i32): void {
+  @inline linkAfter(r: i32, p: i32): void {
     const q = this.next(p);
-    this.setPrev(n, p);
-    this.setNext(n, q);
-    this.setNext(p, n);
-    this.setPrev(q, n);
+    this.setPrev(r, p);
+    this.setNext(r, q);
+    this.setNext(p, r);
+    this.setPrev(q, r);
   }
 
-  insertFrom(n: i32, start: i32): void {
-    if (this.less(n, start)) {
+  insertFrom(r: i32, start: i32): void {
+    if (this.less(r, start)) {
       let p = this.prev(start);
-      while (this.less(n, p)) p = this.prev(p);
-      this.linkAfter(n, p);
+      while (this.less(r, p)) p = this.prev(p);
+      this.linkAfter(r, p);
     } else {
       let q = this.next(start);
-      while (this.less(q, n)) q = this.next(q);
-      this.linkAfter(n, this.prev(q));
+      while (this.less(q, r)) q = this.next(q);
+      this.linkAfter(r, this.prev(q));
     }
   }
 
-  /** A linked entity node near key from the snapshot, or the head. */
+  /** The record of a linked entity near key, from the snapshot, or the head. */
   hint(key: f64, state: usize, exclude: i32): i32 {
     let lo = 0;
     let hi = this.snapLength - 1;
@@ -181,20 +245,27 @@ class AxisList {
     }
     for (let i = found; i >= 0 && i > found - 8; i--) {
       const slot = load<i32>(this.snapSlots + (<usize>i << 2));
-      if (load<i32>(state + (<usize>slot << 2)) != FREE && slot != exclude) return 3 * slot + KIND_ENTITY;
+      if (load<i32>(state + (<usize>slot << 2)) != FREE && slot != exclude) return this.handle(3 * slot + KIND_ENTITY);
     }
-    return HEAD;
+    return HEAD_RECORD;
   }
 
-  insert(n: i32, state: usize): void {
-    this.insertFrom(n, this.hint(this.key(n), state, n / 3));
+  /** Links node at key, starting from the coarse index. */
+  place(node: i32, key: f64, state: usize): void {
+    const r = this.recordOf(node);
+    this.setKey(r, key);
+    this.insertFrom(r, this.hint(key, state, node / 3));
     this.stale++;
+  }
+
+  @inline unlinkNode(node: i32): void {
+    this.unlink(this.handle(node));
   }
 
   refreshIndex(force: bool): void {
     if (!force && this.stale <= this.snapLength + 48) return;
     let count = 0;
-    for (let n = this.next(HEAD); n != TAIL; n = this.next(n)) if (n % 3 == KIND_ENTITY) count++;
+    for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) if (this.owner(r) % 3 == KIND_ENTITY) count++;
     if (this.snapCapacity < count) {
       const capacity = count * 2;
       this.snapKeys = growBytes(this.snapKeys, <usize>capacity << 3);
@@ -202,17 +273,51 @@ class AxisList {
       this.snapCapacity = capacity;
     }
     let i = 0;
-    for (let n = this.next(HEAD); n != TAIL; n = this.next(n)) {
-      if (n % 3 != KIND_ENTITY) continue;
-      store<f64>(this.snapKeys + (<usize>i << 3), this.key(n));
-      store<i32>(this.snapSlots + (<usize>i << 2), n / 3);
+    for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) {
+      const node = this.owner(r);
+      if (node % 3 != KIND_ENTITY) continue;
+      store<f64>(this.snapKeys + (<usize>i << 3), this.key(r));
+      store<i32>(this.snapSlots + (<usize>i << 2), node / 3);
       i++;
     }
     this.snapLength = count;
     this.stale = 0;
   }
 
-  /** The last node with key < key (or the head). */
+  /** Renumbers the records in list order once the churn since the last time exceeds half of them. */
+  compactIfChurned(): void {
+    if (this.churn <= (this.recordCount >> 1) + 64) return;
+    let live = 2;
+    for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) live++;
+    const capacity = live + (live >> 2) + 64;
+    const fresh = heap.alloc(<usize>capacity * RECORD_BYTES);
+    memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
+    memory.copy(fresh, this.records, 2 * RECORD_BYTES); // head and tail
+    let last = HEAD_RECORD;
+    let i = 2;
+    for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) {
+      const at = fresh + <usize>i * RECORD_BYTES;
+      const node = this.owner(r);
+      store<f64>(at, this.key(r));
+      store<i32>(at, last, 8);
+      store<i32>(at, node / 3, 16);
+      store<i32>(at, node % 3, 20);
+      store<f64>(at, this.lo(r), 24);
+      store<f64>(at, this.hi(r), 32);
+      store<i32>(fresh + <usize>last * RECORD_BYTES, i, 12);
+      store<i32>(this.handles + (<usize>node << 2), i);
+      last = i++;
+    }
+    store<i32>(fresh + <usize>last * RECORD_BYTES, TAIL_RECORD, 12);
+    store<i32>(fresh + RECORD_BYTES, last, 8);
+    heap.free(this.records);
+    this.records = fresh;
+    this.recordCapacity = capacity;
+    this.recordCount = i;
+    this.churn = 0;
+  }
+
+  /** The last record with key < key (or the head). */
   seek(key: f64, state: usize): i32 {
     let p = this.hint(key, state, 0);
     while (this.key(p) >= key) p = this.prev(p);
@@ -221,7 +326,8 @@ class AxisList {
   }
 
   release(): void {
-    if (this.nodes != 0) heap.free(this.nodes);
+    if (this.records != 0) heap.free(this.records);
+    if (this.handles != 0) heap.free(this.handles);
     if (this.snapKeys != 0) heap.free(this.snapKeys);
     if (this.snapSlots != 0) heap.free(this.snapSlots);
     heap.free(changetype<usize>(this));
@@ -256,6 +362,9 @@ class AoiScene {
   orx: f64 = 0;
   ory: f64 = 0;
   orz: f64 = 0;
+  nx: f64 = 0;
+  ny: f64 = 0;
+  nz: f64 = 0;
 
   @inline axis(a: i32): AxisList {
     return a == 0 ? this.axis0 : a == 1 ? this.axis1 : this.axis2;
@@ -292,7 +401,7 @@ class AoiScene {
     this.pos = growZeroed(this.pos, old * 24, cap * 24);
     this.range = growZeroed(this.range, old * 24, cap * 24);
     this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
-    for (let a = 0; a < this.dims; a++) this.axis(a).grow(capacity * 3);
+    for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * 3);
     this.capacity = capacity;
   }
 
@@ -357,18 +466,16 @@ class AoiScene {
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
       const p = this.posOf(s, a);
-      axis.setKey(3 * s + KIND_ENTITY, p);
-      axis.insert(3 * s + KIND_ENTITY, this.state);
+      axis.place(3 * s + KIND_ENTITY, p, this.state);
       if (watcher) this.linkBoundaries(axis, s, p, this.rangeOf(s, a));
       axis.refreshIndex(false);
     }
+    this.stampExtents(s);
   }
 
   linkBoundaries(axis: AxisList, s: i32, p: f64, r: f64): void {
-    axis.setKey(3 * s + KIND_LOWER, p - r);
-    axis.insert(3 * s + KIND_LOWER, this.state);
-    axis.setKey(3 * s + KIND_UPPER, p + r);
-    axis.insert(3 * s + KIND_UPPER, this.state);
+    axis.place(3 * s + KIND_LOWER, p - r, this.state);
+    axis.place(3 * s + KIND_UPPER, p + r, this.state);
     if (r > axis.maxRange) axis.maxRange = r;
   }
 
@@ -376,10 +483,10 @@ class AoiScene {
     const watcher = this.stateOf(s) == WATCHER;
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
-      axis.unlink(3 * s + KIND_ENTITY);
+      axis.unlinkNode(3 * s + KIND_ENTITY);
       if (watcher) {
-        axis.unlink(3 * s + KIND_LOWER);
-        axis.unlink(3 * s + KIND_UPPER);
+        axis.unlinkNode(3 * s + KIND_LOWER);
+        axis.unlinkNode(3 * s + KIND_UPPER);
       }
     }
   }
@@ -388,9 +495,10 @@ class AoiScene {
   collectSpan(s: i32): void {
     if (this.stateOf(s) != WATCHER) return;
     const axis = this.axis0;
-    const end = 3 * s + KIND_UPPER;
+    const end = axis.handle(3 * s + KIND_UPPER);
     const self = 3 * s + KIND_ENTITY;
-    for (let n = axis.next(3 * s + KIND_LOWER); n != end; n = axis.next(n)) {
+    for (let r = axis.next(axis.handle(3 * s + KIND_LOWER)); r != end; r = axis.next(r)) {
+      const n = axis.owner(r);
       if (n % 3 == KIND_ENTITY && n != self) this.addCandidateTarget(n / 3);
     }
   }
@@ -402,7 +510,8 @@ class AoiScene {
     const reach = 2 * axis.maxRange;
     const limit = x - reach - 1e-9 * (Math.abs(x) + reach);
     const own = 3 * s + KIND_LOWER;
-    for (let n = axis.prev(3 * s + KIND_ENTITY); n != HEAD && axis.key(n) >= limit; n = axis.prev(n)) {
+    for (let r = axis.prev(axis.handle(3 * s + KIND_ENTITY)); r != HEAD_RECORD && axis.key(r) >= limit; r = axis.prev(r)) {
+      const n = axis.owner(r);
       if (n % 3 == KIND_LOWER && n != own) this.addCandidateWatcher(n / 3);
     }
   }
@@ -487,6 +596,7 @@ class AoiScene {
     this.oy = NaN;
     this.oz = NaN;
     this.settle(slot, false, false);
+    this.tidy();
   }
 
   move(slot: i32, x: f64, y: f64, z: f64): void {
@@ -507,6 +617,9 @@ class AoiScene {
       this.collectSpan(slot);
       this.collectBoxesAround(slot);
     } else {
+      this.nx = x;
+      this.ny = y;
+      this.nz = z;
       for (let a = 0; a < this.dims; a++) {
         const axis = this.axis(a);
         const to = a == 0 ? x : a == 1 ? y : z;
@@ -514,20 +627,22 @@ class AoiScene {
         const base = 3 * slot;
         const forward = to > this.posOf(slot, a);
         if (watcher) {
-          if (forward) this.walk(axis, base + KIND_UPPER, to + r, slot);
-          else this.walk(axis, base + KIND_LOWER, to - r, slot);
+          if (forward) this.walk(axis, a, base + KIND_UPPER, to + r, slot);
+          else this.walk(axis, a, base + KIND_LOWER, to - r, slot);
         }
-        this.walk(axis, base + KIND_ENTITY, to, slot);
+        this.walk(axis, a, base + KIND_ENTITY, to, slot);
         if (watcher) {
-          if (forward) this.walk(axis, base + KIND_LOWER, to - r, slot);
-          else this.walk(axis, base + KIND_UPPER, to + r, slot);
+          if (forward) this.walk(axis, a, base + KIND_LOWER, to - r, slot);
+          else this.walk(axis, a, base + KIND_UPPER, to + r, slot);
         }
       }
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
       this.setPos(slot, 2, z);
+      this.stampExtents(slot);
     }
     this.settle(slot, true, watcher);
+    this.tidy();
   }
 
   isTeleport(slot: i32, x: f64, y: f64, z: f64): bool {
@@ -539,39 +654,95 @@ class AoiScene {
     return walk > scan;
   }
 
-  walk(axis: AxisList, n: i32, key: f64, slot: i32): void {
+  walk(axis: AxisList, a: i32, node: i32, key: f64, slot: i32): void {
+    const n = axis.handle(node);
     axis.setKey(n, key);
-    const entity = n % 3 == KIND_ENTITY;
+    const entity = node % 3 == KIND_ENTITY;
     let q = axis.next(n);
     if (axis.less(q, n)) {
       do {
-        this.cross(q, entity, slot);
+        this.cross(axis, q, a, entity, slot);
         q = axis.next(q);
       } while (axis.less(q, n));
       axis.unlink(n);
       axis.linkAfter(n, axis.prev(q));
+      axis.churn++;
       return;
     }
     let p = axis.prev(n);
     if (axis.less(n, p)) {
       do {
-        this.cross(p, entity, slot);
+        this.cross(axis, p, a, entity, slot);
         p = axis.prev(p);
       } while (axis.less(n, p));
       axis.unlink(n);
       axis.linkAfter(n, p);
+      axis.churn++;
     }
   }
 
-  @inline cross(other: i32, movingEntity: bool, slot: i32): void {
-    const otherSlot = other / 3;
-    if (otherSlot == slot) return;
-    const otherIsEntity = other - otherSlot * 3 == KIND_ENTITY;
+  /** Renumbers each axis's records when they have churned enough; never during a walk. */
+  tidy(): void {
+    for (let a = 0; a < this.dims; a++) this.axis(a).compactIfChurned();
+  }
+
+  /**
+   * The walking node of slot passed record r on axis a. A pair only becomes
+   * a candidate when, on the filter axis, the box held the point before or
+   * holds it after: otherwise it was out and stays out.
+   */
+  @inline cross(axis: AxisList, r: i32, a: i32, movingEntity: bool, slot: i32): void {
+    const other = axis.slotOf(r);
+    if (other == slot) return;
+    const otherIsEntity = axis.kindOf(r) == KIND_ENTITY;
+    const f = filterAxis(a, this.dims);
     if (movingEntity) {
-      if (!otherIsEntity) this.addCandidateWatcher(otherSlot);
-    } else if (otherIsEntity) {
-      this.addCandidateTarget(otherSlot);
+      if (!otherIsEntity && this.mayWatch(axis, r, f)) this.addCandidateWatcher(other);
+    } else if (otherIsEntity && this.mayBeSeen(axis, r, f, slot)) {
+      this.addCandidateTarget(other);
     }
+  }
+
+  /** Watcher record r's box, on the filter axis f, holds the mover's old or new coordinate. */
+  @inline mayWatch(axis: AxisList, r: i32, f: i32): bool {
+    const lo = axis.lo(r);
+    const hi = axis.hi(r);
+    const o = this.oldAt(f);
+    const n = this.newAt(f);
+    return (lo <= o && o <= hi) || (lo <= n && n <= hi);
+  }
+
+  /** Entity record r lies, on the filter axis f, in the mover's old or new box. */
+  @inline mayBeSeen(axis: AxisList, r: i32, f: i32, slot: i32): bool {
+    const e = axis.lo(r);
+    const range = this.rangeOf(slot, f);
+    const o = this.oldAt(f);
+    const n = this.newAt(f);
+    return (o - range <= e && e <= o + range) || (n - range <= e && e <= n + range);
+  }
+
+  /** Writes slot's extent on each axis's filter axis into its records there. */
+  stampExtents(s: i32): void {
+    const watcher = this.stateOf(s) == WATCHER;
+    for (let a = 0; a < this.dims; a++) {
+      const axis = this.axis(a);
+      const f = filterAxis(a, this.dims);
+      const p = this.posOf(s, f);
+      const r = this.rangeOf(s, f);
+      axis.setExtent(axis.handle(3 * s + KIND_ENTITY), p, p);
+      if (watcher) {
+        axis.setExtent(axis.handle(3 * s + KIND_LOWER), p - r, p + r);
+        axis.setExtent(axis.handle(3 * s + KIND_UPPER), p - r, p + r);
+      }
+    }
+  }
+
+  @inline oldAt(b: i32): f64 {
+    return b == 0 ? this.ox : b == 1 ? this.oy : this.oz;
+  }
+
+  @inline newAt(b: i32): f64 {
+    return b == 0 ? this.nx : b == 1 ? this.ny : this.nz;
   }
 
   remove(slot: i32): void {
@@ -593,6 +764,7 @@ class AoiScene {
     this.unlinkNodes(slot);
     store<i32>(this.state + (<usize>slot << 2), FREE);
     this.alive--;
+    this.tidy();
   }
 
   setRange(slot: i32, rx: f64, ry: f64, rz: f64, watcher: bool): void {
@@ -603,8 +775,8 @@ class AoiScene {
     if (wasWatcher) {
       for (let a = 0; a < this.dims; a++) {
         const axis = this.axis(a);
-        axis.unlink(3 * slot + KIND_LOWER);
-        axis.unlink(3 * slot + KIND_UPPER);
+        axis.unlinkNode(3 * slot + KIND_LOWER);
+        axis.unlinkNode(3 * slot + KIND_UPPER);
       }
     }
     store<i32>(this.state + (<usize>slot << 2), watcher ? WATCHER : MARKER);
@@ -615,9 +787,11 @@ class AoiScene {
       for (let a = 0; a < this.dims; a++) {
         this.linkBoundaries(this.axis(a), slot, this.posOf(slot, a), this.rangeOf(slot, a));
       }
+      this.stampExtents(slot);
     }
     this.collectSpan(slot);
     this.settle(slot, false, wasWatcher);
+    this.tidy();
   }
 
   /** A large batch is loaded in bulk: sorted links per axis, enter events from a throwaway grid. */
@@ -654,12 +828,15 @@ class AoiScene {
         const s = load<i32>(slots + (<usize>k << 2));
         const p = this.posOf(s, a);
         const r = this.rangeOf(s, a);
-        axis.setKey(3 * s + KIND_LOWER, p - r);
-        axis.setKey(3 * s + KIND_ENTITY, p);
-        axis.setKey(3 * s + KIND_UPPER, p + r);
-        store<i32>(nodes + <usize>k * 12, 3 * s + KIND_LOWER);
-        store<i32>(nodes + <usize>k * 12, 3 * s + KIND_ENTITY, 4);
-        store<i32>(nodes + <usize>k * 12, 3 * s + KIND_UPPER, 8);
+        const lower = axis.recordOf(3 * s + KIND_LOWER);
+        const entity = axis.recordOf(3 * s + KIND_ENTITY);
+        const upper = axis.recordOf(3 * s + KIND_UPPER);
+        axis.setKey(lower, p - r);
+        axis.setKey(entity, p);
+        axis.setKey(upper, p + r);
+        store<i32>(nodes + <usize>k * 12, lower);
+        store<i32>(nodes + <usize>k * 12, entity, 4);
+        store<i32>(nodes + <usize>k * 12, upper, 8);
         if (r > axis.maxRange) axis.maxRange = r;
       }
       sortNodes(axis, nodes, 0, 3 * n - 1);
@@ -671,10 +848,15 @@ class AoiScene {
       }
     }
     heap.free(nodes);
-    for (let k = 0; k < n; k++) store<i32>(this.state + (<usize>load<i32>(slots + (<usize>k << 2)) << 2), WATCHER);
+    for (let k = 0; k < n; k++) {
+      const s = load<i32>(slots + (<usize>k << 2));
+      store<i32>(this.state + (<usize>s << 2), WATCHER);
+      this.stampExtents(s);
+    }
     this.alive += n;
     for (let a = 0; a < this.dims; a++) this.axis(a).refreshIndex(true);
     this.enterAllPairs(slots, n);
+    this.tidy();
   }
 
   /** Emits enter for every pair with at least one member in the batch (marked with the current stamp). */
@@ -737,7 +919,8 @@ class AoiScene {
     const axis = this.axis0;
     const results = this.results;
     results.length = 0;
-    for (let n = axis.next(axis.seek(minX, this.state)); n != TAIL && axis.key(n) <= maxX; n = axis.next(n)) {
+    for (let r = axis.next(axis.seek(minX, this.state)); r != TAIL_RECORD && axis.key(r) <= maxX; r = axis.next(r)) {
+      const n = axis.owner(r);
       if (n % 3 != KIND_ENTITY) continue;
       const s = n / 3;
       const y = this.posOf(s, 1);
@@ -801,6 +984,11 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
     }
     store<i32>(base + (<usize>(j + 1) << 2), node);
   }
+}
+
+/** The axis whose extent the records of axis a carry: the next one, round. */
+@inline function filterAxis(a: i32, dims: i32): i32 {
+  return a + 1 == dims ? 0 : a + 1;
 }
 
 @inline function nodeAt(base: usize, i: i32): i32 {
@@ -915,14 +1103,9 @@ function freeIntList(list: IntList): void {
 
 function newAxis(): AxisList {
   const axis = changetype<AxisList>(heap.alloc(offsetof<AxisList>()));
-  axis.nodes = 0;
-  axis.snapKeys = 0;
-  axis.snapSlots = 0;
-  axis.snapLength = 0;
-  axis.snapCapacity = 0;
-  axis.stale = 0;
-  axis.maxRange = 0;
-  axis.grow(48);
+  memory.fill(changetype<usize>(axis), 0, offsetof<AxisList>());
+  axis.records = heap.alloc(64 * RECORD_BYTES);
+  axis.recordCapacity = 64;
   axis.reset();
   return axis;
 }
@@ -1043,7 +1226,7 @@ export function aoiBytes(ptr: i32): f64 {
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);
-    bytes += <f64>offsetof<AxisList>() + cap * 3 * <f64>NODE_BYTES + <f64>axis.snapCapacity * 12;
+    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>RECORD_BYTES + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 12;
   }
   bytes += <f64>(s.candidateWatchers.capacity + s.candidateTargets.capacity + s.events.capacity + s.results.capacity) * 4;
   return bytes;
