@@ -198,8 +198,9 @@ export class SceneCore {
   private candidateWatchers: number[] = [];
   private candidateTargets: number[] = [];
   private events: number[] = [];
-  /** The moving entity's position before the step. */
+  /** The moving entity's position before the step, and after it. */
   private readonly old = [0, 0, 0];
+  private readonly target = [0, 0, 0];
   private readonly oldRange = [0, 0, 0];
 
   constructor(dimensions: number) {
@@ -422,7 +423,10 @@ export class SceneCore {
     this.rememberOld(slot);
     this.newStep();
     const watcher = this.state[slot] === WATCHER;
-    const target = [x, y, z];
+    const target = this.target;
+    target[0] = x;
+    target[1] = y;
+    target[2] = z;
     if (this.isTeleport(slot, target)) {
       this.collectSpan(slot);
       for (const w of this.watcherSets[slot]) this.addCandidateWatcher(w);
@@ -440,11 +444,11 @@ export class SceneCore {
         const r = this.range[i + a];
         const base = 3 * slot;
         // The leading node goes first, so the mover's nodes do not cross each other.
-        if (watcher && to > p[i + a]) this.walk(axis, base + KIND_UPPER, to + r, slot);
-        else if (watcher) this.walk(axis, base + KIND_LOWER, to - r, slot);
-        this.walk(axis, base + KIND_ENTITY, to, slot);
-        if (watcher && to > p[i + a]) this.walk(axis, base + KIND_LOWER, to - r, slot);
-        else if (watcher) this.walk(axis, base + KIND_UPPER, to + r, slot);
+        if (watcher && to > p[i + a]) this.walk(a, base + KIND_UPPER, to + r, slot);
+        else if (watcher) this.walk(a, base + KIND_LOWER, to - r, slot);
+        this.walk(a, base + KIND_ENTITY, to, slot);
+        if (watcher && to > p[i + a]) this.walk(a, base + KIND_LOWER, to - r, slot);
+        else if (watcher) this.walk(a, base + KIND_UPPER, to + r, slot);
       }
       p[i] = x;
       p[i + 1] = y;
@@ -466,14 +470,15 @@ export class SceneCore {
     return walk > scan;
   }
 
-  /** Moves node n to key, marking as candidates the entities or boxes it crosses. */
-  private walk(axis: AxisList, n: number, key: number, slot: number): void {
+  /** Moves node n on axis a to key, marking as candidates the entities or boxes it crosses. */
+  private walk(a: number, n: number, key: number, slot: number): void {
+    const axis = this.axes[a];
     axis.keys[n] = key;
     const entity = n % 3 === KIND_ENTITY;
     let q = axis.next[n];
     if (axis.less(q, n)) {
       do {
-        this.cross(q, entity, slot);
+        this.cross(q, a, entity, slot);
         q = axis.next[q];
       } while (axis.less(q, n));
       axis.unlink(n);
@@ -483,7 +488,7 @@ export class SceneCore {
     let p = axis.prev[n];
     if (axis.less(n, p)) {
       do {
-        this.cross(p, entity, slot);
+        this.cross(p, a, entity, slot);
         p = axis.prev[p];
       } while (axis.less(n, p));
       axis.unlink(n);
@@ -491,13 +496,27 @@ export class SceneCore {
     }
   }
 
-  /** An entity node crossing a box edge, or a box edge crossing an entity node: one candidate pair. */
-  private cross(other: number, movingEntity: boolean, slot: number): void {
+  /**
+   * An entity node crossing a box edge, or a box edge crossing an entity node,
+   * on axis a: a candidate pair, unless on the filter axis (the next one) the
+   * box held the point neither before nor after, so it was out and stays out.
+   */
+  private cross(other: number, a: number, movingEntity: boolean, slot: number): void {
     const otherSlot = (other / 3) | 0;
     if (otherSlot === slot) return;
     const otherIsEntity = other % 3 === KIND_ENTITY;
-    if (movingEntity && !otherIsEntity) this.addCandidateWatcher(otherSlot);
-    else if (!movingEntity && otherIsEntity) this.addCandidateTarget(otherSlot);
+    const f = a + 1 === this.dimensions ? 0 : a + 1;
+    const before = this.old[f];
+    const after = this.target[f];
+    if (movingEntity && !otherIsEntity) {
+      const p = this.pos[otherSlot * 3 + f];
+      const r = this.range[otherSlot * 3 + f];
+      if ((p - r <= before && before <= p + r) || (p - r <= after && after <= p + r)) this.addCandidateWatcher(otherSlot);
+    } else if (!movingEntity && otherIsEntity) {
+      const e = this.pos[otherSlot * 3 + f];
+      const r = this.range[slot * 3 + f];
+      if ((before - r <= e && e <= before + r) || (after - r <= e && e <= after + r)) this.addCandidateTarget(otherSlot);
+    }
   }
 
   /** Removes entity `slot`: everyone who saw it, and everyone it saw, gets a leave. */
