@@ -654,71 +654,69 @@ class AoiScene {
     return walk > scan;
   }
 
+  /**
+   * Moves node to key on axis a, relinking it once at its new place. Every
+   * record passed is a crossing: for the mover's entity node, a box edge of
+   * another watcher; for one of its own box edges, another entity. A
+   * crossing names a candidate pair unless, on the filter axis, the box held
+   * the point neither before nor after (then it was out and stays out). The
+   * loop reads only the records it passes.
+   */
   walk(axis: AxisList, a: i32, node: i32, key: f64, slot: i32): void {
     const n = axis.handle(node);
     axis.setKey(n, key);
-    const entity = node % 3 == KIND_ENTITY;
+    const kind = node % 3;
+    const entity = kind == KIND_ENTITY;
+    const f = filterAxis(a, this.dims);
+    const before = this.oldAt(f);
+    const after = this.newAt(f);
+    const range = this.rangeOf(slot, f);
+    const lo1 = before - range, hi1 = before + range, lo2 = after - range, hi2 = after + range;
+    const base = axis.records;
     let q = axis.next(n);
-    if (axis.less(q, n)) {
+    if (precedes(base, q, key, kind)) {
       do {
-        this.cross(axis, q, a, entity, slot);
-        q = axis.next(q);
-      } while (axis.less(q, n));
+        const at = base + <usize>q * RECORD_BYTES;
+        this.crossAt(at, entity, slot, before, after, lo1, hi1, lo2, hi2);
+        q = load<i32>(at, 12);
+      } while (precedes(base, q, key, kind));
       axis.unlink(n);
       axis.linkAfter(n, axis.prev(q));
       axis.churn++;
       return;
     }
     let p = axis.prev(n);
-    if (axis.less(n, p)) {
+    if (follows(base, p, key, kind)) {
       do {
-        this.cross(axis, p, a, entity, slot);
-        p = axis.prev(p);
-      } while (axis.less(n, p));
+        const at = base + <usize>p * RECORD_BYTES;
+        this.crossAt(at, entity, slot, before, after, lo1, hi1, lo2, hi2);
+        p = load<i32>(at, 8);
+      } while (follows(base, p, key, kind));
       axis.unlink(n);
       axis.linkAfter(n, p);
       axis.churn++;
     }
   }
 
-  /** Renumbers each axis's records when they have churned enough; never during a walk. */
-  tidy(): void {
-    for (let a = 0; a < this.dims; a++) this.axis(a).compactIfChurned();
-  }
-
-  /**
-   * The walking node of slot passed record r on axis a. A pair only becomes
-   * a candidate when, on the filter axis, the box held the point before or
-   * holds it after: otherwise it was out and stays out.
-   */
-  @inline cross(axis: AxisList, r: i32, a: i32, movingEntity: bool, slot: i32): void {
-    const other = axis.slotOf(r);
-    if (other == slot) return;
-    const otherIsEntity = axis.kindOf(r) == KIND_ENTITY;
-    const f = filterAxis(a, this.dims);
-    if (movingEntity) {
-      if (!otherIsEntity && this.mayWatch(axis, r, f)) this.addCandidateWatcher(other);
-    } else if (otherIsEntity && this.mayBeSeen(axis, r, f, slot)) {
-      this.addCandidateTarget(other);
+  /** One crossing of the record at address at (see walk). */
+  @inline crossAt(at: usize, entity: bool, slot: i32, before: f64, after: f64, lo1: f64, hi1: f64, lo2: f64, hi2: f64): void {
+    const other = load<i32>(at, 16);
+    const otherIsEntity = load<i32>(at, 20) == KIND_ENTITY;
+    if (entity) {
+      if (otherIsEntity || other == slot) return;
+      const lo = load<f64>(at, 24);
+      const hi = load<f64>(at, 32);
+      if ((lo <= before && before <= hi) || (lo <= after && after <= hi)) this.addCandidateWatcher(other);
+    } else {
+      if (!otherIsEntity || other == slot) return;
+      const e = load<f64>(at, 24);
+      if ((lo1 <= e && e <= hi1) || (lo2 <= e && e <= hi2)) this.addCandidateTarget(other);
     }
   }
 
-  /** Watcher record r's box, on the filter axis f, holds the mover's old or new coordinate. */
-  @inline mayWatch(axis: AxisList, r: i32, f: i32): bool {
-    const lo = axis.lo(r);
-    const hi = axis.hi(r);
-    const o = this.oldAt(f);
-    const n = this.newAt(f);
-    return (lo <= o && o <= hi) || (lo <= n && n <= hi);
-  }
-
-  /** Entity record r lies, on the filter axis f, in the mover's old or new box. */
-  @inline mayBeSeen(axis: AxisList, r: i32, f: i32, slot: i32): bool {
-    const e = axis.lo(r);
-    const range = this.rangeOf(slot, f);
-    const o = this.oldAt(f);
-    const n = this.newAt(f);
-    return (o - range <= e && e <= o + range) || (n - range <= e && e <= n + range);
+  /** Renumbers each axis's records when they have churned enough; never during a walk. */
+  tidy(): void {
+    for (let a = 0; a < this.dims; a++) this.axis(a).compactIfChurned();
   }
 
   /** Writes slot's extent on each axis's filter axis into its records there. */
@@ -986,6 +984,18 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
   }
 }
 
+/** Record r (at base) sorts before a node with this key and kind. */
+@inline function precedes(base: usize, r: i32, key: f64, kind: i32): bool {
+  const k = load<f64>(base + <usize>r * RECORD_BYTES);
+  return k < key || (k == key && load<i32>(base + <usize>r * RECORD_BYTES, 20) < kind);
+}
+
+/** Record r (at base) sorts after a node with this key and kind. */
+@inline function follows(base: usize, r: i32, key: f64, kind: i32): bool {
+  const k = load<f64>(base + <usize>r * RECORD_BYTES);
+  return k > key || (k == key && load<i32>(base + <usize>r * RECORD_BYTES, 20) > kind);
+}
+
 /** The axis whose extent the records of axis a carry: the next one, round. */
 @inline function filterAxis(a: i32, dims: i32): i32 {
   return a + 1 == dims ? 0 : a + 1;
@@ -1188,8 +1198,11 @@ export function aoiEventData(ptr: i32): i32 {
   return <i32>scene(ptr).events.data;
 }
 
+/** Forgets the drained events; a buffer grown past 4 MiB by a burst (a big build) is given back. */
 export function aoiEventReset(ptr: i32): void {
-  scene(ptr).events.length = 0;
+  const events = scene(ptr).events;
+  events.length = 0;
+  if (events.capacity > 1 << 20) events.release();
 }
 
 /** Writes the ids slot sees into the result buffer; returns their count. */
