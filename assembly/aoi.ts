@@ -93,6 +93,8 @@ class IntList {
 // node's record, 0 when it has none. Record 0 is the head, 1 the tail.
 const RECORD_BYTES: usize = 40;
 const HEAD_RECORD: i32 = 0;
+/** The coarse index keeps one entity in this many. */
+const SNAP_STRIDE: i32 = 4;
 const TAIL_RECORD: i32 = 1;
 
 @unmanaged
@@ -262,22 +264,28 @@ class AxisList {
     this.unlink(this.handle(node));
   }
 
+  /**
+   * Re-takes the snapshot (every SNAP_STRIDE-th entity in list order) once
+   * the nodes inserted since the last one outnumber the entities, or when forced.
+   */
   refreshIndex(force: bool): void {
-    if (!force && this.stale <= this.snapLength + 48) return;
-    let count = 0;
-    for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) if (this.owner(r) % 3 == KIND_ENTITY) count++;
+    if (!force && this.stale <= this.snapLength * SNAP_STRIDE + 48) return;
+    let entities = 0;
+    for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) if (this.kindOf(r) == KIND_ENTITY) entities++;
+    const count = (entities + SNAP_STRIDE - 1) / SNAP_STRIDE;
     if (this.snapCapacity < count) {
-      const capacity = count * 2;
+      const capacity = count + (count >> 2) + 16;
       this.snapKeys = growBytes(this.snapKeys, <usize>capacity << 3);
       this.snapSlots = growBytes(this.snapSlots, <usize>capacity << 2);
       this.snapCapacity = capacity;
     }
     let i = 0;
+    let seen = 0;
     for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) {
-      const node = this.owner(r);
-      if (node % 3 != KIND_ENTITY) continue;
+      if (this.kindOf(r) != KIND_ENTITY) continue;
+      if (seen++ % SNAP_STRIDE != 0) continue;
       store<f64>(this.snapKeys + (<usize>i << 3), this.key(r));
-      store<i32>(this.snapSlots + (<usize>i << 2), node / 3);
+      store<i32>(this.snapSlots + (<usize>i << 2), this.slotOf(r));
       i++;
     }
     this.snapLength = count;
@@ -289,7 +297,7 @@ class AxisList {
     if (this.churn <= (this.recordCount >> 1) + 64) return;
     let live = 2;
     for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) live++;
-    const capacity = live + (live >> 2) + 64;
+    const capacity = live + (live >> 3) + 64;
     const fresh = heap.alloc(<usize>capacity * RECORD_BYTES);
     memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
     memory.copy(fresh, this.records, 2 * RECORD_BYTES); // head and tail

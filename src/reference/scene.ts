@@ -21,6 +21,8 @@ export const KIND_ENTITY = 1;
 export const KIND_UPPER = 2;
 
 const HEAD = 0;
+/** The coarse index keeps one entity in this many. */
+const SNAP_STRIDE = 4;
 const TAIL = 2;
 
 /** Event type codes in the flat event buffer. */
@@ -148,23 +150,24 @@ class AxisList {
     this.stale++;
   }
 
-  /** Re-takes the snapshot once the nodes inserted since the last one outnumber its entities (or when forced). */
+  /**
+   * Re-takes the snapshot (every SNAP_STRIDE-th entity in list order) once
+   * the nodes inserted since the last one outnumber the entities, or when forced.
+   */
   refreshIndex(force: boolean): void {
-    if (!force && this.stale <= this.snapLength + 48) return;
-    let count = 0;
-    for (let n = this.next[HEAD]; n !== TAIL; n = this.next[n]) if (n % 3 === KIND_ENTITY) count++;
-    if (this.snapKeys.length < count) {
-      this.snapKeys = new Float64Array(count * 2);
-      this.snapSlots = new Int32Array(count * 2);
-    }
-    let i = 0;
+    if (!force && this.stale <= this.snapLength * SNAP_STRIDE + 48) return;
+    const keys: number[] = [];
+    const slots: number[] = [];
+    let seen = 0;
     for (let n = this.next[HEAD]; n !== TAIL; n = this.next[n]) {
       if (n % 3 !== KIND_ENTITY) continue;
-      this.snapKeys[i] = this.keys[n];
-      this.snapSlots[i] = (n - KIND_ENTITY) / 3;
-      i++;
+      if (seen++ % SNAP_STRIDE !== 0) continue;
+      keys.push(this.keys[n]);
+      slots.push((n - KIND_ENTITY) / 3);
     }
-    this.snapLength = count;
+    this.snapKeys = Float64Array.from(keys);
+    this.snapSlots = Int32Array.from(slots);
+    this.snapLength = keys.length;
     this.stale = 0;
   }
 
