@@ -80,13 +80,14 @@ interface Runner {
   dispose(): void;
 }
 
-function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean): Runner {
+/** A scene contender; `batch` picks moveMany / addMany over one call per entity. */
+function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, batchBuild = true): Runner {
   let scene: Scene;
   return {
     name,
     build(load) {
       scene = new Scene({ backend, defaultRange: load.world.range });
-      if (batch) {
+      if (batchBuild) {
         scene.addMany(load.ids, load.xs, load.ys);
       } else {
         for (let i = 0; i < load.ids.length; i++) scene.add(load.ids[i], load.xs[i], load.ys[i]);
@@ -126,12 +127,16 @@ function peerRunner(name: string, make: (world: World) => AoiPeer): Runner {
   };
 }
 
+const peers = (): Runner[] => [
+  peerRunner('rbush + set diffing', (w) => new RbushAoi(w.range)),
+  peerRunner('uniform grid (typed arrays)', (w) => new GridAoi(w.range, w.size, w.count)),
+];
+
 const runners = (): Runner[] => [
   sceneRunner('wasm moveMany', 'wasm', true),
   sceneRunner('wasm move per call', 'wasm', false),
   sceneRunner('js backend moveMany', 'js', true),
-  peerRunner('rbush + set diffing', (w) => new RbushAoi(w.range)),
-  peerRunner('uniform grid (typed arrays)', (w) => new GridAoi(w.range, w.size, w.count)),
+  ...peers(),
 ];
 
 /** Events as a sorted list of numbers, so two multisets compare element by element. */
@@ -202,14 +207,26 @@ export const aoiSuite: Suite = {
     tickCase(context, 'W3 teleports: W1 with 1% of moves jumping anywhere, one tick', w3);
 
     const build = new Workload(w1, 3);
-    const builds: Contender[] = runners().map((runner) => ({
-        name: runner.name === 'wasm move per call' ? 'wasm add per call' : runner.name.replace('moveMany', 'addMany'),
-        run: () => {
-          runner.build(build);
-          runner.dispose();
-        },
-      }));
-    context.bench('W4 build: add 100,000 entities from empty (W1 layout) and drain', builds, { opsPerRun: w1.count, opName: 'add', minSamples: 3 });
+    const building = (runner: Runner): Contender => ({
+      name: runner.name,
+      run: () => {
+        runner.build(build);
+        runner.dispose();
+      },
+    });
+    context.bench(
+      'W4 build: add 100,000 entities from empty (W1 layout) and drain',
+      [sceneRunner('wasm addMany', 'wasm', true), sceneRunner('js backend addMany', 'js', true), ...peers()].map(building),
+      { opsPerRun: w1.count, opName: 'add', minSamples: 3 },
+    );
+    // One add call per entity scans the x strip of its box: far slower at this density, so timed once.
+    context.bench('W4 per call: the same 100,000 adds, one add() call each', [building(sceneRunner('wasm add per call', 'wasm', false, false))], {
+      opsPerRun: w1.count,
+      opName: 'add',
+      minSamples: 1,
+      warmup: 0,
+      minTimeMs: 0,
+    });
 
     const scene = new Scene({ defaultRange: w1.range });
     scene.addMany(build.ids, build.xs, build.ys);
