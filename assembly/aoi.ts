@@ -504,10 +504,14 @@ class AoiScene {
     if (this.stateOf(s) != WATCHER) return;
     const axis = this.axis0;
     const end = axis.handle(3 * s + KIND_UPPER);
-    const self = 3 * s + KIND_ENTITY;
+    // An entity off s's box on y (the x list's filter axis) cannot be seen.
+    const low = this.posOf(s, 1) - this.rangeOf(s, 1);
+    const high = this.posOf(s, 1) + this.rangeOf(s, 1);
     for (let r = axis.next(axis.handle(3 * s + KIND_LOWER)); r != end; r = axis.next(r)) {
-      const n = axis.owner(r);
-      if (n % 3 == KIND_ENTITY && n != self) this.addCandidateTarget(n / 3);
+      if (axis.kindOf(r) != KIND_ENTITY) continue;
+      const e = axis.lo(r);
+      const t = axis.slotOf(r);
+      if (low <= e && e <= high && t != s) this.addCandidateTarget(t);
     }
   }
 
@@ -515,12 +519,14 @@ class AoiScene {
   collectBoxesAround(s: i32): void {
     const axis = this.axis0;
     const x = this.posOf(s, 0);
+    const y = this.posOf(s, 1);
     const reach = 2 * axis.maxRange;
     const limit = x - reach - 1e-9 * (Math.abs(x) + reach);
-    const own = 3 * s + KIND_LOWER;
     for (let r = axis.prev(axis.handle(3 * s + KIND_ENTITY)); r != HEAD_RECORD && axis.key(r) >= limit; r = axis.prev(r)) {
-      const n = axis.owner(r);
-      if (n % 3 == KIND_LOWER && n != own) this.addCandidateWatcher(n / 3);
+      if (axis.kindOf(r) != KIND_LOWER) continue;
+      // A box off s on y (its record carries the box's y extent) cannot hold s.
+      const w = axis.slotOf(r);
+      if (axis.lo(r) <= y && y <= axis.hi(r) && w != s) this.addCandidateWatcher(w);
     }
   }
 

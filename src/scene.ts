@@ -199,7 +199,10 @@ export class Scene {
     const slots = this.batch(n);
     for (let k = 0; k < n; k++) {
       const slot = this.slots.get(ids[k]);
-      if (slot === undefined) this.fail('UNKNOWN_ID', `no entity ${ids[k]} (moveMany entry ${k})`);
+      if (slot === undefined) {
+        checkId(ids[k]);
+        this.fail('UNKNOWN_ID', `no entity ${ids[k]} (moveMany entry ${k})`);
+      }
       slots[k] = slot;
       if (!Number.isFinite(xs[k]) || !Number.isFinite(ys[k]) || (zs !== undefined && this.dimensions === 3 && !Number.isFinite(zs[k]))) {
         this.fail('INVALID_NUMBER', `moveMany entry ${k} has a non-finite coordinate`);

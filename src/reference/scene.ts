@@ -321,27 +321,38 @@ export class SceneCore {
     }
   }
 
-  /** Every entity between s's own boundaries on the x list becomes a target candidate. */
+  /** Every entity between s's own boundaries on the x list, and within its box on y, becomes a target candidate. */
   private collectSpan(s: number): void {
     if (this.state[s] !== WATCHER) return;
     const axis = this.axes[0];
     const end = 3 * s + KIND_UPPER;
+    const low = this.pos[s * 3 + 1] - this.range[s * 3 + 1];
+    const high = this.pos[s * 3 + 1] + this.range[s * 3 + 1];
     for (let n = axis.next[3 * s + KIND_LOWER]; n !== end; n = axis.next[n]) {
-      if (n % 3 === KIND_ENTITY && n !== 3 * s + KIND_ENTITY) this.addCandidateTarget((n - KIND_ENTITY) / 3);
+      if (n % 3 !== KIND_ENTITY) continue;
+      const t = (n - KIND_ENTITY) / 3;
+      const y = this.pos[t * 3 + 1];
+      if (low <= y && y <= high && t !== s) this.addCandidateTarget(t);
     }
   }
 
   /**
-   * Every watcher whose x interval may hold s's x becomes a watcher candidate:
-   * their lower boundaries lie at most twice the largest range before s.
+   * Every watcher whose box may hold s becomes a watcher candidate: their
+   * lower x boundaries lie at most twice the largest range before s, and
+   * their boxes hold s's y.
    */
   private collectBoxesAround(s: number): void {
     const axis = this.axes[0];
     const x = this.pos[s * 3];
+    const y = this.pos[s * 3 + 1];
     const reach = 2 * axis.maxRange;
     const limit = x - reach - 1e-9 * (Math.abs(x) + reach);
     for (let n = axis.prev[3 * s + KIND_ENTITY]; n !== HEAD && axis.keys[n] >= limit; n = axis.prev[n]) {
-      if (n % 3 === KIND_LOWER && n !== 3 * s + KIND_LOWER) this.addCandidateWatcher(n / 3);
+      if (n % 3 !== KIND_LOWER) continue;
+      const w = n / 3;
+      const wy = this.pos[w * 3 + 1];
+      const ry = this.range[w * 3 + 1];
+      if (wy - ry <= y && y <= wy + ry && w !== s) this.addCandidateWatcher(w);
     }
   }
 
