@@ -83,15 +83,17 @@ class IntList {
 
 // ---- one axis: sorted doubly linked list plus its coarse index ----------
 
-// A node (3 * slot + kind) lives in a record of its axis: key f64, prev i32,
-// next i32, slot i32, kind i32, and the owner's extent [lo, hi] on the
-// axis's filter axis (the next one): [y, y] for an entity on the x list,
-// [y - range, y + range] for a box edge. A walk can then drop most crossed
-// nodes (far away on the other axis) without touching any other memory. Records are renumbered in list order now
-// and then (compact), so a walk along the list reads memory in order instead
-// of jumping: that is most of the speed of a walk. handles[node] is the
-// node's record, 0 when it has none. Record 0 is the head, 1 the tail.
-const RECORD_BYTES: usize = 40;
+// A node (3 * slot + kind) lives in a 24-byte record of its axis: key f64,
+// prev << 2 | kind (i32), next i32, and the owner's extent [lo, hi] on the
+// axis's filter axis (the next one) as f32 rounded outwards: [y, y] for an
+// entity on the x list, [y - range, y + range] for a box edge. A walk can
+// then drop most crossed nodes (far away on the other axis) reading nothing
+// but the records it passes; the owning slot sits apart in owners[record].
+// Records are renumbered in list order now and then (compact), so a walk
+// reads memory in order instead of jumping: most of the speed of a walk.
+// handles[node] is the node's record, 0 when it has none. Record 0 is the
+// head, 1 the tail.
+const RECORD_BYTES: usize = 24;
 const HEAD_RECORD: i32 = 0;
 /** The coarse index keeps one entity in this many. */
 const SNAP_STRIDE: i32 = 4;
@@ -100,6 +102,7 @@ const TAIL_RECORD: i32 = 1;
 @unmanaged
 class AxisList {
   records: usize = 0;
+  owners: usize = 0;
   recordCount: i32 = 0;
   recordCapacity: i32 = 0;
   handles: usize = 0;
@@ -120,7 +123,7 @@ class AxisList {
     store<f64>(this.records + <usize>r * RECORD_BYTES, key);
   }
   @inline prev(r: i32): i32 {
-    return load<i32>(this.records + <usize>r * RECORD_BYTES, 8);
+    return load<i32>(this.records + <usize>r * RECORD_BYTES, 8) >> 2;
   }
   @inline next(r: i32): i32 {
     return load<i32>(this.records + <usize>r * RECORD_BYTES, 12);
@@ -129,30 +132,32 @@ class AxisList {
     return this.slotOf(r) * 3 + this.kindOf(r);
   }
   @inline slotOf(r: i32): i32 {
-    return load<i32>(this.records + <usize>r * RECORD_BYTES, 16);
+    return load<i32>(this.owners + (<usize>r << 2));
   }
   @inline kindOf(r: i32): i32 {
-    return load<i32>(this.records + <usize>r * RECORD_BYTES, 20);
+    return load<i32>(this.records + <usize>r * RECORD_BYTES, 8) & 3;
   }
   @inline setPrev(r: i32, p: i32): void {
-    store<i32>(this.records + <usize>r * RECORD_BYTES, p, 8);
+    const at = this.records + <usize>r * RECORD_BYTES;
+    store<i32>(at, (p << 2) | (load<i32>(at, 8) & 3), 8);
   }
   @inline setNext(r: i32, q: i32): void {
     store<i32>(this.records + <usize>r * RECORD_BYTES, q, 12);
   }
   @inline setOwner(r: i32, node: i32): void {
-    store<i32>(this.records + <usize>r * RECORD_BYTES, node / 3, 16);
-    store<i32>(this.records + <usize>r * RECORD_BYTES, node % 3, 20);
+    store<i32>(this.owners + (<usize>r << 2), node / 3);
+    store<i32>(this.records + <usize>r * RECORD_BYTES, node % 3, 8);
   }
   @inline lo(r: i32): f64 {
-    return load<f64>(this.records + <usize>r * RECORD_BYTES, 24);
+    return <f64>load<f32>(this.records + <usize>r * RECORD_BYTES, 16);
   }
   @inline hi(r: i32): f64 {
-    return load<f64>(this.records + <usize>r * RECORD_BYTES, 32);
+    return <f64>load<f32>(this.records + <usize>r * RECORD_BYTES, 20);
   }
+  /** Stores [lo, hi] widened to the nearest f32 values outside it: filters stay conservative. */
   @inline setExtent(r: i32, lo: f64, hi: f64): void {
-    store<f64>(this.records + <usize>r * RECORD_BYTES, lo, 24);
-    store<f64>(this.records + <usize>r * RECORD_BYTES, hi, 32);
+    store<f32>(this.records + <usize>r * RECORD_BYTES, floor32(lo), 16);
+    store<f32>(this.records + <usize>r * RECORD_BYTES, ceil32(hi), 20);
   }
   @inline handle(node: i32): i32 {
     return load<i32>(this.handles + (<usize>node << 2));
@@ -187,6 +192,7 @@ class AxisList {
     if (this.recordCount == this.recordCapacity) {
       const capacity = max(this.recordCapacity << 1, 64);
       this.records = growBytes(this.records, <usize>capacity * RECORD_BYTES);
+      this.owners = growBytes(this.owners, <usize>capacity << 2);
       this.recordCapacity = capacity;
     }
     r = this.recordCount++;
@@ -299,27 +305,31 @@ class AxisList {
     for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) live++;
     const capacity = live + (live >> 3) + 64;
     const fresh = heap.alloc(<usize>capacity * RECORD_BYTES);
+    const freshOwners = heap.alloc(<usize>capacity << 2);
     memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
     memory.copy(fresh, this.records, 2 * RECORD_BYTES); // head and tail
+    memory.copy(freshOwners, this.owners, 8);
     let last = HEAD_RECORD;
     let i = 2;
     for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) {
+      const from = this.records + <usize>r * RECORD_BYTES;
       const at = fresh + <usize>i * RECORD_BYTES;
-      const node = this.owner(r);
-      store<f64>(at, this.key(r));
-      store<i32>(at, last, 8);
-      store<i32>(at, node / 3, 16);
-      store<i32>(at, node % 3, 20);
-      store<f64>(at, this.lo(r), 24);
-      store<f64>(at, this.hi(r), 32);
+      const slot = this.slotOf(r);
+      const kind = this.kindOf(r);
+      store<f64>(at, load<f64>(from));
+      store<i32>(at, (last << 2) | kind, 8);
+      store<u64>(at, load<u64>(from, 16), 16); // the extent, both f32 halves
       store<i32>(fresh + <usize>last * RECORD_BYTES, i, 12);
-      store<i32>(this.handles + (<usize>node << 2), i);
+      store<i32>(freshOwners + (<usize>i << 2), slot);
+      store<i32>(this.handles + (<usize>(slot * 3 + kind) << 2), i);
       last = i++;
     }
     store<i32>(fresh + <usize>last * RECORD_BYTES, TAIL_RECORD, 12);
-    store<i32>(fresh + RECORD_BYTES, last, 8);
+    store<i32>(fresh + RECORD_BYTES, (last << 2) | KIND_UPPER, 8);
     heap.free(this.records);
+    heap.free(this.owners);
     this.records = fresh;
+    this.owners = freshOwners;
     this.recordCapacity = capacity;
     this.recordCount = i;
     this.churn = 0;
@@ -335,6 +345,7 @@ class AxisList {
 
   release(): void {
     if (this.records != 0) heap.free(this.records);
+    if (this.owners != 0) heap.free(this.owners);
     if (this.handles != 0) heap.free(this.handles);
     if (this.snapKeys != 0) heap.free(this.snapKeys);
     if (this.snapSlots != 0) heap.free(this.snapSlots);
@@ -509,9 +520,9 @@ class AoiScene {
     const high = this.posOf(s, 1) + this.rangeOf(s, 1);
     for (let r = axis.next(axis.handle(3 * s + KIND_LOWER)); r != end; r = axis.next(r)) {
       if (axis.kindOf(r) != KIND_ENTITY) continue;
-      const e = axis.lo(r);
+      if (!(axis.lo(r) <= high && low <= axis.hi(r))) continue;
       const t = axis.slotOf(r);
-      if (low <= e && e <= high && t != s) this.addCandidateTarget(t);
+      if (t != s) this.addCandidateTarget(t);
     }
   }
 
@@ -525,8 +536,9 @@ class AoiScene {
     for (let r = axis.prev(axis.handle(3 * s + KIND_ENTITY)); r != HEAD_RECORD && axis.key(r) >= limit; r = axis.prev(r)) {
       if (axis.kindOf(r) != KIND_LOWER) continue;
       // A box off s on y (its record carries the box's y extent) cannot hold s.
+      if (!(axis.lo(r) <= y && y <= axis.hi(r))) continue;
       const w = axis.slotOf(r);
-      if (axis.lo(r) <= y && y <= axis.hi(r) && w != s) this.addCandidateWatcher(w);
+      if (w != s) this.addCandidateWatcher(w);
     }
   }
 
@@ -691,7 +703,7 @@ class AoiScene {
     if (precedes(base, q, key, kind)) {
       do {
         const at = base + <usize>q * RECORD_BYTES;
-        this.crossAt(at, entity, slot, before, after, lo1, hi1, lo2, hi2);
+        this.crossAt(axis, q, at, entity, slot, before, after, lo1, hi1, lo2, hi2);
         q = load<i32>(at, 12);
       } while (precedes(base, q, key, kind));
       axis.unlink(n);
@@ -703,8 +715,8 @@ class AoiScene {
     if (follows(base, p, key, kind)) {
       do {
         const at = base + <usize>p * RECORD_BYTES;
-        this.crossAt(at, entity, slot, before, after, lo1, hi1, lo2, hi2);
-        p = load<i32>(at, 8);
+        this.crossAt(axis, p, at, entity, slot, before, after, lo1, hi1, lo2, hi2);
+        p = load<i32>(at, 8) >> 2;
       } while (follows(base, p, key, kind));
       axis.unlink(n);
       axis.linkAfter(n, p);
@@ -712,19 +724,22 @@ class AoiScene {
     }
   }
 
-  /** One crossing of the record at address at (see walk). */
-  @inline crossAt(at: usize, entity: bool, slot: i32, before: f64, after: f64, lo1: f64, hi1: f64, lo2: f64, hi2: f64): void {
-    const other = load<i32>(at, 16);
-    const otherIsEntity = load<i32>(at, 20) == KIND_ENTITY;
+  /** One crossing of record r at address at (see walk); the owner is read only for a real candidate. */
+  @inline crossAt(axis: AxisList, r: i32, at: usize, entity: bool, slot: i32, before: f64, after: f64, lo1: f64, hi1: f64, lo2: f64, hi2: f64): void {
+    const otherIsEntity = (load<i32>(at, 8) & 3) == KIND_ENTITY;
+    const lo = <f64>load<f32>(at, 16);
+    const hi = <f64>load<f32>(at, 20);
     if (entity) {
-      if (otherIsEntity || other == slot) return;
-      const lo = load<f64>(at, 24);
-      const hi = load<f64>(at, 32);
-      if ((lo <= before && before <= hi) || (lo <= after && after <= hi)) this.addCandidateWatcher(other);
+      if (otherIsEntity) return;
+      if (!((lo <= before && before <= hi) || (lo <= after && after <= hi))) return;
+      const other = axis.slotOf(r);
+      if (other != slot) this.addCandidateWatcher(other);
     } else {
-      if (!otherIsEntity || other == slot) return;
-      const e = load<f64>(at, 24);
-      if ((lo1 <= e && e <= hi1) || (lo2 <= e && e <= hi2)) this.addCandidateTarget(other);
+      if (!otherIsEntity) return;
+      // [lo, hi] is the entity's coordinate, widened to f32: test overlap.
+      if (!((lo <= hi1 && lo1 <= hi) || (lo <= hi2 && lo2 <= hi))) return;
+      const other = axis.slotOf(r);
+      if (other != slot) this.addCandidateTarget(other);
     }
   }
 
@@ -998,16 +1013,34 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
   }
 }
 
+/** The largest f32 <= x. */
+@inline function floor32(x: f64): f32 {
+  const v = <f32>x;
+  if (<f64>v <= x) return v;
+  if (v == 0) return reinterpret<f32>(<i32>0x80000001);
+  const bits = reinterpret<i32>(v);
+  return reinterpret<f32>(v > 0 ? bits - 1 : bits + 1);
+}
+
+/** The smallest f32 >= x. */
+@inline function ceil32(x: f64): f32 {
+  const v = <f32>x;
+  if (<f64>v >= x) return v;
+  if (v == 0) return reinterpret<f32>(<i32>1);
+  const bits = reinterpret<i32>(v);
+  return reinterpret<f32>(v > 0 ? bits + 1 : bits - 1);
+}
+
 /** Record r (at base) sorts before a node with this key and kind. */
 @inline function precedes(base: usize, r: i32, key: f64, kind: i32): bool {
   const k = load<f64>(base + <usize>r * RECORD_BYTES);
-  return k < key || (k == key && load<i32>(base + <usize>r * RECORD_BYTES, 20) < kind);
+  return k < key || (k == key && (load<i32>(base + <usize>r * RECORD_BYTES, 8) & 3) < kind);
 }
 
 /** Record r (at base) sorts after a node with this key and kind. */
 @inline function follows(base: usize, r: i32, key: f64, kind: i32): bool {
   const k = load<f64>(base + <usize>r * RECORD_BYTES);
-  return k > key || (k == key && load<i32>(base + <usize>r * RECORD_BYTES, 20) > kind);
+  return k > key || (k == key && (load<i32>(base + <usize>r * RECORD_BYTES, 8) & 3) > kind);
 }
 
 /** The axis whose extent the records of axis a carry: the next one, round. */
@@ -1129,6 +1162,7 @@ function newAxis(): AxisList {
   const axis = changetype<AxisList>(heap.alloc(offsetof<AxisList>()));
   memory.fill(changetype<usize>(axis), 0, offsetof<AxisList>());
   axis.records = heap.alloc(64 * RECORD_BYTES);
+  axis.owners = heap.alloc(64 << 2);
   axis.recordCapacity = 64;
   axis.reset();
   return axis;
@@ -1253,7 +1287,7 @@ export function aoiBytes(ptr: i32): f64 {
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);
-    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>RECORD_BYTES + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 12;
+    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>(RECORD_BYTES + 4) + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 12;
   }
   bytes += <f64>(s.candidateWatchers.capacity + s.candidateTargets.capacity + s.events.capacity + s.results.capacity) * 4;
   return bytes;
