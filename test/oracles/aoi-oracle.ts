@@ -11,15 +11,26 @@ export class AoiOracle {
   readonly entities = new Map<number, Entity>();
   events: Fact[] = [];
 
-  constructor(readonly dimensions: 2 | 3) {}
+  /**
+   * `abs` judges |T - W| <= range, the contract's words; `bounds` judges
+   * W - range <= T <= W + range as the README defines it to the last bit.
+   * The two agree whenever the arithmetic is exact (as with halves).
+   */
+  constructor(
+    readonly dimensions: 2 | 3,
+    readonly form: 'abs' | 'bounds' = 'abs',
+  ) {}
 
-  /** W sees T iff W has a range and |T - W| <= range on every axis. */
+  /** W sees T iff W has a range and T is within it on every axis. */
   sees(w: number, t: number): boolean {
     if (w === t) return false;
     const a = this.entities.get(w)!;
     const b = this.entities.get(t)!;
     if (a.r === null) return false;
-    for (let k = 0; k < this.dimensions; k++) if (!(Math.abs(b.p[k] - a.p[k]) <= a.r[k])) return false;
+    for (let k = 0; k < this.dimensions; k++) {
+      const inside = this.form === 'abs' ? Math.abs(b.p[k] - a.p[k]) <= a.r[k] : a.p[k] - a.r[k] <= b.p[k] && b.p[k] <= a.p[k] + a.r[k];
+      if (!inside) return false;
+    }
     return true;
   }
 
