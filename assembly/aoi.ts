@@ -8,7 +8,9 @@
 // an entity exactly on a box edge is inside. A move walks the mover's nodes;
 // each node crossed names a candidate pair, judged once on old and new
 // positions over all axes. The set of watchers of each entity is kept, so a
-// step's 'move' events come straight from it.
+// step's 'move' events come straight from it. What differs from the
+// reference is where the bytes live: list nodes sit in compact records kept
+// in list order (see AxisList), so walks read memory forwards.
 
 const KIND_LOWER: i32 = 0;
 const KIND_ENTITY: i32 = 1;
@@ -95,9 +97,9 @@ class IntList {
 // head, 1 the tail.
 const RECORD_BYTES: usize = 24;
 const HEAD_RECORD: i32 = 0;
+const TAIL_RECORD: i32 = 1;
 /** The coarse index keeps one entity in this many. */
 const SNAP_STRIDE: i32 = 4;
-const TAIL_RECORD: i32 = 1;
 
 @unmanaged
 class AxisList {
