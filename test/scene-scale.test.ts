@@ -37,4 +37,48 @@ describe('Scene at scale', () => {
     expect(scene.watchers(7)).toContain(500_000);
     scene.dispose();
   });
+
+  it('keeps a 100,000-entity 2-D scene (range 50 in 10,000 x 10,000) under 64 MiB of wasm memory', () => {
+    const n = 100_000;
+    let seed = 12345;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x80000000;
+    };
+    const ids = Int32Array.from({ length: n }, (_, i) => i);
+    const xs = Float64Array.from({ length: n }, () => random() * 10_000);
+    const ys = Float64Array.from({ length: n }, () => random() * 10_000);
+    const scene = new Scene({ defaultRange: 50 });
+    scene.addMany(ids, xs, ys);
+    scene.drainArray();
+    expect(scene.memoryBytes).toBeGreaterThan(0);
+    expect(scene.memoryBytes).toBeLessThan(64 * 2 ** 20);
+    scene.dispose();
+  });
+
+  it('runs several wasm scenes side by side in one module, each matching its js twin', () => {
+    const pairs = [1, 2, 3].map(() => [new Scene({ defaultRange: 3 }), new Scene({ backend: 'js', defaultRange: 3 })]);
+    let seed = 99;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x80000000;
+    };
+    for (let step = 0; step < 3000; step++) {
+      const [wasm, js] = pairs[step % 3];
+      const id = Math.floor(random() * 200);
+      const x = Math.round(random() * 80);
+      const y = Math.round(random() * 80);
+      for (const s of [wasm, js]) {
+        if (!s.has(id)) s.add(id, x, y);
+        else if (step % 7 === 0) s.remove(id);
+        else s.move(id, x, y);
+      }
+      const key = (e: { type: string; watcher: number; target: number }): string => `${e.type} ${e.watcher} ${e.target}`;
+      expect(wasm.drain().map(key).sort()).toEqual(js.drain().map(key).sort());
+    }
+    for (const [wasm, js] of pairs) {
+      expect(wasm.queryBox(0, 0, 80, 80)).toEqual(js.queryBox(0, 0, 80, 80));
+      wasm.dispose();
+    }
+  });
 });
