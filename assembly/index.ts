@@ -1,4 +1,6 @@
 // The module's exports, nothing else.
 export * from './memory';
 export * from './probe';
+export * from './graph-exports';
+export * from './grid';
 export * from './aoi';

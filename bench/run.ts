@@ -3,9 +3,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runSuites, type Suite } from './harness.js';
 import { boundarySuite } from './boundary.js';
+import { pathsGraphSuite } from './paths-graph.js';
 import { aoiSuite } from './aoi.js';
 
-const suites: Suite[] = [boundarySuite, aoiSuite];
+const suites: Suite[] = [boundarySuite, pathsGraphSuite, aoiSuite];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const selected = wanted.length === 0 ? suites : suites.filter((s) => wanted.includes(s.name));

@@ -1,0 +1,137 @@
+import { MinHeap } from './minheap';
+import { DIAGONAL_NEVER, Grid, TIE, distance, nodeAt, walkableAt } from './grid-map';
+
+// Jump point search on uniform-cost grids (every cell costs 1), for the
+// 'no-corner-cutting' and 'never' rules. A* over jump points: from each
+// expanded point, scan straight (and, with diagonals, diagonal) lines and stop
+// only where a path could turn optimally (a forced neighbour) or at the
+// target. The parent of a jump point is the point it was reached from, on one
+// straight or diagonal line; writePath fills in the cells between.
+
+/**
+ * Scans from `cell` in steps of `step` (moving from cell - step into cell);
+ * `side` is the perpendicular offset. Returns the first jump point, or -1 at a
+ * wall. A jump point is the target or a cell beside which a perpendicular
+ * neighbour opens up that the line's previous cell could not reach directly.
+ * With 'never', a vertical scan also probes horizontally at every cell.
+ */
+function jumpStraight(walk: usize, cell: i32, step: i32, side: i32, target: i32, probe: bool): i32 {
+  while (true) {
+    if (!walkableAt(walk, cell)) return -1;
+    if (cell == target) return cell;
+    if (
+      (walkableAt(walk, cell + side) && !walkableAt(walk, cell - step + side)) ||
+      (walkableAt(walk, cell - side) && !walkableAt(walk, cell - step - side))
+    ) return cell;
+    if (probe && (jumpStraight(walk, cell + 1, 1, abs(step), target, false) >= 0 ||
+                  jumpStraight(walk, cell - 1, -1, abs(step), target, false) >= 0)) return cell;
+    cell += step;
+  }
+}
+
+/**
+ * Scans diagonally from `cell` (reached by a diagonal step of stepX + stepY).
+ * A cell is a jump point when a straight scan along either component finds one.
+ * Each next diagonal step needs both orthogonal neighbours walkable.
+ */
+function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i32, target: i32): i32 {
+  while (true) {
+    if (!walkableAt(walk, cell)) return -1;
+    if (cell == target) return cell;
+    if (jumpStraight(walk, cell + stepX, stepX, stride, target, false) >= 0) return cell;
+    if (jumpStraight(walk, cell + stepY, stepY, 1, target, false) >= 0) return cell;
+    if (!walkableAt(walk, cell + stepX) || !walkableAt(walk, cell + stepY)) return -1;
+    cell += stepX + stepY;
+  }
+}
+
+export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): bool {
+  const stride = grid.stride;
+  const walk = grid.walk;
+  const nodes = grid.nodes;
+  const open = grid.generation;
+  const closed = open + 1;
+  const queue = changetype<MinHeap>(grid.heap);
+  const never = diagonal == DIAGONAL_NEVER;
+  const ty = target / stride;
+  const tx = target - ty * stride;
+  const first = nodeAt(nodes, start);
+  store<f64>(first, 0.0);
+  store<u32>(first, open, 8);
+  store<i32>(first, -1, 12);
+  queue.push(0.0, start);
+  while (!queue.empty) {
+    const cell = queue.pop();
+    const node = nodeAt(nodes, cell);
+    if (load<u32>(node, 8) == closed) continue;
+    store<u32>(node, closed, 8);
+    if (cell == target) return true;
+    const cy = cell / stride;
+    const cx = cell - cy * stride;
+    const from = load<i32>(node, 12);
+    // Direction of arrival (0, 0 at the start), one of 8 unit steps.
+    let dx = 0;
+    let dy = 0;
+    if (from >= 0) {
+      const fy = from / stride;
+      const fx = from - fy * stride;
+      dx = cx > fx ? 1 : cx < fx ? -1 : 0;
+      dy = cy > fy ? 1 : cy < fy ? -1 : 0;
+    }
+    const north = walkableAt(walk, cell - stride);
+    const south = walkableAt(walk, cell + stride);
+    const west = walkableAt(walk, cell - 1);
+    const east = walkableAt(walk, cell + 1);
+    // Directions to scan, as bits: 0 N, 1 S, 2 W, 3 E, 4 NW, 5 NE, 6 SW, 7 SE.
+    let dirs = 0;
+    if (dx == 0 && dy == 0) {
+      dirs = 0xf;
+      if (!never) dirs |= 0xf0;
+    } else if (never) {
+      // Straight arrival: keep going, and turn either way.
+      dirs = dx != 0 ? (dx > 0 ? 8 : 4) | 3 : (dy > 0 ? 2 : 1) | 12;
+    } else if (dx != 0 && dy != 0) {
+      // Diagonal arrival: the two straight components and the diagonal itself.
+      dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
+    } else if (dx != 0) {
+      // Horizontal arrival: ahead, both sides, and the two forward diagonals.
+      dirs = (dx > 0 ? 8 : 4) | 3 | diagonalBit(dx, -1) | diagonalBit(dx, 1);
+    } else {
+      dirs = (dy > 0 ? 2 : 1) | 12 | diagonalBit(-1, dy) | diagonalBit(1, dy);
+    }
+    const base = load<f64>(node);
+    for (let k = 0; k < 8; k++) {
+      if ((dirs & (1 << k)) == 0) continue;
+      let jump: i32;
+      if (k < 4) {
+        const step = k == 0 ? -stride : k == 1 ? stride : k == 2 ? -1 : 1;
+        const side = k < 2 ? 1 : stride;
+        jump = jumpStraight(walk, cell + step, step, side, target, never && k < 2);
+      } else {
+        const vertical = k < 6 ? north : south;
+        const horizontal = (k & 1) == 0 ? west : east;
+        if (!vertical || !horizontal) continue; // no corner cutting
+        const stepX = (k & 1) == 0 ? -1 : 1;
+        const stepY = k < 6 ? -stride : stride;
+        jump = jumpDiagonal(walk, cell + stepX + stepY, stepX, stepY, stride, target);
+      }
+      if (jump < 0) continue;
+      const jy = jump / stride;
+      const jx = jump - jy * stride;
+      const reached = nodeAt(nodes, jump);
+      const seen = load<u32>(reached, 8);
+      if (seen == closed) continue;
+      const tentative = base + distance(jx - cx, jy - cy, diagonal);
+      if (seen == open && tentative >= load<f64>(reached)) continue;
+      store<f64>(reached, tentative);
+      store<u32>(reached, open, 8);
+      store<i32>(reached, cell, 12);
+      queue.push(tentative + distance(jx - tx, jy - ty, diagonal) - tentative * TIE, jump);
+    }
+  }
+  return false;
+}
+
+@inline function diagonalBit(dx: i32, dy: i32): i32 {
+  return 1 << (4 + (dy > 0 ? 2 : 0) + (dx > 0 ? 1 : 0));
+}

@@ -1,0 +1,151 @@
+import { MinHeap } from './minheap';
+
+// Tile-map walking over flat cell arrays. The map is stored with a one-cell
+// blocked border (stride = width + 2), so neighbour reads never need a bounds
+// check. Search state is one 16-byte record per cell (g: f64, stamp: u32,
+// parent: i32: one cache line per neighbour visited), allocated on the first
+// query and reused: a cell's g and parent are valid only when its stamp equals
+// the current generation (open) or generation + 1 (closed), so a new query
+// starts by bumping the generation instead of clearing the records.
+
+export const SQRT2: f64 = 1.4142135623730951;
+// Ties on f are broken toward the larger g (deeper cells first): the key is
+// f - g * TIE. On unit-cost maps distinct f values differ by far more than
+// g * TIE, so the order between them never changes and paths stay optimal.
+export const TIE: f64 = 1.0 / 68719476736.0; // 2^-36
+
+// Diagonal rules, as the TypeScript side encodes them.
+export const DIAGONAL_NEVER = 0;
+export const DIAGONAL_ALWAYS = 1;
+export const DIAGONAL_NO_CORNER_CUTTING = 2;
+export const DIAGONAL_ONE_OBSTACLE = 3;
+
+// Algorithms, as the TypeScript side encodes them.
+export const ALGORITHM_ASTAR = 0;
+export const ALGORITHM_DIJKSTRA = 1;
+export const ALGORITHM_SPFA = 2;
+export const ALGORITHM_JPS = 3;
+
+@unmanaged
+export class Grid {
+  width: i32 = 0;
+  height: i32 = 0;
+  stride: i32 = 0;
+  cells: i32 = 0;
+  /** u8 per padded cell: 1 walkable, 0 blocked (the border is always 0). */
+  walk: usize = 0;
+  /** f64 per padded cell: the multiplier on the cost of entering it. */
+  cost: usize = 0;
+  /** Cells whose cost is not 1: jump point search needs this to be 0. */
+  nonUnit: i32 = 0;
+  /** Search records, NODE_BYTES per padded cell: g at +0, stamp at +8, parent at +12. */
+  nodes: usize = 0;
+  generation: u32 = 0;
+  heap: usize = 0;
+  /** SPFA's FIFO ring, allocated on its first use. */
+  queue: usize = 0;
+  /** Result block: [count: i32, pad, cost: f64, x0, y0, x1, y1, ...]. */
+  out: usize = 0;
+  outCapacity: usize = 0;
+}
+
+export const NODE_BYTES = 16;
+@inline export function nodeAt(nodes: usize, cell: i32): usize {
+  return nodes + (<usize>cell << 4);
+}
+
+@inline export function cellIndex(grid: Grid, x: i32, y: i32): i32 {
+  return (y + 1) * grid.stride + x + 1;
+}
+
+@inline export function walkableAt(walk: usize, cell: i32): bool {
+  return load<u8>(walk + <usize>cell) != 0;
+}
+
+/** Octile distance (or manhattan when diagonal steps are not allowed). */
+@inline export function distance(dx: i32, dy: i32, diagonal: i32): f64 {
+  dx = abs(dx);
+  dy = abs(dy);
+  if (diagonal == DIAGONAL_NEVER) return <f64>(dx + dy);
+  const lo = min(dx, dy);
+  return <f64>(max(dx, dy) - lo) + SQRT2 * <f64>lo;
+}
+
+/** Whether a diagonal step is allowed, given which of its two orthogonal neighbours are walkable. */
+@inline export function diagonalAllowed(first: bool, second: bool, diagonal: i32): bool {
+  if (diagonal == DIAGONAL_NO_CORNER_CUTTING) return first && second;
+  if (diagonal == DIAGONAL_ONE_OBSTACLE) return first || second;
+  return true; // DIAGONAL_ALWAYS
+}
+
+
+/** Prepares the reusable search state for one query: a fresh generation, an empty heap. */
+export function beginSearch(grid: Grid): void {
+  const cells = <usize>grid.cells;
+  if (grid.nodes == 0) {
+    grid.nodes = heap.alloc(cells * NODE_BYTES);
+    memory.fill(grid.nodes, 0, cells * NODE_BYTES);
+    grid.heap = changetype<usize>(new MinHeap(1024));
+    grid.generation = 0;
+  }
+  // Stamps below the generation are stale; restart the count long before it wraps.
+  if (grid.generation >= 0xfffffff0) {
+    memory.fill(grid.nodes, 0, cells * NODE_BYTES);
+    grid.generation = 0;
+  }
+  grid.generation += 2;
+  changetype<MinHeap>(grid.heap).clear();
+}
+
+/**
+ * Follows parents from target back to the start and writes the path, start
+ * first, into the result block. Consecutive parents may be several cells apart
+ * on one straight or diagonal line (jump point search); the cells between are
+ * filled in.
+ */
+export function writePath(grid: Grid, target: i32): usize {
+  const stride = grid.stride;
+  const nodes = grid.nodes;
+  let count = 1;
+  let cell = target;
+  while (true) {
+    const from = load<i32>(nodeAt(nodes, cell), 12);
+    if (from < 0) break;
+    const dy = cell / stride - from / stride;
+    const dx = cell - cell / stride * stride - (from - from / stride * stride);
+    count += max(abs(dx), abs(dy));
+    cell = from;
+  }
+  const bytes: usize = 16 + (<usize>count << 3);
+  if (grid.outCapacity < bytes) {
+    const capacity = max(bytes, grid.outCapacity << 1);
+    grid.out = grid.out == 0 ? heap.alloc(capacity) : heap.realloc(grid.out, capacity);
+    grid.outCapacity = capacity;
+  }
+  const out = grid.out;
+  store<i32>(out, count);
+  store<f64>(out + 8, load<f64>(nodeAt(nodes, target)));
+  let at = out + 16 + (<usize>(count - 1) << 3);
+  cell = target;
+  let y = cell / stride;
+  let x = cell - y * stride;
+  store<i32>(at, x - 1);
+  store<i32>(at + 4, y - 1);
+  while (true) {
+    const from = load<i32>(nodeAt(nodes, cell), 12);
+    if (from < 0) break;
+    const fy = from / stride;
+    const fx = from - fy * stride;
+    const sx = fx > x ? 1 : fx < x ? -1 : 0;
+    const sy = fy > y ? 1 : fy < y ? -1 : 0;
+    while (x != fx || y != fy) {
+      x += sx;
+      y += sy;
+      at -= 8;
+      store<i32>(at, x - 1);
+      store<i32>(at + 4, y - 1);
+    }
+    cell = from;
+  }
+  return out;
+}

@@ -1,0 +1,158 @@
+// P3: shortest paths on random sparse graphs (100,000 vertices, 400,000
+// edges), point to point, against ngraph.path, graphology-shortest-path and a
+// plain CSR A* written here; plus building each graph, and SPFA next to
+// Dijkstra single-source. Every contender's costs are checked against the
+// wasm backend's before anything is timed.
+import { Graph, init, type PathAlgorithm } from '../src/index.js';
+import type { Contender, SuiteContext, Suite } from './harness.js';
+import { geometricGraph, uniformGraph, type BenchGraph } from './peers/graph-data.js';
+import { graphologyBuild, graphologySearcher } from './peers/graph-graphology.js';
+import { ngraphBuild, ngraphSearcher } from './peers/graph-ngraph.js';
+import { plainCsr, plainSearcher } from './peers/graph-plain.js';
+
+const VERTICES = 100_000;
+const EDGES = 400_000;
+
+type Search = (s: number, t: number) => number;
+
+function bulk(data: BenchGraph, backend: 'wasm' | 'js'): Graph {
+  return Graph.fromEdges(data.from, data.to, data.weight, { vertexCount: data.n, x: data.x, y: data.y, backend });
+}
+
+function ours(graph: Graph, algorithm: PathAlgorithm): Search {
+  return (s, t) => graph.path(s, t, { algorithm })?.cost ?? Infinity;
+}
+
+function costs(data: BenchGraph, search: Search, count = data.queries.length / 2): Float64Array {
+  const q = data.queries;
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) out[i] = search(q[2 * i], q[2 * i + 1]);
+  return out;
+}
+
+const close = (a: number, b: number): boolean =>
+  a === b || (Number.isFinite(a) && Number.isFinite(b) && Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)));
+
+function compare(name: string, got: Float64Array, expected: Float64Array): void {
+  for (let i = 0; i < got.length; i++) {
+    if (!close(got[i], expected[i])) throw new Error(`${name}: query ${i} costs ${got[i]}, expected ${expected[i]}`);
+  }
+}
+
+// The slowest peers take tens of seconds per pass over the queries, so a
+// contender is checked on the first queries before timing (which also warms
+// it up), and every timed pass checks all its answers before any result is
+// reported.
+const PRECHECK = 20;
+
+function checked(name: string, data: BenchGraph, search: Search, expected: Float64Array): Contender {
+  compare(name, costs(data, search, Math.min(PRECHECK, expected.length)), expected);
+  return { name, run: () => compare(name, costs(data, search), expected) };
+}
+
+function queryCase(context: SuiteContext, title: string, data: BenchGraph, searches: Array<[string, Search]>): void {
+  const expected = costs(data, searches[0][1]);
+  const reachable = expected.filter((c) => c !== Infinity).length;
+  const contenders = searches.map(([name, search]) => checked(name, data, search, expected));
+  context.bench(title, contenders, { opsPerRun: expected.length, opName: 'query', warmup: 0, minSamples: 1, minTimeMs: 0 });
+  context.note(`${title}: ${searches.length} contenders agree on all ${expected.length} query costs in every timed pass (${reachable} reachable, 1e-9 relative)`);
+}
+
+// Times each build; returns the peers' last-built graphs for the query cases.
+function buildCase(context: SuiteContext, data: BenchGraph) {
+  let ngraph: ReturnType<typeof ngraphBuild> | null = null;
+  let graphology: ReturnType<typeof graphologyBuild> | null = null;
+  const contenders: Contender[] = [
+    { name: 'spatialkit wasm Graph.fromEdges', run: () => bulk(data, 'wasm').dispose() },
+    { name: 'spatialkit js Graph.fromEdges', run: () => bulk(data, 'js').dispose() },
+    { name: 'ngraph.graph addNode/addLink', run: () => { ngraph = null; ngraph = ngraphBuild(data); } },
+    { name: 'graphology addNode/addEdge', run: () => { graphology = null; graphology = graphologyBuild(data); } },
+  ];
+  context.bench(`build: ${data.n.toLocaleString('en-US')} vertices with positions, ${data.from.length.toLocaleString('en-US')} edges`, contenders, {
+    opName: 'build',
+    warmup: context.quick ? 0 : 1,
+    minSamples: context.quick ? 1 : 2,
+    minTimeMs: 0,
+  });
+  if (ngraph === null || graphology === null) throw new Error('build case ran no peer');
+  return { ngraph: ngraph as ReturnType<typeof ngraphBuild>, graphology: graphology as ReturnType<typeof graphologyBuild> };
+}
+
+function singleSourceCase(context: SuiteContext, title: string, data: BenchGraph): void {
+  const wasm = bulk(data, 'wasm');
+  const js = bulk(data, 'js');
+  const sources = [0, 1, 2, 3, 4].map((i) => data.queries[2 * i]);
+  // SPFA and Dijkstra must agree on every vertex's distance.
+  for (const s of sources.slice(0, 2)) {
+    const a = wasm.dijkstra(s);
+    const b = wasm.spfa(s);
+    const c = js.spfa(s);
+    for (let v = 0; v < data.n; v++) {
+      if (!close(a.distance(v), b.distance(v)) || !close(a.distance(v), c.distance(v))) {
+        throw new Error(`${title}: SPFA and Dijkstra disagree at vertex ${v} from ${s}`);
+      }
+    }
+  }
+  context.note(`${title}: SPFA (wasm, js) and Dijkstra agree on all ${data.n.toLocaleString('en-US')} distances from 2 sources`);
+  const each = (name: string, run: (s: number) => unknown): Contender => ({ name, run: () => { for (const s of sources) run(s); } });
+  context.bench(title, [
+    each('wasm dijkstra', (s) => wasm.dijkstra(s)),
+    each('wasm spfa', (s) => wasm.spfa(s)),
+    each('js dijkstra', (s) => js.dijkstra(s)),
+    each('js spfa', (s) => js.spfa(s)),
+  ], { opsPerRun: sources.length, opName: 'source', warmup: 1, minSamples: context.quick ? 1 : 3, minTimeMs: 0 });
+  wasm.dispose();
+  js.dispose();
+}
+
+export const pathsGraphSuite: Suite = {
+  name: 'paths-graph',
+  title: 'Graph shortest paths on random sparse graphs (P3)',
+  async run(context) {
+    await init();
+    const queries = context.quick ? 10 : 200;
+    const geometric = geometricGraph(VERTICES, EDGES, queries, 1);
+    const uniform = uniformGraph(VERTICES, EDGES, queries, 2);
+    context.note(`geometric: ${geometric.n} vertices, ${geometric.from.length} edges; uniform: ${uniform.n} vertices, ${uniform.from.length} edges; ${queries} random queries each`);
+
+    // First, while the peers' big object graphs do not yet load the garbage collector.
+    singleSourceCase(context, 'P3 single source, geometric: SPFA next to Dijkstra', geometric);
+    singleSourceCase(context, 'P3 single source, uniform: SPFA next to Dijkstra', uniform);
+
+    {
+      const { ngraph, graphology } = buildCase(context, geometric);
+      const wasm = bulk(geometric, 'wasm');
+      const js = bulk(geometric, 'js');
+      queryCase(context, 'P3 geometric: A* with the euclidean heuristic', geometric, [
+        ['wasm path astar', ours(wasm, 'astar')],
+        ['wasm path bidirectional', ours(wasm, 'bidirectional')],
+        ['wasm path dijkstra', ours(wasm, 'dijkstra')],
+        ['js path astar', ours(js, 'astar')],
+        ['plain CSR A* (typed arrays)', plainSearcher(plainCsr(geometric.n, geometric.from, geometric.to, geometric.weight, geometric.x, geometric.y), true)],
+        ['ngraph.path aStar', ngraphSearcher(ngraph, geometric, 'aStar', true)],
+        ['ngraph.path nba', ngraphSearcher(ngraph, geometric, 'nba', true)],
+        ['graphology astar', graphologySearcher(graphology, geometric, 'astar')],
+      ]);
+      wasm.dispose();
+      js.dispose();
+    }
+
+    {
+      const wasm = bulk(uniform, 'wasm');
+      const js = bulk(uniform, 'js');
+      const ngraph = ngraphBuild(uniform);
+      const graphology = graphologyBuild(uniform);
+      queryCase(context, 'P3 uniform: bidirectional Dijkstra, no positions', uniform, [
+        ['wasm path bidirectional', ours(wasm, 'bidirectional')],
+        ['wasm path dijkstra', ours(wasm, 'dijkstra')],
+        ['js path bidirectional', ours(js, 'bidirectional')],
+        ['plain CSR Dijkstra (typed arrays)', plainSearcher(plainCsr(uniform.n, uniform.from, uniform.to, uniform.weight), false)],
+        ['ngraph.path nba', ngraphSearcher(ngraph, uniform, 'nba', false)],
+        ['graphology dijkstra.bidirectional', graphologySearcher(graphology, uniform, 'dijkstra')],
+      ]);
+      wasm.dispose();
+      js.dispose();
+    }
+
+  },
+};

@@ -1,0 +1,26 @@
+// What the GridMap facade asks of a backend. Arguments arrive validated:
+// coordinates are integers on the grid, costs are finite and >= 1.
+
+/** Diagonal rules and algorithms as small integers, shared by both backends and the wasm core. */
+export const DIAGONAL_CODES = { never: 0, always: 1, 'no-corner-cutting': 2, 'one-obstacle': 3 } as const;
+export const ALGORITHM_CODES = { astar: 0, dijkstra: 1, spfa: 2, jps: 3 } as const;
+
+export type DiagonalRule = keyof typeof DIAGONAL_CODES;
+export type GridAlgorithm = keyof typeof ALGORITHM_CODES;
+
+/** A path from the start cell to the target cell, each cell as [x, y], with its total cost. */
+export interface GridPath {
+  path: Array<[number, number]>;
+  cost: number;
+}
+
+export interface GridBackend {
+  setWalkable(x: number, y: number, walkable: boolean): void;
+  isWalkable(x: number, y: number): boolean;
+  /** Sets every cell from width * height bytes, row-major, nonzero = walkable. */
+  loadWalkable(cells: Uint8Array): void;
+  setCost(x: number, y: number, cost: number): void;
+  getCost(x: number, y: number): number;
+  findPath(sx: number, sy: number, tx: number, ty: number, diagonal: number, algorithm: number): GridPath | null;
+  dispose(): void;
+}

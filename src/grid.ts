@@ -1,0 +1,153 @@
+// GridMap: tile-map walking. The facade validates every argument, then hands
+// the call to the wasm core or the TypeScript reference, which run the same
+// algorithms and return the same paths.
+import { SpatialError } from './errors.js';
+import {
+  ALGORITHM_CODES,
+  DIAGONAL_CODES,
+  type DiagonalRule,
+  type GridAlgorithm,
+  type GridBackend,
+  type GridPath,
+} from './grid-backend.js';
+import { WasmGrid } from './grid-wasm.js';
+import { parseMovingAIMap } from './movingai.js';
+import { ReferenceGrid } from './reference/grid.js';
+import { checkAlive, checkFinite, checkPositiveInteger } from './validate.js';
+import { resolveBackend, type Backend } from './wasm.js';
+
+export type { DiagonalRule, GridAlgorithm, GridPath } from './grid-backend.js';
+
+/** The largest grid: 16,777,216 cells (4096 x 4096), about 25 bytes each once searched. */
+export const MAX_GRID_CELLS = 1 << 24;
+
+export interface GridMapOptions {
+  /** 'wasm' (default) or 'js'. */
+  backend?: Backend;
+}
+
+export interface FindPathOptions {
+  /**
+   * When a diagonal step is allowed (default 'no-corner-cutting'): 'never';
+   * 'always' (the diagonal cell must be walkable); 'no-corner-cutting' (both
+   * orthogonal neighbours walkable too: the Moving AI rule); 'one-obstacle'
+   * (at least one of them walkable).
+   */
+  diagonal?: DiagonalRule;
+  /**
+   * 'astar' (default), 'dijkstra', 'spfa' or 'jps'. Jump point search runs
+   * when every cell costs 1 and the rule is 'never' or 'no-corner-cutting';
+   * otherwise A* runs in its place, with the same optimal cost.
+   */
+  algorithm?: GridAlgorithm;
+}
+
+function checkOption<T extends string>(name: string, value: unknown, allowed: Record<T, number>, fallback: T): number {
+  if (value === undefined) return allowed[fallback];
+  if (typeof value === 'string' && Object.prototype.hasOwnProperty.call(allowed, value)) return allowed[value as T];
+  throw new SpatialError('INVALID_ARGUMENT', `${name} must be one of ${Object.keys(allowed).join(', ')}, got ${String(value)}`);
+}
+
+/** A width x height tile map: cells are walkable or blocked and carry an entering cost. */
+export class GridMap {
+  /** Columns: x runs over 0 .. width - 1. */
+  readonly width: number;
+  /** Rows: y runs over 0 .. height - 1. */
+  readonly height: number;
+  private readonly impl: GridBackend;
+  private disposed = false;
+
+  /**
+   * Creates a grid with every cell walkable at cost 1. Width and height are
+   * integers >= 1 with at most {@link MAX_GRID_CELLS} cells (INVALID_ARGUMENT).
+   * A wasm-backed grid needs `await init()` first (NOT_INITIALIZED).
+   */
+  constructor(width: number, height: number, options: GridMapOptions = {}) {
+    checkPositiveInteger('width', width);
+    checkPositiveInteger('height', height);
+    if (width * height > MAX_GRID_CELLS) {
+      throw new SpatialError('INVALID_ARGUMENT', `a grid holds at most ${MAX_GRID_CELLS} cells, got ${width} x ${height}`);
+    }
+    const backend = resolveBackend(options.backend);
+    this.width = width;
+    this.height = height;
+    this.impl = backend === 'wasm' ? new WasmGrid(width, height) : new ReferenceGrid(width, height);
+  }
+
+  /**
+   * Reads a Moving AI Lab `.map` file ('.', 'G', 'S' passable; '@', 'O', 'T',
+   * 'W' blocked; CRLF accepted). Malformed text throws INVALID_ARGUMENT.
+   */
+  static fromMovingAI(mapText: string, options: GridMapOptions = {}): GridMap {
+    const map = parseMovingAIMap(mapText);
+    const grid = new GridMap(map.width, map.height, options);
+    grid.impl.loadWalkable(map.cells);
+    return grid;
+  }
+
+  /** Makes a cell walkable or blocked; its cost is kept either way. */
+  setWalkable(x: number, y: number, walkable: boolean): void {
+    this.checkCell(x, y);
+    if (typeof walkable !== 'boolean') throw new SpatialError('INVALID_ARGUMENT', `walkable must be a boolean, got ${String(walkable)}`);
+    this.impl.setWalkable(x, y, walkable);
+  }
+
+  /** Whether a cell is walkable. */
+  isWalkable(x: number, y: number): boolean {
+    this.checkCell(x, y);
+    return this.impl.isWalkable(x, y);
+  }
+
+  /**
+   * Sets the multiplier on the cost of entering a cell: a finite number >= 1
+   * (INVALID_NUMBER for NaN or infinite, INVALID_ARGUMENT below 1, which would
+   * make the A* heuristics overestimate). Block a cell with setWalkable instead.
+   */
+  setCost(x: number, y: number, cost: number): void {
+    this.checkCell(x, y);
+    checkFinite('cost', cost);
+    if (cost < 1) throw new SpatialError('INVALID_ARGUMENT', `cost must be >= 1, got ${cost}`);
+    this.impl.setCost(x, y, cost);
+  }
+
+  /** The cost multiplier of a cell (1 unless set). */
+  getCost(x: number, y: number): number {
+    this.checkCell(x, y);
+    return this.impl.getCost(x, y);
+  }
+
+  /**
+   * The cheapest path from (sx, sy) to (tx, ty): every cell from start to
+   * target as [x, y], and its cost (an orthogonal step costs 1, a diagonal
+   * one sqrt(2), each times the cost of the cell entered). Start == target
+   * gives a one-cell path of cost 0. Returns null when the target cannot be
+   * reached, including when the start or the target cell is blocked.
+   * Cells off the grid throw OUT_OF_GRID.
+   */
+  findPath(sx: number, sy: number, tx: number, ty: number, options: FindPathOptions = {}): GridPath | null {
+    this.checkCell(sx, sy);
+    this.checkCell(tx, ty);
+    const diagonal = checkOption('diagonal', options.diagonal, DIAGONAL_CODES, 'no-corner-cutting');
+    const algorithm = checkOption('algorithm', options.algorithm, ALGORITHM_CODES, 'astar');
+    return this.impl.findPath(sx, sy, tx, ty, diagonal, algorithm);
+  }
+
+  /** Frees the grid's memory; every later call throws DISPOSED. Disposing twice is harmless. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.impl.dispose();
+  }
+
+  private checkCell(x: number, y: number): void {
+    checkAlive(this.disposed, 'GridMap');
+    checkFinite('x', x);
+    checkFinite('y', y);
+    if (!Number.isInteger(x) || !Number.isInteger(y)) {
+      throw new SpatialError('INVALID_ARGUMENT', `cell coordinates must be integers, got (${x}, ${y})`);
+    }
+    if (x < 0 || y < 0 || x >= this.width || y >= this.height) {
+      throw new SpatialError('OUT_OF_GRID', `(${x}, ${y}) is outside the ${this.width} x ${this.height} grid`);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// The Moving AI Lab grid benchmark formats (https://movingai.com/benchmarks/formats.html):
+// `.map` files (a header, then one character per cell) and `.scen` scenario files.
+import { SpatialError } from './errors.js';
+
+/** A parsed map: width * height bytes, row-major, 1 walkable and 0 blocked. */
+export interface MovingAIMap {
+  width: number;
+  height: number;
+  cells: Uint8Array;
+}
+
+/** One scenario line: a start, a goal and the optimal length (8-connected, no corner cutting). */
+export interface MovingAIScenario {
+  bucket: number;
+  map: string;
+  startX: number;
+  startY: number;
+  goalX: number;
+  goalY: number;
+  optimalLength: number;
+}
+
+const PASSABLE = new Set(['.', 'G', 'S']);
+const BLOCKED = new Set(['@', 'O', 'T', 'W']);
+
+function malformed(message: string): SpatialError {
+  return new SpatialError('INVALID_ARGUMENT', `malformed Moving AI map: ${message}`);
+}
+
+function headerNumber(line: string | undefined, name: string): number {
+  const match = /^(\w+)\s+(\d+)\s*$/.exec(line ?? '');
+  if (match === null || match[1] !== name) throw malformed(`expected "${name} N", got ${JSON.stringify(line)}`);
+  const value = Number(match[2]);
+  if (value < 1) throw malformed(`${name} must be >= 1`);
+  return value;
+}
+
+/**
+ * Parses a `.map` file: `type octile`, `height H`, `width W`, `map`, then H
+ * rows of W characters. '.', 'G', 'S' are passable; '@', 'O', 'T', 'W'
+ * blocked. CRLF line endings and trailing blank lines are accepted; anything
+ * else malformed throws INVALID_ARGUMENT.
+ */
+export function parseMovingAIMap(text: string): MovingAIMap {
+  if (typeof text !== 'string') throw malformed('expected a string');
+  const lines = text.split(/\r?\n/);
+  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
+  if (!/^type\s+octile\s*$/.test(lines[0] ?? '')) throw malformed(`expected "type octile", got ${JSON.stringify(lines[0])}`);
+  const height = headerNumber(lines[1], 'height');
+  const width = headerNumber(lines[2], 'width');
+  if ((lines[3] ?? '').trim() !== 'map') throw malformed(`expected "map", got ${JSON.stringify(lines[3])}`);
+  if (lines.length !== 4 + height) throw malformed(`expected ${height} rows, got ${lines.length - 4}`);
+  const cells = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const row = lines[4 + y];
+    if (row.length !== width) throw malformed(`row ${y} has ${row.length} cells, expected ${width}`);
+    for (let x = 0; x < width; x++) {
+      const c = row[x];
+      if (PASSABLE.has(c)) cells[y * width + x] = 1;
+      else if (!BLOCKED.has(c)) throw malformed(`unknown cell ${JSON.stringify(c)} at (${x}, ${y})`);
+    }
+  }
+  return { width, height, cells };
+}
+
+/** Parses a `.scen` file (`version 1`, then one tab-separated scenario per line). */
+export function parseMovingAIScenarios(text: string): MovingAIScenario[] {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  if (!/^version\s/.test(lines[0] ?? '')) throw new SpatialError('INVALID_ARGUMENT', 'malformed scenario file: no version line');
+  return lines.slice(1).map((line) => {
+    const f = line.split('\t');
+    if (f.length !== 9) throw new SpatialError('INVALID_ARGUMENT', `malformed scenario line: ${JSON.stringify(line)}`);
+    return {
+      bucket: Number(f[0]),
+      map: f[1],
+      startX: Number(f[4]),
+      startY: Number(f[5]),
+      goalX: Number(f[6]),
+      goalY: Number(f[7]),
+      optimalLength: Number(f[8]),
+    };
+  });
+}

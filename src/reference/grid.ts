@@ -1,0 +1,364 @@
+// The pure-TypeScript GridMap backend: the same design as the wasm core
+// (assembly/grid-map.ts, grid-search.ts, grid-jps.ts). Cells live in typed
+// arrays with a one-cell blocked border (stride = width + 2); search state is
+// reused between queries through a generation stamp; A* breaks f ties toward
+// the larger g; jump point search runs on uniform-cost grids for the 'never'
+// and 'no-corner-cutting' rules and A* runs in its place otherwise.
+import type { GridBackend, GridPath } from '../grid-backend.js';
+import { MinHeap } from './minheap.js';
+
+const SQRT2 = Math.SQRT2;
+const TIE = 1 / 68719476736; // 2^-36, as in the core
+const NEVER = 0;
+const NO_CORNER_CUTTING = 2;
+const ONE_OBSTACLE = 3;
+const DIJKSTRA = 1;
+const SPFA = 2;
+const JPS = 3;
+
+/** Octile distance (or manhattan when diagonal steps are not allowed). */
+function distance(dx: number, dy: number, diagonal: number): number {
+  dx = Math.abs(dx);
+  dy = Math.abs(dy);
+  if (diagonal === NEVER) return dx + dy;
+  const lo = Math.min(dx, dy);
+  return Math.max(dx, dy) - lo + SQRT2 * lo;
+}
+
+/** Whether a diagonal step is allowed, given which of its two orthogonal neighbours are walkable. */
+function diagonalAllowed(first: boolean, second: boolean, diagonal: number): boolean {
+  if (diagonal === NO_CORNER_CUTTING) return first && second;
+  if (diagonal === ONE_OBSTACLE) return first || second;
+  return true;
+}
+
+export class ReferenceGrid implements GridBackend {
+  private readonly stride: number;
+  private readonly walk: Uint8Array;
+  private readonly cost: Float64Array;
+  private nonUnit = 0;
+  // Search state, allocated on the first query.
+  private g: Float64Array | null = null;
+  private parent = new Int32Array(0);
+  private stamp = new Uint32Array(0);
+  private generation = 0;
+  private readonly heap = new MinHeap(1024);
+  private ring: Int32Array | null = null;
+
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+  ) {
+    this.stride = width + 2;
+    const cells = this.stride * (height + 2);
+    this.walk = new Uint8Array(cells);
+    for (let y = 0; y < height; y++) this.walk.fill(1, this.index(0, y), this.index(0, y) + width);
+    this.cost = new Float64Array(cells).fill(1);
+  }
+
+  private index(x: number, y: number): number {
+    return (y + 1) * this.stride + x + 1;
+  }
+
+  setWalkable(x: number, y: number, walkable: boolean): void {
+    this.walk[this.index(x, y)] = walkable ? 1 : 0;
+  }
+
+  isWalkable(x: number, y: number): boolean {
+    return this.walk[this.index(x, y)] !== 0;
+  }
+
+  loadWalkable(cells: Uint8Array): void {
+    for (let y = 0; y < this.height; y++) {
+      const row = this.index(0, y);
+      for (let x = 0; x < this.width; x++) this.walk[row + x] = cells[y * this.width + x] !== 0 ? 1 : 0;
+    }
+  }
+
+  setCost(x: number, y: number, cost: number): void {
+    const i = this.index(x, y);
+    if (this.cost[i] !== 1) this.nonUnit--;
+    if (cost !== 1) this.nonUnit++;
+    this.cost[i] = cost;
+  }
+
+  getCost(x: number, y: number): number {
+    return this.cost[this.index(x, y)];
+  }
+
+  findPath(sx: number, sy: number, tx: number, ty: number, diagonal: number, algorithm: number): GridPath | null {
+    const start = this.index(sx, sy);
+    const target = this.index(tx, ty);
+    if (this.walk[start] === 0 || this.walk[target] === 0) return null;
+    this.beginSearch();
+    let found: boolean;
+    if (algorithm === JPS && this.nonUnit === 0 && (diagonal === NEVER || diagonal === NO_CORNER_CUTTING)) {
+      found = this.jps(start, target, diagonal);
+    } else if (algorithm === SPFA) {
+      found = this.spfa(start, target, diagonal);
+    } else {
+      found = this.bestFirst(start, target, diagonal, algorithm !== DIJKSTRA);
+    }
+    return found ? this.readPath(target) : null;
+  }
+
+  dispose(): void {
+    this.g = null;
+    this.ring = null;
+  }
+
+  private beginSearch(): void {
+    if (this.g === null) {
+      const cells = this.walk.length;
+      this.g = new Float64Array(cells);
+      this.parent = new Int32Array(cells);
+      this.stamp = new Uint32Array(cells);
+      this.generation = 0;
+    }
+    if (this.generation >= 0xfffffff0) {
+      this.stamp.fill(0);
+      this.generation = 0;
+    }
+    this.generation += 2;
+    this.heap.clear();
+  }
+
+  /** A* (with a heuristic) or Dijkstra (without) from start, stopping when target is closed. */
+  private bestFirst(start: number, target: number, diagonal: number, heuristic: boolean): boolean {
+    const { stride, walk, cost, parent, stamp, heap } = this;
+    const g = this.g!;
+    const open = this.generation;
+    const closed = open + 1;
+    const ty = Math.floor(target / stride);
+    const tx = target - ty * stride;
+    const sy = Math.floor(start / stride);
+    g[start] = 0;
+    parent[start] = -1;
+    stamp[start] = open;
+    heap.push(heuristic ? distance(start - sy * stride - tx, sy - ty, diagonal) : 0, start);
+    // Lowers next's g to tentative when that improves it (or next is new) and queues it.
+    const relax = (cell: number, next: number, tentative: number, dx: number, dy: number): void => {
+      const seen = stamp[next];
+      if (seen === closed) return;
+      if (seen === open && tentative >= g[next]) return;
+      g[next] = tentative;
+      parent[next] = cell;
+      stamp[next] = open;
+      heap.push(heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative, next);
+    };
+    while (!heap.empty) {
+      const cell = heap.pop();
+      if (stamp[cell] === closed) continue;
+      stamp[cell] = closed;
+      if (cell === target) return true;
+      const base = g[cell];
+      const cy = Math.floor(cell / stride);
+      const cx = cell - cy * stride;
+      const north = walk[cell - stride] !== 0;
+      const south = walk[cell + stride] !== 0;
+      const west = walk[cell - 1] !== 0;
+      const east = walk[cell + 1] !== 0;
+      if (north) relax(cell, cell - stride, base + cost[cell - stride], cx - tx, cy - 1 - ty);
+      if (south) relax(cell, cell + stride, base + cost[cell + stride], cx - tx, cy + 1 - ty);
+      if (west) relax(cell, cell - 1, base + cost[cell - 1], cx - 1 - tx, cy - ty);
+      if (east) relax(cell, cell + 1, base + cost[cell + 1], cx + 1 - tx, cy - ty);
+      if (diagonal === NEVER) continue;
+      for (let k = 4; k < 8; k++) {
+        const stepY = k < 6 ? -1 : 1;
+        const stepX = (k & 1) === 0 ? -1 : 1;
+        const next = cell + stepY * stride + stepX;
+        if (walk[next] !== 0 && diagonalAllowed(stepY < 0 ? north : south, stepX < 0 ? west : east, diagonal)) {
+          relax(cell, next, base + SQRT2 * cost[next], cx + stepX - tx, cy + stepY - ty);
+        }
+      }
+    }
+    return false;
+  }
+
+  /** SPFA: a FIFO of cells, each queued at most once at a time, until no g can drop. */
+  private spfa(start: number, target: number, diagonal: number): boolean {
+    const { stride, walk, cost, parent, stamp } = this;
+    const g = this.g!;
+    const cells = walk.length;
+    const ring = (this.ring ??= new Int32Array(cells));
+    const seen = this.generation; // reached, not queued
+    const queued = seen + 1;
+    g[start] = 0;
+    parent[start] = -1;
+    stamp[start] = queued;
+    ring[0] = start;
+    let head = 0;
+    let tail = 1;
+    let count = 1;
+    while (count > 0) {
+      const cell = ring[head];
+      if (++head === cells) head = 0;
+      count--;
+      stamp[cell] = seen;
+      const base = g[cell];
+      const north = walk[cell - stride] !== 0;
+      const south = walk[cell + stride] !== 0;
+      const west = walk[cell - 1] !== 0;
+      const east = walk[cell + 1] !== 0;
+      for (let k = 0; k < 8; k++) {
+        let next: number;
+        let step = 1;
+        if (k === 0) { if (!north) continue; next = cell - stride; }
+        else if (k === 1) { if (!south) continue; next = cell + stride; }
+        else if (k === 2) { if (!west) continue; next = cell - 1; }
+        else if (k === 3) { if (!east) continue; next = cell + 1; }
+        else {
+          if (diagonal === NEVER) break;
+          const vertical = k < 6 ? north : south;
+          const horizontal = (k & 1) === 0 ? west : east;
+          next = cell + (k < 6 ? -stride : stride) + ((k & 1) === 0 ? -1 : 1);
+          if (walk[next] === 0 || !diagonalAllowed(vertical, horizontal, diagonal)) continue;
+          step = SQRT2;
+        }
+        const tentative = base + step * cost[next];
+        const state = stamp[next];
+        if (state >= seen && tentative >= g[next]) continue;
+        g[next] = tentative;
+        parent[next] = cell;
+        if (state !== queued) {
+          stamp[next] = queued;
+          ring[tail] = next;
+          if (++tail === cells) tail = 0;
+          count++;
+        }
+      }
+    }
+    return stamp[target] >= seen;
+  }
+
+  /**
+   * Scans from cell in steps of `step`; `side` is the perpendicular offset.
+   * Returns the first jump point (the target, or a cell beside which a
+   * neighbour opens up that the previous cell could not reach), or -1 at a
+   * wall. With `probe` (the 'never' rule, vertical scans) every cell also
+   * probes horizontally.
+   */
+  private jumpStraight(cell: number, step: number, side: number, target: number, probe: boolean): number {
+    const walk = this.walk;
+    for (;;) {
+      if (walk[cell] === 0) return -1;
+      if (cell === target) return cell;
+      if ((walk[cell + side] !== 0 && walk[cell - step + side] === 0) || (walk[cell - side] !== 0 && walk[cell - step - side] === 0)) {
+        return cell;
+      }
+      const across = Math.abs(step);
+      if (probe && (this.jumpStraight(cell + 1, 1, across, target, false) >= 0 || this.jumpStraight(cell - 1, -1, across, target, false) >= 0)) {
+        return cell;
+      }
+      cell += step;
+    }
+  }
+
+  /** Scans diagonally; a cell is a jump point when a straight scan along either component finds one. */
+  private jumpDiagonal(cell: number, stepX: number, stepY: number, target: number): number {
+    const walk = this.walk;
+    for (;;) {
+      if (walk[cell] === 0) return -1;
+      if (cell === target) return cell;
+      if (this.jumpStraight(cell + stepX, stepX, this.stride, target, false) >= 0) return cell;
+      if (this.jumpStraight(cell + stepY, stepY, 1, target, false) >= 0) return cell;
+      if (walk[cell + stepX] === 0 || walk[cell + stepY] === 0) return -1;
+      cell += stepX + stepY;
+    }
+  }
+
+  /** Jump point search: A* over jump points on a uniform-cost grid. */
+  private jps(start: number, target: number, diagonal: number): boolean {
+    const { stride, walk, parent, stamp, heap } = this;
+    const g = this.g!;
+    const open = this.generation;
+    const closed = open + 1;
+    const never = diagonal === NEVER;
+    const ty = Math.floor(target / stride);
+    const tx = target - ty * stride;
+    g[start] = 0;
+    parent[start] = -1;
+    stamp[start] = open;
+    heap.push(0, start);
+    while (!heap.empty) {
+      const cell = heap.pop();
+      if (stamp[cell] === closed) continue;
+      stamp[cell] = closed;
+      if (cell === target) return true;
+      const cy = Math.floor(cell / stride);
+      const cx = cell - cy * stride;
+      const from = parent[cell];
+      let dx = 0;
+      let dy = 0;
+      if (from >= 0) {
+        const fy = Math.floor(from / stride);
+        dx = Math.sign(cx - (from - fy * stride));
+        dy = Math.sign(cy - fy);
+      }
+      const north = walk[cell - stride] !== 0;
+      const south = walk[cell + stride] !== 0;
+      const west = walk[cell - 1] !== 0;
+      const east = walk[cell + 1] !== 0;
+      // Directions to scan, as bits: 0 N, 1 S, 2 W, 3 E, 4 NW, 5 NE, 6 SW, 7 SE.
+      let dirs: number;
+      if (dx === 0 && dy === 0) dirs = never ? 0xf : 0xff;
+      else if (never) dirs = dx !== 0 ? (dx > 0 ? 8 : 4) | 3 : (dy > 0 ? 2 : 1) | 12;
+      else if (dx !== 0 && dy !== 0) dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
+      else if (dx !== 0) dirs = (dx > 0 ? 8 : 4) | 3 | diagonalBit(dx, -1) | diagonalBit(dx, 1);
+      else dirs = (dy > 0 ? 2 : 1) | 12 | diagonalBit(-1, dy) | diagonalBit(1, dy);
+      const base = g[cell];
+      for (let k = 0; k < 8; k++) {
+        if ((dirs & (1 << k)) === 0) continue;
+        let jump: number;
+        if (k < 4) {
+          const step = k === 0 ? -stride : k === 1 ? stride : k === 2 ? -1 : 1;
+          jump = this.jumpStraight(cell + step, step, k < 2 ? 1 : stride, target, never && k < 2);
+        } else {
+          if (!(k < 6 ? north : south) || !((k & 1) === 0 ? west : east)) continue; // no corner cutting
+          const stepX = (k & 1) === 0 ? -1 : 1;
+          const stepY = k < 6 ? -stride : stride;
+          jump = this.jumpDiagonal(cell + stepX + stepY, stepX, stepY, target);
+        }
+        if (jump < 0) continue;
+        const jy = Math.floor(jump / stride);
+        const jx = jump - jy * stride;
+        const seen = stamp[jump];
+        if (seen === closed) continue;
+        const tentative = base + distance(jx - cx, jy - cy, diagonal);
+        if (seen === open && tentative >= g[jump]) continue;
+        g[jump] = tentative;
+        parent[jump] = cell;
+        stamp[jump] = open;
+        heap.push(tentative + distance(jx - tx, jy - ty, diagonal) - tentative * TIE, jump);
+      }
+    }
+    return false;
+  }
+
+  /** Follows parents back from target, filling in the cells between jump points. */
+  private readPath(target: number): GridPath {
+    const { stride, parent } = this;
+    const path: Array<[number, number]> = [];
+    let cell = target;
+    let y = Math.floor(cell / stride);
+    let x = cell - y * stride;
+    path.push([x - 1, y - 1]);
+    for (let from = parent[cell]; from >= 0; from = parent[cell]) {
+      const fy = Math.floor(from / stride);
+      const fx = from - fy * stride;
+      const sx = Math.sign(fx - x);
+      const sy = Math.sign(fy - y);
+      while (x !== fx || y !== fy) {
+        x += sx;
+        y += sy;
+        path.push([x - 1, y - 1]);
+      }
+      cell = from;
+    }
+    return { path: path.reverse(), cost: this.g![target] };
+  }
+}
+
+function diagonalBit(dx: number, dy: number): number {
+  return 1 << (4 + (dy > 0 ? 2 : 0) + (dx > 0 ? 1 : 0));
+}

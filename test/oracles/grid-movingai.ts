@@ -1,0 +1,47 @@
+// Runs the Moving AI Lab scenarios (../shared/data/movingai next to the
+// repository) through GridMap and checks each answer against the published
+// optimal length and the path checker. The data is read in place, never copied.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { GridMap, type Backend, type GridAlgorithm } from '../../src/index.js';
+import { parseMovingAIMap, parseMovingAIScenarios } from '../../src/movingai.js';
+import { checkPath, type PlainGrid } from './grid-dijkstra.js';
+
+export const MOVING_AI_DIR = fileURLToPath(new URL('../../../shared/data/movingai/', import.meta.url));
+export const MOVING_AI_MAPS = ['arena.map', 'arena2.map', 'random512-10-0.map', 'maze512-1-0.map'];
+
+/**
+ * The scenario files give lengths with 8 decimals, computed with a slightly
+ * different rounding of sqrt(2) sums (differences up to 1.6e-7 on the 512 x 512
+ * maps), so lengths are compared within 1e-6.
+ */
+const TOLERANCE = 1e-6;
+
+/** Checks every `every`-th scenario of one map; returns how many were checked. */
+export function checkMovingAI(map: string, backend: Backend, algorithm: GridAlgorithm, every = 1): number {
+  const text = readFileSync(MOVING_AI_DIR + map, 'utf8');
+  const parsed = parseMovingAIMap(text);
+  const plain: PlainGrid = {
+    width: parsed.width,
+    height: parsed.height,
+    walkable: Array.from(parsed.cells, (c) => c === 1),
+    cost: new Array<number>(parsed.cells.length).fill(1),
+  };
+  const grid = GridMap.fromMovingAI(text, { backend });
+  const scenarios = parseMovingAIScenarios(readFileSync(MOVING_AI_DIR + map + '.scen', 'utf8'));
+  let checked = 0;
+  for (let i = 0; i < scenarios.length; i += every) {
+    const s = scenarios[i];
+    const result = grid.findPath(s.startX, s.startY, s.goalX, s.goalY, { diagonal: 'no-corner-cutting', algorithm });
+    const where = `${map} scenario ${i} (${s.startX}, ${s.startY}) -> (${s.goalX}, ${s.goalY})`;
+    if (result === null) expect.fail(`${where}: no path, optimal length ${s.optimalLength}`);
+    if (Math.abs(result.cost - s.optimalLength) > TOLERANCE) expect.fail(`${where}: cost ${result.cost}, optimal ${s.optimalLength}`);
+    const recomputed = checkPath(plain, result.path, s.startX, s.startY, s.goalX, s.goalY, 'no-corner-cutting');
+    if (typeof recomputed === 'string') expect.fail(`${where}: ${recomputed}`);
+    if (Math.abs(recomputed - s.optimalLength) > TOLERANCE) expect.fail(`${where}: path steps cost ${recomputed}`);
+    checked++;
+  }
+  grid.dispose();
+  return checked;
+}
