@@ -13,17 +13,18 @@
 // a candidate pair whose visibility may have changed, and each candidate is
 // judged once on old and new positions over all axes. Who sees an entity is
 // kept as a set per entity (its watchers), so the 'move' events of a step
-// come straight from that set. Long jumps (teleports) and range changes
-// re-scan the box instead of walking.
+// come straight from that set. A crossing is dropped at once when, on the
+// next axis, the box held the point neither before nor after. Long jumps
+// (teleports) and range changes re-scan the box instead of walking.
 
 export const KIND_LOWER = 0;
 export const KIND_ENTITY = 1;
 export const KIND_UPPER = 2;
 
 const HEAD = 0;
+const TAIL = 2;
 /** The coarse index keeps one entity in this many. */
 const SNAP_STRIDE = 4;
-const TAIL = 2;
 
 /** Event type codes in the flat event buffer. */
 export const EVENT_ENTER = 0;
