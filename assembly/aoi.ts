@@ -1090,12 +1090,16 @@ class BulkGrid {
     }
     // The margin keeps rounding in the division from splitting a pair by two cells.
     let size = maxRange * 1.001 + 1e-9 * (Math.abs(minX) + Math.abs(maxX) + Math.abs(minY) + Math.abs(maxY)) + 1e-300;
-    while (((maxX - minX) / size + 1) * ((maxY - minY) / size + 1) > <f64>(2 * count + 64)) size *= 2;
+    const spanX = maxX - minX;
+    const spanY = maxY - minY;
+    // Spans beyond the doubles (entities near +-1e308): one cell holds all.
+    if (!(spanX < Infinity && spanY < Infinity)) size = Infinity;
+    while (size < Infinity && (spanX / size + 1) * (spanY / size + 1) > <f64>(2 * count + 64)) size *= 2;
     this.minX = minX;
     this.minY = minY;
     this.size = size;
-    this.columns = <i32>Math.floor((maxX - minX) / size) + 1;
-    this.rows = <i32>Math.floor((maxY - minY) / size) + 1;
+    this.columns = size < Infinity ? <i32>Math.floor(spanX / size) + 1 : 1;
+    this.rows = size < Infinity ? <i32>Math.floor(spanY / size) + 1 : 1;
     const cells = this.columns * this.rows;
     this.starts = heap.alloc(<usize>(cells + 1) << 2);
     memory.fill(this.starts, 0, <usize>(cells + 1) << 2);
@@ -1127,11 +1131,11 @@ class BulkGrid {
   }
 
   @inline column(x: f64): i32 {
-    return <i32>Math.floor((x - this.minX) / this.size);
+    return this.size < Infinity ? <i32>Math.floor((x - this.minX) / this.size) : 0;
   }
 
   @inline row(y: f64): i32 {
-    return <i32>Math.floor((y - this.minY) / this.size);
+    return this.size < Infinity ? <i32>Math.floor((y - this.minY) / this.size) : 0;
   }
 
   release(): void {

@@ -179,6 +179,16 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
     }
   });
 
+  it('coordinates and ranges at the ends of the doubles, in bulk and one by one', () => {
+    const huge = fc.constantFrom(-1.7e308, -1e300, -3, 0, 2.5, 1e300, 1.7e308);
+    const big = fc.constantFrom(0, 1, 1e300, 1.7e308);
+    const arb = fc.tuple(
+      fc.array(fc.record({ id: fc.integer({ min: 0, max: 80 }), p: fc.tuple(huge, huge, huge) as fc.Arbitrary<Vec>, range: big }), { minLength: 32, maxLength: 45 }),
+      fc.array(fc.record({ kind: fc.constant('move' as const), id: fc.integer({ min: 0, max: 80 }), p: fc.tuple(huge, huge, huge) as fc.Arbitrary<Vec>, relative: fc.constant(false) }), { maxLength: 20 }),
+    );
+    fc.assert(fc.property(arb, ([adds, moves]) => run(2, [{ kind: 'addMany', adds }, ...moves], 'bounds')), { numRuns: 60 });
+  });
+
   it('a larger crowd: 300 entities, many walking steps and teleports', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {

@@ -748,12 +748,16 @@ class BulkGrid {
     }
     // The margin keeps rounding in the division from splitting a pair by two cells.
     let size = maxRange * 1.001 + 1e-9 * (Math.abs(minX) + Math.abs(maxX) + Math.abs(minY) + Math.abs(maxY)) + 1e-300;
-    while (((maxX - minX) / size + 1) * ((maxY - minY) / size + 1) > 2 * count + 64) size *= 2;
+    const spanX = maxX - minX;
+    const spanY = maxY - minY;
+    // Spans beyond the doubles (entities near +-1e308): one cell holds all.
+    if (!(spanX < Infinity && spanY < Infinity)) size = Infinity;
+    while (size < Infinity && (spanX / size + 1) * (spanY / size + 1) > 2 * count + 64) size *= 2;
     this.minX = minX;
     this.minY = minY;
     this.size = size;
-    this.columns = Math.floor((maxX - minX) / size) + 1;
-    this.rows = Math.floor((maxY - minY) / size) + 1;
+    this.columns = size < Infinity ? Math.floor(spanX / size) + 1 : 1;
+    this.rows = size < Infinity ? Math.floor(spanY / size) + 1 : 1;
     this.starts = new Int32Array(this.columns * this.rows + 1);
     this.items = new Int32Array(count);
     const cellOf = new Int32Array(capacity);
@@ -768,11 +772,11 @@ class BulkGrid {
   }
 
   column(x: number): number {
-    return Math.floor((x - this.minX) / this.size);
+    return this.size < Infinity ? Math.floor((x - this.minX) / this.size) : 0;
   }
 
   row(y: number): number {
-    return Math.floor((y - this.minY) / this.size);
+    return this.size < Infinity ? Math.floor((y - this.minY) / this.size) : 0;
   }
 
   /** The slots in cell (gx, gy); empty outside the grid. */
