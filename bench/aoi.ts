@@ -219,8 +219,9 @@ export const aoiSuite: Suite = {
       [sceneRunner('wasm addMany', 'wasm', true), sceneRunner('js backend addMany', 'js', true), ...peers()].map(building),
       { opsPerRun: w1.count, opName: 'add', minSamples: 3 },
     );
-    // One add call per entity scans the x strip of its box: far slower at this density, so timed once.
-    context.bench('W4 per call: the same 100,000 adds, one add() call each', [building(sceneRunner('wasm add per call', 'wasm', false, false))], {
+    // One add call per entity scans the x strip of its box: far slower at this density, so timed
+    // once, and left out of quick runs.
+    if (!context.quick) context.bench('W4 per call: the same 100,000 adds, one add() call each', [building(sceneRunner('wasm add per call', 'wasm', false, false))], {
       opsPerRun: w1.count,
       opName: 'add',
       minSamples: 1,
