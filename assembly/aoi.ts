@@ -62,14 +62,23 @@ class IntList {
     this.capacity = capacity;
   }
 
-  /** Removes one occurrence of value, swapping the last entry into its place. */
-  removeValue(value: i32): void {
-    const n = this.length - 1;
+  /** Appends the pair (a, b). */
+  pushPair(a: i32, b: i32): void {
+    if (this.length + 2 > this.capacity) this.reserve(this.length + 2);
+    const at = this.data + (<usize>this.length << 2);
+    store<i32>(at, a);
+    store<i32>(at, b, 4);
+    this.length += 2;
+  }
+
+  /** Removes the pair whose first half is a, moving the last pair into its place. */
+  removePair(a: i32): void {
+    const last = this.length - 2;
     const data = this.data;
-    for (let k = 0; k <= n; k++) {
-      if (load<i32>(data + (<usize>k << 2)) == value) {
-        store<i32>(data + (<usize>k << 2), load<i32>(data + (<usize>n << 2)));
-        this.length = n;
+    for (let k = 0; k <= last; k += 2) {
+      if (load<i32>(data + (<usize>k << 2)) == a) {
+        store<u64>(data + (<usize>k << 2), load<u64>(data + (<usize>last << 2)));
+        this.length = last;
         return;
       }
     }
@@ -405,6 +414,7 @@ class AoiScene {
   @inline setRangeOf(s: i32, a: i32, v: f64): void {
     store<f64>(this.range + (<usize>(s * 3 + a) << 3), v);
   }
+  /** Who sees slot s: pairs (watcher slot, watcher id), the id kept so 'move' events need no lookup. */
   @inline watcherSet(s: i32): IntList {
     return changetype<IntList>(this.sets + <usize>s * offsetof<IntList>());
   }
@@ -556,27 +566,32 @@ class AoiScene {
       const is = this.sees(w, nx, ny, nz);
       if (was && !is) {
         this.emit(EVENT_LEAVE, w, s);
-        watchers.removeValue(w);
+        watchers.removePair(w);
       } else if (is && !was) {
         this.emit(EVENT_ENTER, w, s);
         candidates.set(entering++, w);
       }
     }
     if (moved) {
-      const count = watchers.length;
+      const count = watchers.length >> 1;
       const events = this.events;
       events.reserve(events.length + 3 * count);
       const id = load<i32>(this.ids + (<usize>s << 2));
       let at = events.data + (<usize>events.length << 2);
+      let from = watchers.data;
       for (let k = 0; k < count; k++) {
         store<i32>(at, EVENT_MOVE);
-        store<i32>(at, load<i32>(this.ids + (<usize>watchers.get(k) << 2)), 4);
+        store<i32>(at, load<i32>(from, 4), 4);
         store<i32>(at, id, 8);
         at += 12;
+        from += 8;
       }
       events.length += 3 * count;
     }
-    for (let k = 0; k < entering; k++) watchers.push(candidates.get(k));
+    for (let k = 0; k < entering; k++) {
+      const w = candidates.get(k);
+      watchers.pushPair(w, load<i32>(this.ids + (<usize>w << 2)));
+    }
     const watcherNow = this.stateOf(s) == WATCHER;
     const orx = this.orx, ory = this.ory, orz = this.orz;
     const rx = this.rangeOf(s, 0), ry = this.rangeOf(s, 1), rz = this.rangeOf(s, 2);
@@ -587,10 +602,10 @@ class AoiScene {
       const is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t);
       if (was && !is) {
         this.emit(EVENT_LEAVE, s, t);
-        this.watcherSet(t).removeValue(s);
+        this.watcherSet(t).removePair(s);
       } else if (is && !was) {
         this.emit(EVENT_ENTER, s, t);
-        this.watcherSet(t).push(s);
+        this.watcherSet(t).pushPair(s, load<i32>(this.ids + (<usize>s << 2)));
       }
     }
   }
@@ -636,7 +651,7 @@ class AoiScene {
     if (this.isTeleport(slot, x, y, z)) {
       this.collectSpan(slot);
       const set = this.watcherSet(slot);
-      for (let k = 0, n = set.length; k < n; k++) this.addCandidateWatcher(set.get(k));
+      for (let k = 0, n = set.length; k < n; k += 2) this.addCandidateWatcher(set.get(k));
       this.unlinkNodes(slot);
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
@@ -784,11 +799,11 @@ class AoiScene {
       const t = targets.get(k);
       if (wasWatcher && this.inBox(this.ox, this.oy, this.oz, this.orx, this.ory, this.orz, t)) {
         this.emit(EVENT_LEAVE, slot, t);
-        this.watcherSet(t).removeValue(slot);
+        this.watcherSet(t).removePair(slot);
       }
     }
     const set = this.watcherSet(slot);
-    for (let k = 0, n = set.length; k < n; k++) this.emit(EVENT_LEAVE, set.get(k), slot);
+    for (let k = 0, n = set.length; k < n; k += 2) this.emit(EVENT_LEAVE, set.get(k), slot);
     set.length = 0;
     this.unlinkNodes(slot);
     store<i32>(this.state + (<usize>slot << 2), FREE);
@@ -907,12 +922,12 @@ class AoiScene {
             if (t == s) continue;
             if (this.inBox(x, y, z, rx, ry, rz, t)) {
               this.emit(EVENT_ENTER, s, t);
-              this.watcherSet(t).push(s);
+              this.watcherSet(t).pushPair(s, load<i32>(this.ids + (<usize>s << 2)));
             }
             // A pair inside the batch is found again from its other member.
             if (load<i32>(this.markTarget + (<usize>t << 2)) != this.stamp && this.sees(t, x, y, z)) {
               this.emit(EVENT_ENTER, t, s);
-              this.watcherSet(s).push(t);
+              this.watcherSet(s).pushPair(t, load<i32>(this.ids + (<usize>t << 2)));
             }
           }
         }
@@ -940,7 +955,7 @@ class AoiScene {
     const results = this.results;
     results.length = 0;
     const set = this.watcherSet(slot);
-    for (let k = 0, n = set.length; k < n; k++) results.push(load<i32>(this.ids + (<usize>set.get(k) << 2)));
+    for (let k = 1, n = set.length; k < n; k += 2) results.push(set.get(k));
     return results.length;
   }
 
