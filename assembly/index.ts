@@ -4,3 +4,4 @@ export * from './probe';
 export * from './graph-exports';
 export * from './grid';
 export * from './quadtree';
+export * from './aoi';
