@@ -1,11 +1,12 @@
 import { MinHeap } from './minheap';
-import { DIAGONAL_NEVER, Grid, TIE, distance, nodeAt, walkableAt } from './grid-map';
+import {
+  DIAGONAL_ALWAYS, DIAGONAL_NEVER, DIAGONAL_ONE_OBSTACLE, Grid, TIE, diagonalAllowed, distance, nodeAt, walkableAt,
+} from './grid-map';
 
-// Jump point search on uniform-cost grids (every cell costs 1), for the
-// 'no-corner-cutting' and 'never' rules. A* over jump points: from each
-// expanded point, scan straight (and, with diagonals, diagonal) lines and stop
-// only where a path could turn optimally (a forced neighbour) or at the
-// target. The parent of a jump point is the point it was reached from, on one
+// Jump point search on uniform-cost grids (every cell costs 1), under every
+// diagonal rule. A* over jump points: from each expanded point, scan straight
+// (and, with diagonals, diagonal) lines and stop only where a path could turn
+// optimally (a forced neighbour) or at the target. The parent of a jump point is the point it was reached from, on one
 // straight or diagonal line; writePath fills in the cells between.
 
 /**
@@ -13,18 +14,41 @@ import { DIAGONAL_NEVER, Grid, TIE, distance, nodeAt, walkableAt } from './grid-
  * `side` is the perpendicular offset. Returns the first jump point, or -1 at a
  * wall. A jump point is the target or a cell beside which a perpendicular
  * neighbour opens up that the line's previous cell could not reach directly.
- * With 'never', a vertical scan also probes horizontally at every cell.
+ * The side cells of one step are the "behind" cells of the next, so each
+ * step reads three cells.
  */
-function jumpStraight(walk: usize, cell: i32, step: i32, side: i32, target: i32, probe: bool): i32 {
+@inline function jumpStraight(walk: usize, cell: i32, step: i32, side: i32, target: i32): i32 {
+  let behindA = walkableAt(walk, cell - step + side);
+  let behindB = walkableAt(walk, cell - step - side);
   while (true) {
     if (!walkableAt(walk, cell)) return -1;
     if (cell == target) return cell;
-    if (
-      (walkableAt(walk, cell + side) && !walkableAt(walk, cell - step + side)) ||
-      (walkableAt(walk, cell - side) && !walkableAt(walk, cell - step - side))
-    ) return cell;
-    if (probe && (jumpStraight(walk, cell + 1, 1, abs(step), target, false) >= 0 ||
-                  jumpStraight(walk, cell - 1, -1, abs(step), target, false) >= 0)) return cell;
+    const a = walkableAt(walk, cell + side);
+    const b = walkableAt(walk, cell - side);
+    if ((a && !behindA) || (b && !behindB)) return cell;
+    behindA = a;
+    behindB = b;
+    cell += step;
+  }
+}
+
+/**
+ * The 'never' rule's vertical scan (`step` is +-stride): a straight scan that
+ * also stops where a horizontal scan from the cell finds a jump point.
+ */
+function jumpProbing(walk: usize, cell: i32, step: i32, target: i32): i32 {
+  const stride = abs(step);
+  let behindA = walkableAt(walk, cell - step + 1);
+  let behindB = walkableAt(walk, cell - step - 1);
+  while (true) {
+    if (!walkableAt(walk, cell)) return -1;
+    if (cell == target) return cell;
+    const a = walkableAt(walk, cell + 1);
+    const b = walkableAt(walk, cell - 1);
+    if ((a && !behindA) || (b && !behindB)) return cell;
+    if (jumpStraight(walk, cell + 1, 1, stride, target) >= 0 || jumpStraight(walk, cell - 1, -1, stride, target) >= 0) return cell;
+    behindA = a;
+    behindB = b;
     cell += step;
   }
 }
@@ -38,9 +62,48 @@ function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i3
   while (true) {
     if (!walkableAt(walk, cell)) return -1;
     if (cell == target) return cell;
-    if (jumpStraight(walk, cell + stepX, stepX, stride, target, false) >= 0) return cell;
-    if (jumpStraight(walk, cell + stepY, stepY, 1, target, false) >= 0) return cell;
+    if (jumpStraight(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
+    if (jumpStraight(walk, cell + stepY, stepY, 1, target) >= 0) return cell;
     if (!walkableAt(walk, cell + stepX) || !walkableAt(walk, cell + stepY)) return -1;
+    cell += stepX + stepY;
+  }
+}
+
+/**
+ * The straight scan of the rules that let a diagonal step pass a corner
+ * ('always', 'one-obstacle'): a cell is a jump point when a diagonal step
+ * ahead opens beside a blocked side cell, which the line's previous cells
+ * cannot reach directly.
+ */
+@inline function jumpStraightPassing(walk: usize, cell: i32, step: i32, side: i32, target: i32): i32 {
+  while (true) {
+    if (!walkableAt(walk, cell)) return -1;
+    if (cell == target) return cell;
+    if (
+      (walkableAt(walk, cell + step + side) && !walkableAt(walk, cell + side)) ||
+      (walkableAt(walk, cell + step - side) && !walkableAt(walk, cell - side))
+    ) return cell;
+    cell += step;
+  }
+}
+
+/**
+ * The diagonal scan of the corner-passing rules: a cell is a jump point when
+ * a diagonal opens backward past a blocked cell, or a straight scan along
+ * either component finds a jump point. Under 'one-obstacle' (`oneOpen`) each
+ * next step needs one of its orthogonal neighbours walkable.
+ */
+function jumpDiagonalPassing(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i32, target: i32, oneOpen: bool): i32 {
+  while (true) {
+    if (!walkableAt(walk, cell)) return -1;
+    if (cell == target) return cell;
+    if (
+      (walkableAt(walk, cell - stepX + stepY) && !walkableAt(walk, cell - stepX)) ||
+      (walkableAt(walk, cell + stepX - stepY) && !walkableAt(walk, cell - stepY))
+    ) return cell;
+    if (jumpStraightPassing(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
+    if (jumpStraightPassing(walk, cell + stepY, stepY, 1, target) >= 0) return cell;
+    if (oneOpen && !walkableAt(walk, cell + stepX) && !walkableAt(walk, cell + stepY)) return -1;
     cell += stepX + stepY;
   }
 }
@@ -53,6 +116,8 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
   const closed = open + 1;
   const queue = changetype<MinHeap>(grid.heap);
   const never = diagonal == DIAGONAL_NEVER;
+  const oneObstacle = diagonal == DIAGONAL_ONE_OBSTACLE;
+  const cornerPassing = diagonal == DIAGONAL_ALWAYS || oneObstacle;
   const ty = target / stride;
   const tx = target - ty * stride;
   const first = nodeAt(nodes, start);
@@ -87,6 +152,22 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
     if (dx == 0 && dy == 0) {
       dirs = 0xf;
       if (!never) dirs |= 0xf0;
+    } else if (cornerPassing) {
+      // Natural directions, plus each diagonal that opens past a blocked
+      // cell (diagonal steps are checked against the rule below).
+      if (dx != 0 && dy != 0) {
+        dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
+        if (!walkableAt(walk, cell - dx)) dirs |= diagonalBit(-dx, dy);
+        if (!walkableAt(walk, cell - dy * stride)) dirs |= diagonalBit(dx, -dy);
+      } else if (dx != 0) {
+        dirs = dx > 0 ? 8 : 4;
+        if (!north) dirs |= diagonalBit(dx, -1);
+        if (!south) dirs |= diagonalBit(dx, 1);
+      } else {
+        dirs = dy > 0 ? 2 : 1;
+        if (!west) dirs |= diagonalBit(-1, dy);
+        if (!east) dirs |= diagonalBit(1, dy);
+      }
     } else if (never) {
       // Straight arrival: keep going, and turn either way.
       dirs = dx != 0 ? (dx > 0 ? 8 : 4) | 3 : (dy > 0 ? 2 : 1) | 12;
@@ -94,10 +175,16 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       // Diagonal arrival: the two straight components and the diagonal itself.
       dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
     } else if (dx != 0) {
-      // Horizontal arrival: ahead, both sides, and the two forward diagonals.
-      dirs = (dx > 0 ? 8 : 4) | 3 | diagonalBit(dx, -1) | diagonalBit(dx, 1);
+      // Straight arrival: ahead, plus each forced side (open beside, blocked
+      // beside the previous cell, so reachable only through this one) with
+      // its forward diagonal.
+      dirs = dx > 0 ? 8 : 4;
+      if (north && !walkableAt(walk, cell - dx - stride)) dirs |= 1 | diagonalBit(dx, -1);
+      if (south && !walkableAt(walk, cell - dx + stride)) dirs |= 2 | diagonalBit(dx, 1);
     } else {
-      dirs = (dy > 0 ? 2 : 1) | 12 | diagonalBit(-1, dy) | diagonalBit(1, dy);
+      dirs = dy > 0 ? 2 : 1;
+      if (west && !walkableAt(walk, cell - dy * stride - 1)) dirs |= 4 | diagonalBit(-1, dy);
+      if (east && !walkableAt(walk, cell - dy * stride + 1)) dirs |= 8 | diagonalBit(1, dy);
     }
     const base = load<f64>(node);
     for (let k = 0; k < 8; k++) {
@@ -106,14 +193,16 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       if (k < 4) {
         const step = k == 0 ? -stride : k == 1 ? stride : k == 2 ? -1 : 1;
         const side = k < 2 ? 1 : stride;
-        jump = jumpStraight(walk, cell + step, step, side, target, never && k < 2);
+        if (cornerPassing) jump = jumpStraightPassing(walk, cell + step, step, side, target);
+        else if (never && k < 2) jump = jumpProbing(walk, cell + step, step, target);
+        else jump = jumpStraight(walk, cell + step, step, side, target);
       } else {
-        const vertical = k < 6 ? north : south;
-        const horizontal = (k & 1) == 0 ? west : east;
-        if (!vertical || !horizontal) continue; // no corner cutting
         const stepX = (k & 1) == 0 ? -1 : 1;
         const stepY = k < 6 ? -stride : stride;
-        jump = jumpDiagonal(walk, cell + stepX + stepY, stepX, stepY, stride, target);
+        if (!diagonalAllowed(k < 6 ? north : south, (k & 1) == 0 ? west : east, diagonal)) continue;
+        jump = cornerPassing
+          ? jumpDiagonalPassing(walk, cell + stepX + stepY, stepX, stepY, stride, target, oneObstacle)
+          : jumpDiagonal(walk, cell + stepX + stepY, stepX, stepY, stride, target);
       }
       if (jump < 0) continue;
       const jy = jump / stride;

@@ -50,6 +50,8 @@ export class Grid {
 }
 
 export const NODE_BYTES = 16;
+
+/** Address of a cell's search record. */
 @inline export function nodeAt(nodes: usize, cell: i32): usize {
   return nodes + (<usize>cell << 4);
 }
@@ -77,7 +79,6 @@ export const NODE_BYTES = 16;
   if (diagonal == DIAGONAL_ONE_OBSTACLE) return first || second;
   return true; // DIAGONAL_ALWAYS
 }
-
 
 /** Prepares the reusable search state for one query: a fresh generation, an empty heap. */
 export function beginSearch(grid: Grid): void {

@@ -28,9 +28,12 @@ export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, d
   store<f64>(first, 0.0);
   store<u32>(first, open, 8);
   store<i32>(first, -1, 12);
-  queue.push(heuristic ? distance(start - sy * stride - tx, sy - ty, diagonal) : 0.0, start);
-  while (!queue.empty) {
-    const cell = queue.pop();
+  held = start;
+  heldKey = 0.0;
+  while (held >= 0 || !queue.empty) {
+    let cell = held;
+    if (cell >= 0) held = -1;
+    else cell = queue.pop();
     const node = nodeAt(nodes, cell);
     if (load<u32>(node, 8) == closed) continue; // a stale duplicate
     store<u32>(node, closed, 8);
@@ -46,25 +49,48 @@ export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, d
     if (south) relax<Weighted>(nodes, cost, queue, cell, cell + stride, base, 1.0, cx - tx, cy + 1 - ty, diagonal, heuristic, open);
     if (west) relax<Weighted>(nodes, cost, queue, cell, cell - 1, base, 1.0, cx - 1 - tx, cy - ty, diagonal, heuristic, open);
     if (east) relax<Weighted>(nodes, cost, queue, cell, cell + 1, base, 1.0, cx + 1 - tx, cy - ty, diagonal, heuristic, open);
-    if (diagonal == DIAGONAL_NEVER) continue;
-    let next = cell - stride - 1;
-    if (walkableAt(walk, next) && diagonalAllowed(north, west, diagonal)) {
-      relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx - 1 - tx, cy - 1 - ty, diagonal, heuristic, open);
+    if (diagonal != DIAGONAL_NEVER) {
+      let next = cell - stride - 1;
+      if (walkableAt(walk, next) && diagonalAllowed(north, west, diagonal)) {
+        relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx - 1 - tx, cy - 1 - ty, diagonal, heuristic, open);
+      }
+      next = cell - stride + 1;
+      if (walkableAt(walk, next) && diagonalAllowed(north, east, diagonal)) {
+        relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx + 1 - tx, cy - 1 - ty, diagonal, heuristic, open);
+      }
+      next = cell + stride - 1;
+      if (walkableAt(walk, next) && diagonalAllowed(south, west, diagonal)) {
+        relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx - 1 - tx, cy + 1 - ty, diagonal, heuristic, open);
+      }
+      next = cell + stride + 1;
+      if (walkableAt(walk, next) && diagonalAllowed(south, east, diagonal)) {
+        relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx + 1 - tx, cy + 1 - ty, diagonal, heuristic, open);
+      }
     }
-    next = cell - stride + 1;
-    if (walkableAt(walk, next) && diagonalAllowed(north, east, diagonal)) {
-      relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx + 1 - tx, cy - 1 - ty, diagonal, heuristic, open);
-    }
-    next = cell + stride - 1;
-    if (walkableAt(walk, next) && diagonalAllowed(south, west, diagonal)) {
-      relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx - 1 - tx, cy + 1 - ty, diagonal, heuristic, open);
-    }
-    next = cell + stride + 1;
-    if (walkableAt(walk, next) && diagonalAllowed(south, east, diagonal)) {
-      relax<Weighted>(nodes, cost, queue, cell, next, base, SQRT2, cx + 1 - tx, cy + 1 - ty, diagonal, heuristic, open);
+    // The held successor goes next only if nothing queued comes before it.
+    if (held >= 0 && !queue.empty && heldKey > queue.topKey) {
+      queue.push(heldKey, held);
+      held = -1;
     }
   }
   return false;
+}
+
+// The best successor of the cell being expanded, held out of the heap: on
+// open ground it is usually the very next cell to expand (same f, larger g),
+// and holding it saves a push and a pop per step.
+let held: i32 = -1;
+let heldKey: f64 = 0.0;
+
+/** Queues a cell, or holds it when its key beats the held one (which is then queued). */
+@inline function offer(queue: MinHeap, key: f64, cell: i32): void {
+  if (held < 0 || key < heldKey) {
+    if (held >= 0) queue.push(heldKey, held);
+    held = cell;
+    heldKey = key;
+  } else {
+    queue.push(key, cell);
+  }
 }
 
 /**
@@ -84,7 +110,7 @@ export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, d
   store<f64>(node, tentative);
   store<u32>(node, open, 8);
   store<i32>(node, cell, 12);
-  queue.push(heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative, next);
+  offer(queue, heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative, next);
 }
 
 /**

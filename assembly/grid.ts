@@ -1,6 +1,6 @@
 import { MinHeap } from './minheap';
 import {
-  ALGORITHM_DIJKSTRA, ALGORITHM_JPS, ALGORITHM_SPFA, DIAGONAL_NEVER, DIAGONAL_NO_CORNER_CUTTING,
+  ALGORITHM_DIJKSTRA, ALGORITHM_JPS, ALGORITHM_SPFA,
   Grid, beginSearch, cellIndex, walkableAt, writePath,
 } from './grid-map';
 import { bestFirstSearch, spfaSearch } from './grid-search';
@@ -84,7 +84,7 @@ export function gridFindPath(handle: i32, sx: i32, sy: i32, tx: i32, ty: i32, di
   if (!walkableAt(grid.walk, start) || !walkableAt(grid.walk, target)) return 0;
   beginSearch(grid);
   let found: bool;
-  if (algorithm == ALGORITHM_JPS && grid.nonUnit == 0 && (diagonal == DIAGONAL_NEVER || diagonal == DIAGONAL_NO_CORNER_CUTTING)) {
+  if (algorithm == ALGORITHM_JPS && grid.nonUnit == 0) {
     found = jpsSearch(grid, start, target, diagonal);
   } else if (algorithm == ALGORITHM_SPFA) {
     found = spfaSearch(grid, start, target, diagonal);

@@ -3,3 +3,5 @@ export * from './memory';
 export * from './probe';
 export * from './graph-exports';
 export * from './grid';
+export * from './quadtree';
+export * from './aoi';

@@ -4,8 +4,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { runSuites, type Suite } from './harness.js';
 import { boundarySuite } from './boundary.js';
 import { pathsGraphSuite } from './paths-graph.js';
+import { pathsGridSuite } from './paths-grid.js';
+import { quadtreeSuite } from './quadtree.js';
+import { aoiSuite } from './aoi.js';
 
-const suites: Suite[] = [boundarySuite, pathsGraphSuite];
+const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, pathsGraphSuite, pathsGridSuite];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const selected = wanted.length === 0 ? suites : suites.filter((s) => wanted.includes(s.name));

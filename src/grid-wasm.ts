@@ -39,13 +39,14 @@ export class WasmGrid implements GridBackend {
   }
 
   findPath(sx: number, sy: number, tx: number, ty: number, diagonal: number, algorithm: number): GridPath | null {
-    const block = this.core.exports.gridFindPath(this.handle, sx, sy, tx, ty, diagonal, algorithm);
+    // The block's address comes back as an i32: >>> 0 reads it unsigned.
+    const block = this.core.exports.gridFindPath(this.handle, sx, sy, tx, ty, diagonal, algorithm) >>> 0;
     if (block === 0) return null;
     const i32 = this.core.memory.i32;
-    const count = i32[block >> 2];
-    const cost = this.core.memory.f64[(block + 8) >> 3];
+    const count = i32[block >>> 2];
+    const cost = this.core.memory.f64[(block + 8) >>> 3];
     const path = new Array<[number, number]>(count);
-    for (let i = 0, at = (block + 16) >> 2; i < count; i++, at += 2) path[i] = [i32[at], i32[at + 1]];
+    for (let i = 0, at = (block + 16) >>> 2; i < count; i++, at += 2) path[i] = [i32[at], i32[at + 1]];
     return { path, cost };
   }
 

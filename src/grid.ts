@@ -36,8 +36,8 @@ export interface FindPathOptions {
   diagonal?: DiagonalRule;
   /**
    * 'astar' (default), 'dijkstra', 'spfa' or 'jps'. Jump point search runs
-   * when every cell costs 1 and the rule is 'never' or 'no-corner-cutting';
-   * otherwise A* runs in its place, with the same optimal cost.
+   * when every cell costs 1, under any rule; on a grid with costs A* runs in
+   * its place and returns A*'s path.
    */
   algorithm?: GridAlgorithm;
 }
@@ -127,8 +127,9 @@ export class GridMap {
   findPath(sx: number, sy: number, tx: number, ty: number, options: FindPathOptions = {}): GridPath | null {
     this.checkCell(sx, sy);
     this.checkCell(tx, ty);
-    const diagonal = checkOption('diagonal', options.diagonal, DIAGONAL_CODES, 'no-corner-cutting');
-    const algorithm = checkOption('algorithm', options.algorithm, ALGORITHM_CODES, 'astar');
+    const { diagonal: rule, algorithm: name } = options ?? {};
+    const diagonal = checkOption('diagonal', rule, DIAGONAL_CODES, 'no-corner-cutting');
+    const algorithm = checkOption('algorithm', name, ALGORITHM_CODES, 'astar');
     return this.impl.findPath(sx, sy, tx, ty, diagonal, algorithm);
   }
 

@@ -7,3 +7,7 @@ export { Graph } from './graph.js';
 export type { FromEdgesOptions, GraphOptions, Heuristic, PathAlgorithm, PathOptions, PathResult, ShortestPaths, VertexId } from './graph.js';
 export { GridMap, MAX_GRID_CELLS } from './grid.js';
 export type { GridMapOptions, FindPathOptions, DiagonalRule, GridAlgorithm, GridPath } from './grid.js';
+export { QuadTree } from './quadtree.js';
+export type { QuadTreeBounds, QuadTreeOptions, QuadTreeMode } from './quadtree.js';
+export { Scene } from './scene.js';
+export type { AoiEvent, AoiRange, SceneOptions } from './scene.js';

@@ -86,7 +86,7 @@ describe.each(BACKENDS)('GridMap (%s backend)', (backend) => {
   it('jps gives A*\'s cost on uniform grids and falls back to A* when cells have costs', () => {
     const grid = new GridMap(8, 8, { backend });
     for (let y = 0; y < 6; y++) grid.setWalkable(4, y, false);
-    for (const diagonal of ['never', 'no-corner-cutting'] as const) {
+    for (const diagonal of ['never', 'always', 'no-corner-cutting', 'one-obstacle'] as const) {
       const astar = grid.findPath(0, 0, 7, 0, { diagonal })!;
       const jps = grid.findPath(0, 0, 7, 0, { diagonal, algorithm: 'jps' })!;
       expect(jps.cost).toBeCloseTo(astar.cost, 12);

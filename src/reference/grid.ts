@@ -2,7 +2,7 @@
 // (assembly/grid-map.ts, grid-search.ts, grid-jps.ts). Cells live in typed
 // arrays with a one-cell blocked border (stride = width + 2); search state is
 // reused between queries through a generation stamp; A* breaks f ties toward
-// the larger g; jump point search runs on uniform-cost grids for the 'never'
+// the larger g and holds its best successor out of the heap; jump point search runs on uniform-cost grids for the 'never'
 // and 'no-corner-cutting' rules and A* runs in its place otherwise.
 import type { GridBackend, GridPath } from '../grid-backend.js';
 import { MinHeap } from './minheap.js';
@@ -10,6 +10,7 @@ import { MinHeap } from './minheap.js';
 const SQRT2 = Math.SQRT2;
 const TIE = 1 / 68719476736; // 2^-36, as in the core
 const NEVER = 0;
+const ALWAYS = 1;
 const NO_CORNER_CUTTING = 2;
 const ONE_OBSTACLE = 3;
 const DIJKSTRA = 1;
@@ -92,7 +93,7 @@ export class ReferenceGrid implements GridBackend {
     if (this.walk[start] === 0 || this.walk[target] === 0) return null;
     this.beginSearch();
     let found: boolean;
-    if (algorithm === JPS && this.nonUnit === 0 && (diagonal === NEVER || diagonal === NO_CORNER_CUTTING)) {
+    if (algorithm === JPS && this.nonUnit === 0) {
       found = this.jps(start, target, diagonal);
     } else if (algorithm === SPFA) {
       found = this.spfa(start, target, diagonal);
@@ -135,8 +136,13 @@ export class ReferenceGrid implements GridBackend {
     g[start] = 0;
     parent[start] = -1;
     stamp[start] = open;
-    heap.push(heuristic ? distance(start - sy * stride - tx, sy - ty, diagonal) : 0, start);
-    // Lowers next's g to tentative when that improves it (or next is new) and queues it.
+    // The best successor of the cell being expanded is held out of the heap:
+    // on open ground it is usually the very next cell to expand (same f,
+    // larger g), and holding it saves a push and a pop per step.
+    let held = start;
+    let heldKey = 0;
+    // Lowers next's g to tentative when that improves it (or next is new) and
+    // queues it, or holds it when its key beats the held one.
     const relax = (cell: number, next: number, tentative: number, dx: number, dy: number): void => {
       const seen = stamp[next];
       if (seen === closed) return;
@@ -144,10 +150,19 @@ export class ReferenceGrid implements GridBackend {
       g[next] = tentative;
       parent[next] = cell;
       stamp[next] = open;
-      heap.push(heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative, next);
+      const key = heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative;
+      if (held < 0 || key < heldKey) {
+        if (held >= 0) heap.push(heldKey, held);
+        held = next;
+        heldKey = key;
+      } else {
+        heap.push(key, next);
+      }
     };
-    while (!heap.empty) {
-      const cell = heap.pop();
+    while (held >= 0 || !heap.empty) {
+      let cell = held;
+      if (cell >= 0) held = -1;
+      else cell = heap.pop();
       if (stamp[cell] === closed) continue;
       stamp[cell] = closed;
       if (cell === target) return true;
@@ -162,14 +177,18 @@ export class ReferenceGrid implements GridBackend {
       if (south) relax(cell, cell + stride, base + cost[cell + stride], cx - tx, cy + 1 - ty);
       if (west) relax(cell, cell - 1, base + cost[cell - 1], cx - 1 - tx, cy - ty);
       if (east) relax(cell, cell + 1, base + cost[cell + 1], cx + 1 - tx, cy - ty);
-      if (diagonal === NEVER) continue;
-      for (let k = 4; k < 8; k++) {
+      for (let k = 4; k < 8 && diagonal !== NEVER; k++) {
         const stepY = k < 6 ? -1 : 1;
         const stepX = (k & 1) === 0 ? -1 : 1;
         const next = cell + stepY * stride + stepX;
         if (walk[next] !== 0 && diagonalAllowed(stepY < 0 ? north : south, stepX < 0 ? west : east, diagonal)) {
           relax(cell, next, base + SQRT2 * cost[next], cx + stepX - tx, cy + stepY - ty);
         }
+      }
+      // The held successor goes next only if nothing queued comes before it.
+      if (held >= 0 && !heap.empty && heldKey > heap.topKey) {
+        heap.push(heldKey, held);
+        held = -1;
       }
     }
     return false;
@@ -267,6 +286,41 @@ export class ReferenceGrid implements GridBackend {
     }
   }
 
+  /**
+   * The scans of the rules that let a diagonal step pass a corner ('always',
+   * 'one-obstacle'). Straight: a cell is a jump point when a diagonal step
+   * ahead opens beside a blocked side cell. Diagonal: when a diagonal opens
+   * backward past a blocked cell, or a straight scan along either component
+   * finds a jump point; under 'one-obstacle' (`oneOpen`) each next step needs
+   * one of its orthogonal neighbours walkable.
+   */
+  private jumpStraightPassing(cell: number, step: number, side: number, target: number): number {
+    const walk = this.walk;
+    for (;;) {
+      if (walk[cell] === 0) return -1;
+      if (cell === target) return cell;
+      if ((walk[cell + step + side] !== 0 && walk[cell + side] === 0) || (walk[cell + step - side] !== 0 && walk[cell - side] === 0)) {
+        return cell;
+      }
+      cell += step;
+    }
+  }
+
+  private jumpDiagonalPassing(cell: number, stepX: number, stepY: number, target: number, oneOpen: boolean): number {
+    const walk = this.walk;
+    for (;;) {
+      if (walk[cell] === 0) return -1;
+      if (cell === target) return cell;
+      if ((walk[cell - stepX + stepY] !== 0 && walk[cell - stepX] === 0) || (walk[cell + stepX - stepY] !== 0 && walk[cell - stepY] === 0)) {
+        return cell;
+      }
+      if (this.jumpStraightPassing(cell + stepX, stepX, this.stride, target) >= 0) return cell;
+      if (this.jumpStraightPassing(cell + stepY, stepY, 1, target) >= 0) return cell;
+      if (oneOpen && walk[cell + stepX] === 0 && walk[cell + stepY] === 0) return -1;
+      cell += stepX + stepY;
+    }
+  }
+
   /** Jump point search: A* over jump points on a uniform-cost grid. */
   private jps(start: number, target: number, diagonal: number): boolean {
     const { stride, walk, parent, stamp, heap } = this;
@@ -274,6 +328,8 @@ export class ReferenceGrid implements GridBackend {
     const open = this.generation;
     const closed = open + 1;
     const never = diagonal === NEVER;
+    const oneObstacle = diagonal === ONE_OBSTACLE;
+    const cornerPassing = diagonal === ALWAYS || oneObstacle;
     const ty = Math.floor(target / stride);
     const tx = target - ty * stride;
     g[start] = 0;
@@ -302,22 +358,50 @@ export class ReferenceGrid implements GridBackend {
       // Directions to scan, as bits: 0 N, 1 S, 2 W, 3 E, 4 NW, 5 NE, 6 SW, 7 SE.
       let dirs: number;
       if (dx === 0 && dy === 0) dirs = never ? 0xf : 0xff;
-      else if (never) dirs = dx !== 0 ? (dx > 0 ? 8 : 4) | 3 : (dy > 0 ? 2 : 1) | 12;
+      else if (cornerPassing) {
+        // Natural directions, plus each diagonal that opens past a blocked
+        // cell (diagonal steps are checked against the rule below).
+        if (dx !== 0 && dy !== 0) {
+          dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
+          if (walk[cell - dx] === 0) dirs |= diagonalBit(-dx, dy);
+          if (walk[cell - dy * stride] === 0) dirs |= diagonalBit(dx, -dy);
+        } else if (dx !== 0) {
+          dirs = dx > 0 ? 8 : 4;
+          if (!north) dirs |= diagonalBit(dx, -1);
+          if (!south) dirs |= diagonalBit(dx, 1);
+        } else {
+          dirs = dy > 0 ? 2 : 1;
+          if (!west) dirs |= diagonalBit(-1, dy);
+          if (!east) dirs |= diagonalBit(1, dy);
+        }
+      } else if (never) dirs = dx !== 0 ? (dx > 0 ? 8 : 4) | 3 : (dy > 0 ? 2 : 1) | 12;
       else if (dx !== 0 && dy !== 0) dirs = (dy > 0 ? 2 : 1) | (dx > 0 ? 8 : 4) | diagonalBit(dx, dy);
-      else if (dx !== 0) dirs = (dx > 0 ? 8 : 4) | 3 | diagonalBit(dx, -1) | diagonalBit(dx, 1);
-      else dirs = (dy > 0 ? 2 : 1) | 12 | diagonalBit(-1, dy) | diagonalBit(1, dy);
+      else if (dx !== 0) {
+        // Straight arrival: ahead, plus each forced side (open beside, blocked beside
+        // the previous cell, so reachable only through this one) with its forward diagonal.
+        dirs = dx > 0 ? 8 : 4;
+        if (north && walk[cell - dx - stride] === 0) dirs |= 1 | diagonalBit(dx, -1);
+        if (south && walk[cell - dx + stride] === 0) dirs |= 2 | diagonalBit(dx, 1);
+      } else {
+        dirs = dy > 0 ? 2 : 1;
+        if (west && walk[cell - dy * stride - 1] === 0) dirs |= 4 | diagonalBit(-1, dy);
+        if (east && walk[cell - dy * stride + 1] === 0) dirs |= 8 | diagonalBit(1, dy);
+      }
       const base = g[cell];
       for (let k = 0; k < 8; k++) {
         if ((dirs & (1 << k)) === 0) continue;
         let jump: number;
         if (k < 4) {
           const step = k === 0 ? -stride : k === 1 ? stride : k === 2 ? -1 : 1;
-          jump = this.jumpStraight(cell + step, step, k < 2 ? 1 : stride, target, never && k < 2);
+          const side = k < 2 ? 1 : stride;
+          jump = cornerPassing ? this.jumpStraightPassing(cell + step, step, side, target) : this.jumpStraight(cell + step, step, side, target, never && k < 2);
         } else {
-          if (!(k < 6 ? north : south) || !((k & 1) === 0 ? west : east)) continue; // no corner cutting
           const stepX = (k & 1) === 0 ? -1 : 1;
           const stepY = k < 6 ? -stride : stride;
-          jump = this.jumpDiagonal(cell + stepX + stepY, stepX, stepY, target);
+          if (!diagonalAllowed(k < 6 ? north : south, (k & 1) === 0 ? west : east, diagonal)) continue;
+          jump = cornerPassing
+            ? this.jumpDiagonalPassing(cell + stepX + stepY, stepX, stepY, target, oneObstacle)
+            : this.jumpDiagonal(cell + stepX + stepY, stepX, stepY, target);
         }
         if (jump < 0) continue;
         const jy = Math.floor(jump / stride);

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { GridMap, type Backend, type GridAlgorithm } from '../../src/index.js';
-import { parseMovingAIMap, parseMovingAIScenarios } from '../../src/movingai.js';
+import { GridMap, type Backend, type DiagonalRule, type GridAlgorithm } from '../../src/index.js';
+import { parseMovingAIMap, parseMovingAIScenarios, type MovingAIScenario } from '../../src/movingai.js';
 import { checkPath, type PlainGrid } from './grid-dijkstra.js';
 
 export const MOVING_AI_DIR = fileURLToPath(new URL('../../../shared/data/movingai/', import.meta.url));
@@ -18,8 +18,8 @@ export const MOVING_AI_MAPS = ['arena.map', 'arena2.map', 'random512-10-0.map', 
  */
 const TOLERANCE = 1e-6;
 
-/** Checks every `every`-th scenario of one map; returns how many were checked. */
-export function checkMovingAI(map: string, backend: Backend, algorithm: GridAlgorithm, every = 1): number {
+/** One map as a GridMap and as the checker's plain grid, with its scenarios. */
+function load(map: string, backend: Backend): { plain: PlainGrid; grid: GridMap; scenarios: MovingAIScenario[] } {
   const text = readFileSync(MOVING_AI_DIR + map, 'utf8');
   const parsed = parseMovingAIMap(text);
   const plain: PlainGrid = {
@@ -28,10 +28,23 @@ export function checkMovingAI(map: string, backend: Backend, algorithm: GridAlgo
     walkable: Array.from(parsed.cells, (c) => c === 1),
     cost: new Array<number>(parsed.cells.length).fill(1),
   };
-  const grid = GridMap.fromMovingAI(text, { backend });
   const scenarios = parseMovingAIScenarios(readFileSync(MOVING_AI_DIR + map + '.scen', 'utf8'));
+  return { plain, grid: GridMap.fromMovingAI(text, { backend }), scenarios };
+}
+
+/** How many scenarios a map has. */
+export function scenarioCount(map: string): number {
+  return parseMovingAIScenarios(readFileSync(MOVING_AI_DIR + map + '.scen', 'utf8')).length;
+}
+
+/**
+ * Checks every `every`-th scenario of one map whose index is in [from, to);
+ * returns how many were checked.
+ */
+export function checkMovingAI(map: string, backend: Backend, algorithm: GridAlgorithm, every = 1, from = 0, to = Infinity): number {
+  const { plain, grid, scenarios } = load(map, backend);
   let checked = 0;
-  for (let i = 0; i < scenarios.length; i += every) {
+  for (let i = from; i < Math.min(to, scenarios.length); i += every) {
     const s = scenarios[i];
     const result = grid.findPath(s.startX, s.startY, s.goalX, s.goalY, { diagonal: 'no-corner-cutting', algorithm });
     const where = `${map} scenario ${i} (${s.startX}, ${s.startY}) -> (${s.goalX}, ${s.goalY})`;
@@ -40,6 +53,29 @@ export function checkMovingAI(map: string, backend: Backend, algorithm: GridAlgo
     const recomputed = checkPath(plain, result.path, s.startX, s.startY, s.goalX, s.goalY, 'no-corner-cutting');
     if (typeof recomputed === 'string') expect.fail(`${where}: ${recomputed}`);
     if (Math.abs(recomputed - s.optimalLength) > TOLERANCE) expect.fail(`${where}: path steps cost ${recomputed}`);
+    checked++;
+  }
+  grid.dispose();
+  return checked;
+}
+
+/**
+ * Under another diagonal rule the published lengths do not apply: checks that
+ * jump point search finds A*'s cost and a valid path on every `every`-th
+ * scenario's endpoints; returns how many were checked.
+ */
+export function compareJpsWithAStar(map: string, diagonal: DiagonalRule, every: number): number {
+  const { plain, grid, scenarios } = load(map, 'wasm');
+  let checked = 0;
+  for (let i = 0; i < scenarios.length; i += every) {
+    const s = scenarios[i];
+    const astar = grid.findPath(s.startX, s.startY, s.goalX, s.goalY, { diagonal });
+    const jps = grid.findPath(s.startX, s.startY, s.goalX, s.goalY, { diagonal, algorithm: 'jps' });
+    const where = `${map} ${diagonal} scenario ${i}`;
+    if (astar === null || jps === null) expect.fail(`${where}: no path`);
+    if (Math.abs(jps.cost - astar.cost) > 1e-9) expect.fail(`${where}: jps ${jps.cost}, A* ${astar.cost}`);
+    const recomputed = checkPath(plain, jps.path, s.startX, s.startY, s.goalX, s.goalY, diagonal);
+    if (typeof recomputed === 'string' || Math.abs(recomputed - astar.cost) > 1e-9) expect.fail(`${where}: ${String(recomputed)}`);
     checked++;
   }
   grid.dispose();

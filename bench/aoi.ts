@@ -1,0 +1,241 @@
+// Scene (AOI) workloads: ticks of small moves in an open world and in a
+// crowd, teleports, and building from empty. Contenders: the wasm backend
+// (moveMany and per-call move), the js backend, and the two ways JS servers
+// do AOI without us: an rbush index with visible-set diffing and a
+// typed-array uniform grid. Every contender's events are checked equal on a
+// small instance before anything is timed.
+import { init, Scene } from '../src/index.js';
+import type { Contender, Suite, SuiteContext } from './harness.js';
+import { GridAoi } from './peers/aoi-grid.js';
+import type { AoiPeer } from './peers/aoi-events.js';
+import { RbushAoi } from './peers/aoi-rbush.js';
+import { mulberry32 } from './random.js';
+
+interface World {
+  count: number;
+  size: number;
+  range: number;
+  /** Fraction of entities moved per tick. */
+  moving: number;
+  /** Largest step of a walking move. */
+  step: number;
+  /** Fraction of a tick's moves that jump anywhere. */
+  teleports: number;
+}
+
+/** Initial positions and an endless, seeded sequence of ticks; every contender gets its own copy. */
+class Workload {
+  readonly ids: Int32Array;
+  readonly xs: Float64Array;
+  readonly ys: Float64Array;
+  readonly moveIds: Int32Array;
+  readonly moveXs: Float64Array;
+  readonly moveYs: Float64Array;
+  private readonly random: () => number;
+
+  constructor(readonly world: World, seed: number) {
+    const random = mulberry32(seed);
+    const n = world.count;
+    this.ids = Int32Array.from({ length: n }, (_, i) => i);
+    this.xs = Float64Array.from({ length: n }, () => random() * world.size);
+    this.ys = Float64Array.from({ length: n }, () => random() * world.size);
+    const m = Math.max(1, Math.round(n * world.moving));
+    this.moveIds = new Int32Array(m);
+    this.moveXs = new Float64Array(m);
+    this.moveYs = new Float64Array(m);
+    this.random = mulberry32(seed ^ 0x9e3779b9);
+  }
+
+  /** Fills the move arrays with the next tick. */
+  nextTick(): void {
+    const { world, random } = this;
+    const clamp = (v: number): number => Math.min(world.size, Math.max(0, v));
+    for (let k = 0; k < this.moveIds.length; k++) {
+      const id = Math.floor(random() * world.count);
+      let x: number;
+      let y: number;
+      if (random() < world.teleports) {
+        x = random() * world.size;
+        y = random() * world.size;
+      } else {
+        const angle = random() * 2 * Math.PI;
+        const length = random() * world.step;
+        x = clamp(this.xs[id] + Math.cos(angle) * length);
+        y = clamp(this.ys[id] + Math.sin(angle) * length);
+      }
+      this.xs[id] = x;
+      this.ys[id] = y;
+      this.moveIds[k] = id;
+      this.moveXs[k] = x;
+      this.moveYs[k] = y;
+    }
+  }
+}
+
+/** A contender as the check and the timing both drive it. */
+interface Runner {
+  name: string;
+  build(load: Workload): void;
+  tick(load: Workload): Int32Array;
+  dispose(): void;
+}
+
+/** A scene contender; `batch` picks moveMany / addMany over one call per entity. */
+function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, batchBuild = true): Runner {
+  let scene: Scene;
+  return {
+    name,
+    build(load) {
+      scene = new Scene({ backend, defaultRange: load.world.range });
+      if (batchBuild) {
+        scene.addMany(load.ids, load.xs, load.ys);
+      } else {
+        for (let i = 0; i < load.ids.length; i++) scene.add(load.ids[i], load.xs[i], load.ys[i]);
+      }
+      scene.drainArray();
+    },
+    tick(load) {
+      load.nextTick();
+      if (batch) {
+        scene.moveMany(load.moveIds, load.moveXs, load.moveYs);
+      } else {
+        for (let k = 0; k < load.moveIds.length; k++) scene.move(load.moveIds[k], load.moveXs[k], load.moveYs[k]);
+      }
+      return scene.drainArray();
+    },
+    dispose() {
+      scene.dispose();
+    },
+  };
+}
+
+function peerRunner(name: string, make: (world: World) => AoiPeer): Runner {
+  let peer: AoiPeer;
+  return {
+    name,
+    build(load) {
+      peer = make(load.world);
+      peer.addAll(load.ids, load.xs, load.ys);
+      peer.drainArray();
+    },
+    tick(load) {
+      load.nextTick();
+      for (let k = 0; k < load.moveIds.length; k++) peer.move(load.moveIds[k], load.moveXs[k], load.moveYs[k]);
+      return peer.drainArray();
+    },
+    dispose() {},
+  };
+}
+
+const peers = (): Runner[] => [
+  peerRunner('rbush + set diffing', (w) => new RbushAoi(w.range)),
+  peerRunner('uniform grid (typed arrays)', (w) => new GridAoi(w.range, w.size, w.count)),
+];
+
+const runners = (): Runner[] => [
+  sceneRunner('wasm moveMany', 'wasm', true),
+  sceneRunner('wasm move per call', 'wasm', false),
+  sceneRunner('js backend moveMany', 'js', true),
+  ...peers(),
+];
+
+/** Events as a sorted list of numbers, so two multisets compare element by element. */
+function canonical(events: Int32Array): Float64Array {
+  const out = new Float64Array(events.length / 3);
+  for (let i = 0, k = 0; i < events.length; i += 3, k++) out[k] = events[i] * 2 ** 42 + events[i + 1] * 2 ** 21 + events[i + 2];
+  return out.sort();
+}
+
+/** Runs every contender on a small copy of the world and throws unless all events agree. */
+function checkEvents(context: SuiteContext, world: World): void {
+  const small: World = { ...world, count: Math.min(world.count, 3000), size: world.size * Math.sqrt(Math.min(world.count, 3000) / world.count) };
+  const all = runners();
+  let reference: Float64Array[] | null = null;
+  let events = 0;
+  for (const runner of all) {
+    const load = new Workload(small, 7);
+    runner.build(load);
+    const ticks: Float64Array[] = [];
+    for (let t = 0; t < 6; t++) ticks.push(canonical(runner.tick(load)));
+    runner.dispose();
+    if (reference === null) {
+      reference = ticks;
+      events = ticks.reduce((sum, tick) => sum + tick.length, 0);
+      continue;
+    }
+    ticks.forEach((tick, t) => {
+      const want = reference![t];
+      if (tick.length !== want.length || tick.some((v, k) => v !== want[k])) {
+        throw new Error(`${runner.name} disagrees with ${all[0].name} on tick ${t} (${tick.length} vs ${want.length} events)`);
+      }
+    });
+  }
+  context.note(`events checked equal across all ${all.length} contenders: ${small.count} entities, 6 ticks, ${events} events`);
+}
+
+function tickCase(context: SuiteContext, title: string, world: World): void {
+  checkEvents(context, world);
+  const contenders: Contender[] = runners().map((runner) => {
+    let load: Workload;
+    return {
+      name: runner.name,
+      setup: () => {
+        load = new Workload(world, 11);
+        runner.build(load);
+      },
+      run: () => {
+        runner.tick(load);
+      },
+      teardown: () => runner.dispose(),
+    };
+  });
+  const moves = Math.round(world.count * world.moving);
+  context.bench(title, contenders, { opsPerRun: moves, opName: 'move', minSamples: context.quick ? 3 : 5 });
+}
+
+export const aoiSuite: Suite = {
+  name: 'aoi',
+  title: 'Scene: area of interest ticks, teleports and builds',
+  async run(context) {
+    await init();
+    const w1: World = { count: 100_000, size: 10_000, range: 50, moving: 0.1, step: 5, teleports: 0 };
+    const w2: World = { count: 10_000, size: 1_000, range: 50, moving: 0.1, step: 5, teleports: 0 };
+    const w3: World = { ...w1, teleports: 0.01 };
+    context.note('a tick moves 10% of the entities (random ids) by a random step of up to 5 units, then drains every event; tick generation is inside every contender\'s time alike');
+    tickCase(context, 'W1 open world: 100,000 entities in 10,000 x 10,000, range 50, one tick', w1);
+    tickCase(context, 'W2 crowd: 10,000 entities in 1,000 x 1,000, range 50, one tick', w2);
+    tickCase(context, 'W3 teleports: W1 with 1% of moves jumping anywhere, one tick', w3);
+
+    const build = new Workload(w1, 3);
+    const building = (runner: Runner): Contender => ({
+      name: runner.name,
+      run: () => {
+        runner.build(build);
+        runner.dispose();
+      },
+    });
+    context.bench(
+      'W4 build: add 100,000 entities from empty (W1 layout) and drain',
+      [sceneRunner('wasm addMany', 'wasm', true), sceneRunner('js backend addMany', 'js', true), ...peers()].map(building),
+      { opsPerRun: w1.count, opName: 'add', minSamples: 3 },
+    );
+    // One add call per entity scans the x strip of its box: far slower at this density, so timed
+    // once, and left out of quick runs.
+    if (!context.quick) context.bench('W4 per call: the same 100,000 adds, one add() call each', [building(sceneRunner('wasm add per call', 'wasm', false, false))], {
+      opsPerRun: w1.count,
+      opName: 'add',
+      minSamples: 1,
+      warmup: 0,
+      minTimeMs: 0,
+    });
+
+    const scene = new Scene({ defaultRange: w1.range });
+    scene.addMany(build.ids, build.xs, build.ys);
+    const pairs = scene.drainArray().length / 3;
+    const bytes = scene.memoryBytes;
+    context.note(
+      `memory: a 100,000-entity 2-D scene holds ${(bytes / 2 ** 20).toFixed(1)} MiB of wasm memory, ${Math.round(bytes / w1.count)} bytes per entity (${pairs} visible pairs, ${(pairs / w1.count).toFixed(1)} per entity)`,
+    );
+    scene.dispose();
+  },
+};

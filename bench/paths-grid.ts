@@ -1,0 +1,199 @@
+// GridMap against PathFinding.js and a plain typed-array A*, on
+// P1: a 512 x 512 grid with 20% random obstacles and 1,000 random reachable
+// start / goal pairs, and P2: the Moving AI Lab maps and their scenarios.
+// Every contender's path lengths are checked against ours (and ours against
+// Dijkstra) before anything is timed; PathFinding.js's jump point finder,
+// which is not always optimal, is reported with how much longer it is.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { GridMap, init } from '../src/index.js';
+import { parseMovingAIMap, parseMovingAIScenarios } from '../src/movingai.js';
+import type { CaseResult, Contender, Suite, SuiteContext } from './harness.js';
+import { pathfindingFinder, pathfindingGrid, stepsLength } from './peers/grid-pathfinding.js';
+import { PlainAStar } from './peers/grid-plain-astar.js';
+import { mulberry32 } from './random.js';
+
+/** Start and goal cells of the searches of one case. */
+type Pairs = Array<[number, number, number, number]>;
+
+interface MapData {
+  name: string;
+  width: number;
+  height: number;
+  walkable: Uint8Array;
+}
+
+const MOVING_AI_DIR = resolve('..', 'shared', 'data', 'movingai');
+const MOVING_AI_MAPS = ['arena.map', 'arena2.map', 'random512-10-0.map', 'maze512-1-0.map'];
+const TOLERANCE = 1e-6;
+
+function gridOf(map: MapData, backend: 'wasm' | 'js'): GridMap {
+  const grid = new GridMap(map.width, map.height, { backend });
+  for (let y = 0; y < map.height; y++) {
+    for (let x = 0; x < map.width; x++) if (map.walkable[y * map.width + x] === 0) grid.setWalkable(x, y, false);
+  }
+  return grid;
+}
+
+/** Throws unless `actual` matches `expected` for every pair. */
+function checkCosts(who: string, expected: number[], actual: number[]): void {
+  expected.forEach((cost, i) => {
+    if (Math.abs(actual[i] - cost) > TOLERANCE) throw new Error(`${who}: pair ${i} cost ${actual[i]}, expected ${cost}`);
+  });
+}
+
+/** Our contenders and the plain A*, all over the same pairs; costs checked against `expected` first. */
+function fastContenders(map: MapData, pairs: Pairs, expected: number[]): Contender[] {
+  const wasm = gridOf(map, 'wasm');
+  const js = gridOf(map, 'js');
+  const plain = new PlainAStar(map.width, map.height, map.walkable);
+  const ours = (grid: GridMap, algorithm: 'astar' | 'jps') => (): number[] =>
+    pairs.map(([sx, sy, tx, ty]) => grid.findPath(sx, sy, tx, ty, { algorithm })?.cost ?? -1);
+  const runs: Array<[string, () => unknown]> = [
+    ['wasm A*', ours(wasm, 'astar')],
+    ['wasm JPS', ours(wasm, 'jps')],
+    ['js backend A*', ours(js, 'astar')],
+    ['js backend JPS', ours(js, 'jps')],
+    ['plain typed-array JS A*', () => pairs.map(([sx, sy, tx, ty]) => plain.search(sx, sy, tx, ty))],
+  ];
+  for (const [name, run] of runs) checkCosts(`${map.name} ${name}`, expected, run() as number[]);
+  return runs.map(([name, run], i) => ({
+    name,
+    run,
+    teardown: i === runs.length - 1 ? () => { wasm.dispose(); js.dispose(); } : undefined,
+  }));
+}
+
+/**
+ * wasm A* next to PathFinding.js's A* and jump point finder (each search on a
+ * fresh grid.clone()). Returns the contenders and how much longer
+ * PathFinding.js's JPS paths are than the optimal ones.
+ */
+function pathfindingContenders(map: MapData, pairs: Pairs, expected: number[]): { contenders: Contender[]; jpsExcess: string } {
+  const wasm = gridOf(map, 'wasm');
+  const base = pathfindingGrid(map.width, map.height, map.walkable);
+  const astar = pathfindingFinder('astar');
+  const jps = pathfindingFinder('jps');
+  const pf = (finder: ReturnType<typeof pathfindingFinder>) => (): number[] =>
+    pairs.map(([sx, sy, tx, ty]) => stepsLength(finder.findPath(sx, sy, tx, ty, base.clone())));
+  const ours = (): number[] => pairs.map(([sx, sy, tx, ty]) => wasm.findPath(sx, sy, tx, ty)?.cost ?? -1);
+  checkCosts(`${map.name} wasm A*`, expected, ours());
+  checkCosts(`${map.name} PathFinding.js AStarFinder`, expected, pf(astar)());
+  const jpsCosts = pf(jps)();
+  let worst = 0;
+  let total = 0;
+  jpsCosts.forEach((cost, i) => {
+    if (cost < expected[i] - TOLERANCE) throw new Error(`${map.name} PathFinding.js JPS: pair ${i} shorter than optimal`);
+    const excess = expected[i] > 0 ? cost / expected[i] - 1 : 0;
+    worst = Math.max(worst, excess);
+    total += excess;
+  });
+  const jpsExcess = `PathFinding.js JumpPointFinder on ${map.name}: paths ${((100 * total) / pairs.length).toFixed(1)}% longer than optimal on average, ${(100 * worst).toFixed(1)}% at worst (${pairs.length} pairs)`;
+  return {
+    contenders: [
+      { name: 'wasm A*', run: ours },
+      { name: 'PathFinding.js AStarFinder + clone', run: pf(astar) },
+      { name: 'PathFinding.js JumpPointFinder + clone', run: pf(jps), teardown: () => wasm.dispose() },
+    ],
+    jpsExcess,
+  };
+}
+
+/** The 512 x 512 map of P1: 20% of cells blocked, seeded. */
+function randomMap(): MapData {
+  const size = 512;
+  const random = mulberry32(20_240_512);
+  const walkable = new Uint8Array(size * size);
+  for (let i = 0; i < walkable.length; i++) walkable[i] = random() < 0.2 ? 0 : 1;
+  return { name: 'P1 512 x 512, 20% obstacles', width: size, height: size, walkable };
+}
+
+/** Random walkable start / goal pairs that are connected, with their optimal costs (by wasm A*). */
+function randomPairs(map: MapData, count: number): { pairs: Pairs; costs: number[] } {
+  const random = mulberry32(7);
+  const grid = gridOf(map, 'wasm');
+  const pairs: Pairs = [];
+  const costs: number[] = [];
+  const cell = (): [number, number] => {
+    for (;;) {
+      const x = Math.floor(random() * map.width);
+      const y = Math.floor(random() * map.height);
+      if (map.walkable[y * map.width + x] === 1) return [x, y];
+    }
+  };
+  while (pairs.length < count) {
+    const [sx, sy] = cell();
+    const [tx, ty] = cell();
+    const result = grid.findPath(sx, sy, tx, ty);
+    if (result === null) continue;
+    pairs.push([sx, sy, tx, ty]);
+    costs.push(result.cost);
+  }
+  grid.dispose();
+  return { pairs, costs };
+}
+
+/** Dijkstra (no heuristic, no jumps) confirms the reference costs on the first `count` pairs. */
+function confirmWithDijkstra(context: SuiteContext, map: MapData, pairs: Pairs, costs: number[], count: number): void {
+  const grid = gridOf(map, 'wasm');
+  const some = pairs.slice(0, count);
+  checkCosts(`${map.name} Dijkstra`, costs.slice(0, count), some.map(([sx, sy, tx, ty]) => grid.findPath(sx, sy, tx, ty, { algorithm: 'dijkstra' })?.cost ?? -1));
+  grid.dispose();
+  context.note(`${map.name}: every contender's costs checked on every timed pair; the reference costs confirmed by Dijkstra on ${count} pairs`);
+}
+
+/** Times one map: our contenders and the plain A* on every pair, then PathFinding.js on a subset. */
+function benchMap(context: SuiteContext, map: MapData, pairs: Pairs, costs: number[], some: Pairs, someCosts: number[]): CaseResult[] {
+  // No warm-up run: checking the costs already ran every contender once over the same pairs.
+  const heavy = { minSamples: context.quick ? 2 : 3, warmup: 0, minTimeMs: context.quick ? 0 : 300, opName: 'search' };
+  const fast = context.bench(`${map.name}: ${pairs.length} searches`, fastContenders(map, pairs, costs), { ...heavy, opsPerRun: pairs.length });
+  const { contenders, jpsExcess } = pathfindingContenders(map, some, someCosts);
+  const peers = context.bench(`${map.name}: ${some.length} searches against PathFinding.js`, contenders, { ...heavy, opsPerRun: some.length });
+  context.note(jpsExcess);
+  return [fast, peers];
+}
+
+/** Notes each contender's total time over several cases and its ratio to the first contender's total. */
+function noteTotals(context: SuiteContext, label: string, cases: CaseResult[]): void {
+  const totals = new Map<string, number>();
+  for (const result of cases) for (const c of result.contenders) totals.set(c.name, (totals.get(c.name) ?? 0) + c.medianMs);
+  const [first] = totals.values();
+  const parts = [...totals].map(([name, ms]) => `${name} ${ms.toFixed(1)} ms (${(ms / first).toFixed(2)}x)`);
+  context.note(`${label}: ${parts.join(', ')}`);
+}
+
+export const pathsGridSuite: Suite = {
+  name: 'paths-grid',
+  title: 'GridMap: A* and jump point search against PathFinding.js and a plain typed-array A*',
+  async run(context) {
+    await init();
+    const quick = context.quick;
+    context.note('memory: 25 bytes per cell once searched (1 walkability, 8 cost, 16 search record), over the grid plus a one-cell border');
+
+    // P1: the random grid.
+    const p1 = randomMap();
+    const { pairs, costs } = randomPairs(p1, quick ? 200 : 1000);
+    confirmWithDijkstra(context, p1, pairs, costs, quick ? 20 : 100);
+    const pfCount = quick ? 5 : 25;
+    benchMap(context, p1, pairs, costs, pairs.slice(0, pfCount), costs.slice(0, pfCount));
+
+    // P2: the Moving AI maps, a spread of each file's scenarios (they are sorted by length).
+    const p2: CaseResult[][] = [];
+    for (const name of MOVING_AI_MAPS) {
+      const parsed = parseMovingAIMap(readFileSync(resolve(MOVING_AI_DIR, name), 'utf8'));
+      const map: MapData = { name: `P2 ${name}`, ...parsed, walkable: parsed.cells };
+      const scenarios = parseMovingAIScenarios(readFileSync(resolve(MOVING_AI_DIR, `${name}.scen`), 'utf8'));
+      const wanted = quick ? 40 : 120;
+      const every = Math.max(1, Math.floor(scenarios.length / wanted));
+      const chosen = scenarios.filter((_, i) => i % every === 0).slice(0, wanted);
+      const scenarioPairs: Pairs = chosen.map((s) => [s.startX, s.startY, s.goalX, s.goalY]);
+      const optimal = chosen.map((s) => s.optimalLength);
+      context.note(`${map.name}: ${chosen.length} of ${scenarios.length} scenarios (1 in ${every}); costs checked against the published optimal lengths`);
+      const spacing = Math.ceil(chosen.length / (quick ? 4 : 12));
+      const spread = (_: unknown, i: number): boolean => i % spacing === 0;
+      p2.push(benchMap(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread), optimal.filter(spread)));
+    }
+    noteTotals(context, 'P2, all four maps together', p2.map(([fast]) => fast));
+    noteTotals(context, 'P2 against PathFinding.js, all four maps together', p2.map(([, peers]) => peers));
+  },
+};

@@ -1,0 +1,39 @@
+// Minimal typings for the peer libraries that ship none.
+declare module 'rbush' {
+  export interface BBox {
+    minX: number;
+    minY: number;
+    maxX: number;
+    maxY: number;
+  }
+  export default class RBush<T extends BBox> {
+    constructor(maxEntries?: number);
+    load(items: T[]): this;
+    insert(item: T): this;
+    remove(item: T): this;
+    search(box: BBox): T[];
+    clear(): this;
+  }
+}
+
+declare module 'box-intersect' {
+  type Box = [number, number, number, number];
+  export default function boxIntersect(boxes: Box[], visit: (i: number, j: number) => void): void;
+}
+
+declare module 'd3-quadtree' {
+  export interface QuadtreeLeaf<T> {
+    data: T;
+    next?: QuadtreeLeaf<T>;
+    length?: undefined;
+  }
+  export type QuadtreeNode<T> = QuadtreeLeaf<T> | Array<QuadtreeNode<T> | undefined>;
+  export interface Quadtree<T> {
+    x(fn: (d: T) => number): this;
+    y(fn: (d: T) => number): this;
+    addAll(data: T[]): this;
+    extent(extent: [[number, number], [number, number]]): this;
+    visit(fn: (node: QuadtreeNode<T>, x0: number, y0: number, x1: number, y1: number) => boolean | void): this;
+  }
+  export function quadtree<T>(): Quadtree<T>;
+}

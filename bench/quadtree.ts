@@ -1,0 +1,288 @@
+// QuadTree suite: build, range queries, all pairs and a dynamic frame on
+// 100,000 rects, uniform (Q1-Q4) and clustered (Q5), against the peer
+// libraries and a hand-written typed-array grid. Every contender's query hits
+// and pair set are checked equal before its time counts. While tuning,
+// QT_N=<items> sets the size and QT_ONLY=<name,name> keeps the contenders
+// whose names contain one of the given parts.
+import { init, QuadTree } from '../src/index.js';
+import type { Contender, Suite, SuiteContext } from './harness.js';
+import { mulberry32 } from './random.js';
+import {
+  boxIntersectIndex,
+  d3QuadtreeIndex,
+  flatbushIndex,
+  gridIndex,
+  kdbushIndex,
+  rbushIndex,
+  timoQuadtreeIndex,
+  type RectIndex,
+} from './peers/quadtree-libraries.js';
+import { copyRects, type Rects } from './peers/quadtree-types.js';
+
+const SIZE = 10_000;
+const QUERY_SIDE = 1_000; // 1% of the area
+const MOVE_FRACTION = 0.1;
+const MOVE_STEP = 5;
+const GRID_CELL = 64;
+const CAPACITY = 32;
+
+function makeRects(n: number, seed: number, centre: (random: () => number) => [number, number]): Rects {
+  const random = mulberry32(seed);
+  const r: Rects = { n, x0: new Float64Array(n), y0: new Float64Array(n), x1: new Float64Array(n), y1: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    const w = 1 + random() * 49, h = 1 + random() * 49;
+    const [cx, cy] = centre(random);
+    r.x0[i] = Math.min(SIZE - w, Math.max(0, cx - w / 2));
+    r.y0[i] = Math.min(SIZE - h, Math.max(0, cy - h / 2));
+    r.x1[i] = r.x0[i] + w;
+    r.y1[i] = r.y0[i] + h;
+  }
+  return r;
+}
+
+const uniform = (n: number): Rects => makeRects(n, 1, (random) => [random() * SIZE, random() * SIZE]);
+
+/** A few dense Gaussian clusters: where a grid sized for the average density degrades. */
+function clustered(n: number): Rects {
+  const pick = mulberry32(7);
+  const centres = Array.from({ length: 6 }, () => [1000 + pick() * 8000, 1000 + pick() * 8000]);
+  return makeRects(n, 2, (random) => {
+    const [cx, cy] = centres[Math.floor(random() * centres.length)];
+    const radius = 350 * Math.sqrt(-2 * Math.log(1 - random()));
+    const angle = 2 * Math.PI * random();
+    return [cx + radius * Math.cos(angle), cy + radius * Math.sin(angle)];
+  });
+}
+
+function makeQueries(count: number): Float64Array {
+  const random = mulberry32(3);
+  const q = new Float64Array(count * 4);
+  for (let k = 0; k < count; k++) {
+    q[k * 4] = random() * (SIZE - QUERY_SIDE);
+    q[k * 4 + 1] = random() * (SIZE - QUERY_SIDE);
+    q[k * 4 + 2] = q[k * 4] + QUERY_SIDE;
+    q[k * 4 + 3] = q[k * 4 + 1] + QUERY_SIDE;
+  }
+  return q;
+}
+
+/** A spatialkit QuadTree as a contender. */
+function spatialkitIndex(backend: 'wasm' | 'js'): RectIndex & { tree(): QuadTree } {
+  let tree: QuadTree | null = null;
+  return {
+    name: `spatialkit ${backend}`,
+    tree: () => tree!,
+    build(r) {
+      tree?.dispose();
+      tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: SIZE, maxY: SIZE }, capacity: CAPACITY, backend });
+      const ids = new Int32Array(r.n);
+      const rects = new Float64Array(r.n * 4);
+      for (let i = 0; i < r.n; i++) {
+        ids[i] = i;
+        rects[i * 4] = r.x0[i];
+        rects[i * 4 + 1] = r.y0[i];
+        rects[i * 4 + 2] = r.x1[i];
+        rects[i * 4 + 3] = r.y1[i];
+      }
+      tree.insertMany(ids, rects);
+    },
+    moved(r, moved, count) {
+      const rects = new Float64Array(count * 4);
+      for (let k = 0; k < count; k++) {
+        const i = moved[k];
+        rects[k * 4] = r.x0[i];
+        rects[k * 4 + 1] = r.y0[i];
+        rects[k * 4 + 2] = r.x1[i];
+        rects[k * 4 + 3] = r.y1[i];
+      }
+      tree!.updateMany(moved.subarray(0, count), rects);
+    },
+    query: (_r, x0, y0, x1, y1) => tree!.queryIds(x0, y0, x1, y1),
+    pairs: () => tree!.pairIds(),
+    dispose() {
+      tree?.dispose();
+      tree = null;
+    },
+  };
+}
+
+/** Moves a tenth of the items by up to MOVE_STEP per axis; the same sequence for every contender. */
+class Mover {
+  private readonly random = mulberry32(11);
+  readonly moved: Int32Array;
+
+  constructor(private readonly r: Rects) {
+    this.moved = new Int32Array(Math.floor(r.n * MOVE_FRACTION));
+  }
+
+  frame(): void {
+    const { r, moved, random } = this;
+    for (let k = 0; k < moved.length; k++) {
+      const i = Math.floor(random() * r.n);
+      moved[k] = i;
+      const w = r.x1[i] - r.x0[i], h = r.y1[i] - r.y0[i];
+      const x = Math.min(SIZE - w, Math.max(0, r.x0[i] + (random() * 2 - 1) * MOVE_STEP));
+      const y = Math.min(SIZE - h, Math.max(0, r.y0[i] + (random() * 2 - 1) * MOVE_STEP));
+      r.x0[i] = x;
+      r.y0[i] = y;
+      r.x1[i] = x + w;
+      r.y1[i] = y + h;
+    }
+  }
+}
+
+/** Pair keys a * 2^17 + b with a < b, sorted: a canonical form to compare pair sets. */
+function pairKeys(flat: ArrayLike<number>): Float64Array {
+  const keys = new Float64Array(flat.length >> 1);
+  for (let k = 0; k < keys.length; k++) {
+    const a = flat[2 * k], b = flat[2 * k + 1];
+    keys[k] = Math.min(a, b) * 131072 + Math.max(a, b);
+  }
+  return keys.sort();
+}
+
+function sameKeys(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function bruteQuery(r: Rects, x0: number, y0: number, x1: number, y1: number): number[] {
+  const hits: number[] = [];
+  for (let i = 0; i < r.n; i++) if (r.x0[i] <= x1 && r.x1[i] >= x0 && r.y0[i] <= y1 && r.y1[i] >= y0) hits.push(i);
+  return hits;
+}
+
+function checkQueries(index: RectIndex, r: Rects, queries: Float64Array, expected: number[][]): void {
+  for (let k = 0; k < expected.length; k++) {
+    const hits = Array.from(index.query!(r, queries[k * 4], queries[k * 4 + 1], queries[k * 4 + 2], queries[k * 4 + 3])).sort((a, b) => a - b);
+    if (hits.length !== expected[k].length || hits.some((v, i) => v !== expected[k][i])) {
+      throw new Error(`${index.name}: query ${k} found ${hits.length} ids, brute force ${expected[k].length}`);
+    }
+  }
+}
+
+function checkPairs(index: RectIndex, r: Rects, expected: Float64Array): void {
+  const keys = pairKeys(index.pairs!(r));
+  if (!sameKeys(keys, expected)) throw new Error(`${index.name}: ${keys.length} pairs, expected ${expected.length}`);
+}
+
+function contenders(): RectIndex[] {
+  const only = process.env.QT_ONLY?.split(',');
+  return (only ? (all: RectIndex[]) => all.filter((c) => only.some((o) => c.name.includes(o))) : (all: RectIndex[]) => all)([
+    spatialkitIndex('wasm'),
+    spatialkitIndex('js'),
+    rbushIndex(),
+    flatbushIndex(),
+    kdbushIndex(),
+    boxIntersectIndex(),
+    timoQuadtreeIndex(SIZE),
+    d3QuadtreeIndex(),
+    gridIndex(SIZE, GRID_CELL),
+  ]);
+}
+
+/** Q1-Q4 on one data set; `label` prefixes the case names. */
+function runScenario(context: SuiteContext, label: string, data: Rects, queryCount: number): void {
+  const indexes = contenders();
+  const queries = makeQueries(queryCount);
+  const expectedHits = Array.from({ length: queryCount }, (_, k) =>
+    bruteQuery(data, queries[k * 4], queries[k * 4 + 1], queries[k * 4 + 2], queries[k * 4 + 3]),
+  );
+
+  // Checks on the build: every query and the pair set agree across contenders.
+  const wasm = indexes[0] as ReturnType<typeof spatialkitIndex>;
+  wasm.build(data);
+  const expectedPairs = pairKeys(wasm.pairs!(data));
+  const memory = wasm.tree().byteSize;
+  context.note(
+    `${label}: ${data.n.toLocaleString('en-US')} rects, ${expectedPairs.length.toLocaleString('en-US')} intersecting pairs, ` +
+      `wasm tree depth ${wasm.tree().depth}, ${(memory / data.n).toFixed(1)} bytes/item of linear memory (all structure arrays at their reserved size, nodes included, result buffer excluded)`,
+  );
+  for (const index of indexes) {
+    index.build(data);
+    if (index.query) checkQueries(index, data, queries, expectedHits);
+    if (index.pairs) checkPairs(index, data, expectedPairs);
+  }
+  // One frame from the same start: all contenders must agree again.
+  let afterFrame: Float64Array | null = null;
+  for (const index of indexes) {
+    const r = copyRects(data);
+    index.build(r);
+    const mover = new Mover(r);
+    mover.frame();
+    index.moved(r, mover.moved, mover.moved.length);
+    const keys = pairKeys(index.pairs!(r));
+    if (afterFrame === null) afterFrame = keys;
+    else if (!sameKeys(keys, afterFrame)) throw new Error(`${index.name}: frame pairs differ (${keys.length} vs ${afterFrame.length})`);
+  }
+  context.note(`${label}: query hits (${queryCount} queries vs brute force) and pair sets (build and after one frame) equal for every contender`);
+
+  const withQuery = indexes.filter((i) => i.query !== undefined);
+  context.bench(
+    `${label} build`,
+    indexes.filter((i) => i.name !== 'box-intersect').map((index): Contender => ({ name: index.name, run: () => index.build(data), teardown: () => index.dispose?.() })),
+    { opsPerRun: data.n, opName: 'item', minSamples: 5 },
+  );
+  context.bench(
+    `${label} queries (${QUERY_SIDE} x ${QUERY_SIDE})`,
+    withQuery.map((index): Contender => ({
+      name: index.name,
+      setup: () => index.build(data),
+      run: () => {
+        for (let k = 0; k < queryCount; k++) index.query!(data, queries[k * 4], queries[k * 4 + 1], queries[k * 4 + 2], queries[k * 4 + 3]);
+      },
+      teardown: () => index.dispose?.(),
+    })),
+    { opsPerRun: queryCount, opName: 'query', minSamples: 5 },
+  );
+  context.bench(
+    `${label} all pairs`,
+    indexes.map((index): Contender => ({
+      name: index.name,
+      setup: () => index.build(data),
+      run: () => index.pairs!(data),
+      teardown: () => index.dispose?.(),
+    })),
+    { opsPerRun: 1, opName: 'pass', minSamples: 3, warmup: 1 },
+  );
+  context.bench(
+    `${label} frame: move 10% by up to ${MOVE_STEP}, then all pairs`,
+    indexes.map((index): Contender => {
+      let r = data;
+      let mover: Mover | null = null;
+      return {
+        name: index.name,
+        setup: () => {
+          r = copyRects(data);
+          mover = new Mover(r);
+          index.build(r);
+        },
+        run: () => {
+          mover!.frame();
+          index.moved(r, mover!.moved, mover!.moved.length);
+          index.pairs!(r);
+        },
+        teardown: () => index.dispose?.(),
+      };
+    }),
+    { opsPerRun: 1, opName: 'frame', minSamples: 3, warmup: 1 },
+  );
+}
+
+export const quadtreeSuite: Suite = {
+  name: 'quadtree',
+  title: 'QuadTree: build, range queries, all pairs, dynamic frames (uniform and clustered rects)',
+  async run(context) {
+    await init();
+    const n = Number(process.env.QT_N ?? (context.quick ? 20_000 : 100_000));
+    const queryCount = context.quick ? 200 : 1_000;
+    context.note(
+      `spatialkit capacity ${CAPACITY} ('split' mode); grid cell ${GRID_CELL}; quadtree-ts maxObjects 10, maxLevels 8; ` +
+        'flatbush, kdbush, quadtree-ts and d3-quadtree are rebuilt each frame, rbush does remove + insert per moved item; ' +
+        'box-intersect has no range query (skipped in queries) and no incremental index (build skipped)',
+    );
+    runScenario(context, 'Q1-Q4 uniform', uniform(n), queryCount);
+    runScenario(context, 'Q5 clustered', clustered(n), queryCount);
+  },
+};

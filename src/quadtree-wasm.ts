@@ -1,0 +1,87 @@
+// The wasm-backed QuadTree backend: a thin layer over assembly/quadtree.ts.
+// Results cross the boundary in bulk: the core writes ids into its output
+// buffer in linear memory and this side copies them out in one slice.
+import { WasmBuffer } from './memory.js';
+import { wasmCore, type Core } from './wasm.js';
+import type { QuadTreeCore, QuadTreeMode } from './reference/quadtree.js';
+
+export class WasmQuadTree implements QuadTreeCore {
+  private readonly core: Core;
+  private readonly handle: number;
+  private readonly batch: WasmBuffer;
+
+  constructor(minX: number, minY: number, maxX: number, maxY: number, capacity: number, maxLevels: number, mode: QuadTreeMode) {
+    this.core = wasmCore();
+    this.handle = this.core.exports.qtCreate(minX, minY, maxX, maxY, capacity, maxLevels, mode === 'split' ? 0 : 1);
+    this.batch = new WasmBuffer(this.core.exports, this.core.memory);
+  }
+
+  get levels(): number {
+    return this.core.exports.qtLevels(this.handle);
+  }
+
+  get bytes(): number {
+    return this.core.exports.qtBytes(this.handle);
+  }
+
+  insert(slot: number, id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.core.exports.qtInsert(this.handle, slot, id, minX, minY, maxX, maxY);
+  }
+
+  update(slot: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.core.exports.qtUpdate(this.handle, slot, minX, minY, maxX, maxY);
+  }
+
+  insertMany(slots: Int32Array, ids: Int32Array, rects: Float64Array): void {
+    const count = slots.length;
+    this.batch.reserve(count * 40);
+    this.batch.f64(count * 4).set(rects.subarray(0, count * 4));
+    this.batch.i32(count, count * 32).set(slots);
+    this.batch.i32(count, count * 36).set(ids);
+    const base = this.batch.ptr;
+    this.core.exports.qtInsertMany(this.handle, base + count * 32, base + count * 36, base, count);
+  }
+
+  updateMany(slots: Int32Array, rects: Float64Array): void {
+    const count = slots.length;
+    this.batch.reserve(count * 36);
+    this.batch.f64(count * 4).set(rects.subarray(0, count * 4));
+    this.batch.i32(count, count * 32).set(slots);
+    this.core.exports.qtUpdateMany(this.handle, this.batch.ptr + count * 32, this.batch.ptr, count);
+  }
+
+  remove(slot: number): void {
+    this.core.exports.qtRemove(this.handle, slot);
+  }
+
+  clear(): void {
+    this.core.exports.qtClear(this.handle);
+  }
+
+  setBounds(minX: number, minY: number, maxX: number, maxY: number): void {
+    this.core.exports.qtSetBounds(this.handle, minX, minY, maxX, maxY);
+  }
+
+  setCapacity(capacity: number): void {
+    this.core.exports.qtSetCapacity(this.handle, capacity);
+  }
+
+  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array {
+    return this.output(this.core.exports.qtQuery(this.handle, minX, minY, maxX, maxY));
+  }
+
+  pairs(): Int32Array {
+    return this.output(this.core.exports.qtPairs(this.handle) * 2);
+  }
+
+  dispose(): void {
+    this.core.exports.qtDispose(this.handle);
+    this.batch.free();
+  }
+
+  /** Copies the first `count` ints of the core's output buffer (read after the call: memory may have grown). */
+  private output(count: number): Int32Array {
+    const start = this.core.exports.qtOutput(this.handle) >>> 2;
+    return this.core.memory.i32.slice(start, start + count);
+  }
+}

@@ -1,0 +1,365 @@
+// QuadTree: the public rectangle index. It validates every call, maps ids to
+// dense slots and delegates to a backend (the wasm core or the reference), so
+// both backends reject identically and a rejected call changes nothing.
+import { SpatialError } from './errors.js';
+import { checkAlive, checkId, checkPositiveInteger, checkRect } from './validate.js';
+import { resolveBackend, type Backend } from './wasm.js';
+import { WasmQuadTree } from './quadtree-wasm.js';
+import { ReferenceQuadTree, type QuadTreeCore, type QuadTreeMode } from './reference/quadtree.js';
+
+export type { QuadTreeMode } from './reference/quadtree.js';
+
+/** An axis-aligned closed rectangle. */
+export interface QuadTreeBounds {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+export interface QuadTreeOptions {
+  /** The area the tree subdivides. Items outside it are kept and found too, only less efficiently. */
+  bounds: QuadTreeBounds;
+  /** 'split': a leaf over `capacity` splits in four. Default 8. */
+  capacity?: number;
+  /** 'split': most levels the tree may have (the root alone is 1 level), 1..32. Default 16. */
+  maxDepth?: number;
+  /** 'split' (default): capacity-split, data in leaves. 'fixed': pre-split to `depth` levels, each item in one node. */
+  mode?: QuadTreeMode;
+  /** 'fixed': number of levels (the root alone is 1), 1..10. Default 8. */
+  depth?: number;
+  backend?: Backend;
+}
+
+/**
+ * Ids to dense slots. While ids stay small next to the count (the usual
+ * 0..n-1 entity ids), they are looked up in an Int32Array: one memory access,
+ * which matters for a batch of moves over a large tree. Other ids live in a
+ * Map. Freed slots are reused.
+ */
+class SlotTable {
+  private dense = new Int32Array(0); // slot + 1; 0 means absent
+  private readonly sparse = new Map<number, number>();
+  private idOfSlot: number[] = []; // -1 for a free slot
+  private readonly free: number[] = [];
+  size = 0;
+
+  /** The slot of id, or -1. */
+  get(id: number): number {
+    if (id < this.dense.length) return this.dense[id] - 1;
+    return this.sparse.get(id) ?? -1;
+  }
+
+  /** Gives id a slot; id must be absent. */
+  add(id: number): number {
+    const slot = this.free.length > 0 ? this.free.pop()! : this.idOfSlot.length;
+    this.idOfSlot[slot] = id;
+    this.size++;
+    if (id >= this.dense.length && id < DENSE_IDS && id < 8 * this.size + 4096) this.growDense(id);
+    if (id < this.dense.length) this.dense[id] = slot + 1;
+    else this.sparse.set(id, slot);
+    return slot;
+  }
+
+  /** Grows the dense table past id, moving the Map's ids it now covers. */
+  private growDense(id: number): void {
+    const grown = new Int32Array(Math.min(DENSE_IDS, Math.max(id + 1, this.dense.length * 2, 1024)));
+    grown.set(this.dense);
+    this.dense = grown;
+    for (const [other, slot] of this.sparse) {
+      if (other < grown.length) {
+        grown[other] = slot + 1;
+        this.sparse.delete(other);
+      }
+    }
+  }
+
+  /** Frees id's slot and returns it, or -1 when id is absent. */
+  delete(id: number): number {
+    const slot = this.get(id);
+    if (slot < 0) return -1;
+    if (id < this.dense.length) this.dense[id] = 0;
+    else this.sparse.delete(id);
+    this.idOfSlot[slot] = -1;
+    this.free.push(slot);
+    this.size--;
+    return slot;
+  }
+
+  clear(): void {
+    this.dense = new Int32Array(0);
+    this.sparse.clear();
+    this.idOfSlot = [];
+    this.free.length = 0;
+    this.size = 0;
+  }
+
+  /** Every id once, in slot order. */
+  *ids(): Generator<number> {
+    for (const id of this.idOfSlot) if (id >= 0) yield id;
+  }
+}
+
+const DENSE_IDS = 1 << 24;
+const MAX_SPLIT_LEVELS = 32;
+const MAX_FIXED_LEVELS = 10;
+
+function readBounds(bounds: QuadTreeBounds): [number, number, number, number] {
+  if (typeof bounds !== 'object' || bounds === null) {
+    throw new SpatialError('INVALID_ARGUMENT', 'bounds must be an object { minX, minY, maxX, maxY }');
+  }
+  const { minX, minY, maxX, maxY } = bounds;
+  checkRect(minX, minY, maxX, maxY);
+  return [minX, minY, maxX, maxY];
+}
+
+function checkAtMost(name: string, value: number, limit: number): void {
+  checkPositiveInteger(name, value);
+  if (value > limit) throw new SpatialError('INVALID_ARGUMENT', `${name} must be at most ${limit}, got ${value}`);
+}
+
+/**
+ * A rectangle index for collision broad-phase: range queries and every
+ * intersecting pair. Intersection is closed (shared edges and corners count);
+ * a point is a zero-size rectangle.
+ */
+export class QuadTree implements Iterable<number> {
+  /** Which implementation backs this tree. */
+  readonly backend: Backend;
+  /** 'split' or 'fixed'. */
+  readonly mode: QuadTreeMode;
+  private readonly core: QuadTreeCore;
+  private readonly slots = new SlotTable();
+  private cap: number;
+  private disposed = false;
+
+  /** Creates a tree over `bounds`; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad options. */
+  constructor(options: QuadTreeOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new SpatialError('INVALID_ARGUMENT', 'QuadTree needs an options object with bounds');
+    }
+    const [minX, minY, maxX, maxY] = readBounds(options.bounds);
+    const mode = options.mode ?? 'split';
+    if (mode !== 'split' && mode !== 'fixed') {
+      throw new SpatialError('INVALID_ARGUMENT', `mode must be 'split' or 'fixed', got ${String(mode)}`);
+    }
+    const capacity = options.capacity ?? 8;
+    checkPositiveInteger('capacity', capacity);
+    const maxDepth = options.maxDepth ?? 16;
+    checkAtMost('maxDepth', maxDepth, MAX_SPLIT_LEVELS);
+    const depth = options.depth ?? 8;
+    checkAtMost('depth', depth, MAX_FIXED_LEVELS);
+    this.backend = resolveBackend(options.backend);
+    this.mode = mode;
+    this.cap = capacity;
+    const levels = mode === 'split' ? maxDepth : depth;
+    this.core =
+      this.backend === 'wasm'
+        ? new WasmQuadTree(minX, minY, maxX, maxY, capacity, levels, mode)
+        : new ReferenceQuadTree(minX, minY, maxX, maxY, capacity, levels, mode);
+  }
+
+  /** Number of items. */
+  get size(): number {
+    this.alive();
+    return this.slots.size;
+  }
+
+  /** Levels in use: the deepest leaf's level count in 'split' mode (a lone root is 1), the pre-split depth in 'fixed' mode. */
+  get depth(): number {
+    this.alive();
+    return this.core.levels;
+  }
+
+  /** The split capacity (see {@link setCapacity}). */
+  get capacity(): number {
+    this.alive();
+    return this.cap;
+  }
+
+  /** Bytes the structure holds in its arrays (linear memory for 'wasm'), at their reserved size; the id map and result buffers excluded. */
+  get byteSize(): number {
+    this.alive();
+    return this.core.bytes;
+  }
+
+  /** Adds an item; throws DUPLICATE_ID if id is present, INVALID_ID, INVALID_NUMBER or INVALID_RECT on bad input. */
+  insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.alive();
+    checkId(id);
+    checkRect(minX, minY, maxX, maxY);
+    if (this.slots.get(id) >= 0) throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
+    this.core.insert(this.slots.add(id), id, minX, minY, maxX, maxY);
+  }
+
+  /** Moves or resizes an item; throws UNKNOWN_ID if absent. A move that stays inside its leaf touches nothing else. */
+  update(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.alive();
+    checkId(id);
+    checkRect(minX, minY, maxX, maxY);
+    const slot = this.slots.get(id);
+    if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${id} is not in the tree`);
+    this.core.update(slot, minX, minY, maxX, maxY);
+  }
+
+  /**
+   * Inserts many items in one crossing: ids[i] with the rect rects[4i..4i+3]
+   * (minX, minY, maxX, maxY). The batch is rejected whole, before anything
+   * changes, if any entry is invalid or any id is present or repeated.
+   */
+  insertMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
+    this.alive();
+    const count = checkBatch(ids, rects);
+    const batch = new Set<number>();
+    for (let i = 0; i < count; i++) {
+      if (this.slots.get(ids[i]) >= 0 || batch.has(ids[i])) throw new SpatialError('DUPLICATE_ID', `id ${ids[i]} is already in the tree`);
+      batch.add(ids[i]);
+    }
+    const slots = new Int32Array(count);
+    for (let i = 0; i < count; i++) slots[i] = this.slots.add(ids[i]);
+    this.core.insertMany(slots, Int32Array.from(ids), Float64Array.from(rects));
+  }
+
+  /**
+   * Moves many items in one crossing, in array order, exactly as if update
+   * were called for each: the fast path for a game tick. The batch is
+   * rejected whole, before anything changes, if any entry is invalid or unknown.
+   */
+  updateMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
+    this.alive();
+    const count = checkBatch(ids, rects);
+    const slots = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      const slot = this.slots.get(ids[i]);
+      if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${ids[i]} is not in the tree`);
+      slots[i] = slot;
+    }
+    this.core.updateMany(slots, rects instanceof Float64Array ? rects : Float64Array.from(rects));
+  }
+
+  /** Removes an item; returns false when it was absent. */
+  remove(id: number): boolean {
+    this.alive();
+    checkId(id);
+    const slot = this.slots.delete(id);
+    if (slot < 0) return false;
+    this.core.remove(slot);
+    return true;
+  }
+
+  /** True when id is in the tree. */
+  has(id: number): boolean {
+    this.alive();
+    return typeof id === 'number' && id >= 0 && this.slots.get(id) >= 0;
+  }
+
+  /** Ids whose rect intersects the closed box, ascending. */
+  query(minX: number, minY: number, maxX: number, maxY: number): number[] {
+    return Array.from(this.queryIds(minX, minY, maxX, maxY).sort());
+  }
+
+  /** The ids of {@link query} in traversal order, as a fresh Int32Array: the fast path. */
+  queryIds(minX: number, minY: number, maxX: number, maxY: number): Int32Array {
+    this.alive();
+    checkRect(minX, minY, maxX, maxY);
+    return this.core.query(minX, minY, maxX, maxY);
+  }
+
+  /**
+   * Calls fn with each id whose rect intersects the closed box, in traversal
+   * order, and stops as soon as fn returns false. Adding or removing items
+   * inside fn does not change the ids this call visits.
+   */
+  visit(minX: number, minY: number, maxX: number, maxY: number, fn: (id: number) => boolean | void): void {
+    if (typeof fn !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'visit needs a callback');
+    const ids = this.queryIds(minX, minY, maxX, maxY);
+    for (let i = 0; i < ids.length; i++) {
+      if (fn(ids[i]) === false) return;
+    }
+  }
+
+  /** Every intersecting pair once as [a, b] with a < b, sorted by (a, b). */
+  pairs(): Array<[number, number]> {
+    const flat = this.pairIds();
+    const order = sortPairs(flat);
+    const out: Array<[number, number]> = new Array(order.length);
+    for (let k = 0; k < order.length; k++) out[k] = [flat[order[k] * 2], flat[order[k] * 2 + 1]];
+    return out;
+  }
+
+  /** Calls fn(a, b) for every intersecting pair once, a < b, in the order of {@link pairIds}. */
+  forEachPair(fn: (a: number, b: number) => void): void {
+    if (typeof fn !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'forEachPair needs a callback');
+    const flat = this.pairIds();
+    for (let i = 0; i < flat.length; i += 2) fn(flat[i], flat[i + 1]);
+  }
+
+  /** Every intersecting pair once, flat [a0, b0, a1, b1, ...] with a < b, in no set order: the fast path. */
+  pairIds(): Int32Array {
+    this.alive();
+    return this.core.pairs();
+  }
+
+  /** Moves the subdivided area and rebuilds; contents unchanged. */
+  setBounds(bounds: QuadTreeBounds): void {
+    this.alive();
+    const [minX, minY, maxX, maxY] = readBounds(bounds);
+    this.core.setBounds(minX, minY, maxX, maxY);
+  }
+
+  /** Sets the split capacity: lowering it rebuilds the tree, raising it only affects later splits. Contents unchanged. */
+  setCapacity(capacity: number): void {
+    this.alive();
+    checkPositiveInteger('capacity', capacity);
+    this.core.setCapacity(capacity);
+    this.cap = capacity;
+  }
+
+  /** Removes every item. */
+  clear(): void {
+    this.alive();
+    this.core.clear();
+    this.slots.clear();
+  }
+
+  /** Frees the tree's memory; every later call throws DISPOSED. Calling it again does nothing. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.core.dispose();
+    this.slots.clear();
+  }
+
+  /** Yields every id once, in no set order. */
+  *[Symbol.iterator](): Iterator<number> {
+    this.alive();
+    yield* this.slots.ids();
+  }
+
+  private alive(): void {
+    checkAlive(this.disposed, 'this QuadTree');
+  }
+}
+
+/** Validates a batch of ids and flat rects; returns the number of entries. */
+function checkBatch(ids: ArrayLike<number>, rects: ArrayLike<number>): number {
+  if (ids === null || typeof ids !== 'object' || rects === null || typeof rects !== 'object') {
+    throw new SpatialError('INVALID_ARGUMENT', 'a batch needs an array of ids and an array of rects');
+  }
+  const count = ids.length;
+  if (rects.length !== count * 4) {
+    throw new SpatialError('INVALID_ARGUMENT', `${count} ids need ${count * 4} rect coordinates, got ${rects.length}`);
+  }
+  for (let i = 0; i < count; i++) {
+    checkId(ids[i]);
+    checkRect(rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
+  }
+  return count;
+}
+
+/** Pair indices of a flat pair array, sorted by (a, b). */
+function sortPairs(flat: Int32Array): Uint32Array {
+  const order = new Uint32Array(flat.length >> 1);
+  for (let k = 0; k < order.length; k++) order[k] = k;
+  return order.sort((p, q) => flat[p * 2] - flat[q * 2] || flat[p * 2 + 1] - flat[q * 2 + 1]);
+}

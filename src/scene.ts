@@ -1,0 +1,329 @@
+// Scene: area of interest by cross-linked sorted lists. This facade validates
+// every input, owns the id <-> slot mapping, and delegates to a core: the
+// wasm one (scene-wasm.ts) or the TypeScript reference (reference/scene.ts).
+// Both cores receive only valid, already-translated input, so they reject
+// identically and a rejected call changes nothing.
+import { SpatialError } from './errors.js';
+import { SceneCore } from './reference/scene.js';
+import { WasmSceneCore } from './scene-wasm.js';
+import { checkAlive, checkFinite, checkId, checkRange, checkRect } from './validate.js';
+import { resolveBackend, type Backend } from './wasm.js';
+
+/** A view range: a square (cube) half-extent, per-axis half-extents, or null for a marker that watches nothing. */
+export type AoiRange = number | { x: number; y: number; z?: number } | null;
+
+/** One visibility fact: `watcher` starts seeing, stops seeing, or sees a move of `target`. */
+export interface AoiEvent {
+  type: 'enter' | 'leave' | 'move';
+  watcher: number;
+  target: number;
+}
+
+export interface SceneOptions {
+  /** 'wasm' (default, needs init()) or 'js' (the TypeScript reference). */
+  backend?: Backend;
+  /** 2 (default) or 3. */
+  dimensions?: 2 | 3;
+  /** Half-extent used when add is called without a range (default 2). */
+  defaultRange?: number;
+}
+
+/** The operations both cores provide, on slots (dense indices) rather than ids. */
+export interface SceneBackend {
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void;
+  move(slot: number, x: number, y: number, z: number): void;
+  remove(slot: number): void;
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void;
+  moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void;
+  addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void;
+  position(slot: number): { x: number; y: number; z: number };
+  query(slot: number): number[];
+  watchers(slot: number): number[];
+  queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[];
+  drain(): Int32Array;
+  clear(): void;
+  dispose?(): void;
+}
+
+const EVENT_TYPES: ReadonlyArray<AoiEvent['type']> = ['enter', 'leave', 'move'];
+
+const ascending = (a: number, b: number): number => a - b;
+
+/**
+ * A set of entities in 2-D or 3-D space, each with its own view box, that
+ * reports who starts seeing, stops seeing and sees moving whom.
+ */
+export class Scene {
+  /** 2 or 3. */
+  readonly dimensions: 2 | 3;
+  /** Which core runs this scene. */
+  readonly backend: Backend;
+  /** Half-extent given to entities added without a range. */
+  readonly defaultRange: number;
+  private readonly core: SceneBackend;
+  private readonly slots = new Map<number, number>();
+  private readonly freeSlots: number[] = [];
+  private nextSlot = 1; // slot 0 holds the lists' head and tail
+  private disposed = false;
+  private batchSlots = new Int32Array(64);
+
+  constructor(options: SceneOptions = {}) {
+    this.backend = resolveBackend(options.backend);
+    const dimensions = options.dimensions ?? 2;
+    if (dimensions !== 2 && dimensions !== 3) {
+      throw new SpatialError('INVALID_ARGUMENT', `dimensions must be 2 or 3, got ${String(dimensions)}`);
+    }
+    this.dimensions = dimensions;
+    const defaultRange = options.defaultRange ?? 2;
+    checkRange('defaultRange', defaultRange);
+    this.defaultRange = defaultRange;
+    this.core = this.backend === 'wasm' ? new WasmSceneCore(dimensions) : new SceneCore(dimensions);
+  }
+
+  /** Number of entities in the scene. */
+  get size(): number {
+    this.alive();
+    return this.slots.size;
+  }
+
+  /**
+   * Bytes of wasm linear memory this scene holds (arrays by capacity, watcher
+   * lists, event buffer); 0 for the js backend.
+   */
+  get memoryBytes(): number {
+    this.alive();
+    return this.core instanceof WasmSceneCore ? this.core.bytes() : 0;
+  }
+
+  /** Adds entity id at (x, y) (z = 0 in a 3-D scene) with its view range (default: defaultRange; null: a marker). */
+  add(id: number, x: number, y: number, range?: AoiRange): void {
+    this.insert(id, x, y, 0, range, false);
+  }
+
+  /** Adds entity id at (x, y, z) to a 3-D scene; range is a cube half-extent, {x, y, z}, or null. */
+  add3(id: number, x: number, y: number, z: number, range?: AoiRange): void {
+    this.alive();
+    if (this.dimensions !== 3) this.fail('INVALID_ARGUMENT', 'add3 needs a 3-D scene');
+    this.insert(id, x, y, z, range, true);
+  }
+
+  /** Moves entity id to (x, y[, z]); z is required in 3-D scenes and ignored in 2-D ones. */
+  move(id: number, x: number, y: number, z?: number): void {
+    this.alive();
+    const slot = this.slotOf(id);
+    checkFinite('x', x);
+    checkFinite('y', y);
+    const zz = this.zOf(z);
+    this.core.move(slot, x, y, zz);
+  }
+
+  /** Removes entity id: every watcher of it and everything it saw get a leave. */
+  remove(id: number): void {
+    this.alive();
+    const slot = this.slotOf(id);
+    this.core.remove(slot);
+    this.slots.delete(id);
+    this.freeSlots.push(slot);
+  }
+
+  /** Changes what id sees; only id's own view produces enter / leave events. */
+  setRange(id: number, range: AoiRange): void {
+    this.alive();
+    const slot = this.slotOf(id);
+    const [rx, ry, rz, watcher] = this.parseRange(range);
+    this.core.setRange(slot, rx, ry, rz, watcher);
+  }
+
+  /** True when id is in the scene. */
+  has(id: number): boolean {
+    this.alive();
+    return this.slots.has(id);
+  }
+
+  /** Position of id; z is 0 in 2-D scenes. */
+  position(id: number): { x: number; y: number; z: number } {
+    this.alive();
+    return this.core.position(this.slotOf(id));
+  }
+
+  /** Ids that id sees now, ascending. */
+  query(id: number): number[] {
+    this.alive();
+    return this.core.query(this.slotOf(id)).sort(ascending);
+  }
+
+  /** Ids that see id now, ascending. */
+  watchers(id: number): number[] {
+    this.alive();
+    return this.core.watchers(this.slotOf(id)).sort(ascending);
+  }
+
+  /** Ids positioned inside the closed box, ascending; in 3-D scenes z bounds default to unbounded. */
+  queryBox(minX: number, minY: number, maxX: number, maxY: number, minZ = -Infinity, maxZ = Infinity): number[] {
+    this.alive();
+    checkRect(minX, minY, maxX, maxY);
+    if (minZ !== -Infinity || maxZ !== Infinity) {
+      if (Number.isNaN(minZ) || Number.isNaN(maxZ) || minZ === Infinity || maxZ === -Infinity) {
+        this.fail('INVALID_NUMBER', `z bounds must be numbers, got ${minZ}, ${maxZ}`);
+      }
+      if (minZ > maxZ) this.fail('INVALID_RECT', `minZ ${minZ} > maxZ ${maxZ}`);
+    }
+    return this.core.queryBox(minX, minY, minZ, maxX, maxY, maxZ).sort(ascending);
+  }
+
+  /** Events since the last drain (in no particular order), then forgets them. */
+  drain(): AoiEvent[] {
+    const flat = this.drainArray();
+    const events: AoiEvent[] = new Array(flat.length / 3);
+    for (let k = 0, i = 0; i < flat.length; k++, i += 3) {
+      events[k] = { type: EVENT_TYPES[flat[i]], watcher: flat[i + 1], target: flat[i + 2] };
+    }
+    return events;
+  }
+
+  /** The same events as drain, flat: [type, watcher, target, ...] with type 0 enter, 1 leave, 2 move. */
+  drainArray(): Int32Array {
+    this.alive();
+    return this.core.drain();
+  }
+
+  /**
+   * Moves ids[k] to (xs[k], ys[k][, zs[k]]) in array order, with the events of
+   * as many move calls, in one crossing. Rejected whole, before anything moves,
+   * if any entry is invalid.
+   */
+  moveMany(ids: Int32Array, xs: Float64Array, ys: Float64Array, zs?: Float64Array): void {
+    this.alive();
+    const n = ids.length;
+    this.checkLengths(n, xs, ys, zs);
+    const slots = this.batch(n);
+    for (let k = 0; k < n; k++) {
+      const slot = this.slots.get(ids[k]);
+      if (slot === undefined) {
+        checkId(ids[k]);
+        this.fail('UNKNOWN_ID', `no entity ${ids[k]} (moveMany entry ${k})`);
+      }
+      slots[k] = slot;
+      if (!Number.isFinite(xs[k]) || !Number.isFinite(ys[k]) || (zs !== undefined && this.dimensions === 3 && !Number.isFinite(zs[k]))) {
+        this.fail('INVALID_NUMBER', `moveMany entry ${k} has a non-finite coordinate`);
+      }
+    }
+    this.core.moveMany(slots.subarray(0, n), xs, ys, this.dimensions === 3 ? zs! : null);
+  }
+
+  /**
+   * Adds ids[k] at (xs[k], ys[k][, zs[k]]) with square half-extent ranges[k]
+   * (defaultRange when omitted), with the events of as many add calls, in one
+   * crossing. Rejected whole, before anything changes, if any entry is invalid.
+   */
+  addMany(ids: Int32Array, xs: Float64Array, ys: Float64Array, zs?: Float64Array, ranges?: Float64Array): void {
+    this.alive();
+    const n = ids.length;
+    this.checkLengths(n, xs, ys, zs);
+    if (ranges !== undefined && ranges.length !== n) this.fail('INVALID_ARGUMENT', 'ranges must have one entry per id');
+    const fresh = new Set<number>();
+    for (let k = 0; k < n; k++) {
+      const id = ids[k];
+      checkId(id);
+      if (this.slots.has(id) || fresh.has(id)) this.fail('DUPLICATE_ID', `entity ${id} is already in the scene (addMany entry ${k})`);
+      fresh.add(id);
+      if (!Number.isFinite(xs[k]) || !Number.isFinite(ys[k]) || (zs !== undefined && this.dimensions === 3 && !Number.isFinite(zs[k]))) {
+        this.fail('INVALID_NUMBER', `addMany entry ${k} has a non-finite coordinate`);
+      }
+      if (ranges !== undefined) checkRange(`ranges[${k}]`, ranges[k]);
+    }
+    const slots = this.batch(n).subarray(0, n);
+    for (let k = 0; k < n; k++) {
+      slots[k] = this.takeSlot();
+      this.slots.set(ids[k], slots[k]);
+    }
+    const r = ranges ?? new Float64Array(n).fill(this.defaultRange);
+    this.core.addMany(slots, ids, xs, ys, this.dimensions === 3 ? zs! : null, r);
+  }
+
+  /** Removes every entity and forgets undrained events (no leave events). */
+  clear(): void {
+    this.alive();
+    this.core.clear();
+    this.slots.clear();
+    this.freeSlots.length = 0;
+    this.nextSlot = 1;
+  }
+
+  /** Frees the scene's memory (wasm); every later call throws DISPOSED. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.core.dispose?.();
+    this.slots.clear();
+  }
+
+  private insert(id: number, x: number, y: number, z: number, range: AoiRange | undefined, is3d: boolean): void {
+    this.alive();
+    checkId(id);
+    if (this.slots.has(id)) this.fail('DUPLICATE_ID', `entity ${id} is already in the scene`);
+    checkFinite('x', x);
+    checkFinite('y', y);
+    if (is3d) checkFinite('z', z);
+    const [rx, ry, rz, watcher] = this.parseRange(range === undefined ? this.defaultRange : range);
+    const slot = this.takeSlot();
+    this.slots.set(id, slot);
+    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher);
+  }
+
+  private parseRange(range: AoiRange): [number, number, number, boolean] {
+    if (range === null) return [0, 0, 0, false];
+    if (typeof range === 'number') {
+      checkRange('range', range);
+      return [range, range, range, true];
+    }
+    if (typeof range !== 'object') this.fail('INVALID_ARGUMENT', `range must be a number, {x, y[, z]} or null`);
+    checkRange('range.x', range.x);
+    checkRange('range.y', range.y);
+    if (this.dimensions === 3) {
+      if (range.z === undefined) this.fail('INVALID_ARGUMENT', 'a 3-D scene needs range.z');
+      checkRange('range.z', range.z);
+      return [range.x, range.y, range.z, true];
+    }
+    return [range.x, range.y, 0, true];
+  }
+
+  private zOf(z: number | undefined): number {
+    if (this.dimensions === 2) return 0;
+    if (z === undefined) this.fail('INVALID_ARGUMENT', 'z is required in a 3-D scene');
+    checkFinite('z', z);
+    return z;
+  }
+
+  private checkLengths(n: number, xs: Float64Array, ys: Float64Array, zs: Float64Array | undefined): void {
+    if (xs.length !== n || ys.length !== n) this.fail('INVALID_ARGUMENT', 'ids, xs and ys must have the same length');
+    if (this.dimensions === 3 && zs === undefined) this.fail('INVALID_ARGUMENT', 'zs is required in a 3-D scene');
+    if (zs !== undefined && zs.length !== n) this.fail('INVALID_ARGUMENT', 'zs must have one entry per id');
+  }
+
+  private batch(n: number): Int32Array {
+    if (this.batchSlots.length < n) this.batchSlots = new Int32Array(Math.max(n, this.batchSlots.length * 2));
+    return this.batchSlots;
+  }
+
+  private takeSlot(): number {
+    return this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.nextSlot++;
+  }
+
+  private slotOf(id: number): number {
+    const slot = this.slots.get(id);
+    if (slot === undefined) {
+      checkId(id);
+      this.fail('UNKNOWN_ID', `no entity ${id}`);
+    }
+    return slot;
+  }
+
+  private alive(): void {
+    checkAlive(this.disposed, 'this Scene');
+  }
+
+  private fail(code: 'INVALID_ARGUMENT' | 'UNKNOWN_ID' | 'INVALID_NUMBER' | 'DUPLICATE_ID' | 'INVALID_RECT', message: string): never {
+    throw new SpatialError(code, message);
+  }
+}

@@ -1,0 +1,221 @@
+// Random operation sequences driven through the wasm backend, the js backend
+// and the brute-force oracle: every drained event multiset and every
+// query / watchers / queryBox answer must agree.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { init, Scene, type AoiRange } from '../src/index.js';
+import { AoiOracle, normalize } from './oracles/aoi-oracle.js';
+
+beforeAll(() => init());
+
+type Vec = [number, number, number];
+type Op =
+  | { kind: 'add'; id: number; p: Vec; range: AoiRange }
+  | { kind: 'move'; id: number; p: Vec; relative: boolean }
+  | { kind: 'moveMany'; moves: Array<{ id: number; p: Vec; relative: boolean }> }
+  | { kind: 'addMany'; adds: Array<{ id: number; p: Vec; range: number }> }
+  | { kind: 'remove'; id: number }
+  | { kind: 'setRange'; id: number; range: AoiRange }
+  | { kind: 'box'; min: Vec; max: Vec };
+
+// Halves keep every sum exact, so the contract's |t - w| <= r and the core's
+// w - r <= t <= w + r agree bit for bit.
+const coord = fc.integer({ min: -24, max: 24 }).map((v) => v / 2);
+const far = fc.integer({ min: -400, max: 400 }).map((v) => v / 2);
+const step = fc.integer({ min: -3, max: 3 }).map((v) => v / 2);
+const vec = (c: fc.Arbitrary<number>): fc.Arbitrary<Vec> => fc.tuple(c, c, c);
+const id = fc.integer({ min: 0, max: 11 });
+const extent = fc.constantFrom(0, 0.5, 1, 2, 3, 4.5);
+
+function rangeArb(dimensions: 2 | 3, equal: boolean): fc.Arbitrary<AoiRange> {
+  if (equal) return fc.constant(2);
+  return fc.oneof(
+    { weight: 4, arbitrary: extent },
+    { weight: 2, arbitrary: fc.record({ x: extent, y: extent, z: extent }).map((r) => (dimensions === 3 ? r : { x: r.x, y: r.y })) },
+    { weight: 1, arbitrary: fc.constant(null) },
+  );
+}
+
+function opArb(dimensions: 2 | 3, equal: boolean): fc.Arbitrary<Op> {
+  const range = rangeArb(dimensions, equal);
+  const move = fc.oneof(
+    fc.record({ id, p: vec(step), relative: fc.constant(true) }),
+    fc.record({ id, p: vec(coord), relative: fc.constant(false) }),
+    fc.record({ id, p: vec(far), relative: fc.constant(false) }),
+  );
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), id, p: vec(coord), range }) },
+    { weight: 6, arbitrary: move.map((m) => ({ kind: 'move' as const, ...m })) },
+    { weight: 2, arbitrary: fc.array(move, { maxLength: 8 }).map((moves) => ({ kind: 'moveMany' as const, moves })) },
+    { weight: 1, arbitrary: fc.array(fc.record({ id: fc.integer({ min: 0, max: 60 }), p: vec(coord), range: equal ? fc.constant(2) : extent }), { maxLength: 50 }).map((adds) => ({ kind: 'addMany' as const, adds })) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id, range }) },
+    { weight: 1, arbitrary: fc.tuple(vec(coord), vec(coord)).map(([a, b]) => ({ kind: 'box' as const, min: a.map((v, k) => Math.min(v, b[k])) as Vec, max: a.map((v, k) => Math.max(v, b[k])) as Vec })) },
+  );
+}
+
+function toTriple(range: AoiRange, dimensions: 2 | 3): Vec | null {
+  if (range === null) return null;
+  if (typeof range === 'number') return [range, range, dimensions === 3 ? range : 0];
+  return [range.x, range.y, range.z ?? 0];
+}
+
+/** Every entity's query and watchers, on both backends, against the oracle. */
+function checkViews(scenes: Scene[], oracle: AoiOracle): void {
+  for (const entity of oracle.entities.keys()) {
+    for (const s of scenes) {
+      expect(s.query(entity)).toEqual(oracle.query(entity));
+      expect(s.watchers(entity)).toEqual(oracle.watchers(entity));
+      expect(s.position(entity)).toEqual({ x: oracle.entities.get(entity)!.p[0], y: oracle.entities.get(entity)!.p[1], z: oracle.entities.get(entity)!.p[2] });
+    }
+  }
+}
+
+function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs'): void {
+  const scenes = [new Scene({ backend: 'wasm', dimensions }), new Scene({ backend: 'js', dimensions })];
+  const oracle = new AoiOracle(dimensions, form);
+  const target = (m: { id: number; p: Vec; relative: boolean }): Vec => {
+    if (!m.relative) return m.p;
+    const at = oracle.entities.get(m.id)!.p;
+    return [at[0] + m.p[0], at[1] + m.p[1], at[2] + m.p[2]];
+  };
+  for (const op of ops) {
+    switch (op.kind) {
+      case 'add':
+        if (oracle.entities.has(op.id)) continue;
+        for (const s of scenes) {
+          if (dimensions === 3) s.add3(op.id, op.p[0], op.p[1], op.p[2], op.range);
+          else s.add(op.id, op.p[0], op.p[1], op.range);
+        }
+        oracle.add(op.id, op.p, toTriple(op.range, dimensions));
+        break;
+      case 'move': {
+        if (!oracle.entities.has(op.id)) continue;
+        const p = target(op);
+        for (const s of scenes) s.move(op.id, p[0], p[1], p[2]);
+        oracle.move(op.id, p);
+        break;
+      }
+      case 'moveMany': {
+        const moves = op.moves.filter((m) => oracle.entities.has(m.id));
+        const ids = new Int32Array(moves.length);
+        const xs = new Float64Array(moves.length);
+        const ys = new Float64Array(moves.length);
+        const zs = new Float64Array(moves.length);
+        moves.forEach((m, k) => {
+          const p = target(m);
+          ids[k] = m.id;
+          [xs[k], ys[k], zs[k]] = p;
+          oracle.move(m.id, p);
+        });
+        for (const s of scenes) s.moveMany(ids, xs, ys, dimensions === 3 ? zs : undefined);
+        break;
+      }
+      case 'addMany': {
+        const fresh = new Set<number>();
+        const adds = op.adds.filter((a) => !oracle.entities.has(a.id) && !fresh.has(a.id) && fresh.add(a.id));
+        const column = (f: (a: (typeof adds)[number]) => number): Float64Array => Float64Array.from(adds, f);
+        const ids = Int32Array.from(adds, (a) => a.id);
+        for (const s of scenes) s.addMany(ids, column((a) => a.p[0]), column((a) => a.p[1]), dimensions === 3 ? column((a) => a.p[2]) : undefined, column((a) => a.range));
+        for (const a of adds) oracle.add(a.id, a.p, toTriple(a.range, dimensions));
+        break;
+      }
+      case 'remove':
+        if (!oracle.entities.has(op.id)) continue;
+        for (const s of scenes) s.remove(op.id);
+        oracle.remove(op.id);
+        break;
+      case 'setRange':
+        if (!oracle.entities.has(op.id)) continue;
+        for (const s of scenes) s.setRange(op.id, op.range);
+        oracle.setRange(op.id, toTriple(op.range, dimensions));
+        break;
+      case 'box': {
+        const expected = oracle.queryBox(op.min, op.max);
+        for (const s of scenes) {
+          const got = dimensions === 3 ? s.queryBox(op.min[0], op.min[1], op.max[0], op.max[1], op.min[2], op.max[2]) : s.queryBox(op.min[0], op.min[1], op.max[0], op.max[1]);
+          expect(got).toEqual(expected);
+        }
+        break;
+      }
+    }
+    const expected = normalize(oracle.drain());
+    for (const s of scenes) expect(normalize(s.drain())).toEqual(expected);
+    if (oracle.entities.size <= 16) checkViews(scenes, oracle);
+  }
+  checkViews(scenes, oracle);
+  for (const s of scenes) {
+    expect(s.size).toBe(oracle.entities.size);
+    s.dispose();
+  }
+}
+
+describe('Scene parity: wasm, js and a brute-force oracle on random operation sequences', () => {
+  for (const dimensions of [2, 3] as const) {
+    for (const equal of [false, true]) {
+      it(`${dimensions}-D, ${equal ? 'equal' : 'mixed'} ranges`, () => {
+        fc.assert(
+          fc.property(fc.array(opArb(dimensions, equal), { minLength: 1, maxLength: 80 }), (ops) => run(dimensions, ops)),
+          { numRuns: 150 },
+        );
+      });
+    }
+  }
+
+  it('far from the origin with decimal coordinates (rounding in every bound), judged as W - r <= T <= W + r', () => {
+    // Around 1e6, tenths are not exact and f32 keeps no decimals: the core's
+    // f32 extents on list nodes must stay conservative for nothing to be missed.
+    const tenth = fc.integer({ min: -12, max: 12 }).map((v) => 1_000_000 + v / 10);
+    const arb = fc.array(
+      fc.oneof(
+        fc.record({ kind: fc.constant('add' as const), id, p: fc.tuple(tenth, tenth, tenth) as fc.Arbitrary<Vec>, range: fc.constantFrom(0.1, 0.2, 0.3, 0.5) as fc.Arbitrary<AoiRange> }),
+        fc.record({ kind: fc.constant('move' as const), id, p: fc.tuple(tenth, tenth, tenth) as fc.Arbitrary<Vec>, relative: fc.constant(false) }),
+        fc.record({ kind: fc.constant('setRange' as const), id, range: fc.constantFrom(0.2, 0.4, null) as fc.Arbitrary<AoiRange> }),
+      ),
+      { minLength: 1, maxLength: 60 },
+    );
+    for (const dimensions of [2, 3] as const) {
+      fc.assert(fc.property(arb, (ops) => run(dimensions, ops, 'bounds')), { numRuns: 100 });
+    }
+  });
+
+  it('coordinates and ranges at the ends of the doubles, in bulk and one by one', () => {
+    const huge = fc.constantFrom(-1.7e308, -1e300, -3, 0, 2.5, 1e300, 1.7e308);
+    const big = fc.constantFrom(0, 1, 1e300, 1.7e308);
+    const arb = fc.tuple(
+      fc.array(fc.record({ id: fc.integer({ min: 0, max: 80 }), p: fc.tuple(huge, huge, huge) as fc.Arbitrary<Vec>, range: big }), { minLength: 32, maxLength: 45 }),
+      fc.array(fc.record({ kind: fc.constant('move' as const), id: fc.integer({ min: 0, max: 80 }), p: fc.tuple(huge, huge, huge) as fc.Arbitrary<Vec>, relative: fc.constant(false) }), { maxLength: 20 }),
+    );
+    fc.assert(fc.property(arb, ([adds, moves]) => run(2, [{ kind: 'addMany', adds }, ...moves], 'bounds')), { numRuns: 60 });
+  });
+
+  it('a larger crowd: 300 entities, many walking steps and teleports', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
+        let state = seed;
+        const rand = (): number => {
+          state = (state * 1103515245 + 12345) & 0x7fffffff;
+          return state / 0x80000000;
+        };
+        const half = (span: number): number => Math.round((rand() * 2 - 1) * span) / 2;
+        const ops: Op[] = [];
+        const adds = [];
+        for (let i = 0; i < 280; i++) adds.push({ id: i, p: [half(60), half(60), 0] as Vec, range: [1, 2, 3, 4][(rand() * 4) | 0] });
+        ops.push({ kind: 'addMany', adds });
+        for (let i = 280; i < 300; i++) ops.push({ kind: 'add', id: i, p: [half(60), half(60), 0], range: rand() < 0.5 ? null : 2 });
+        for (let i = 0; i < 30; i++) {
+          const moves = [];
+          for (let k = 0; k < 40; k++) {
+            const teleport = rand() < 0.05;
+            moves.push({ id: (rand() * 300) | 0, p: (teleport ? [half(60), half(60), 0] : [half(3), half(3), 0]) as Vec, relative: !teleport });
+          }
+          ops.push({ kind: 'moveMany', moves });
+          if (i % 5 === 0) ops.push({ kind: 'remove', id: (rand() * 300) | 0 });
+          if (i % 7 === 0) ops.push({ kind: 'setRange', id: (rand() * 300) | 0, range: { x: 5, y: 1 } });
+        }
+        run(2, ops);
+      }),
+      { numRuns: 5 },
+    );
+  });
+});
