@@ -6,7 +6,7 @@
 import type { AoiSnapshot, DemoHook } from './hook.js';
 import type { Components, SceneApi } from './library.js';
 import { createPanelFrame, element, labelled, select, selectedBackend, type Panel } from './panel.js';
-import { mulberry32 } from './random.js';
+import { mulberry32 } from '../bench/random.js';
 
 const WIDTH = 440;
 const HEIGHT = 320;

@@ -1,7 +1,7 @@
 // A generated tile map for the paths panel: a recursive-backtracker maze with
 // extra openings (so there are many routes to compare) and a few open rooms
 // (where the diagonal rules make a visible difference).
-import { mulberry32 } from './random.js';
+import { mulberry32 } from '../bench/random.js';
 
 /** A tile map: walkable[y * width + x] is 1 for open tiles, 0 for walls. */
 export interface TileMap {

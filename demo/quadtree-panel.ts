@@ -5,7 +5,7 @@
 import type { DemoHook, QuadTreeSnapshot } from './hook.js';
 import type { Components, QuadTreeApi } from './library.js';
 import { createPanelFrame, labelled, selectedBackend, slider, type Panel } from './panel.js';
-import { mulberry32 } from './random.js';
+import { mulberry32 } from '../bench/random.js';
 
 const WIDTH = 440;
 const HEIGHT = 320;
