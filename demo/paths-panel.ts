@@ -84,7 +84,7 @@ export function createPathsPanel(
   }
 
   function rebuild(): void {
-    grid?.dispose?.();
+    grid?.dispose();
     grid = new GridMap(map.width, map.height, { backend: selectedBackend(frame) });
     for (let y = 0; y < map.height; y++) {
       for (let x = 0; x < map.width; x++) {

@@ -139,7 +139,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
         ({ snap, backend }) => {
           const { Scene } = window.__demo!.lib as unknown as Components;
           const scene = new Scene({ backend });
-          snap.ids.forEach((id, i) => (scene as unknown as { add(...a: number[]): void }).add(id, snap.xs[i]!, snap.ys[i]!, snap.ranges[i]!));
+          snap.ids.forEach((id, i) => scene.add(id, snap.xs[i]!, snap.ys[i]!, snap.ranges[i]!));
           const answer = { seen: scene.query(snap.selected!), watchers: scene.watchers(snap.selected!) };
           scene.dispose();
           return answer;
@@ -217,7 +217,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
     for (const cell of [start, goal]) {
       await clickCanvas('paths-canvas', await page.evaluate(([x, y]) => window.__demo!.paths!.pointOf(x, y), cell));
     }
-    const grid = (GridMap as unknown as { fromMovingAI(text: string): InstanceType<Components['GridMap']> }).fromMovingAI(mapText);
+    const grid = GridMap!.fromMovingAI(mapText);
     const combos = [
       ['wasm', 'astar', 'no-corner-cutting'],
       ['wasm', 'jps', 'no-corner-cutting'],
@@ -244,7 +244,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
       expect(s.path![0]).toEqual(start);
       expect(s.path![s.path!.length - 1]).toEqual(goal);
     }
-    grid.dispose?.();
+    grid.dispose();
   });
 
   it('keeps running after the checks, back on the defaults, with no console errors, and saves a screenshot', async () => {
