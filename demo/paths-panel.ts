@@ -1,5 +1,5 @@
-// Paths panel: a generated maze on a GridMap. Clicks set the start and the
-// goal in turn; the path is searched again every tick with the chosen
+// Paths panel: a generated maze (or a Moving AI .map file) on a GridMap.
+// Clicks set the start and the goal in turn; the path is searched again every tick with the chosen
 // algorithm and diagonal rule, and drawn with its cost and search time.
 import type { DemoHook, PathsSnapshot } from './hook.js';
 import type { Components, DiagonalRule, GridAlgorithm, GridMapApi } from './library.js';
@@ -20,7 +20,7 @@ export function createPathsPanel(
     parent,
     'paths',
     'Paths: how to get there',
-    'GridMap over a generated maze. Click to set the start, click again for the goal; the search reruns every tick.',
+    'GridMap over a generated maze or your own Moving AI .map. Click to set the start, click again for the goal; the search reruns every tick.',
     WIDTH,
     HEIGHT,
   );
@@ -40,18 +40,25 @@ export function createPathsPanel(
     ['always', 'always'],
     ['one-obstacle', 'one obstacle'],
   ]);
+  const fileInput = element('input');
+  fileInput.type = 'file';
+  fileInput.id = 'paths-file';
+  fileInput.accept = '.map';
   frame.controls.prepend(
     labelled('map', mapSelect),
+    labelled('or load a .map', fileInput),
     labelled('search', algorithmSelect),
     labelled('diagonal', diagonalSelect),
   );
   const costOutput = element('output');
   costOutput.id = 'paths-cost';
   const details = element('span');
-  frame.info.append('cost ', costOutput, ' ', details);
+  const problem = element('div', 'problem');
+  frame.info.append('cost ', costOutput, ' ', details, problem);
 
   let tile = 6;
   let map: TileMap = { width: 0, height: 0, walkable: new Uint8Array(0) };
+  let loaded: TileMap | null = null;
   const background = element('canvas');
   let grid: GridMapApi | null = null;
   let start: [number, number] = [1, 1];
@@ -59,19 +66,42 @@ export function createPathsPanel(
   let settingGoal = false;
   let result: SearchResult = null;
 
-  function generate(): void {
-    tile = TILE_SIZES[mapSelect.value] ?? 6;
-    map = generateMaze(Math.floor(WIDTH / tile), Math.floor(HEIGHT / tile), 7);
-    start = [1, 1];
-    goal = [map.width - 2, map.height - 2];
+  /** Shows the map the selector names: a maze of its tile size, or the loaded file. */
+  function chooseMap(): void {
+    const size = TILE_SIZES[mapSelect.value];
+    if (size !== undefined) {
+      // Odd sizes (a maze's walls sit on even rows and columns) that fit the canvas.
+      const odd = (n: number) => (n % 2 === 1 ? n : n - 1);
+      useMap(generateMaze(odd(Math.floor(WIDTH / size)), odd(Math.floor(HEIGHT / size)), 7));
+    } else if (loaded !== null) useMap(loaded);
+  }
+
+  /** Fits the map to the canvas and puts start and goal on the open tiles nearest two corners. */
+  function useMap(next: TileMap): void {
+    map = next;
+    tile = Math.min(WIDTH / map.width, HEIGHT / map.height);
+    const open = (i: number): [number, number] => [i % map.width, Math.floor(i / map.width)];
+    start = open(Math.max(0, map.walkable.indexOf(1)));
+    goal = open(Math.max(0, map.walkable.lastIndexOf(1)));
     settingGoal = false;
     paintBackground();
   }
 
+  /** Reads a Moving AI map with the library's own parser. */
+  function readMovingAI(text: string): TileMap {
+    const parsed = GridMap.fromMovingAI(text, { backend: 'js' });
+    const walkable = new Uint8Array(parsed.width * parsed.height);
+    for (let y = 0; y < parsed.height; y++) {
+      for (let x = 0; x < parsed.width; x++) walkable[y * parsed.width + x] = parsed.isWalkable(x, y) ? 1 : 0;
+    }
+    parsed.dispose();
+    return { width: parsed.width, height: parsed.height, walkable };
+  }
+
   /** Walls are drawn once into an offscreen canvas, then copied every frame. */
   function paintBackground(): void {
-    background.width = map.width * tile;
-    background.height = map.height * tile;
+    background.width = Math.ceil(map.width * tile);
+    background.height = Math.ceil(map.height * tile);
     const g = background.getContext('2d')!;
     g.fillStyle = '#e2e8f0';
     g.fillRect(0, 0, background.width, background.height);
@@ -154,10 +184,29 @@ export function createPathsPanel(
   }
   frame.backend.addEventListener('change', rebuild);
   mapSelect.addEventListener('change', () => {
-    generate();
+    chooseMap();
     rebuild();
   });
-  generate();
+  fileInput.addEventListener('change', async () => {
+    const file = fileInput.files?.[0];
+    if (file === undefined) return;
+    try {
+      loaded = readMovingAI(await file.text());
+    } catch (error) {
+      problem.textContent = `${file.name} is not a Moving AI map: ${String(error)}`;
+      return;
+    }
+    problem.textContent = '';
+    for (const option of Array.from(mapSelect.options)) if (!(option.value in TILE_SIZES)) option.remove();
+    const option = element('option');
+    option.value = 'file';
+    option.textContent = `${file.name} ${loaded.width}×${loaded.height}`;
+    mapSelect.append(option);
+    mapSelect.value = 'file';
+    chooseMap();
+    rebuild();
+  });
+  chooseMap();
   rebuild();
 
   const panel: Panel = {

@@ -48,6 +48,21 @@ const PLAIN_PAGE = `<!doctype html>
 </script></body></html>`;
 
 const skipBrowser = chromiumPath === null && !inCI;
+/** A Moving AI map of rooms: walls with doors, pillars, trees, and every passable letter. */
+function roomsMap(width: number, height: number): string {
+  const rows: string[] = [];
+  for (let y = 0; y < height; y++) {
+    let row = '';
+    for (let x = 0; x < width; x++) {
+      const wall = (x === 16 && y !== 22) || (x === 32 && y !== 4) || (y === 15 && x > 16 && x < 32 && x !== 24);
+      const pillar = x % 6 === 3 && y % 6 === 3;
+      row += wall ? '@' : pillar ? 'T' : (x * 7 + y) % 13 === 0 ? 'G' : (x + y * 5) % 17 === 0 ? 'S' : '.';
+    }
+    rows.push(row);
+  }
+  return ['type octile', `height ${height}`, `width ${width}`, 'map', ...rows].join('\n') + '\n';
+}
+
 describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium on PATH and CI is not set)' : ''}`, () => {
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let demo: Served;
@@ -205,7 +220,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
     expect(await page.locator('#quadtree-ms').textContent()).toMatch(/^js · \d+\.\d\d ms\/tick$/);
   });
 
-  it.skipIf(!GridMap)(`Paths: clicked start and goal give the cost findPath gives, for every algorithm, on both backends${absent('GridMap', GridMap)}`, async () => {
+  it.skipIf(!GridMap)(`Paths: clicked start and goal give the cost findPath gives, for every algorithm, on both backends and on a loaded .map${absent('GridMap', GridMap)}`, async () => {
     await pause();
     const mapText = await page.evaluate(() => window.__demo!.paths!.mapText());
     const rows = mapText.trimEnd().split('\n').slice(4);
@@ -245,6 +260,29 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
       expect(s.path![s.path!.length - 1]).toEqual(goal);
     }
     grid.dispose();
+
+    // A Moving AI map loaded from a file: the page's cost equals findPath's on the file's own text.
+    const rooms = roomsMap(48, 30);
+    await page.selectOption('#paths-backend', 'wasm');
+    await page.selectOption('#paths-algorithm', 'jps');
+    await page.selectOption('#paths-diagonal', 'no-corner-cutting');
+    await page.setInputFiles('#paths-file', { name: 'rooms.map', mimeType: 'text/plain', buffer: Buffer.from(rooms) });
+    await page.waitForFunction(() => (document.getElementById('paths-map') as HTMLSelectElement).value === 'file');
+    const fileGrid = GridMap!.fromMovingAI(rooms);
+    const corners: Array<[number, number]> = [[1, 28], [46, 1]]; // fractional tiles: 440 / 48 px wide
+    for (const cell of corners) {
+      await clickCanvas('paths-canvas', await page.evaluate(([x, y]) => window.__demo!.paths!.pointOf(x, y), cell));
+    }
+    await runFrames(3);
+    await pause();
+    const fromFile = await page.evaluate(() => window.__demo!.paths!.snapshot());
+    expect([fromFile.start, fromFile.goal]).toEqual(corners);
+    const expected = fileGrid.findPath(1, 28, 46, 1, { algorithm: 'jps', diagonal: 'no-corner-cutting' });
+    expect(expected).not.toBeNull();
+    expect(fromFile.cost).toBeCloseTo(expected!.cost, 9);
+    expect(fromFile.costText).toBe(expected!.cost.toFixed(3));
+    fileGrid.dispose();
+    await page.selectOption('#paths-map', 'coarse');
   });
 
   it('keeps running after the checks, back on the defaults, with no console errors, and saves a screenshot', async () => {
