@@ -79,7 +79,8 @@ export function createPathsPanel(
   /** Fits the map to the canvas and puts start and goal on the open tiles nearest two corners. */
   function useMap(next: TileMap): void {
     map = next;
-    tile = Math.min(WIDTH / map.width, HEIGHT / map.height);
+    const fit = Math.min(WIDTH / map.width, HEIGHT / map.height);
+    tile = fit >= 1 ? Math.floor(fit) : fit; // whole pixels leave no seams between wall tiles
     const open = (i: number): [number, number] => [i % map.width, Math.floor(i / map.width)];
     start = open(Math.max(0, map.walkable.indexOf(1)));
     goal = open(Math.max(0, map.walkable.lastIndexOf(1)));

@@ -269,7 +269,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
     await page.setInputFiles('#paths-file', { name: 'rooms.map', mimeType: 'text/plain', buffer: Buffer.from(rooms) });
     await page.waitForFunction(() => (document.getElementById('paths-map') as HTMLSelectElement).value === 'file');
     const fileGrid = GridMap!.fromMovingAI(rooms);
-    const corners: Array<[number, number]> = [[1, 28], [46, 1]]; // fractional tiles: 440 / 48 px wide
+    const corners: Array<[number, number]> = [[1, 28], [46, 1]];
     for (const cell of corners) {
       await clickCanvas('paths-canvas', await page.evaluate(([x, y]) => window.__demo!.paths!.pointOf(x, y), cell));
     }
