@@ -85,6 +85,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private capacity: number;
   private readonly maxLevels: number;
   private bounds: [number, number, number, number];
+  private size = 0;
   levels = 1;
 
   // Nodes.
@@ -227,6 +228,15 @@ export class ReferenceQuadTree implements QuadTreeCore {
     box[count * 4 + 2] = x1;
     box[count * 4 + 3] = y1;
     this.nodeI[n * NI + COUNT] = count + 1;
+    this.addLocator(slot, n, count);
+    if (this.split && this.owns(n, x0, y0)) {
+      const home = this.nodeI[n * NI + HOME]++;
+      this.swapEntries(n, count, home);
+    }
+  }
+
+  /** Records that the item in slot has an entry at pos of node n. */
+  private addLocator(slot: number, n: number, pos: number): void {
     let l = this.locFree;
     if (l >= 0) {
       this.locFree = this.locNext[l];
@@ -239,13 +249,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
       }
     }
     this.locNode[l] = n;
-    this.locPos[l] = count;
+    this.locPos[l] = pos;
     this.locNext[l] = this.heads[slot];
     this.heads[slot] = l;
-    if (this.split && this.owns(n, x0, y0)) {
-      const home = this.nodeI[n * NI + HOME]++;
-      this.swapEntries(n, count, home);
-    }
   }
 
   /** Points the locator of the entry now at pos of node n to pos. */
@@ -353,20 +359,35 @@ export class ReferenceQuadTree implements QuadTreeCore {
     }
   }
 
-  /**
-   * Splits leaf n when over capacity and below the depth limit, unless
-   * splitting cannot pay: when its items all share a point (they would stay
-   * together in every leaf, however deep) or when the quadrants would hold
-   * SPLIT_COPIES times as many entries as the leaf (items large next to the
-   * quadrants: a split mostly copies them and adds pair tests). A blocked leaf
-   * tries again when its count doubles.
-   */
+  /** Splits leaf n when over capacity, below the depth limit and when splitting pays (see planSplit). */
   private maybeSplit(n: number): void {
-    const ni = this.nodeI;
-    const count = ni[n * NI + COUNT];
-    if (count <= this.capacity || count < ni[n * NI + AUX] || ni[n * NI + LEVEL] + 1 >= this.maxLevels) return;
+    const count = this.nodeI[n * NI + COUNT];
+    if (count <= this.capacity) return;
     const list = this.entries[n];
-    const r = this.boxes[n];
+    const box = this.boxes[n];
+    const copies = this.planSplit(n, box, count);
+    if (copies < 0) return;
+    for (let i = 0; i < count; i++) this.unlinkLocator(list[i], n);
+    this.nodeI[n * NI + COUNT] = 0;
+    this.nodeI[n * NI + HOME] = 0;
+    this.entries[n] = EMPTY;
+    this.boxes[n] = NO_BOXES;
+    this.splitInto(n, list, box, count, copies);
+  }
+
+  /**
+   * Whether leaf n, given `count` records' rects, should split: it must be
+   * over capacity, below the depth limit, and splitting must pay. It cannot
+   * when the items all share a point (they would stay together in every
+   * leaf, however deep) or when the quadrants would hold SPLIT_COPIES times
+   * as many entries as the leaf (items large next to the quadrants: a split
+   * mostly copies them and adds pair tests); such a blocked leaf tries again
+   * when its count doubles. Returns the entries the quadrants would hold, or
+   * -1 for no split.
+   */
+  private planSplit(n: number, r: Float64Array, count: number): number {
+    const ni = this.nodeI;
+    if (count <= this.capacity || count < ni[n * NI + AUX] || ni[n * NI + LEVEL] + 1 >= this.maxLevels) return -1;
     const f = this.nodeF;
     const mx = midpoint(f[n * NF + X0], f[n * NF + X1]);
     const my = midpoint(f[n * NF + Y0], f[n * NF + Y1]);
@@ -382,18 +403,79 @@ export class ReferenceQuadTree implements QuadTreeCore {
     }
     if ((hiX0 <= loX1 && hiY0 <= loY1) || copies >= SPLIT_COPIES * count) {
       ni[n * NI + AUX] = count * 2;
-      return;
+      return -1;
     }
-    this.addChildren(n);
-    this.nodeI[n * NI + COUNT] = 0;
-    this.nodeI[n * NI + HOME] = 0;
-    this.entries[n] = EMPTY;
-    this.boxes[n] = NO_BOXES;
+    return copies;
+  }
+
+  /**
+   * Gives the empty node n the records (slots and rects): as a leaf, or split,
+   * recursively, as far as splitting pays. This is the bulk build: one
+   * partition pass per level instead of one walk per item and repeated re-splits.
+   */
+  private fill(n: number, slots: Int32Array, r: Float64Array, count: number): void {
+    const copies = this.planSplit(n, r, count);
+    if (copies < 0) this.fillLeaf(n, slots, r, count);
+    else this.splitInto(n, slots, r, count, copies);
+  }
+
+  /** Adds the four children of n and fills each with the records that touch it, partitioned in quadrant order. */
+  private splitInto(n: number, slots: Int32Array, r: Float64Array, count: number, copies: number): void {
+    const first = this.addChildren(n);
+    const f = this.nodeF;
+    const mx = midpoint(f[n * NF + X0], f[n * NF + X1]);
+    const my = midpoint(f[n * NF + Y0], f[n * NF + Y1]);
+    // A record already touches n, so it touches a quadrant exactly when it reaches that quadrant's side of the split lines.
+    const ends = [0, 0, 0, 0];
     for (let i = 0; i < count; i++) {
-      const slot = list[i];
-      this.unlinkLocator(slot, n);
-      const s = i * 4;
-      this.splitInsert(n, slot, r[s], r[s + 1], r[s + 2], r[s + 3]);
+      const left = r[i * 4] <= mx, right = r[i * 4 + 2] >= mx, low = r[i * 4 + 1] <= my, high = r[i * 4 + 3] >= my;
+      if (left && low) ends[1]++;
+      if (right && low) ends[2]++;
+      if (left && high) ends[3]++;
+    }
+    ends[2] += ends[1];
+    ends[3] += ends[2];
+    const starts = ends.slice();
+    const partSlots = new Int32Array(copies);
+    const partRects = new Float64Array(copies * 4);
+    const put = (q: number, i: number): void => {
+      const k = ends[q]++;
+      partSlots[k] = slots[i];
+      partRects.set(r.subarray(i * 4, i * 4 + 4), k * 4);
+    };
+    for (let i = 0; i < count; i++) {
+      const left = r[i * 4] <= mx, right = r[i * 4 + 2] >= mx, low = r[i * 4 + 1] <= my, high = r[i * 4 + 3] >= my;
+      if (low) {
+        if (left) put(0, i);
+        if (right) put(1, i);
+      }
+      if (high) {
+        if (left) put(2, i);
+        if (right) put(3, i);
+      }
+    }
+    for (let q = 0; q < 4; q++) {
+      const a = starts[q], b = ends[q];
+      this.fill(first + q, partSlots.subarray(a, b), partRects.subarray(a * 4, b * 4), b - a);
+    }
+  }
+
+  /** Makes the empty node n a leaf holding the records, in arrays of exactly that size: its own entries first, each group in record order. */
+  private fillLeaf(n: number, slots: Int32Array, r: Float64Array, count: number): void {
+    if (count === 0) return;
+    const list = (this.entries[n] = new Int32Array(count));
+    const box = (this.boxes[n] = new Float64Array(count * 4));
+    this.nodeI[n * NI + COUNT] = count;
+    let pos = 0;
+    for (const own of [true, false]) {
+      for (let i = 0; i < count; i++) {
+        if (this.owns(n, r[i * 4], r[i * 4 + 1]) !== own) continue;
+        list[pos] = slots[i];
+        box.set(r.subarray(i * 4, i * 4 + 4), pos * 4);
+        this.addLocator(slots[i], n, pos);
+        pos++;
+      }
+      if (own) this.nodeI[n * NI + HOME] = pos;
     }
   }
 
@@ -616,21 +698,40 @@ export class ReferenceQuadTree implements QuadTreeCore {
     else this.fixedPlace(0, slot, x0, y0, x1, y1);
   }
 
-  /** Re-inserts every live item in slot order into a fresh set of nodes. */
-  private rebuild(): void {
+  /** Every placed item's slot and rect, in slot order, with room for `extra` more records. */
+  private gatherRecords(extra: number): { slots: Int32Array; rects: Float64Array } {
     // The rects live only in entries: copy each item's out before the nodes go.
-    const saved = new Float64Array(this.ids.length * 4);
+    const slots = new Int32Array(this.size + extra);
+    const rects = new Float64Array((this.size + extra) * 4);
+    let k = 0;
     for (let s = 0; s < this.ids.length; s++) {
-      if (this.ids[s] < 0) continue;
       const l = this.heads[s];
-      const box = this.boxes[this.locNode[l]];
-      saved.set(box.subarray(this.locPos[l] * 4, this.locPos[l] * 4 + 4), s * 4);
+      if (this.ids[s] < 0 || l < 0) continue;
+      slots[k] = s;
+      rects.set(this.boxes[this.locNode[l]].subarray(this.locPos[l] * 4, this.locPos[l] * 4 + 4), k * 4);
+      k++;
+    }
+    return { slots, rects };
+  }
+
+  /** Replaces the nodes by a tree bulk-built from the records. */
+  private bulkBuild(slots: Int32Array, rects: Float64Array): void {
+    for (const s of slots) this.heads[s] = -1;
+    this.resetNodes();
+    this.fill(0, slots, rects, slots.length);
+  }
+
+  /** Rebuilds the nodes with the same items: bulk in split mode, in slot order. */
+  private rebuild(): void {
+    const { slots, rects } = this.gatherRecords(0);
+    if (this.split) {
+      this.bulkBuild(slots, rects);
+      return;
     }
     this.resetNodes();
-    for (let s = 0; s < this.ids.length; s++) {
-      if (this.ids[s] < 0) continue;
-      this.heads[s] = -1;
-      this.place(s, saved[s * 4], saved[s * 4 + 1], saved[s * 4 + 2], saved[s * 4 + 3]);
+    for (let i = 0; i < slots.length; i++) {
+      this.heads[slots[i]] = -1;
+      this.place(slots[i], rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
     }
   }
 
@@ -638,6 +739,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
     this.reserveItems(slot);
     this.ids[slot] = id;
     this.heads[slot] = -1;
+    this.size++;
     this.place(slot, minX, minY, maxX, maxY);
   }
 
@@ -646,7 +748,21 @@ export class ReferenceQuadTree implements QuadTreeCore {
     else this.fixedUpdate(slot, minX, minY, maxX, maxY);
   }
 
+  /** A split tree receiving at least as many items as it holds is rebuilt in bulk: its items in slot order, then the batch in order. */
   insertMany(slots: Int32Array, ids: Int32Array, rects: Float64Array): void {
+    const count = slots.length;
+    if (this.split && count > 0 && count >= this.size) {
+      const all = this.gatherRecords(count);
+      let top = 0;
+      for (let i = 0; i < count; i++) top = Math.max(top, slots[i]);
+      this.reserveItems(top);
+      for (let i = 0; i < count; i++) this.ids[slots[i]] = ids[i];
+      all.slots.set(slots, this.size);
+      all.rects.set(rects.subarray(0, count * 4), this.size * 4);
+      this.size += count;
+      this.bulkBuild(all.slots, all.rects);
+      return;
+    }
     for (let i = 0; i < slots.length; i++) this.insert(slots[i], ids[i], rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
   }
 
@@ -657,11 +773,13 @@ export class ReferenceQuadTree implements QuadTreeCore {
   remove(slot: number): void {
     this.detach(slot);
     this.ids[slot] = -1;
+    this.size--;
   }
 
   clear(): void {
     this.ids.fill(-1);
     this.heads.fill(-1);
+    this.size = 0;
     this.resetNodes();
   }
 
