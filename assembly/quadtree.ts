@@ -51,7 +51,7 @@ const LOC_BYTES: usize = 12;
 const MODE_SPLIT: i32 = 0;
 
 // A leaf does not split when its quadrants would hold this many times its entries.
-const SPLIT_COPIES: f64 = 2;
+const SPLIT_COPIES: f64 = 1.5;
 
 @unmanaged
 class Tree {
@@ -70,6 +70,10 @@ class Tree {
   heads: usize = 0;
   itemCap: i32 = 0;
   size: i32 = 0;
+  // Entries per quadrant of the last split planSplit approved (the fourth is the rest).
+  quad0: i32 = 0;
+  quad1: i32 = 0;
+  quad2: i32 = 0;
   locs: usize = 0;
   locCount: i32 = 0;
   locCap: i32 = 0;
@@ -405,7 +409,8 @@ function planSplit(t: Tree, n: i32, recs: usize, count: i32): i32 {
   if (count <= t.capacity || count < load<i32>(p, AUX) || load<i32>(p, LEVEL) + 1 >= t.maxLevels) return -1;
   const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
   let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
-  let copies = 0;
+  // A record touches n, so it touches a quadrant exactly when it reaches that quadrant's side of both split lines.
+  let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
   for (let i = 0; i < count; i++) {
     const e = entryAt(recs, i);
     const x0 = load<f64>(e, 8), y0 = load<f64>(e, 16), x1 = load<f64>(e, 24), y1 = load<f64>(e, 32);
@@ -413,12 +418,20 @@ function planSplit(t: Tree, n: i32, recs: usize, count: i32): i32 {
     hiY0 = max(hiY0, y0);
     loX1 = min(loX1, x1);
     loY1 = min(loY1, y1);
-    copies += (<i32>(x0 <= mx) + <i32>(x1 >= mx)) * (<i32>(y0 <= my) + <i32>(y1 >= my));
+    const left = <i32>(x0 <= mx), right = <i32>(x1 >= mx), low = <i32>(y0 <= my), high = <i32>(y1 >= my);
+    c0 += left & low;
+    c1 += right & low;
+    c2 += left & high;
+    c3 += right & high;
   }
+  const copies = c0 + c1 + c2 + c3;
   if ((hiX0 <= loX1 && hiY0 <= loY1) || <f64>copies >= SPLIT_COPIES * <f64>count) {
     store<i32>(p, count << 1, AUX);
     return -1;
   }
+  t.quad0 = c0;
+  t.quad1 = c1;
+  t.quad2 = c2;
   return copies;
 }
 
@@ -433,34 +446,36 @@ function fill(t: Tree, n: i32, recs: usize, count: i32): void {
 }
 
 // Adds the four children of n and fills each with the records that touch it
-// (copies of them in all), partitioned into one scratch buffer.
+// (`copies` of them in all, t.quad0..2 per quadrant, as planSplit counted),
+// partitioned into one scratch buffer.
 function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void {
+  const c0 = t.quad0, c1 = t.quad1, c2 = t.quad2;
   const first = addChildren(t, n);
   const p = nodeAt(t, n);
   const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
-  // A record already touches n, so it touches a quadrant exactly when it reaches the split lines' side of it.
-  let c0 = 0, c1 = 0, c2 = 0;
-  for (let i = 0; i < count; i++) {
-    const e = entryAt(recs, i);
-    const left = <i32>(load<f64>(e, 8) <= mx), right = <i32>(load<f64>(e, 24) >= mx);
-    const low = <i32>(load<f64>(e, 16) <= my), high = <i32>(load<f64>(e, 32) >= my);
-    c0 += left & low;
-    c1 += right & low;
-    c2 += left & high;
-  }
   const scratch = heap.alloc(<usize>max(copies, 1) * ENTRY_BYTES);
-  let d0 = scratch, d1 = entryAt(scratch, c0), d2 = entryAt(d1, c1), d3 = entryAt(d2, c2);
+  // Write cursors per quadrant, kept in memory so a record that sits in one
+  // quadrant (almost all of them) picks its cursor with no branch.
+  const cursors = memory.data(16);
+  store<u32>(cursors, <u32>scratch);
+  store<u32>(cursors, <u32>entryAt(scratch, c0), 4);
+  store<u32>(cursors, <u32>entryAt(scratch, c0 + c1), 8);
+  store<u32>(cursors, <u32>entryAt(scratch, c0 + c1 + c2), 12);
   for (let i = 0; i < count; i++) {
     const e = entryAt(recs, i);
     const left = load<f64>(e, 8) <= mx, right = load<f64>(e, 24) >= mx;
     const low = load<f64>(e, 16) <= my, high = load<f64>(e, 32) >= my;
-    if (low) {
-      if (left) d0 = copyRecord(d0, e);
-      if (right) d1 = copyRecord(d1, e);
-    }
-    if (high) {
-      if (left) d2 = copyRecord(d2, e);
-      if (right) d3 = copyRecord(d3, e);
+    if ((left & right) | (low & high)) {
+      if (low) {
+        if (left) appendRecord(cursors, e);
+        if (right) appendRecord(cursors + 4, e);
+      }
+      if (high) {
+        if (left) appendRecord(cursors + 8, e);
+        if (right) appendRecord(cursors + 12, e);
+      }
+    } else {
+      appendRecord(cursors + ((<usize>right | (<usize>high << 1)) << 2), e);
     }
   }
   const c3 = copies - c0 - c1 - c2;
@@ -469,6 +484,13 @@ function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void 
   fill(t, first + 2, entryAt(scratch, c0 + c1), c2);
   fill(t, first + 3, entryAt(scratch, c0 + c1 + c2), c3);
   heap.free(scratch);
+}
+
+// Copies the record at src to the cursor stored at `cursor` and advances it.
+@inline function appendRecord(cursor: usize, src: usize): void {
+  const dst = <usize>load<u32>(cursor);
+  copyRecord(dst, src);
+  store<u32>(cursor, <u32>(dst + ENTRY_BYTES));
 }
 
 @inline function copyRecord(dst: usize, src: usize): usize {

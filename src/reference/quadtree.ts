@@ -76,7 +76,7 @@ function resized<T extends Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(
 }
 
 /** A leaf does not split when its quadrants would hold this many times its entries. */
-const SPLIT_COPIES = 2;
+const SPLIT_COPIES = 1.5;
 
 const midpoint = (a: number, b: number): number => Math.min(Math.max(a * 0.5 + b * 0.5, a), b);
 
@@ -105,6 +105,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private locNext = new Int32Array(0);
   private locCount = 0;
   private locFree = -1;
+
+  // Entries per quadrant of the last split planSplit approved.
+  private readonly quads = [0, 0, 0, 0];
 
   private out = new Int32Array(64);
   private outCount = 0;
@@ -392,15 +395,22 @@ export class ReferenceQuadTree implements QuadTreeCore {
     const mx = midpoint(f[n * NF + X0], f[n * NF + X1]);
     const my = midpoint(f[n * NF + Y0], f[n * NF + Y1]);
     let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
-    let copies = 0;
+    // A record touches n, so it touches a quadrant exactly when it reaches that quadrant's side of both split lines.
+    const quads = this.quads;
+    quads.fill(0);
     for (let i = 0; i < count; i++) {
       const s = i * 4;
       hiX0 = Math.max(hiX0, r[s]);
       hiY0 = Math.max(hiY0, r[s + 1]);
       loX1 = Math.min(loX1, r[s + 2]);
       loY1 = Math.min(loY1, r[s + 3]);
-      copies += (Number(r[s] <= mx) + Number(r[s + 2] >= mx)) * (Number(r[s + 1] <= my) + Number(r[s + 3] >= my));
+      const left = r[s] <= mx, right = r[s + 2] >= mx, low = r[s + 1] <= my, high = r[s + 3] >= my;
+      quads[0] += Number(left && low);
+      quads[1] += Number(right && low);
+      quads[2] += Number(left && high);
+      quads[3] += Number(right && high);
     }
+    const copies = quads[0] + quads[1] + quads[2] + quads[3];
     if ((hiX0 <= loX1 && hiY0 <= loY1) || copies >= SPLIT_COPIES * count) {
       ni[n * NI + AUX] = count * 2;
       return -1;
@@ -419,23 +429,16 @@ export class ReferenceQuadTree implements QuadTreeCore {
     else this.splitInto(n, slots, r, count, copies);
   }
 
-  /** Adds the four children of n and fills each with the records that touch it, partitioned in quadrant order. */
+  /** Adds the four children of n and fills each with the records that touch it (`copies` in all), partitioned in quadrant order. */
   private splitInto(n: number, slots: Int32Array, r: Float64Array, count: number, copies: number): void {
     const first = this.addChildren(n);
     const f = this.nodeF;
     const mx = midpoint(f[n * NF + X0], f[n * NF + X1]);
     const my = midpoint(f[n * NF + Y0], f[n * NF + Y1]);
-    // A record already touches n, so it touches a quadrant exactly when it reaches that quadrant's side of the split lines.
-    const ends = [0, 0, 0, 0];
-    for (let i = 0; i < count; i++) {
-      const left = r[i * 4] <= mx, right = r[i * 4 + 2] >= mx, low = r[i * 4 + 1] <= my, high = r[i * 4 + 3] >= my;
-      if (left && low) ends[1]++;
-      if (right && low) ends[2]++;
-      if (left && high) ends[3]++;
-    }
-    ends[2] += ends[1];
-    ends[3] += ends[2];
-    const starts = ends.slice();
+    // Quadrant q's records start after those of the quadrants before it (planSplit counted them).
+    const q = this.quads;
+    const starts = [0, q[0], q[0] + q[1], q[0] + q[1] + q[2]];
+    const ends = starts.slice();
     const partSlots = new Int32Array(copies);
     const partRects = new Float64Array(copies * 4);
     const put = (q: number, i: number): void => {
