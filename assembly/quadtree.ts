@@ -278,12 +278,7 @@ function relocate(t: Tree, n: i32, entries: usize, pos: i32): void {
 function swapEntries(t: Tree, n: i32, i: i32, j: i32): void {
   if (i == j) return;
   const entries = <usize>load<i32>(nodeAt(t, n), ENTRIES);
-  const a = entryAt(entries, i), b = entryAt(entries, j);
-  for (let k: usize = 0; k < ENTRY_BYTES; k += 8) {
-    const v = load<u64>(a + k);
-    store<u64>(a + k, load<u64>(b + k));
-    store<u64>(b + k, v);
-  }
+  swapRecords(entryAt(entries, i), entryAt(entries, j));
   relocate(t, n, entries, i);
   relocate(t, n, entries, j);
 }
@@ -414,10 +409,11 @@ function planSplit(t: Tree, n: i32, recs: usize, count: i32): i32 {
   for (let i = 0; i < count; i++) {
     const e = entryAt(recs, i);
     const x0 = load<f64>(e, 8), y0 = load<f64>(e, 16), x1 = load<f64>(e, 24), y1 = load<f64>(e, 32);
-    hiX0 = max(hiX0, x0);
-    hiY0 = max(hiY0, y0);
-    loX1 = min(loX1, x1);
-    loY1 = min(loY1, y1);
+    // Comparisons, not f64 min/max (which pay for NaN and -0 handling).
+    hiX0 = select(x0, hiX0, x0 > hiX0);
+    hiY0 = select(y0, hiY0, y0 > hiY0);
+    loX1 = select(x1, loX1, x1 < loX1);
+    loY1 = select(y1, loY1, y1 < loY1);
     const left = <i32>(x0 <= mx), right = <i32>(x1 >= mx), low = <i32>(y0 <= my), high = <i32>(y1 >= my);
     c0 += left & low;
     c1 += right & low;
@@ -435,32 +431,38 @@ function planSplit(t: Tree, n: i32, recs: usize, count: i32): i32 {
   return copies;
 }
 
-// Gives the empty node n the count records at recs (entry layout; the caller
-// keeps them): as a leaf, or split, recursively, as far as splitting pays.
-// This is the bulk build: one partition pass per level instead of one walk
-// per item and repeated re-splits.
+// Gives the empty node n the count records in the heap block recs (entry
+// layout), which it takes over: as a leaf, whose entries the block becomes,
+// or split, recursively, as far as splitting pays. This is the bulk build:
+// one partition pass per level instead of one walk per item and repeated
+// re-splits.
 function fill(t: Tree, n: i32, recs: usize, count: i32): void {
   const copies = planSplit(t, n, recs, count);
-  if (copies < 0) fillLeaf(t, n, recs, count);
-  else splitInto(t, n, recs, count, copies);
+  if (copies < 0) {
+    adoptLeaf(t, n, recs, count);
+  } else {
+    splitInto(t, n, recs, count, copies);
+    heap.free(recs);
+  }
 }
 
 // Adds the four children of n and fills each with the records that touch it
 // (`copies` of them in all, t.quad0..2 per quadrant, as planSplit counted),
-// partitioned into one scratch buffer.
+// each quadrant's in a block of its own.
 function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void {
   const c0 = t.quad0, c1 = t.quad1, c2 = t.quad2;
+  const c3 = copies - c0 - c1 - c2;
   const first = addChildren(t, n);
   const p = nodeAt(t, n);
   const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
-  const scratch = heap.alloc(<usize>max(copies, 1) * ENTRY_BYTES);
+  const b0 = recordBlock(c0), b1 = recordBlock(c1), b2 = recordBlock(c2), b3 = recordBlock(c3);
   // Write cursors per quadrant, kept in memory so a record that sits in one
   // quadrant (almost all of them) picks its cursor with no branch.
   const cursors = memory.data(16);
-  store<u32>(cursors, <u32>scratch);
-  store<u32>(cursors, <u32>entryAt(scratch, c0), 4);
-  store<u32>(cursors, <u32>entryAt(scratch, c0 + c1), 8);
-  store<u32>(cursors, <u32>entryAt(scratch, c0 + c1 + c2), 12);
+  store<u32>(cursors, <u32>b0);
+  store<u32>(cursors, <u32>b1, 4);
+  store<u32>(cursors, <u32>b2, 8);
+  store<u32>(cursors, <u32>b3, 12);
   for (let i = 0; i < count; i++) {
     const e = entryAt(recs, i);
     const left = load<f64>(e, 8) <= mx, right = load<f64>(e, 24) >= mx;
@@ -478,12 +480,15 @@ function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void 
       appendRecord(cursors + ((<usize>right | (<usize>high << 1)) << 2), e);
     }
   }
-  const c3 = copies - c0 - c1 - c2;
-  fill(t, first, scratch, c0);
-  fill(t, first + 1, entryAt(scratch, c0), c1);
-  fill(t, first + 2, entryAt(scratch, c0 + c1), c2);
-  fill(t, first + 3, entryAt(scratch, c0 + c1 + c2), c3);
-  heap.free(scratch);
+  fill(t, first, b0, c0);
+  fill(t, first + 1, b1, c1);
+  fill(t, first + 2, b2, c2);
+  fill(t, first + 3, b3, c3);
+}
+
+// A heap block for count records (none for zero).
+@inline function recordBlock(count: i32): usize {
+  return count == 0 ? 0 : heap.alloc(<usize>count * ENTRY_BYTES);
 }
 
 // Copies the record at src to the cursor stored at `cursor` and advances it.
@@ -502,27 +507,39 @@ function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void 
   return dst + ENTRY_BYTES;
 }
 
-// Makes the empty node n a leaf holding copies of the count records at recs,
-// in an array of exactly that size: its own entries first, each group in
-// record order.
-function fillLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
-  if (count == 0) return;
+// Makes the empty node n a leaf whose entries are the count records in the
+// heap block recs: reordered in place so its own entries come first (own
+// ones are kept from the front, others swapped in from the back).
+function adoptLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
+  if (count == 0) {
+    if (recs != 0) heap.free(recs);
+    return;
+  }
   const p = nodeAt(t, n);
-  const entries = heap.alloc(<usize>count * ENTRY_BYTES);
-  store<i32>(p, <i32>entries, ENTRIES);
+  const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
+  let i = 0, j = count - 1;
+  while (i <= j) {
+    const e = entryAt(recs, i);
+    const x = load<f64>(e, 8), y = load<f64>(e, 16);
+    if (x >= ex0 && x < ex1 && y >= ey0 && y < ey1) {
+      i++;
+    } else {
+      swapRecords(e, entryAt(recs, j));
+      j--;
+    }
+  }
+  store<i32>(p, <i32>recs, ENTRIES);
   store<i32>(p, count, CAP);
   store<i32>(p, count, COUNT);
-  let pos = 0;
-  for (let pass = 0; pass < 2; pass++) {
-    const own = pass == 0;
-    for (let i = 0; i < count; i++) {
-      const e = entryAt(recs, i);
-      if (owns(p, load<f64>(e, 8), load<f64>(e, 16)) != own) continue;
-      copyRecord(entryAt(entries, pos), e);
-      addLocator(t, load<i32>(e), n, pos);
-      pos++;
-    }
-    if (own) store<i32>(p, pos, HOME);
+  store<i32>(p, i, HOME);
+  for (let k = 0; k < count; k++) addLocator(t, load<i32>(entryAt(recs, k)), n, k);
+}
+
+@inline function swapRecords(a: usize, b: usize): void {
+  for (let k: usize = 0; k < ENTRY_BYTES; k += 8) {
+    const v = load<u64>(a + k);
+    store<u64>(a + k, load<u64>(b + k));
+    store<u64>(b + k, v);
   }
 }
 
@@ -818,8 +835,13 @@ function gatherRecords(t: Tree, extra: i32): usize {
 function bulkBuild(t: Tree, recs: usize, count: i32): void {
   for (let i = 0; i < count; i++) setHead(t, load<i32>(entryAt(recs, i)), -1);
   resetNodes(t);
+  // Every item has at least one entry, most one or two: room for 1.5 per item, then trimmed.
+  if (t.locCap < count + (count >> 1)) {
+    if (t.locs != 0) heap.free(t.locs);
+    t.locCap = count + (count >> 1);
+    t.locs = heap.alloc(<usize>t.locCap * LOC_BYTES);
+  }
   fill(t, 0, recs, count);
-  heap.free(recs);
   // Built in one go: trim the locator array to what it holds.
   t.locCap = max(t.locCount, 1);
   t.locs = grow(t.locs, <usize>t.locCap * LOC_BYTES);

@@ -463,23 +463,28 @@ export class ReferenceQuadTree implements QuadTreeCore {
     }
   }
 
-  /** Makes the empty node n a leaf holding the records, in arrays of exactly that size: its own entries first, each group in record order. */
+  /**
+   * Makes the empty node n a leaf holding the records, in arrays of exactly
+   * that size, reordered so its own entries come first (own ones are kept from
+   * the front, others swapped in from the back).
+   */
   private fillLeaf(n: number, slots: Int32Array, r: Float64Array, count: number): void {
     if (count === 0) return;
-    const list = (this.entries[n] = new Int32Array(count));
-    const box = (this.boxes[n] = new Float64Array(count * 4));
-    this.nodeI[n * NI + COUNT] = count;
-    let pos = 0;
-    for (const own of [true, false]) {
-      for (let i = 0; i < count; i++) {
-        if (this.owns(n, r[i * 4], r[i * 4 + 1]) !== own) continue;
-        list[pos] = slots[i];
-        box.set(r.subarray(i * 4, i * 4 + 4), pos * 4);
-        this.addLocator(slots[i], n, pos);
-        pos++;
+    const list = (this.entries[n] = slots.slice(0, count));
+    const box = (this.boxes[n] = r.slice(0, count * 4));
+    let i = 0, j = count - 1;
+    while (i <= j) {
+      if (this.owns(n, box[i * 4], box[i * 4 + 1])) {
+        i++;
+      } else {
+        [list[i], list[j]] = [list[j], list[i]];
+        for (let k = 0; k < 4; k++) [box[i * 4 + k], box[j * 4 + k]] = [box[j * 4 + k], box[i * 4 + k]];
+        j--;
       }
-      if (own) this.nodeI[n * NI + HOME] = pos;
     }
+    this.nodeI[n * NI + COUNT] = count;
+    this.nodeI[n * NI + HOME] = i;
+    for (let k = 0; k < count; k++) this.addLocator(list[k], n, k);
   }
 
   private splitQuery(n: number, x0: number, y0: number, x1: number, y1: number): void {
