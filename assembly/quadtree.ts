@@ -934,9 +934,13 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
       const slot = load<i32>(<usize>slotsPtr + (<usize>i << 2));
       const id = load<i32>(<usize>idsPtr + (<usize>i << 2));
       store<i32>(t.ids + (<usize>slot << 2), id);
+      const src = <usize>rectsPtr + (<usize>i << 5);
       store<i32>(r, slot);
       store<i32>(r, id, 4);
-      memory.copy(r + 8, <usize>rectsPtr + (<usize>i << 5), 32);
+      store<u64>(r, load<u64>(src), 8);
+      store<u64>(r, load<u64>(src, 8), 16);
+      store<u64>(r, load<u64>(src, 16), 24);
+      store<u64>(r, load<u64>(src, 24), 32);
       r += ENTRY_BYTES;
     }
     t.size += count;
