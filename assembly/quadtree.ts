@@ -7,7 +7,10 @@
 // land in border leaves. The half-open extended regions of the leaves
 // partition the plane; a hit (or a pair) is reported only by the leaf that
 // owns the min corner of the intersection, so it is reported exactly once
-// with no set of seen ids.
+// with no set of seen ids. A leaf that overflows, and a tree receiving a
+// batch at least its size, is built top-down in one go (fill): each node
+// partitions its items into quadrant blocks, and a block that ends as a leaf
+// becomes the leaf's entry array.
 //
 // 'fixed' (mode 1): pre-split to `levels` levels; an item lives in exactly
 // one node, the deepest one whose loose region (the node grown by half its

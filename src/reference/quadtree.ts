@@ -7,6 +7,8 @@
 // bounds land in border leaves). The half-open extended regions of the leaves
 // partition the plane, so a hit or a pair is reported only by the leaf owning
 // the min corner of the intersection: exactly once, with no set of seen ids.
+// A leaf that overflows, and a tree receiving a batch at least its size, is
+// built top-down in one go (fill), partitioning items by quadrant.
 //
 // 'fixed': pre-split to `levels` levels; an item lives in the deepest node
 // whose loose region (the node grown by half its size per side) contains it.
