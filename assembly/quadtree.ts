@@ -391,7 +391,6 @@ function maybeSplit(t: Tree, n: i32): void {
   store<i32>(p, 0, ENTRIES);
   store<i32>(p, 0, HOME);
   splitInto(t, n, entries, count, copies);
-  heap.free(entries);
 }
 
 // Whether leaf n, given the count records at recs (entry layout), should
@@ -441,17 +440,15 @@ function planSplit(t: Tree, n: i32, recs: usize, count: i32): i32 {
 // re-splits.
 function fill(t: Tree, n: i32, recs: usize, count: i32): void {
   const copies = planSplit(t, n, recs, count);
-  if (copies < 0) {
-    adoptLeaf(t, n, recs, count);
-  } else {
-    splitInto(t, n, recs, count, copies);
-    heap.free(recs);
-  }
+  if (copies < 0) adoptLeaf(t, n, recs, count);
+  else splitInto(t, n, recs, count, copies);
 }
 
 // Adds the four children of n and fills each with the records that touch it
 // (`copies` of them in all, t.quad0..2 per quadrant, as planSplit counted),
-// each quadrant's in a block of its own.
+// each quadrant's in a block of its own. Frees the heap block recs as soon
+// as it is partitioned, so a bulk build holds at most the blocks along one
+// path down the tree besides the leaves.
 function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void {
   const c0 = t.quad0, c1 = t.quad1, c2 = t.quad2;
   const c3 = copies - c0 - c1 - c2;
@@ -483,6 +480,7 @@ function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void 
       appendRecord(cursors + ((<usize>right | (<usize>high << 1)) << 2), e);
     }
   }
+  heap.free(recs);
   fill(t, first, b0, c0);
   fill(t, first + 1, b1, c1);
   fill(t, first + 2, b2, c2);
