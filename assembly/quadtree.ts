@@ -7,7 +7,10 @@
 // land in border leaves. The half-open extended regions of the leaves
 // partition the plane; a hit (or a pair) is reported only by the leaf that
 // owns the min corner of the intersection, so it is reported exactly once
-// with no set of seen ids.
+// with no set of seen ids. A leaf that overflows, and a tree receiving a
+// batch at least its size, is built top-down in one go (fill): each node
+// partitions its items into quadrant blocks, and a block that ends as a leaf
+// becomes the leaf's entry array.
 //
 // 'fixed' (mode 1): pre-split to `levels` levels; an item lives in exactly
 // one node, the deepest one whose loose region (the node grown by half its
@@ -51,7 +54,7 @@ const LOC_BYTES: usize = 12;
 const MODE_SPLIT: i32 = 0;
 
 // A leaf does not split when its quadrants would hold this many times its entries.
-const SPLIT_COPIES: f64 = 2;
+const SPLIT_COPIES: f64 = 1.5;
 
 @unmanaged
 class Tree {
@@ -69,6 +72,11 @@ class Tree {
   ids: usize = 0;
   heads: usize = 0;
   itemCap: i32 = 0;
+  size: i32 = 0;
+  // Entries per quadrant of the last split planSplit approved (the fourth is the rest).
+  quad0: i32 = 0;
+  quad1: i32 = 0;
+  quad2: i32 = 0;
   locs: usize = 0;
   locCount: i32 = 0;
   locCap: i32 = 0;
@@ -236,7 +244,16 @@ function appendEntry(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: 
   store<f64>(e, x1, 24);
   store<f64>(e, y1, 32);
   store<i32>(p, count + 1, COUNT);
-  // Locator
+  addLocator(t, slot, n, count);
+  if (t.mode == MODE_SPLIT && owns(p, x0, y0)) {
+    const home = load<i32>(p, HOME);
+    swapEntries(t, n, count, home);
+    store<i32>(nodeAt(t, n), home + 1, HOME);
+  }
+}
+
+// Records that the item in slot has an entry at pos of node n.
+function addLocator(t: Tree, slot: i32, n: i32, pos: i32): void {
   let l = t.locFree;
   if (l >= 0) {
     t.locFree = load<i32>(locAt(t, l), 8);
@@ -249,14 +266,9 @@ function appendEntry(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: 
   }
   const lp = locAt(t, l);
   store<i32>(lp, n, 0);
-  store<i32>(lp, count, 4);
+  store<i32>(lp, pos, 4);
   store<i32>(lp, headOf(t, slot), 8);
   setHead(t, slot, l);
-  if (t.mode == MODE_SPLIT && owns(p, x0, y0)) {
-    const home = load<i32>(p, HOME);
-    swapEntries(t, n, count, home);
-    store<i32>(nodeAt(t, n), home + 1, HOME);
-  }
 }
 
 // Points the locator of the entry now at pos of node n to pos.
@@ -269,12 +281,7 @@ function relocate(t: Tree, n: i32, entries: usize, pos: i32): void {
 function swapEntries(t: Tree, n: i32, i: i32, j: i32): void {
   if (i == j) return;
   const entries = <usize>load<i32>(nodeAt(t, n), ENTRIES);
-  const a = entryAt(entries, i), b = entryAt(entries, j);
-  for (let k: usize = 0; k < ENTRY_BYTES; k += 8) {
-    const v = load<u64>(a + k);
-    store<u64>(a + k, load<u64>(b + k));
-    store<u64>(b + k, v);
-  }
+  swapRecords(entryAt(entries, i), entryAt(entries, j));
   relocate(t, n, entries, i);
   relocate(t, n, entries, j);
 }
@@ -368,46 +375,173 @@ function splitInsert(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: 
   }
 }
 
-// Splits leaf n when it is over capacity and below the depth limit, unless
-// splitting cannot pay: when its items all share a point (they would stay
-// together in every leaf, however deep) or when the quadrants would hold
-// SPLIT_COPIES times as many entries as the leaf (items large next to the
-// quadrants, so a split mostly copies them and adds pair tests). A blocked
-// leaf tries again when its count doubles.
+// Splits leaf n when it is over capacity and below the depth limit (and
+// splitting pays, see planSplit): its entries move into the new children in
+// one partition pass.
 function maybeSplit(t: Tree, n: i32): void {
-  let p = nodeAt(t, n);
+  const p = nodeAt(t, n);
   const count = load<i32>(p, COUNT);
-  if (count <= t.capacity || count < load<i32>(p, AUX) || load<i32>(p, LEVEL) + 1 >= t.maxLevels) return;
+  if (count <= t.capacity) return;
   const entries = <usize>load<i32>(p, ENTRIES);
-  const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
-  let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
-  let copies = 0;
-  for (let i = 0; i < count; i++) {
-    const e = entryAt(entries, i);
-    const x0 = load<f64>(e, 8), y0 = load<f64>(e, 16), x1 = load<f64>(e, 24), y1 = load<f64>(e, 32);
-    hiX0 = max(hiX0, x0);
-    hiY0 = max(hiY0, y0);
-    loX1 = min(loX1, x1);
-    loY1 = min(loY1, y1);
-    copies += (<i32>(x0 <= mx) + <i32>(x1 >= mx)) * (<i32>(y0 <= my) + <i32>(y1 >= my));
-  }
-  if ((hiX0 <= loX1 && hiY0 <= loY1) || <f64>copies >= SPLIT_COPIES * <f64>count) {
-    store<i32>(p, count << 1, AUX);
-    return;
-  }
-  addChildren(t, n);
-  p = nodeAt(t, n);
+  const copies = planSplit(t, n, entries, count);
+  if (copies < 0) return;
+  for (let i = 0; i < count; i++) unlinkLocator(t, load<i32>(entryAt(entries, i)), n);
   store<i32>(p, 0, COUNT);
   store<i32>(p, 0, CAP);
   store<i32>(p, 0, ENTRIES);
   store<i32>(p, 0, HOME);
+  splitInto(t, n, entries, count, copies);
+}
+
+// Whether leaf n, given the count records at recs (entry layout), should
+// split: it must be over capacity, below the depth limit, and splitting must
+// pay. It cannot when the items all share a point (they would stay together
+// in every leaf, however deep) or when the quadrants would hold SPLIT_COPIES
+// times as many entries as the leaf (items large next to the quadrants, so a
+// split mostly copies them and adds pair tests); such a blocked leaf tries
+// again when its count doubles. Returns the number of entries the quadrants
+// would hold, or -1 for no split.
+function planSplit(t: Tree, n: i32, recs: usize, count: i32): i32 {
+  const p = nodeAt(t, n);
+  if (count <= t.capacity || count < load<i32>(p, AUX) || load<i32>(p, LEVEL) + 1 >= t.maxLevels) return -1;
+  const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
+  let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
+  // A record touches n, so it touches a quadrant exactly when it reaches that quadrant's side of both split lines.
+  let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
   for (let i = 0; i < count; i++) {
-    const e = entryAt(entries, i);
-    const slot = load<i32>(e);
-    unlinkLocator(t, slot, n);
-    splitInsert(t, n, slot, load<f64>(e, 8), load<f64>(e, 16), load<f64>(e, 24), load<f64>(e, 32));
+    const e = entryAt(recs, i);
+    const x0 = load<f64>(e, 8), y0 = load<f64>(e, 16), x1 = load<f64>(e, 24), y1 = load<f64>(e, 32);
+    // Comparisons, not f64 min/max (which pay for NaN and -0 handling).
+    hiX0 = select(x0, hiX0, x0 > hiX0);
+    hiY0 = select(y0, hiY0, y0 > hiY0);
+    loX1 = select(x1, loX1, x1 < loX1);
+    loY1 = select(y1, loY1, y1 < loY1);
+    const left = <i32>(x0 <= mx), right = <i32>(x1 >= mx), low = <i32>(y0 <= my), high = <i32>(y1 >= my);
+    c0 += left & low;
+    c1 += right & low;
+    c2 += left & high;
+    c3 += right & high;
   }
-  heap.free(entries);
+  const copies = c0 + c1 + c2 + c3;
+  if ((hiX0 <= loX1 && hiY0 <= loY1) || <f64>copies >= SPLIT_COPIES * <f64>count) {
+    store<i32>(p, count << 1, AUX);
+    return -1;
+  }
+  t.quad0 = c0;
+  t.quad1 = c1;
+  t.quad2 = c2;
+  return copies;
+}
+
+// Gives the empty node n the count records in the heap block recs (entry
+// layout), which it takes over: as a leaf, whose entries the block becomes,
+// or split, recursively, as far as splitting pays. This is the bulk build:
+// one partition pass per level instead of one walk per item and repeated
+// re-splits.
+function fill(t: Tree, n: i32, recs: usize, count: i32): void {
+  const copies = planSplit(t, n, recs, count);
+  if (copies < 0) adoptLeaf(t, n, recs, count);
+  else splitInto(t, n, recs, count, copies);
+}
+
+// Adds the four children of n and fills each with the records that touch it
+// (`copies` of them in all, t.quad0..2 per quadrant, as planSplit counted),
+// each quadrant's in a block of its own. Frees the heap block recs as soon
+// as it is partitioned, so a bulk build holds at most the blocks along one
+// path down the tree besides the leaves.
+function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void {
+  const c0 = t.quad0, c1 = t.quad1, c2 = t.quad2;
+  const c3 = copies - c0 - c1 - c2;
+  const first = addChildren(t, n);
+  const p = nodeAt(t, n);
+  const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
+  const b0 = recordBlock(c0), b1 = recordBlock(c1), b2 = recordBlock(c2), b3 = recordBlock(c3);
+  // Write cursors per quadrant, kept in memory so a record that sits in one
+  // quadrant (almost all of them) picks its cursor with no branch.
+  const cursors = memory.data(16);
+  store<u32>(cursors, <u32>b0);
+  store<u32>(cursors, <u32>b1, 4);
+  store<u32>(cursors, <u32>b2, 8);
+  store<u32>(cursors, <u32>b3, 12);
+  for (let i = 0; i < count; i++) {
+    const e = entryAt(recs, i);
+    const left = load<f64>(e, 8) <= mx, right = load<f64>(e, 24) >= mx;
+    const low = load<f64>(e, 16) <= my, high = load<f64>(e, 32) >= my;
+    if ((left & right) | (low & high)) {
+      if (low) {
+        if (left) appendRecord(cursors, e);
+        if (right) appendRecord(cursors + 4, e);
+      }
+      if (high) {
+        if (left) appendRecord(cursors + 8, e);
+        if (right) appendRecord(cursors + 12, e);
+      }
+    } else {
+      appendRecord(cursors + ((<usize>right | (<usize>high << 1)) << 2), e);
+    }
+  }
+  heap.free(recs);
+  fill(t, first, b0, c0);
+  fill(t, first + 1, b1, c1);
+  fill(t, first + 2, b2, c2);
+  fill(t, first + 3, b3, c3);
+}
+
+// A heap block for count records (none for zero).
+@inline function recordBlock(count: i32): usize {
+  return count == 0 ? 0 : heap.alloc(<usize>count * ENTRY_BYTES);
+}
+
+// Copies the record at src to the cursor stored at `cursor` and advances it.
+@inline function appendRecord(cursor: usize, src: usize): void {
+  const dst = <usize>load<u32>(cursor);
+  copyRecord(dst, src);
+  store<u32>(cursor, <u32>(dst + ENTRY_BYTES));
+}
+
+@inline function copyRecord(dst: usize, src: usize): usize {
+  store<u64>(dst, load<u64>(src));
+  store<u64>(dst, load<u64>(src, 8), 8);
+  store<u64>(dst, load<u64>(src, 16), 16);
+  store<u64>(dst, load<u64>(src, 24), 24);
+  store<u64>(dst, load<u64>(src, 32), 32);
+  return dst + ENTRY_BYTES;
+}
+
+// Makes the empty node n a leaf whose entries are the count records in the
+// heap block recs: reordered in place so its own entries come first (own
+// ones are kept from the front, others swapped in from the back).
+function adoptLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
+  if (count == 0) {
+    if (recs != 0) heap.free(recs);
+    return;
+  }
+  const p = nodeAt(t, n);
+  const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
+  let i = 0, j = count - 1;
+  while (i <= j) {
+    const e = entryAt(recs, i);
+    const x = load<f64>(e, 8), y = load<f64>(e, 16);
+    if (x >= ex0 && x < ex1 && y >= ey0 && y < ey1) {
+      i++;
+    } else {
+      swapRecords(e, entryAt(recs, j));
+      j--;
+    }
+  }
+  store<i32>(p, <i32>recs, ENTRIES);
+  store<i32>(p, count, CAP);
+  store<i32>(p, count, COUNT);
+  store<i32>(p, i, HOME);
+  for (let k = 0; k < count; k++) addLocator(t, load<i32>(entryAt(recs, k)), n, k);
+}
+
+@inline function swapRecords(a: usize, b: usize): void {
+  for (let k: usize = 0; k < ENTRY_BYTES; k += 8) {
+    const v = load<u64>(a + k);
+    store<u64>(a + k, load<u64>(b + k));
+    store<u64>(b + k, v);
+  }
 }
 
 function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
@@ -665,10 +799,10 @@ function fixedPairs(t: Tree): void {
   store<f64>(e, y1, 32);
 }
 
+// Makes room for slots up to `slot`: by half again, or exactly to a batch's largest slot.
 function reserveItems(t: Tree, slot: i32): void {
   if (slot < t.itemCap) return;
-  let cap = max(64, t.itemCap << 1);
-  while (cap <= slot) cap <<= 1;
+  const cap = max(max(64, t.itemCap + (t.itemCap >> 1)), slot + 1);
   t.ids = grow(t.ids, <usize>cap << 2);
   t.heads = grow(t.heads, <usize>cap << 2);
   for (let s = t.itemCap; s < cap; s++) {
@@ -683,24 +817,52 @@ function place(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   else fixedPlace(t, 0, slot, x0, y0, x1, y1);
 }
 
-// Re-inserts every live item in slot order into a fresh set of nodes.
-function rebuild(t: Tree): void {
+// Copies every placed item's record (slot, id, rect) into a new buffer with
+// room for `extra` more, in slot order; returns it (its count is t.size).
+function gatherRecords(t: Tree, extra: i32): usize {
   // The rects live only in entries: copy each item's out before the nodes go.
-  const saved = heap.alloc(<usize>max(t.itemCap, 1) << 5);
+  const recs = heap.alloc(<usize>max(t.size + extra, 1) * ENTRY_BYTES);
+  let r = recs;
   for (let s = 0; s < t.itemCap; s++) {
-    if (idOf(t, s) < 0) continue;
-    const l = locAt(t, headOf(t, s));
-    const e = entryAt(<usize>load<i32>(nodeAt(t, load<i32>(l, 0)), ENTRIES), load<i32>(l, 4));
-    memory.copy(saved + (<usize>s << 5), e + 8, 32);
+    const head = headOf(t, s);
+    if (idOf(t, s) < 0 || head < 0) continue;
+    const l = locAt(t, head);
+    r = copyRecord(r, entryAt(<usize>load<i32>(nodeAt(t, load<i32>(l, 0)), ENTRIES), load<i32>(l, 4)));
   }
+  return recs;
+}
+
+// Replaces the nodes by a tree bulk-built from the count records at recs (freed here).
+function bulkBuild(t: Tree, recs: usize, count: i32): void {
+  for (let i = 0; i < count; i++) setHead(t, load<i32>(entryAt(recs, i)), -1);
   resetNodes(t);
-  for (let s = 0; s < t.itemCap; s++) {
-    if (idOf(t, s) < 0) continue;
-    setHead(t, s, -1);
-    const r = saved + (<usize>s << 5);
-    place(t, s, load<f64>(r, 0), load<f64>(r, 8), load<f64>(r, 16), load<f64>(r, 24));
+  // Every item has at least one entry, most one or two: room for 1.5 per item, then trimmed.
+  if (t.locCap < count + (count >> 1)) {
+    if (t.locs != 0) heap.free(t.locs);
+    t.locCap = count + (count >> 1);
+    t.locs = heap.alloc(<usize>t.locCap * LOC_BYTES);
   }
-  heap.free(saved);
+  fill(t, 0, recs, count);
+  // Built in one go: trim the locator array to what it holds.
+  t.locCap = max(t.locCount, 1);
+  t.locs = grow(t.locs, <usize>t.locCap * LOC_BYTES);
+}
+
+// Rebuilds the nodes with the same items: bulk in split mode, in slot order.
+function rebuild(t: Tree): void {
+  if (t.mode == MODE_SPLIT) {
+    bulkBuild(t, gatherRecords(t, 0), t.size);
+    return;
+  }
+  const recs = gatherRecords(t, 0);
+  resetNodes(t);
+  for (let i = 0; i < t.size; i++) {
+    const e = entryAt(recs, i);
+    const s = load<i32>(e);
+    setHead(t, s, -1);
+    place(t, s, load<f64>(e, 8), load<f64>(e, 16), load<f64>(e, 24), load<f64>(e, 32));
+  }
+  heap.free(recs);
 }
 
 // ---- exports --------------------------------------------------------------------------------
@@ -738,6 +900,7 @@ export function qtInsert(tree: i32, slot: i32, id: i32, x0: f64, y0: f64, x1: f6
   reserveItems(t, slot);
   store<i32>(t.ids + (<usize>slot << 2), id);
   setHead(t, slot, -1);
+  t.size++;
   place(t, slot, x0, y0, x1, y1);
 }
 
@@ -755,8 +918,36 @@ export function qtUpdateMany(tree: i32, slotsPtr: i32, rectsPtr: i32, count: i32
   }
 }
 
-/** Inserts count items: slots and ids (i32) and rects (4 f64 each). */
+/**
+ * Inserts count items: slots and ids (i32) and rects (4 f64 each). A split
+ * tree receiving at least as many items as it holds is rebuilt in bulk: its
+ * items in slot order, then the batch in order.
+ */
 export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i32, count: i32): void {
+  const t = changetype<Tree>(<usize>tree);
+  if (t.mode == MODE_SPLIT && count > 0 && count >= t.size) {
+    const recs = gatherRecords(t, count);
+    let top = 0;
+    for (let i = 0; i < count; i++) top = max(top, load<i32>(<usize>slotsPtr + (<usize>i << 2)));
+    reserveItems(t, top);
+    let r = entryAt(recs, t.size);
+    for (let i = 0; i < count; i++) {
+      const slot = load<i32>(<usize>slotsPtr + (<usize>i << 2));
+      const id = load<i32>(<usize>idsPtr + (<usize>i << 2));
+      store<i32>(t.ids + (<usize>slot << 2), id);
+      const src = <usize>rectsPtr + (<usize>i << 5);
+      store<i32>(r, slot);
+      store<i32>(r, id, 4);
+      store<u64>(r, load<u64>(src), 8);
+      store<u64>(r, load<u64>(src, 8), 16);
+      store<u64>(r, load<u64>(src, 16), 24);
+      store<u64>(r, load<u64>(src, 24), 32);
+      r += ENTRY_BYTES;
+    }
+    t.size += count;
+    bulkBuild(t, recs, t.size);
+    return;
+  }
   for (let i = 0; i < count; i++) {
     const r = <usize>rectsPtr + (<usize>i << 5);
     qtInsert(tree, load<i32>(<usize>slotsPtr + (<usize>i << 2)), load<i32>(<usize>idsPtr + (<usize>i << 2)), load<f64>(r, 0), load<f64>(r, 8), load<f64>(r, 16), load<f64>(r, 24));
@@ -767,6 +958,7 @@ export function qtRemove(tree: i32, slot: i32): void {
   const t = changetype<Tree>(<usize>tree);
   detach(t, slot);
   store<i32>(t.ids + (<usize>slot << 2), -1);
+  t.size--;
 }
 
 export function qtClear(tree: i32): void {
@@ -775,6 +967,7 @@ export function qtClear(tree: i32): void {
     store<i32>(t.ids + (<usize>s << 2), -1);
     setHead(t, s, -1);
   }
+  t.size = 0;
   resetNodes(t);
 }
 

@@ -210,14 +210,17 @@ export class QuadTree implements Iterable<number> {
   insertMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
     this.alive();
     const count = checkBatch(ids, rects);
-    const batch = new Set<number>();
-    for (let i = 0; i < count; i++) {
-      if (this.slots.get(ids[i]) >= 0 || batch.has(ids[i])) throw new SpatialError('DUPLICATE_ID', `id ${ids[i]} is already in the tree`);
-      batch.add(ids[i]);
-    }
+    // Slots are handed out as ids are checked (no set of the batch's ids); an
+    // id met twice takes the added ones back before the batch is rejected.
     const slots = new Int32Array(count);
-    for (let i = 0; i < count; i++) slots[i] = this.slots.add(ids[i]);
-    this.core.insertMany(slots, Int32Array.from(ids), Float64Array.from(rects));
+    for (let i = 0; i < count; i++) {
+      if (this.slots.get(ids[i]) >= 0) {
+        for (let k = i - 1; k >= 0; k--) this.slots.delete(ids[k]);
+        throw new SpatialError('DUPLICATE_ID', `id ${ids[i]} is already in the tree`);
+      }
+      slots[i] = this.slots.add(ids[i]);
+    }
+    this.core.insertMany(slots, ids instanceof Int32Array ? ids : Int32Array.from(ids), rects instanceof Float64Array ? rects : Float64Array.from(rects));
   }
 
   /**

@@ -23,6 +23,7 @@ const box = fc.tuple(coord, coord, fc.integer({ min: 0, max: 100 }), fc.integer(
 
 type Op =
   | { kind: 'insert'; id: number; rect: Rect }
+  | { kind: 'insertMany'; items: Array<{ id: number; rect: Rect }> }
   | { kind: 'update'; id: number; rect: Rect }
   | { kind: 'remove'; id: number }
   | { kind: 'capacity'; capacity: number }
@@ -32,6 +33,7 @@ type Op =
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 40, arbitrary: fc.record({ kind: fc.constant('insert' as const), id, rect }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('insertMany' as const), items: fc.array(fc.record({ id, rect }), { maxLength: 30 }) }) },
   { weight: 20, arbitrary: fc.record({ kind: fc.constant('update' as const), id, rect }) },
   { weight: 10, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('capacity' as const), capacity: fc.integer({ min: 1, max: 9 }) }) },
@@ -107,6 +109,16 @@ function run(cfg: Config, ops: Op[]): void {
           if (r.code === undefined) oracle.insert(o.id, o.rect);
           break;
         }
+        case 'insertMany': {
+          // A batch at least as large as the tree rebuilds it in bulk; a smaller one inserts item by item.
+          const ids = o.items.map((item) => item.id);
+          const rects = o.items.flatMap((item) => item.rect);
+          const r = both(trees, (t) => t.insertMany(ids, rects));
+          const duplicate = ids.some((v, i) => oracle.rects.has(v) || ids.indexOf(v) !== i);
+          expect(r.code).toBe(duplicate ? 'DUPLICATE_ID' : undefined);
+          if (r.code === undefined) for (const item of o.items) oracle.insert(item.id, item.rect);
+          break;
+        }
         case 'update': {
           const r = both(trees, (t) => t.update(o.id, ...o.rect));
           expect(r.code).toBe(oracle.rects.has(o.id) ? undefined : 'UNKNOWN_ID');
@@ -162,6 +174,21 @@ describe('QuadTree parity: wasm, js and brute force', () => {
     fc.assert(
       fc.property(config, fc.array(op, { maxLength: 80, size: 'max' }), (cfg, ops) => run(cfg, ops)),
       { numRuns: 500 },
+    );
+  });
+
+  it('agree on bulk-built trees followed by updates, removes and single inserts', () => {
+    const bulkOp = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('insert' as const), id: fc.integer({ min: 0, max: 300 }), rect }) },
+      { weight: 8, arbitrary: fc.record({ kind: fc.constant('update' as const), id: fc.integer({ min: 0, max: 150 }), rect }) },
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('remove' as const), id: fc.integer({ min: 0, max: 150 }) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('capacity' as const), capacity: fc.integer({ min: 1, max: 9 }) }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('query' as const), rect: box, stopAfter: fc.integer({ min: 0, max: 20 }) }) },
+    );
+    const batch = fc.uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 150 }), rect }), { minLength: 20, maxLength: 150, selector: (item) => item.id });
+    fc.assert(
+      fc.property(config, batch, fc.array(bulkOp, { maxLength: 120 }), (cfg, items, ops) => run(cfg, [{ kind: 'insertMany', items }, ...ops])),
+      { numRuns: 80 },
     );
   });
 

@@ -7,6 +7,8 @@
 // bounds land in border leaves). The half-open extended regions of the leaves
 // partition the plane, so a hit or a pair is reported only by the leaf owning
 // the min corner of the intersection: exactly once, with no set of seen ids.
+// A leaf that overflows, and a tree receiving a batch at least its size, is
+// built top-down in one go (fill), partitioning items by quadrant.
 //
 // 'fixed': pre-split to `levels` levels; an item lives in the deepest node
 // whose loose region (the node grown by half its size per side) contains it.
@@ -76,7 +78,7 @@ function resized<T extends Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(
 }
 
 /** A leaf does not split when its quadrants would hold this many times its entries. */
-const SPLIT_COPIES = 2;
+const SPLIT_COPIES = 1.5;
 
 const midpoint = (a: number, b: number): number => Math.min(Math.max(a * 0.5 + b * 0.5, a), b);
 
@@ -85,6 +87,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private capacity: number;
   private readonly maxLevels: number;
   private bounds: [number, number, number, number];
+  private size = 0;
   levels = 1;
 
   // Nodes.
@@ -104,6 +107,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private locNext = new Int32Array(0);
   private locCount = 0;
   private locFree = -1;
+
+  // Entries per quadrant of the last split planSplit approved.
+  private readonly quads = [0, 0, 0, 0];
 
   private out = new Int32Array(64);
   private outCount = 0;
@@ -227,6 +233,15 @@ export class ReferenceQuadTree implements QuadTreeCore {
     box[count * 4 + 2] = x1;
     box[count * 4 + 3] = y1;
     this.nodeI[n * NI + COUNT] = count + 1;
+    this.addLocator(slot, n, count);
+    if (this.split && this.owns(n, x0, y0)) {
+      const home = this.nodeI[n * NI + HOME]++;
+      this.swapEntries(n, count, home);
+    }
+  }
+
+  /** Records that the item in slot has an entry at pos of node n. */
+  private addLocator(slot: number, n: number, pos: number): void {
     let l = this.locFree;
     if (l >= 0) {
       this.locFree = this.locNext[l];
@@ -239,13 +254,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
       }
     }
     this.locNode[l] = n;
-    this.locPos[l] = count;
+    this.locPos[l] = pos;
     this.locNext[l] = this.heads[slot];
     this.heads[slot] = l;
-    if (this.split && this.owns(n, x0, y0)) {
-      const home = this.nodeI[n * NI + HOME]++;
-      this.swapEntries(n, count, home);
-    }
   }
 
   /** Points the locator of the entry now at pos of node n to pos. */
@@ -353,48 +364,129 @@ export class ReferenceQuadTree implements QuadTreeCore {
     }
   }
 
-  /**
-   * Splits leaf n when over capacity and below the depth limit, unless
-   * splitting cannot pay: when its items all share a point (they would stay
-   * together in every leaf, however deep) or when the quadrants would hold
-   * SPLIT_COPIES times as many entries as the leaf (items large next to the
-   * quadrants: a split mostly copies them and adds pair tests). A blocked leaf
-   * tries again when its count doubles.
-   */
+  /** Splits leaf n when over capacity, below the depth limit and when splitting pays (see planSplit). */
   private maybeSplit(n: number): void {
-    const ni = this.nodeI;
-    const count = ni[n * NI + COUNT];
-    if (count <= this.capacity || count < ni[n * NI + AUX] || ni[n * NI + LEVEL] + 1 >= this.maxLevels) return;
+    const count = this.nodeI[n * NI + COUNT];
+    if (count <= this.capacity) return;
     const list = this.entries[n];
-    const r = this.boxes[n];
+    const box = this.boxes[n];
+    const copies = this.planSplit(n, box, count);
+    if (copies < 0) return;
+    for (let i = 0; i < count; i++) this.unlinkLocator(list[i], n);
+    this.nodeI[n * NI + COUNT] = 0;
+    this.nodeI[n * NI + HOME] = 0;
+    this.entries[n] = EMPTY;
+    this.boxes[n] = NO_BOXES;
+    this.splitInto(n, list, box, count, copies);
+  }
+
+  /**
+   * Whether leaf n, given `count` records' rects, should split: it must be
+   * over capacity, below the depth limit, and splitting must pay. It cannot
+   * when the items all share a point (they would stay together in every
+   * leaf, however deep) or when the quadrants would hold SPLIT_COPIES times
+   * as many entries as the leaf (items large next to the quadrants: a split
+   * mostly copies them and adds pair tests); such a blocked leaf tries again
+   * when its count doubles. Returns the entries the quadrants would hold, or
+   * -1 for no split.
+   */
+  private planSplit(n: number, r: Float64Array, count: number): number {
+    const ni = this.nodeI;
+    if (count <= this.capacity || count < ni[n * NI + AUX] || ni[n * NI + LEVEL] + 1 >= this.maxLevels) return -1;
     const f = this.nodeF;
     const mx = midpoint(f[n * NF + X0], f[n * NF + X1]);
     const my = midpoint(f[n * NF + Y0], f[n * NF + Y1]);
     let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
-    let copies = 0;
+    // A record touches n, so it touches a quadrant exactly when it reaches that quadrant's side of both split lines.
+    const quads = this.quads;
+    quads.fill(0);
     for (let i = 0; i < count; i++) {
       const s = i * 4;
       hiX0 = Math.max(hiX0, r[s]);
       hiY0 = Math.max(hiY0, r[s + 1]);
       loX1 = Math.min(loX1, r[s + 2]);
       loY1 = Math.min(loY1, r[s + 3]);
-      copies += (Number(r[s] <= mx) + Number(r[s + 2] >= mx)) * (Number(r[s + 1] <= my) + Number(r[s + 3] >= my));
+      const left = r[s] <= mx, right = r[s + 2] >= mx, low = r[s + 1] <= my, high = r[s + 3] >= my;
+      quads[0] += Number(left && low);
+      quads[1] += Number(right && low);
+      quads[2] += Number(left && high);
+      quads[3] += Number(right && high);
     }
+    const copies = quads[0] + quads[1] + quads[2] + quads[3];
     if ((hiX0 <= loX1 && hiY0 <= loY1) || copies >= SPLIT_COPIES * count) {
       ni[n * NI + AUX] = count * 2;
-      return;
+      return -1;
     }
-    this.addChildren(n);
-    this.nodeI[n * NI + COUNT] = 0;
-    this.nodeI[n * NI + HOME] = 0;
-    this.entries[n] = EMPTY;
-    this.boxes[n] = NO_BOXES;
+    return copies;
+  }
+
+  /**
+   * Gives the empty node n the records (slots and rects): as a leaf, or split,
+   * recursively, as far as splitting pays. This is the bulk build: one
+   * partition pass per level instead of one walk per item and repeated re-splits.
+   */
+  private fill(n: number, slots: Int32Array, r: Float64Array, count: number): void {
+    const copies = this.planSplit(n, r, count);
+    if (copies < 0) this.fillLeaf(n, slots, r, count);
+    else this.splitInto(n, slots, r, count, copies);
+  }
+
+  /** Adds the four children of n and fills each with the records that touch it (`copies` in all), partitioned in quadrant order. */
+  private splitInto(n: number, slots: Int32Array, r: Float64Array, count: number, copies: number): void {
+    const first = this.addChildren(n);
+    const f = this.nodeF;
+    const mx = midpoint(f[n * NF + X0], f[n * NF + X1]);
+    const my = midpoint(f[n * NF + Y0], f[n * NF + Y1]);
+    // Quadrant q's records start after those of the quadrants before it (planSplit counted them).
+    const q = this.quads;
+    const starts = [0, q[0], q[0] + q[1], q[0] + q[1] + q[2]];
+    const ends = starts.slice();
+    const partSlots = new Int32Array(copies);
+    const partRects = new Float64Array(copies * 4);
+    const put = (q: number, i: number): void => {
+      const k = ends[q]++;
+      partSlots[k] = slots[i];
+      partRects.set(r.subarray(i * 4, i * 4 + 4), k * 4);
+    };
     for (let i = 0; i < count; i++) {
-      const slot = list[i];
-      this.unlinkLocator(slot, n);
-      const s = i * 4;
-      this.splitInsert(n, slot, r[s], r[s + 1], r[s + 2], r[s + 3]);
+      const left = r[i * 4] <= mx, right = r[i * 4 + 2] >= mx, low = r[i * 4 + 1] <= my, high = r[i * 4 + 3] >= my;
+      if (low) {
+        if (left) put(0, i);
+        if (right) put(1, i);
+      }
+      if (high) {
+        if (left) put(2, i);
+        if (right) put(3, i);
+      }
     }
+    for (let q = 0; q < 4; q++) {
+      const a = starts[q], b = ends[q];
+      this.fill(first + q, partSlots.subarray(a, b), partRects.subarray(a * 4, b * 4), b - a);
+    }
+  }
+
+  /**
+   * Makes the empty node n a leaf holding the records, in arrays of exactly
+   * that size, reordered so its own entries come first (own ones are kept from
+   * the front, others swapped in from the back).
+   */
+  private fillLeaf(n: number, slots: Int32Array, r: Float64Array, count: number): void {
+    if (count === 0) return;
+    const list = (this.entries[n] = slots.slice(0, count));
+    const box = (this.boxes[n] = r.slice(0, count * 4));
+    let i = 0, j = count - 1;
+    while (i <= j) {
+      if (this.owns(n, box[i * 4], box[i * 4 + 1])) {
+        i++;
+      } else {
+        [list[i], list[j]] = [list[j], list[i]];
+        for (let k = 0; k < 4; k++) [box[i * 4 + k], box[j * 4 + k]] = [box[j * 4 + k], box[i * 4 + k]];
+        j--;
+      }
+    }
+    this.nodeI[n * NI + COUNT] = count;
+    this.nodeI[n * NI + HOME] = i;
+    for (let k = 0; k < count; k++) this.addLocator(list[k], n, k);
   }
 
   private splitQuery(n: number, x0: number, y0: number, x1: number, y1: number): void {
@@ -616,21 +708,40 @@ export class ReferenceQuadTree implements QuadTreeCore {
     else this.fixedPlace(0, slot, x0, y0, x1, y1);
   }
 
-  /** Re-inserts every live item in slot order into a fresh set of nodes. */
-  private rebuild(): void {
+  /** Every placed item's slot and rect, in slot order, with room for `extra` more records. */
+  private gatherRecords(extra: number): { slots: Int32Array; rects: Float64Array } {
     // The rects live only in entries: copy each item's out before the nodes go.
-    const saved = new Float64Array(this.ids.length * 4);
+    const slots = new Int32Array(this.size + extra);
+    const rects = new Float64Array((this.size + extra) * 4);
+    let k = 0;
     for (let s = 0; s < this.ids.length; s++) {
-      if (this.ids[s] < 0) continue;
       const l = this.heads[s];
-      const box = this.boxes[this.locNode[l]];
-      saved.set(box.subarray(this.locPos[l] * 4, this.locPos[l] * 4 + 4), s * 4);
+      if (this.ids[s] < 0 || l < 0) continue;
+      slots[k] = s;
+      rects.set(this.boxes[this.locNode[l]].subarray(this.locPos[l] * 4, this.locPos[l] * 4 + 4), k * 4);
+      k++;
+    }
+    return { slots, rects };
+  }
+
+  /** Replaces the nodes by a tree bulk-built from the records. */
+  private bulkBuild(slots: Int32Array, rects: Float64Array): void {
+    for (const s of slots) this.heads[s] = -1;
+    this.resetNodes();
+    this.fill(0, slots, rects, slots.length);
+  }
+
+  /** Rebuilds the nodes with the same items: bulk in split mode, in slot order. */
+  private rebuild(): void {
+    const { slots, rects } = this.gatherRecords(0);
+    if (this.split) {
+      this.bulkBuild(slots, rects);
+      return;
     }
     this.resetNodes();
-    for (let s = 0; s < this.ids.length; s++) {
-      if (this.ids[s] < 0) continue;
-      this.heads[s] = -1;
-      this.place(s, saved[s * 4], saved[s * 4 + 1], saved[s * 4 + 2], saved[s * 4 + 3]);
+    for (let i = 0; i < slots.length; i++) {
+      this.heads[slots[i]] = -1;
+      this.place(slots[i], rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
     }
   }
 
@@ -638,6 +749,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
     this.reserveItems(slot);
     this.ids[slot] = id;
     this.heads[slot] = -1;
+    this.size++;
     this.place(slot, minX, minY, maxX, maxY);
   }
 
@@ -646,7 +758,21 @@ export class ReferenceQuadTree implements QuadTreeCore {
     else this.fixedUpdate(slot, minX, minY, maxX, maxY);
   }
 
+  /** A split tree receiving at least as many items as it holds is rebuilt in bulk: its items in slot order, then the batch in order. */
   insertMany(slots: Int32Array, ids: Int32Array, rects: Float64Array): void {
+    const count = slots.length;
+    if (this.split && count > 0 && count >= this.size) {
+      const all = this.gatherRecords(count);
+      let top = 0;
+      for (let i = 0; i < count; i++) top = Math.max(top, slots[i]);
+      this.reserveItems(top);
+      for (let i = 0; i < count; i++) this.ids[slots[i]] = ids[i];
+      all.slots.set(slots, this.size);
+      all.rects.set(rects.subarray(0, count * 4), this.size * 4);
+      this.size += count;
+      this.bulkBuild(all.slots, all.rects);
+      return;
+    }
     for (let i = 0; i < slots.length; i++) this.insert(slots[i], ids[i], rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
   }
 
@@ -657,11 +783,13 @@ export class ReferenceQuadTree implements QuadTreeCore {
   remove(slot: number): void {
     this.detach(slot);
     this.ids[slot] = -1;
+    this.size--;
   }
 
   clear(): void {
     this.ids.fill(-1);
     this.heads.fill(-1);
+    this.size = 0;
     this.resetNodes();
   }
 
