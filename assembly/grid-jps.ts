@@ -1,4 +1,4 @@
-import { MinHeap } from './minheap';
+import { IndexedHeap } from './indexed-heap';
 import {
   DIAGONAL_ALWAYS, DIAGONAL_NEVER, DIAGONAL_ONE_OBSTACLE, Grid, TIE, diagonalAllowed, distance, nodeAt, walkableAt,
 } from './grid-map';
@@ -114,7 +114,7 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
   const nodes = grid.nodes;
   const open = grid.generation;
   const closed = open + 1;
-  const queue = changetype<MinHeap>(grid.heap);
+  const queue = changetype<IndexedHeap>(grid.heap);
   const never = diagonal == DIAGONAL_NEVER;
   const oneObstacle = diagonal == DIAGONAL_ONE_OBSTACLE;
   const cornerPassing = diagonal == DIAGONAL_ALWAYS || oneObstacle;
@@ -128,7 +128,6 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
   while (!queue.empty) {
     const cell = queue.pop();
     const node = nodeAt(nodes, cell);
-    if (load<u32>(node, 8) == closed) continue;
     store<u32>(node, closed, 8);
     if (cell == target) return true;
     const cy = cell / stride;
@@ -211,11 +210,16 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       const seen = load<u32>(reached, 8);
       if (seen == closed) continue;
       const tentative = base + distance(jx - cx, jy - cy, diagonal);
-      if (seen == open && tentative >= load<f64>(reached)) continue;
+      const key = tentative + distance(jx - tx, jy - ty, diagonal) - tentative * TIE;
+      if (seen == open) {
+        if (tentative >= load<f64>(reached)) continue;
+        queue.decrease(key, jump);
+      } else {
+        store<u32>(reached, open, 8);
+        queue.push(key, jump);
+      }
       store<f64>(reached, tentative);
-      store<u32>(reached, open, 8);
       store<i32>(reached, cell, 12);
-      queue.push(tentative + distance(jx - tx, jy - ty, diagonal) - tentative * TIE, jump);
     }
   }
   return false;

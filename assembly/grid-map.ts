@@ -1,4 +1,4 @@
-import { MinHeap } from './minheap';
+import { IndexedHeap } from './indexed-heap';
 
 // Tile-map walking over flat cell arrays. The map is stored with a one-cell
 // blocked border (stride = width + 2), so neighbour reads never need a bounds
@@ -41,6 +41,7 @@ export class Grid {
   /** Search records, NODE_BYTES per padded cell: g at +0, stamp at +8, parent at +12. */
   nodes: usize = 0;
   generation: u32 = 0;
+  /** The open list, an IndexedHeap over cells. */
   heap: usize = 0;
   /** SPFA's FIFO ring, allocated on its first use. */
   queue: usize = 0;
@@ -86,7 +87,7 @@ export function beginSearch(grid: Grid): void {
   if (grid.nodes == 0) {
     grid.nodes = heap.alloc(cells * NODE_BYTES);
     memory.fill(grid.nodes, 0, cells * NODE_BYTES);
-    grid.heap = changetype<usize>(new MinHeap(1024));
+    grid.heap = changetype<usize>(new IndexedHeap(grid.cells));
     grid.generation = 0;
   }
   // Stamps below the generation are stale; restart the count long before it wraps.
@@ -95,7 +96,7 @@ export function beginSearch(grid: Grid): void {
     grid.generation = 0;
   }
   grid.generation += 2;
-  changetype<MinHeap>(grid.heap).clear();
+  changetype<IndexedHeap>(grid.heap).clear();
 }
 
 /**

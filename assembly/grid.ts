@@ -1,4 +1,4 @@
-import { MinHeap } from './minheap';
+import { IndexedHeap } from './indexed-heap';
 import {
   ALGORITHM_DIJKSTRA, ALGORITHM_JPS, ALGORITHM_SPFA,
   Grid, beginSearch, cellIndex, walkableAt, writePath,
@@ -31,7 +31,7 @@ export function gridDispose(handle: i32): void {
   heap.free(grid.cost);
   if (grid.nodes != 0) {
     heap.free(grid.nodes);
-    changetype<MinHeap>(grid.heap).dispose();
+    changetype<IndexedHeap>(grid.heap).dispose();
   }
   if (grid.queue != 0) heap.free(grid.queue);
   if (grid.out != 0) heap.free(grid.out);
@@ -98,3 +98,24 @@ export function gridFindPath(handle: i32, sx: i32, sy: i32, tx: i32, ty: i32, di
   return <i32>writePath(grid, target);
 }
 
+
+/**
+ * Runs `count` operations on a fresh IndexedHeap over `slots` values, for the
+ * heap's tests: each operation is three f64 at ptr (kind, key, value); kind 0
+ * pushes, 1 decreases, 2 pops and overwrites the key and value with the
+ * popped entry's.
+ */
+export function gridProbeIndexedHeap(ptr: usize, count: i32, slots: i32): void {
+  const queue = new IndexedHeap(slots);
+  for (let i = 0; i < count; i++) {
+    const at = ptr + <usize>i * 24;
+    const kind = <i32>load<f64>(at);
+    if (kind == 0) queue.push(load<f64>(at, 8), <i32>load<f64>(at, 16));
+    else if (kind == 1) queue.decrease(load<f64>(at, 8), <i32>load<f64>(at, 16));
+    else {
+      store<f64>(at, queue.topKey, 8);
+      store<f64>(at, <f64>queue.pop(), 16);
+    }
+  }
+  queue.dispose();
+}
