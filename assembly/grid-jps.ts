@@ -32,6 +32,43 @@ import {
   }
 }
 
+const ONES: u64 = 0x0101010101010101;
+
+/**
+ * jumpStraight for a horizontal scan (`step` is +-1), eight cells at a time:
+ * walkability bytes are 0 or 1, so one u64 load per row holds eight cells and
+ * bitwise operations find the first stop among them (a blocked cell, the
+ * target, or a forced neighbour), the same cell the byte loop would stop at.
+ * The walk array is padded so that loads past either end stay in it.
+ */
+@inline function jumpRow(walk: usize, cell: i32, step: i32, stride: i32, target: i32): i32 {
+  // Eight cells from `low` upward; scanning west they are cell - 7 .. cell.
+  let low = step > 0 ? cell : cell - 7;
+  while (true) {
+    const at = walk + <usize>low;
+    const behind = walk + <usize>(low - step); // each cell's previous cell along the scan
+    const up = load<u64>(at - <usize>stride);
+    const down = load<u64>(at + <usize>stride);
+    let stop = (load<u64>(at) ^ ONES)
+      | (up & ~load<u64>(behind - <usize>stride))
+      | (down & ~load<u64>(behind + <usize>stride));
+    const t = <u32>(target - low);
+    if (t < 8) stop |= <u64>1 << (<u64>t << 3);
+    if (stop != 0) {
+      const found = low + <i32>((step > 0 ? ctz(stop) : 63 - clz(stop)) >> 3);
+      return walkableAt(walk, found) ? found : -1;
+    }
+    low += step << 3;
+  }
+}
+
+/**
+ * A straight scan in any direction: horizontal ones eight cells at a time.
+ */
+@inline function jumpLine(walk: usize, cell: i32, step: i32, side: i32, target: i32): i32 {
+  return step == 1 || step == -1 ? jumpRow(walk, cell, step, side, target) : jumpStraight(walk, cell, step, side, target);
+}
+
 /**
  * The 'never' rule's vertical scan (`step` is +-stride): a straight scan that
  * also stops where a horizontal scan from the cell finds a jump point.
@@ -46,7 +83,7 @@ function jumpProbing(walk: usize, cell: i32, step: i32, target: i32): i32 {
     const a = walkableAt(walk, cell + 1);
     const b = walkableAt(walk, cell - 1);
     if ((a && !behindA) || (b && !behindB)) return cell;
-    if (jumpStraight(walk, cell + 1, 1, stride, target) >= 0 || jumpStraight(walk, cell - 1, -1, stride, target) >= 0) return cell;
+    if (jumpRow(walk, cell + 1, 1, stride, target) >= 0 || jumpRow(walk, cell - 1, -1, stride, target) >= 0) return cell;
     behindA = a;
     behindB = b;
     cell += step;
@@ -62,7 +99,7 @@ function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i3
   while (true) {
     if (!walkableAt(walk, cell)) return -1;
     if (cell == target) return cell;
-    if (jumpStraight(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
+    if (jumpRow(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
     if (jumpStraight(walk, cell + stepY, stepY, 1, target) >= 0) return cell;
     if (!walkableAt(walk, cell + stepX) || !walkableAt(walk, cell + stepY)) return -1;
     cell += stepX + stepY;
@@ -194,7 +231,7 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
         const side = k < 2 ? 1 : stride;
         if (cornerPassing) jump = jumpStraightPassing(walk, cell + step, step, side, target);
         else if (never && k < 2) jump = jumpProbing(walk, cell + step, step, target);
-        else jump = jumpStraight(walk, cell + step, step, side, target);
+        else jump = jumpLine(walk, cell + step, step, side, target);
       } else {
         const stepX = (k & 1) == 0 ? -1 : 1;
         const stepY = k < 6 ? -stride : stride;

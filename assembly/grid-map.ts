@@ -52,6 +52,9 @@ export class Grid {
 
 export const NODE_BYTES = 16;
 
+/** Bytes of padding before and after the walk array. */
+export const WALK_PAD: usize = 8;
+
 /** Address of a cell's search record. */
 @inline export function nodeAt(nodes: usize, cell: i32): usize {
   return nodes + (<usize>cell << 4);

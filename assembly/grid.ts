@@ -1,7 +1,7 @@
 import { IndexedHeap } from './indexed-heap';
 import {
   ALGORITHM_DIJKSTRA, ALGORITHM_JPS, ALGORITHM_SPFA,
-  Grid, beginSearch, cellIndex, walkableAt, writePath,
+  Grid, WALK_PAD, beginSearch, cellIndex, walkableAt, writePath,
 } from './grid-map';
 import { bestFirstSearch, spfaSearch } from './grid-search';
 import { jpsSearch } from './grid-jps';
@@ -17,8 +17,9 @@ export function gridCreate(width: i32, height: i32): i32 {
   grid.height = height;
   grid.stride = stride;
   grid.cells = cells;
-  grid.walk = heap.alloc(<usize>cells);
-  memory.fill(grid.walk, 0, <usize>cells);
+  // WALK_PAD blocked bytes on either side: jump point search reads eight cells at a time.
+  grid.walk = heap.alloc(<usize>cells + 2 * WALK_PAD) + WALK_PAD;
+  memory.fill(grid.walk - WALK_PAD, 0, <usize>cells + 2 * WALK_PAD);
   for (let y = 0; y < height; y++) memory.fill(grid.walk + <usize>cellIndex(grid, 0, y), 1, <usize>width);
   grid.cost = heap.alloc(<usize>cells << 3);
   for (let i = 0; i < cells; i++) store<f64>(grid.cost + (<usize>i << 3), 1.0);
@@ -27,7 +28,7 @@ export function gridCreate(width: i32, height: i32): i32 {
 
 export function gridDispose(handle: i32): void {
   const grid = changetype<Grid>(<usize>handle);
-  heap.free(grid.walk);
+  heap.free(grid.walk - WALK_PAD);
   heap.free(grid.cost);
   if (grid.nodes != 0) {
     heap.free(grid.nodes);
