@@ -1,7 +1,7 @@
 import { IndexedHeap } from './indexed-heap';
 import {
   ALGORITHM_DIJKSTRA, ALGORITHM_JPS, ALGORITHM_SPFA,
-  Grid, WALK_PAD, beginSearch, cellIndex, walkableAt, writePath,
+  Grid, WALK_PAD, beginSearch, cellIndex, columnIndex, walkableAt, writePath,
 } from './grid-map';
 import { bestFirstSearch, spfaSearch } from './grid-search';
 import { jpsSearch } from './grid-jps';
@@ -21,6 +21,10 @@ export function gridCreate(width: i32, height: i32): i32 {
   grid.walk = heap.alloc(<usize>cells + 2 * WALK_PAD) + WALK_PAD;
   memory.fill(grid.walk - WALK_PAD, 0, <usize>cells + 2 * WALK_PAD);
   for (let y = 0; y < height; y++) memory.fill(grid.walk + <usize>cellIndex(grid, 0, y), 1, <usize>width);
+  grid.columnStride = height + 2;
+  grid.walkColumns = heap.alloc(<usize>cells + 2 * WALK_PAD) + WALK_PAD;
+  memory.fill(grid.walkColumns - WALK_PAD, 0, <usize>cells + 2 * WALK_PAD);
+  for (let x = 0; x < width; x++) memory.fill(grid.walkColumns + <usize>columnIndex(grid, x, 0), 1, <usize>height);
   grid.cost = heap.alloc(<usize>cells << 3);
   for (let i = 0; i < cells; i++) store<f64>(grid.cost + (<usize>i << 3), 1.0);
   return <i32>changetype<usize>(grid);
@@ -29,6 +33,7 @@ export function gridCreate(width: i32, height: i32): i32 {
 export function gridDispose(handle: i32): void {
   const grid = changetype<Grid>(<usize>handle);
   heap.free(grid.walk - WALK_PAD);
+  heap.free(grid.walkColumns - WALK_PAD);
   heap.free(grid.cost);
   if (grid.nodes != 0) {
     heap.free(grid.nodes);
@@ -42,6 +47,7 @@ export function gridDispose(handle: i32): void {
 export function gridSetWalkable(handle: i32, x: i32, y: i32, walkable: i32): void {
   const grid = changetype<Grid>(<usize>handle);
   store<u8>(grid.walk + <usize>cellIndex(grid, x, y), walkable != 0 ? 1 : 0);
+  store<u8>(grid.walkColumns + <usize>columnIndex(grid, x, y), walkable != 0 ? 1 : 0);
 }
 
 export function gridIsWalkable(handle: i32, x: i32, y: i32): i32 {
@@ -56,7 +62,11 @@ export function gridLoadWalkable(handle: i32, ptr: usize): void {
   for (let y = 0; y < grid.height; y++) {
     const row = grid.walk + <usize>cellIndex(grid, 0, y);
     const src = ptr + <usize>(y * width);
-    for (let x = 0; x < width; x++) store<u8>(row + <usize>x, load<u8>(src + <usize>x) != 0 ? 1 : 0);
+    for (let x = 0; x < width; x++) {
+      const walkable: u8 = load<u8>(src + <usize>x) != 0 ? 1 : 0;
+      store<u8>(row + <usize>x, walkable);
+      store<u8>(grid.walkColumns + <usize>columnIndex(grid, x, y), walkable);
+    }
   }
 }
 
