@@ -25,6 +25,8 @@ const ONES: u64 = 0x0101010101010101;
  * padded so that loads past either end stay in them.
  */
 @inline function jumpRow(walk: usize, cell: i32, step: i32, stride: i32, target: i32): i32 {
+  // Many scans start at a wall (the next cell of a corridor's side): one byte settles those.
+  if (!walkableAt(walk, cell)) return -1;
   // Eight cells from `low` upward; scanning west they are cell - 7 .. cell.
   let low = step > 0 ? cell : cell - 7;
   while (true) {
