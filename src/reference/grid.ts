@@ -107,6 +107,7 @@ export class ReferenceGrid implements GridBackend {
   dispose(): void {
     this.g = null;
     this.ring = null;
+    this.heap = new IndexedHeap(0);
   }
 
   private beginSearch(): void {
