@@ -1,34 +1,49 @@
-import { MinHeap } from './minheap';
+import { IndexedHeap } from './indexed-heap';
 import {
-  DIAGONAL_ALWAYS, DIAGONAL_NEVER, DIAGONAL_ONE_OBSTACLE, Grid, TIE, diagonalAllowed, distance, nodeAt, walkableAt,
+  DIAGONAL_ALWAYS, DIAGONAL_NEVER, DIAGONAL_ONE_OBSTACLE, Grid, TIE, columnIndex, diagonalAllowed, distance, nodeAt, walkableAt,
 } from './grid-map';
 
 // Jump point search on uniform-cost grids (every cell costs 1), under every
 // diagonal rule. A* over jump points: from each expanded point, scan straight
 // (and, with diagonals, diagonal) lines and stop only where a path could turn
-// optimally (a forced neighbour) or at the target. The parent of a jump point is the point it was reached from, on one
-// straight or diagonal line; writePath fills in the cells between.
+// optimally (a forced neighbour) or at the target. The parent of a jump point
+// is the point it was reached from, on one straight or diagonal line;
+// writePath fills in the cells between. Under the 'never' and
+// 'no-corner-cutting' rules straight scans read eight cells per load: rows in
+// the walk array and ('no-corner-cutting') columns in its column-by-column copy.
+
+const ONES: u64 = 0x0101010101010101;
 
 /**
- * Scans from `cell` in steps of `step` (moving from cell - step into cell);
- * `side` is the perpendicular offset. Returns the first jump point, or -1 at a
- * wall. A jump point is the target or a cell beside which a perpendicular
- * neighbour opens up that the line's previous cell could not reach directly.
- * The side cells of one step are the "behind" cells of the next, so each
- * step reads three cells.
+ * Scans along a row of `walk` (rows `stride` apart) from `cell` in steps of
+ * `step` (+-1, moving from cell - step into cell). Returns the first jump
+ * point, or -1 at a wall. A jump point is the target or a cell beside which a
+ * neighbour in the next row up or down opens up that the line's previous cell
+ * could not reach directly. Walkability bytes are 0 or 1, so one u64 load
+ * holds eight cells of a row and bitwise operations find the first stop among
+ * them (a blocked cell, the target or a forced neighbour). The arrays are
+ * padded so that loads past either end stay in them.
  */
-@inline function jumpStraight(walk: usize, cell: i32, step: i32, side: i32, target: i32): i32 {
-  let behindA = walkableAt(walk, cell - step + side);
-  let behindB = walkableAt(walk, cell - step - side);
+@inline function jumpRow(walk: usize, cell: i32, step: i32, stride: i32, target: i32): i32 {
+  // Many scans start at a wall (the next cell of a corridor's side): one byte settles those.
+  if (!walkableAt(walk, cell)) return -1;
+  // Eight cells from `low` upward; scanning west they are cell - 7 .. cell.
+  let low = step > 0 ? cell : cell - 7;
   while (true) {
-    if (!walkableAt(walk, cell)) return -1;
-    if (cell == target) return cell;
-    const a = walkableAt(walk, cell + side);
-    const b = walkableAt(walk, cell - side);
-    if ((a && !behindA) || (b && !behindB)) return cell;
-    behindA = a;
-    behindB = b;
-    cell += step;
+    const at = walk + <usize>low;
+    const behind = walk + <usize>(low - step); // each cell's previous cell along the scan
+    const up = load<u64>(at - <usize>stride);
+    const down = load<u64>(at + <usize>stride);
+    let stop = (load<u64>(at) ^ ONES)
+      | (up & ~load<u64>(behind - <usize>stride))
+      | (down & ~load<u64>(behind + <usize>stride));
+    const t = <u32>(target - low);
+    if (t < 8) stop |= <u64>1 << (<u64>t << 3);
+    if (stop != 0) {
+      const found = low + <i32>((step > 0 ? ctz(stop) : 63 - clz(stop)) >> 3);
+      return walkableAt(walk, found) ? found : -1;
+    }
+    low += step << 3;
   }
 }
 
@@ -46,7 +61,7 @@ function jumpProbing(walk: usize, cell: i32, step: i32, target: i32): i32 {
     const a = walkableAt(walk, cell + 1);
     const b = walkableAt(walk, cell - 1);
     if ((a && !behindA) || (b && !behindB)) return cell;
-    if (jumpStraight(walk, cell + 1, 1, stride, target) >= 0 || jumpStraight(walk, cell - 1, -1, stride, target) >= 0) return cell;
+    if (jumpRow(walk, cell + 1, 1, stride, target) >= 0 || jumpRow(walk, cell - 1, -1, stride, target) >= 0) return cell;
     behindA = a;
     behindB = b;
     cell += step;
@@ -54,18 +69,26 @@ function jumpProbing(walk: usize, cell: i32, step: i32, target: i32): i32 {
 }
 
 /**
- * Scans diagonally from `cell` (reached by a diagonal step of stepX + stepY).
- * A cell is a jump point when a straight scan along either component finds one.
- * Each next diagonal step needs both orthogonal neighbours walkable.
+ * Scans diagonally from `cell` (reached by a diagonal step of stepX + stepY;
+ * `column` is its index in the column copy). A cell is a jump point when a
+ * straight scan along either component finds one. Each next diagonal step
+ * needs both orthogonal neighbours walkable.
  */
-function jumpDiagonal(walk: usize, cell: i32, stepX: i32, stepY: i32, stride: i32, target: i32): i32 {
+function jumpDiagonal(grid: Grid, cell: i32, column: i32, stepX: i32, stepY: i32, target: i32, targetColumn: i32): i32 {
+  const walk = grid.walk;
+  const stride = grid.stride;
+  const columns = grid.walkColumns;
+  const columnStride = grid.columnStride;
+  // The vertical scans run along the column copy, at `column`, cell's index there.
+  const down = stepY > 0 ? 1 : -1;
   while (true) {
     if (!walkableAt(walk, cell)) return -1;
     if (cell == target) return cell;
-    if (jumpStraight(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
-    if (jumpStraight(walk, cell + stepY, stepY, 1, target) >= 0) return cell;
+    if (jumpRow(walk, cell + stepX, stepX, stride, target) >= 0) return cell;
+    if (jumpRow(columns, column + down, down, columnStride, targetColumn) >= 0) return cell;
     if (!walkableAt(walk, cell + stepX) || !walkableAt(walk, cell + stepY)) return -1;
     cell += stepX + stepY;
+    column += down + stepX * columnStride;
   }
 }
 
@@ -114,12 +137,15 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
   const nodes = grid.nodes;
   const open = grid.generation;
   const closed = open + 1;
-  const queue = changetype<MinHeap>(grid.heap);
+  const queue = changetype<IndexedHeap>(grid.heap);
   const never = diagonal == DIAGONAL_NEVER;
   const oneObstacle = diagonal == DIAGONAL_ONE_OBSTACLE;
   const cornerPassing = diagonal == DIAGONAL_ALWAYS || oneObstacle;
   const ty = target / stride;
   const tx = target - ty * stride;
+  const columns = grid.walkColumns;
+  const columnStride = grid.columnStride;
+  const targetColumn = columnIndex(grid, tx - 1, ty - 1);
   const first = nodeAt(nodes, start);
   store<f64>(first, 0.0);
   store<u32>(first, open, 8);
@@ -128,7 +154,6 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
   while (!queue.empty) {
     const cell = queue.pop();
     const node = nodeAt(nodes, cell);
-    if (load<u32>(node, 8) == closed) continue;
     store<u32>(node, closed, 8);
     if (cell == target) return true;
     const cy = cell / stride;
@@ -195,14 +220,24 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
         const side = k < 2 ? 1 : stride;
         if (cornerPassing) jump = jumpStraightPassing(walk, cell + step, step, side, target);
         else if (never && k < 2) jump = jumpProbing(walk, cell + step, step, target);
-        else jump = jumpStraight(walk, cell + step, step, side, target);
+        else if (k >= 2) jump = jumpRow(walk, cell + step, step, stride, target);
+        else {
+          // A column scan along the column copy; the jump point comes back as a cell index.
+          const down = k == 1 ? 1 : -1;
+          const found = jumpRow(columns, columnIndex(grid, cx - 1, cy - 1) + down, down, columnStride, targetColumn);
+          if (found < 0) jump = -1;
+          else {
+            const x = found / columnStride;
+            jump = (found - x * columnStride) * stride + x;
+          }
+        }
       } else {
         const stepX = (k & 1) == 0 ? -1 : 1;
         const stepY = k < 6 ? -stride : stride;
         if (!diagonalAllowed(k < 6 ? north : south, (k & 1) == 0 ? west : east, diagonal)) continue;
         jump = cornerPassing
           ? jumpDiagonalPassing(walk, cell + stepX + stepY, stepX, stepY, stride, target, oneObstacle)
-          : jumpDiagonal(walk, cell + stepX + stepY, stepX, stepY, stride, target);
+          : jumpDiagonal(grid, cell + stepX + stepY, columnIndex(grid, cx - 1 + stepX, cy - 1 + (k < 6 ? -1 : 1)), stepX, stepY, target, targetColumn);
       }
       if (jump < 0) continue;
       const jy = jump / stride;
@@ -211,11 +246,16 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       const seen = load<u32>(reached, 8);
       if (seen == closed) continue;
       const tentative = base + distance(jx - cx, jy - cy, diagonal);
-      if (seen == open && tentative >= load<f64>(reached)) continue;
+      const key = tentative + distance(jx - tx, jy - ty, diagonal) - tentative * TIE;
+      if (seen == open) {
+        if (tentative >= load<f64>(reached)) continue;
+        queue.decrease(key, jump);
+      } else {
+        store<u32>(reached, open, 8);
+        queue.push(key, jump);
+      }
       store<f64>(reached, tentative);
-      store<u32>(reached, open, 8);
       store<i32>(reached, cell, 12);
-      queue.push(tentative + distance(jx - tx, jy - ty, diagonal) - tentative * TIE, jump);
     }
   }
   return false;

@@ -1,4 +1,4 @@
-import { MinHeap } from './minheap';
+import { IndexedHeap } from './indexed-heap';
 
 // Tile-map walking over flat cell arrays. The map is stored with a one-cell
 // blocked border (stride = width + 2), so neighbour reads never need a bounds
@@ -34,6 +34,12 @@ export class Grid {
   cells: i32 = 0;
   /** u8 per padded cell: 1 walkable, 0 blocked (the border is always 0). */
   walk: usize = 0;
+  /**
+   * The same bytes column by column (cell (x, y) at (x + 1) * columnStride +
+   * y + 1): jump point search scans columns as rows, eight cells at a time.
+   */
+  walkColumns: usize = 0;
+  columnStride: i32 = 0;
   /** f64 per padded cell: the multiplier on the cost of entering it. */
   cost: usize = 0;
   /** Cells whose cost is not 1: jump point search needs this to be 0. */
@@ -41,6 +47,7 @@ export class Grid {
   /** Search records, NODE_BYTES per padded cell: g at +0, stamp at +8, parent at +12. */
   nodes: usize = 0;
   generation: u32 = 0;
+  /** The open list, an IndexedHeap over cells. */
   heap: usize = 0;
   /** SPFA's FIFO ring, allocated on its first use. */
   queue: usize = 0;
@@ -51,6 +58,9 @@ export class Grid {
 
 export const NODE_BYTES = 16;
 
+/** Bytes of padding before and after the walk array. */
+export const WALK_PAD: usize = 8;
+
 /** Address of a cell's search record. */
 @inline export function nodeAt(nodes: usize, cell: i32): usize {
   return nodes + (<usize>cell << 4);
@@ -58,6 +68,10 @@ export const NODE_BYTES = 16;
 
 @inline export function cellIndex(grid: Grid, x: i32, y: i32): i32 {
   return (y + 1) * grid.stride + x + 1;
+}
+
+@inline export function columnIndex(grid: Grid, x: i32, y: i32): i32 {
+  return (x + 1) * grid.columnStride + y + 1;
 }
 
 @inline export function walkableAt(walk: usize, cell: i32): bool {
@@ -86,7 +100,7 @@ export function beginSearch(grid: Grid): void {
   if (grid.nodes == 0) {
     grid.nodes = heap.alloc(cells * NODE_BYTES);
     memory.fill(grid.nodes, 0, cells * NODE_BYTES);
-    grid.heap = changetype<usize>(new MinHeap(1024));
+    grid.heap = changetype<usize>(new IndexedHeap(grid.cells));
     grid.generation = 0;
   }
   // Stamps below the generation are stale; restart the count long before it wraps.
@@ -95,7 +109,7 @@ export function beginSearch(grid: Grid): void {
     grid.generation = 0;
   }
   grid.generation += 2;
-  changetype<MinHeap>(grid.heap).clear();
+  changetype<IndexedHeap>(grid.heap).clear();
 }
 
 /**

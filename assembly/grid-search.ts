@@ -1,4 +1,4 @@
-import { MinHeap } from './minheap';
+import { IndexedHeap } from './indexed-heap';
 import {
   DIAGONAL_NEVER, Grid, SQRT2, TIE, diagonalAllowed, distance, nodeAt, walkableAt,
 } from './grid-map';
@@ -20,10 +20,9 @@ export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, d
   const nodes = grid.nodes;
   const open = grid.generation;
   const closed = open + 1;
-  const queue = changetype<MinHeap>(grid.heap);
+  const queue = changetype<IndexedHeap>(grid.heap);
   const ty = target / stride;
   const tx = target - ty * stride;
-  const sy = start / stride;
   const first = nodeAt(nodes, start);
   store<f64>(first, 0.0);
   store<u32>(first, open, 8);
@@ -35,7 +34,6 @@ export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, d
     if (cell >= 0) held = -1;
     else cell = queue.pop();
     const node = nodeAt(nodes, cell);
-    if (load<u32>(node, 8) == closed) continue; // a stale duplicate
     store<u32>(node, closed, 8);
     if (cell == target) return true;
     const base = load<f64>(node);
@@ -83,7 +81,7 @@ let held: i32 = -1;
 let heldKey: f64 = 0.0;
 
 /** Queues a cell, or holds it when its key beats the held one (which is then queued). */
-@inline function offer(queue: MinHeap, key: f64, cell: i32): void {
+@inline function offer(queue: IndexedHeap, key: f64, cell: i32): void {
   if (held < 0 || key < heldKey) {
     if (held >= 0) queue.push(heldKey, held);
     held = cell;
@@ -99,7 +97,7 @@ let heldKey: f64 = 0.0;
  * the target, for the heuristic.
  */
 @inline function relax<Weighted>(
-  nodes: usize, cost: usize, queue: MinHeap, cell: i32, next: i32, base: f64, step: f64,
+  nodes: usize, cost: usize, queue: IndexedHeap, cell: i32, next: i32, base: f64, step: f64,
   dx: i32, dy: i32, diagonal: i32, heuristic: bool, open: u32,
 ): void {
   const node = nodeAt(nodes, next);
@@ -110,7 +108,11 @@ let heldKey: f64 = 0.0;
   store<f64>(node, tentative);
   store<u32>(node, open, 8);
   store<i32>(node, cell, 12);
-  offer(queue, heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative, next);
+  const key = heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative;
+  // Already open: its entry (or the held slot) takes the lower key.
+  if (seen != open) offer(queue, key, next);
+  else if (next == held) heldKey = key;
+  else queue.decrease(key, next);
 }
 
 /**

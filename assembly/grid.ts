@@ -1,7 +1,7 @@
-import { MinHeap } from './minheap';
+import { IndexedHeap } from './indexed-heap';
 import {
   ALGORITHM_DIJKSTRA, ALGORITHM_JPS, ALGORITHM_SPFA,
-  Grid, beginSearch, cellIndex, walkableAt, writePath,
+  Grid, WALK_PAD, beginSearch, cellIndex, columnIndex, walkableAt, writePath,
 } from './grid-map';
 import { bestFirstSearch, spfaSearch } from './grid-search';
 import { jpsSearch } from './grid-jps';
@@ -17,9 +17,14 @@ export function gridCreate(width: i32, height: i32): i32 {
   grid.height = height;
   grid.stride = stride;
   grid.cells = cells;
-  grid.walk = heap.alloc(<usize>cells);
-  memory.fill(grid.walk, 0, <usize>cells);
+  // WALK_PAD blocked bytes on either side: jump point search reads eight cells at a time.
+  grid.walk = heap.alloc(<usize>cells + 2 * WALK_PAD) + WALK_PAD;
+  memory.fill(grid.walk - WALK_PAD, 0, <usize>cells + 2 * WALK_PAD);
   for (let y = 0; y < height; y++) memory.fill(grid.walk + <usize>cellIndex(grid, 0, y), 1, <usize>width);
+  grid.columnStride = height + 2;
+  grid.walkColumns = heap.alloc(<usize>cells + 2 * WALK_PAD) + WALK_PAD;
+  memory.fill(grid.walkColumns - WALK_PAD, 0, <usize>cells + 2 * WALK_PAD);
+  for (let x = 0; x < width; x++) memory.fill(grid.walkColumns + <usize>columnIndex(grid, x, 0), 1, <usize>height);
   grid.cost = heap.alloc(<usize>cells << 3);
   for (let i = 0; i < cells; i++) store<f64>(grid.cost + (<usize>i << 3), 1.0);
   return <i32>changetype<usize>(grid);
@@ -27,11 +32,12 @@ export function gridCreate(width: i32, height: i32): i32 {
 
 export function gridDispose(handle: i32): void {
   const grid = changetype<Grid>(<usize>handle);
-  heap.free(grid.walk);
+  heap.free(grid.walk - WALK_PAD);
+  heap.free(grid.walkColumns - WALK_PAD);
   heap.free(grid.cost);
   if (grid.nodes != 0) {
     heap.free(grid.nodes);
-    changetype<MinHeap>(grid.heap).dispose();
+    changetype<IndexedHeap>(grid.heap).dispose();
   }
   if (grid.queue != 0) heap.free(grid.queue);
   if (grid.out != 0) heap.free(grid.out);
@@ -41,6 +47,7 @@ export function gridDispose(handle: i32): void {
 export function gridSetWalkable(handle: i32, x: i32, y: i32, walkable: i32): void {
   const grid = changetype<Grid>(<usize>handle);
   store<u8>(grid.walk + <usize>cellIndex(grid, x, y), walkable != 0 ? 1 : 0);
+  store<u8>(grid.walkColumns + <usize>columnIndex(grid, x, y), walkable != 0 ? 1 : 0);
 }
 
 export function gridIsWalkable(handle: i32, x: i32, y: i32): i32 {
@@ -55,7 +62,11 @@ export function gridLoadWalkable(handle: i32, ptr: usize): void {
   for (let y = 0; y < grid.height; y++) {
     const row = grid.walk + <usize>cellIndex(grid, 0, y);
     const src = ptr + <usize>(y * width);
-    for (let x = 0; x < width; x++) store<u8>(row + <usize>x, load<u8>(src + <usize>x) != 0 ? 1 : 0);
+    for (let x = 0; x < width; x++) {
+      const walkable: u8 = load<u8>(src + <usize>x) != 0 ? 1 : 0;
+      store<u8>(row + <usize>x, walkable);
+      store<u8>(grid.walkColumns + <usize>columnIndex(grid, x, y), walkable);
+    }
   }
 }
 
@@ -98,3 +109,24 @@ export function gridFindPath(handle: i32, sx: i32, sy: i32, tx: i32, ty: i32, di
   return <i32>writePath(grid, target);
 }
 
+
+/**
+ * Runs `count` operations on a fresh IndexedHeap over `slots` values, for the
+ * heap's tests: each operation is three f64 at ptr (kind, key, value); kind 0
+ * pushes, 1 decreases, 2 pops and overwrites the key and value with the
+ * popped entry's.
+ */
+export function gridProbeIndexedHeap(ptr: usize, count: i32, slots: i32): void {
+  const queue = new IndexedHeap(slots);
+  for (let i = 0; i < count; i++) {
+    const at = ptr + <usize>i * 24;
+    const kind = <i32>load<f64>(at);
+    if (kind == 0) queue.push(load<f64>(at, 8), <i32>load<f64>(at, 16));
+    else if (kind == 1) queue.decrease(load<f64>(at, 8), <i32>load<f64>(at, 16));
+    else {
+      store<f64>(at, queue.topKey, 8);
+      store<f64>(at, <f64>queue.pop(), 16);
+    }
+  }
+  queue.dispose();
+}

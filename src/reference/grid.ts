@@ -2,10 +2,11 @@
 // (assembly/grid-map.ts, grid-search.ts, grid-jps.ts). Cells live in typed
 // arrays with a one-cell blocked border (stride = width + 2); search state is
 // reused between queries through a generation stamp; A* breaks f ties toward
-// the larger g and holds its best successor out of the heap; jump point search runs on uniform-cost grids for the 'never'
-// and 'no-corner-cutting' rules and A* runs in its place otherwise.
+// the larger g and holds its best successor out of the heap; the open list is
+// an indexed heap with decrease-key; jump point search runs on uniform-cost
+// grids under every diagonal rule and A* runs in its place otherwise.
 import type { GridBackend, GridPath } from '../grid-backend.js';
-import { MinHeap } from './minheap.js';
+import { IndexedHeap } from './indexed-heap.js';
 
 const SQRT2 = Math.SQRT2;
 const TIE = 1 / 68719476736; // 2^-36, as in the core
@@ -43,7 +44,7 @@ export class ReferenceGrid implements GridBackend {
   private parent = new Int32Array(0);
   private stamp = new Uint32Array(0);
   private generation = 0;
-  private readonly heap = new MinHeap(1024);
+  private heap = new IndexedHeap(0);
   private ring: Int32Array | null = null;
 
   constructor(
@@ -106,6 +107,7 @@ export class ReferenceGrid implements GridBackend {
   dispose(): void {
     this.g = null;
     this.ring = null;
+    this.heap = new IndexedHeap(0);
   }
 
   private beginSearch(): void {
@@ -114,6 +116,7 @@ export class ReferenceGrid implements GridBackend {
       this.g = new Float64Array(cells);
       this.parent = new Int32Array(cells);
       this.stamp = new Uint32Array(cells);
+      this.heap = new IndexedHeap(cells);
       this.generation = 0;
     }
     if (this.generation >= 0xfffffff0) {
@@ -132,7 +135,6 @@ export class ReferenceGrid implements GridBackend {
     const closed = open + 1;
     const ty = Math.floor(target / stride);
     const tx = target - ty * stride;
-    const sy = Math.floor(start / stride);
     g[start] = 0;
     parent[start] = -1;
     stamp[start] = open;
@@ -141,8 +143,9 @@ export class ReferenceGrid implements GridBackend {
     // larger g), and holding it saves a push and a pop per step.
     let held = start;
     let heldKey = 0;
-    // Lowers next's g to tentative when that improves it (or next is new) and
-    // queues it, or holds it when its key beats the held one.
+    // Lowers next's g to tentative when that improves it (or next is new).
+    // A new cell is queued, or held when its key beats the held one; an open
+    // one takes the lower key in its heap entry (or the held slot).
     const relax = (cell: number, next: number, tentative: number, dx: number, dy: number): void => {
       const seen = stamp[next];
       if (seen === closed) return;
@@ -151,7 +154,10 @@ export class ReferenceGrid implements GridBackend {
       parent[next] = cell;
       stamp[next] = open;
       const key = heuristic ? tentative + distance(dx, dy, diagonal) - tentative * TIE : tentative;
-      if (held < 0 || key < heldKey) {
+      if (seen === open) {
+        if (next === held) heldKey = key;
+        else heap.decrease(key, next);
+      } else if (held < 0 || key < heldKey) {
         if (held >= 0) heap.push(heldKey, held);
         held = next;
         heldKey = key;
@@ -163,7 +169,6 @@ export class ReferenceGrid implements GridBackend {
       let cell = held;
       if (cell >= 0) held = -1;
       else cell = heap.pop();
-      if (stamp[cell] === closed) continue;
       stamp[cell] = closed;
       if (cell === target) return true;
       const base = g[cell];
@@ -338,7 +343,6 @@ export class ReferenceGrid implements GridBackend {
     heap.push(0, start);
     while (!heap.empty) {
       const cell = heap.pop();
-      if (stamp[cell] === closed) continue;
       stamp[cell] = closed;
       if (cell === target) return true;
       const cy = Math.floor(cell / stride);
@@ -412,8 +416,10 @@ export class ReferenceGrid implements GridBackend {
         if (seen === open && tentative >= g[jump]) continue;
         g[jump] = tentative;
         parent[jump] = cell;
+        const key = tentative + distance(jx - tx, jy - ty, diagonal) - tentative * TIE;
+        if (seen === open) heap.decrease(key, jump);
+        else heap.push(key, jump);
         stamp[jump] = open;
-        heap.push(tentative + distance(jx - tx, jy - ty, diagonal) - tentative * TIE, jump);
       }
     }
     return false;
