@@ -104,15 +104,7 @@ const extent = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30 }), fc.inte
 const rect = fc.tuple(coord, coord, extent, extent).map(([x, y, w, h]): Rect => [x, y, x + w, y + h]);
 const id = fc.integer({ min: 0, max: 60 });
 
-type Op =
-  | { kind: 'insert'; id: number; rect: Rect }
-  | { kind: 'insertMany'; items: Array<{ id: number; rect: Rect }> }
-  | { kind: 'update'; id: number; rect: Rect }
-  | { kind: 'remove'; id: number }
-  | { kind: 'capacity'; capacity: number }
-  | { kind: 'bounds'; rect: Rect };
-
-const op: fc.Arbitrary<Op> = fc.oneof(
+const op = fc.oneof(
   { weight: 30, arbitrary: fc.record({ kind: fc.constant('insert' as const), id, rect }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('insertMany' as const), items: fc.uniqueArray(fc.record({ id, rect }), { maxLength: 40, selector: (item) => item.id }) }) },
   { weight: 20, arbitrary: fc.record({ kind: fc.constant('update' as const), id, rect }) },
@@ -120,6 +112,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('capacity' as const), capacity: fc.integer({ min: 1, max: 9 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('bounds' as const), rect }) },
 );
+type Op = typeof op extends fc.Arbitrary<infer O> ? O : never;
 
 const config = fc.record({
   mode: fc.constantFrom<QuadTreeMode>('split', 'fixed'),
