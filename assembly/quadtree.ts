@@ -1006,7 +1006,7 @@ export function qtPairs(tree: i32): i32 {
   return t.outCount >> 1;
 }
 
-/** Start of the output buffer written by qtQuery and qtPairs. */
+/** Start of the output buffer written by qtQuery, qtPairs and qtCells. */
 export function qtOutput(tree: i32): i32 {
   return <i32>changetype<Tree>(<usize>tree).out;
 }
@@ -1021,4 +1021,27 @@ export function qtBytes(tree: i32): i32 {
   let bytes = <i32>NODE_BYTES * t.nodeCap + t.itemCap * 8 + t.locCap * <i32>LOC_BYTES;
   for (let n = 0; n < t.nodeCount; n++) bytes += load<i32>(nodeAt(t, n), CAP) * <i32>ENTRY_BYTES;
   return bytes;
+}
+
+// A node drawn as a cell: in split mode every leaf (their regions tile the
+// bounds); in fixed mode the root and every node holding items.
+@inline function isCell(t: Tree, n: i32): bool {
+  const p = nodeAt(t, n);
+  return t.mode == MODE_SPLIT ? load<i32>(p, CHILD) < 0 : n == 0 || load<i32>(p, COUNT) > 0;
+}
+
+/** Writes the exact region (minX, minY, maxX, maxY as f64) of every cell to the output buffer, in node order; returns their count. */
+export function qtCells(tree: i32): i32 {
+  const t = changetype<Tree>(<usize>tree);
+  let cells = 0;
+  for (let n = 0; n < t.nodeCount; n++) if (isCell(t, n)) cells++;
+  t.outCount = 0;
+  reserveOut(t, cells << 3);
+  let out = t.out;
+  for (let n = 0; n < t.nodeCount; n++) {
+    if (!isCell(t, n)) continue;
+    memory.copy(out, nodeAt(t, n) + X0, 32);
+    out += 32;
+  }
+  return cells;
 }

@@ -29,6 +29,10 @@ export interface QuadTreeSnapshot {
   readonly pairs: number[];
   /** The query box under the pointer and the ids outlined in it, ascending; null without a pointer. */
   readonly probe: { box: [number, number, number, number]; ids: number[] } | null;
+  /** How many cells the last frame outlined. */
+  readonly cellsDrawn: number;
+  /** Those cells, flat [minX, minY, maxX, maxY, ...]. */
+  readonly cells: number[];
 }
 
 /** The paths panel's state, as drawn. */
@@ -60,7 +64,11 @@ export interface DemoHook {
     /** Where an entity is drawn, in CSS pixels from the canvas' top-left corner. */
     pointOf(id: number): { x: number; y: number };
   };
-  quadtree?: { snapshot(): QuadTreeSnapshot };
+  quadtree?: {
+    snapshot(): QuadTreeSnapshot;
+    /** The panel's tree's cells, asked of the tree now (tree.cells()). */
+    treeCells(): number[];
+  };
   paths?: {
     snapshot(): PathsSnapshot;
     /** The map in Moving AI format. */

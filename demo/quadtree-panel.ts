@@ -1,7 +1,7 @@
 // QuadTree panel: moving rectangles re-indexed every tick, colliding pairs
-// from the tree's broad-phase highlighted in red, and a range query under the
-// pointer. The public API does not enumerate the tree's cells, so they are
-// not drawn; its depth is shown instead.
+// from the tree's broad-phase highlighted in red, the tree's cells (its
+// leaves, from tree.cells()) drawn under them, and a range query under the
+// pointer.
 import type { DemoHook, QuadTreeSnapshot } from './hook.js';
 import type { Components, QuadTreeApi } from './library.js';
 import { createPanelFrame, labelled, selectedBackend, slider, type Panel } from './panel.js';
@@ -21,7 +21,7 @@ export function createQuadTreePanel(
     parent,
     'quadtree',
     'QuadTree: what collides',
-    'Capacity-split quadtree as a collision broad-phase: every rectangle is updated each tick, then all intersecting pairs are collected (red).',
+    'Capacity-split quadtree as a collision broad-phase: every rectangle moves each tick; colliding pairs in red, the tree\'s cells in grey.',
     WIDTH,
     HEIGHT,
   );
@@ -40,6 +40,8 @@ export function createQuadTreePanel(
   let tree: QuadTreeApi | null = null;
   let pointer: { x: number; y: number } | null = null;
   let probed: QuadTreeSnapshot['probe'] = null;
+  let cells: Float64Array = new Float64Array(0); // as last drawn
+  let cellsDrawn = 0;
 
   function populate(n: number): void {
     const random = mulberry32(n);
@@ -93,6 +95,7 @@ export function createQuadTreePanel(
     const g = frame.context;
     g.fillStyle = '#0f172a';
     g.fillRect(0, 0, WIDTH, HEIGHT);
+    drawCells();
     const outline = count <= 5000;
     for (let pass = 0; pass < 2; pass++) {
       // Quiet rectangles first, colliding ones on top.
@@ -111,8 +114,31 @@ export function createQuadTreePanel(
     probed = pointer === null || tree === null ? null : probe(pointer.x, pointer.y, tree);
     frame.info.textContent =
       `${count.toLocaleString('en-US')} rects, ${(pairs.length / 2).toLocaleString('en-US')} colliding pairs, ` +
-      `tree depth ${tree?.depth ?? 0}. ` +
+      `tree depth ${tree?.depth ?? 0}, ${cellsDrawn.toLocaleString('en-US')} cells. ` +
       (probed === null ? 'Point at the field to query a box.' : `Query box: ${probed.ids.length} rects.`);
+  }
+
+  /**
+   * Outlines the tree's cells in one path, one stroke whatever their number.
+   * The leaves tile the bounds, so each cell's left and top edges plus the
+   * border draw every line: half the segments of whole rectangles (at 100,000
+   * rects the tree has some 60,000 cells).
+   */
+  function drawCells(): void {
+    cells = tree === null ? new Float64Array(0) : tree.cells();
+    const g = frame.context;
+    g.beginPath();
+    for (let i = 0; i < cells.length; i += 4) {
+      g.moveTo(cells[i]!, cells[i + 3]!);
+      g.lineTo(cells[i]!, cells[i + 1]!);
+      g.lineTo(cells[i + 2]!, cells[i + 1]!);
+    }
+    g.rect(BOUNDS.minX, BOUNDS.minY, BOUNDS.maxX - BOUNDS.minX, BOUNDS.maxY - BOUNDS.minY);
+    g.strokeStyle = 'rgba(148, 163, 184, 0.45)';
+    g.lineWidth = 0.75;
+    g.stroke();
+    g.lineWidth = 1;
+    cellsDrawn = cells.length / 4;
   }
 
   /** Draws the query box around (x, y) and outlines what tree.queryIds finds in it. */
@@ -173,7 +199,12 @@ export function createQuadTreePanel(
         rects: Array.from(rects),
         pairs: sorted.flat(),
         probe: probed,
+        cellsDrawn,
+        cells: Array.from(cells),
       };
+    },
+    treeCells(): number[] {
+      return tree === null ? [] : Array.from(tree.cells());
     },
   };
   return { panel, hook };

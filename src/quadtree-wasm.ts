@@ -74,6 +74,12 @@ export class WasmQuadTree implements QuadTreeCore {
     return this.output(this.core.exports.qtPairs(this.handle) * 2);
   }
 
+  cells(): Float64Array {
+    const count = this.core.exports.qtCells(this.handle);
+    const start = this.core.exports.qtOutput(this.handle) >>> 3;
+    return this.core.memory.f64.slice(start, start + count * 4);
+  }
+
   dispose(): void {
     this.core.exports.qtDispose(this.handle);
     this.batch.free();

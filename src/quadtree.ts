@@ -303,6 +303,20 @@ export class QuadTree implements Iterable<number> {
     return this.core.pairs();
   }
 
+  /**
+   * The tree's cells, for drawing or inspecting its shape: flat
+   * [minX, minY, maxX, maxY, ...], one exact node region per cell (never the
+   * extended or loose one), a fresh copy. In 'split' mode the cells are the
+   * leaves, which tile `bounds` (a lone root is one cell equal to it); in
+   * 'fixed' mode, where the pre-split nodes are many and mostly empty, they are
+   * the root and every node that holds an item, so nested cells overlap.
+   * Both backends give the same cells in the same order; no order is promised.
+   */
+  cells(): Float64Array {
+    this.alive();
+    return this.core.cells();
+  }
+
   /** Moves the subdivided area and rebuilds; contents unchanged. */
   setBounds(bounds: QuadTreeBounds): void {
     this.alive();

@@ -196,7 +196,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
     expect(await page.locator('#aoi-ms').textContent()).toMatch(/^js · \d+\.\d\d ms\/tick$/);
   });
 
-  it.skipIf(!QuadTree)(`QuadTree: the highlighted colliding pairs are every intersecting pair, on both backends and capacities${absent('QuadTree', QuadTree)}`, async () => {
+  it.skipIf(!QuadTree)(`QuadTree: the highlighted colliding pairs are every intersecting pair and the cells drawn are tree.cells(), on both backends and capacities${absent('QuadTree', QuadTree)}`, async () => {
     await page.evaluate(() => {
       const count = document.getElementById('quadtree-count') as HTMLInputElement;
       count.value = '2'; // 500 rectangles, few enough for the brute force here
@@ -216,6 +216,16 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
       const pairs = brutePairs(s);
       expect(pairs.length).toBeGreaterThan(0);
       expect(s.pairs, `pairs on ${backend}, capacity ${capacity}`).toEqual(pairs);
+      // The cells outlined are the tree's own, asked of it in the page; its leaves tile the canvas.
+      const treeCells = await page.evaluate(() => window.__demo!.quadtree!.treeCells());
+      expect(s.cellsDrawn, `cells drawn on ${backend}, capacity ${capacity}`).toBe(treeCells.length / 4);
+      expect(s.cellsDrawn).toBeGreaterThan(1);
+      expect(s.cells).toEqual(treeCells);
+      let area = 0;
+      for (let i = 0; i < s.cells.length; i += 4) area += (s.cells[i + 2]! - s.cells[i]!) * (s.cells[i + 3]! - s.cells[i + 1]!);
+      const field = (await page.locator('#quadtree-canvas').boundingBox())!; // the tree's bounds, in CSS pixels
+      expect(area).toBeCloseTo(field.width * field.height, 6);
+      expect(await page.locator('#quadtree-info').textContent()).toContain(`, ${s.cellsDrawn.toLocaleString('en-US')} cells.`);
     }
     expect(await page.locator('#quadtree-ms').textContent()).toMatch(/^js · \d+\.\d\d ms\/tick$/);
   });

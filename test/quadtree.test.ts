@@ -29,6 +29,7 @@ function snapshot(tree: QuadTree): unknown {
     pairs: tree.pairs(),
     all: tree.query(-1e9, -1e9, 1e9, 1e9),
     near: tree.query(10, 10, 60, 60),
+    cells: Array.from(tree.cells()),
   };
 }
 
@@ -225,6 +226,7 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
         () => tree.pairs(),
         () => tree.pairIds(),
         () => tree.forEachPair(() => {}),
+        () => tree.cells(),
         () => tree.setBounds(bounds),
         () => tree.setCapacity(3),
         () => tree.clear(),

@@ -34,6 +34,8 @@ export interface QuadTreeCore {
   query(minX: number, minY: number, maxX: number, maxY: number): Int32Array;
   /** Every intersecting pair once as [smaller id, larger id] (a fresh flat array). */
   pairs(): Int32Array;
+  /** Exact regions of the cells, flat [minX, minY, maxX, maxY, ...] in node order: split, every leaf; fixed, the root and every node holding items. */
+  cells(): Float64Array;
   /** Levels in use (split) or pre-split levels (fixed); a lone root is 1. */
   readonly levels: number;
   /** Bytes held by the structure's arrays (the output buffer excluded). */
@@ -817,6 +819,24 @@ export class ReferenceQuadTree implements QuadTreeCore {
     if (this.split) this.splitPairs();
     else this.fixedPairs();
     return this.takeOutput();
+  }
+
+  cells(): Float64Array {
+    let count = 0;
+    for (let n = 0; n < this.nodeCount; n++) if (this.isCell(n)) count++;
+    const out = new Float64Array(count * 4);
+    let k = 0;
+    for (let n = 0; n < this.nodeCount; n++) {
+      if (!this.isCell(n)) continue;
+      out.set(this.nodeF.subarray(n * NF + X0, n * NF + Y1 + 1), k);
+      k += 4;
+    }
+    return out;
+  }
+
+  /** A node drawn as a cell: in split mode every leaf (their regions tile the bounds); in fixed mode the root and every node holding items. */
+  private isCell(n: number): boolean {
+    return this.split ? this.nodeI[n * NI + CHILD] < 0 : n === 0 || this.nodeI[n * NI + COUNT] > 0;
   }
 
   dispose(): void {
