@@ -709,18 +709,23 @@ class AoiScene {
     const n = axis.handle(node);
     axis.setKey(n, key);
     const kind = node % 3;
-    const entity = kind == KIND_ENTITY;
+    // The mover's entity node crosses box edges, its box edges cross entities.
+    const wanted = kind == KIND_ENTITY ? 0 : 1;
     const f = filterAxis(a, this.dims);
     const before = this.oldAt(f);
     const after = this.newAt(f);
-    const range = this.rangeOf(slot, f);
+    // A box edge's record carries the box's extent on f, an entity's its
+    // coordinate (both widened to f32): a crossing names a pair when that
+    // extent overlaps the mover's own extent on f, before or after. The
+    // mover's extent is its coordinate (range 0) when it is the entity.
+    const range = kind == KIND_ENTITY ? 0.0 : this.rangeOf(slot, f);
     const lo1 = before - range, hi1 = before + range, lo2 = after - range, hi2 = after + range;
     const base = axis.records;
     let q = axis.next(n);
     if (precedes(base, q, key, kind)) {
       do {
         const at = base + <usize>q * RECORD_BYTES;
-        this.crossAt(axis, q, at, entity, slot, before, after, lo1, hi1, lo2, hi2);
+        if (crossing(at, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, q, wanted, slot);
         q = load<i32>(at, 12);
       } while (precedes(base, q, key, kind));
       axis.unlink(n);
@@ -732,7 +737,7 @@ class AoiScene {
     if (follows(base, p, key, kind)) {
       do {
         const at = base + <usize>p * RECORD_BYTES;
-        this.crossAt(axis, p, at, entity, slot, before, after, lo1, hi1, lo2, hi2);
+        if (crossing(at, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, p, wanted, slot);
         p = load<i32>(at, 8) >> 2;
       } while (follows(base, p, key, kind));
       axis.unlink(n);
@@ -741,23 +746,12 @@ class AoiScene {
     }
   }
 
-  /** One crossing of record r at address at (see walk); the owner is read only for a real candidate. */
-  @inline crossAt(axis: AxisList, r: i32, at: usize, entity: bool, slot: i32, before: f64, after: f64, lo1: f64, hi1: f64, lo2: f64, hi2: f64): void {
-    const otherIsEntity = (load<i32>(at, 8) & 3) == KIND_ENTITY;
-    const lo = <f64>load<f32>(at, 16);
-    const hi = <f64>load<f32>(at, 20);
-    if (entity) {
-      if (otherIsEntity) return;
-      if (!((lo <= before && before <= hi) || (lo <= after && after <= hi))) return;
-      const other = axis.slotOf(r);
-      if (other != slot) this.addCandidateWatcher(other);
-    } else {
-      if (!otherIsEntity) return;
-      // [lo, hi] is the entity's coordinate, widened to f32: test overlap.
-      if (!((lo <= hi1 && lo1 <= hi) || (lo <= hi2 && lo2 <= hi))) return;
-      const other = axis.slotOf(r);
-      if (other != slot) this.addCandidateTarget(other);
-    }
+  /** The owner of crossed record r becomes a candidate watcher (an edge crossed) or target (an entity crossed). */
+  nominate(axis: AxisList, r: i32, entityCrossed: i32, slot: i32): void {
+    const other = axis.slotOf(r);
+    if (other == slot) return;
+    if (entityCrossed) this.addCandidateTarget(other);
+    else this.addCandidateWatcher(other);
   }
 
   /** Renumbers each axis's records when they have churned enough; never during a walk. */
@@ -1058,6 +1052,19 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
 @inline function follows(base: usize, r: i32, key: f64, kind: i32): bool {
   const k = load<f64>(base + <usize>r * RECORD_BYTES);
   return k > key || (k == key && (load<i32>(base + <usize>r * RECORD_BYTES, 8) & 3) > kind);
+}
+
+/**
+ * The record at `at` is of the wanted sort (1 entity, 0 box edge) and its
+ * extent overlaps [lo1, hi1] or [lo2, hi2]: evaluated without branches, as
+ * most crossings fail it at random.
+ */
+@inline function crossing(at: usize, wanted: i32, lo1: f64, hi1: f64, lo2: f64, hi2: f64): bool {
+  const isEntity = <i32>((load<i32>(at, 8) & 3) == KIND_ENTITY);
+  const lo = <f64>load<f32>(at, 16);
+  const hi = <f64>load<f32>(at, 20);
+  const overlaps = (<i32>(lo <= hi1) & <i32>(lo1 <= hi)) | (<i32>(lo <= hi2) & <i32>(lo2 <= hi));
+  return ((isEntity ^ wanted ^ 1) & overlaps) != 0;
 }
 
 /** The axis whose extent the records of axis a carry: the next one, round. */
