@@ -309,9 +309,9 @@ class AxisList {
     this.stale = 0;
   }
 
-  /** Renumbers the records in list order once the churn since the last time exceeds half of them. */
+  /** Renumbers the records in list order once the churn since the last time exceeds an eighth of them (measured: walks then stay on memory read forwards). */
   compactIfChurned(): void {
-    if (this.churn <= (this.recordCount >> 1) + 64) return;
+    if (this.churn <= (this.recordCount >> 3) + 64) return;
     let live = 2;
     for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) live++;
     const capacity = live + (live >> 3) + 64;
