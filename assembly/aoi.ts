@@ -95,7 +95,7 @@ class IntList {
 // ---- one axis: sorted doubly linked list plus its coarse index ----------
 
 // A node (3 * slot + kind) lives in a 24-byte record of its axis: key f64,
-// prev << 2 | kind (i32), next i32, and the owner's extent [lo, hi] on the
+// the byte offset of prev | kind (i32), the byte offset of next (i32), and the owner's extent [lo, hi] on the
 // axis's filter axis (the next one) as f32 rounded outwards: [y, y] for an
 // entity on the x list, [y - range, y + range] for a box edge. A walk can
 // then drop most crossed nodes (far away on the other axis) reading nothing
@@ -103,7 +103,8 @@ class IntList {
 // Records are renumbered in list order now and then (compact), so a walk
 // reads memory in order instead of jumping: most of the speed of a walk.
 // handles[node] is the node's record, 0 when it has none. Record 0 is the
-// head, 1 the tail.
+// head, 1 the tail. Links are byte offsets (record * 24, so the low three
+// bits are free for the kind): a walk steps to the next record with one add.
 const RECORD_BYTES: usize = 24;
 const HEAD_RECORD: i32 = 0;
 const TAIL_RECORD: i32 = 1;
@@ -134,10 +135,10 @@ class AxisList {
     store<f64>(this.records + <usize>r * RECORD_BYTES, key);
   }
   @inline prev(r: i32): i32 {
-    return load<i32>(this.records + <usize>r * RECORD_BYTES, 8) >> 2;
+    return <i32>(<u32>(load<i32>(this.records + <usize>r * RECORD_BYTES, 8) & ~7) / <u32>RECORD_BYTES);
   }
   @inline next(r: i32): i32 {
-    return load<i32>(this.records + <usize>r * RECORD_BYTES, 12);
+    return <i32>(<u32>load<i32>(this.records + <usize>r * RECORD_BYTES, 12) / <u32>RECORD_BYTES);
   }
   @inline owner(r: i32): i32 {
     return this.slotOf(r) * 3 + this.kindOf(r);
@@ -150,10 +151,10 @@ class AxisList {
   }
   @inline setPrev(r: i32, p: i32): void {
     const at = this.records + <usize>r * RECORD_BYTES;
-    store<i32>(at, (p << 2) | (load<i32>(at, 8) & 3), 8);
+    store<i32>(at, (p * <i32>RECORD_BYTES) | (load<i32>(at, 8) & 3), 8);
   }
   @inline setNext(r: i32, q: i32): void {
-    store<i32>(this.records + <usize>r * RECORD_BYTES, q, 12);
+    store<i32>(this.records + <usize>r * RECORD_BYTES, q * <i32>RECORD_BYTES, 12);
   }
   @inline setOwner(r: i32, node: i32): void {
     store<i32>(this.owners + (<usize>r << 2), node / 3);
@@ -328,15 +329,15 @@ class AxisList {
       const slot = this.slotOf(r);
       const kind = this.kindOf(r);
       store<f64>(at, load<f64>(from));
-      store<i32>(at, (last << 2) | kind, 8);
+      store<i32>(at, (last * <i32>RECORD_BYTES) | kind, 8);
       store<u64>(at, load<u64>(from, 16), 16); // the extent, both f32 halves
-      store<i32>(fresh + <usize>last * RECORD_BYTES, i, 12);
+      store<i32>(fresh + <usize>last * RECORD_BYTES, i * <i32>RECORD_BYTES, 12);
       store<i32>(freshOwners + (<usize>i << 2), slot);
       store<i32>(this.handles + (<usize>(slot * 3 + kind) << 2), i);
       last = i++;
     }
-    store<i32>(fresh + <usize>last * RECORD_BYTES, TAIL_RECORD, 12);
-    store<i32>(fresh + RECORD_BYTES, (last << 2) | KIND_UPPER, 8);
+    store<i32>(fresh + <usize>last * RECORD_BYTES, TAIL_RECORD * <i32>RECORD_BYTES, 12);
+    store<i32>(fresh + RECORD_BYTES, (last * <i32>RECORD_BYTES) | KIND_UPPER, 8);
     heap.free(this.records);
     heap.free(this.owners);
     this.records = fresh;
@@ -721,27 +722,26 @@ class AoiScene {
     const range = kind == KIND_ENTITY ? 0.0 : this.rangeOf(slot, f);
     const lo1 = before - range, hi1 = before + range, lo2 = after - range, hi2 = after + range;
     const base = axis.records;
-    let q = axis.next(n);
-    if (precedes(base, q, key, kind)) {
+    const own = base + <usize>n * RECORD_BYTES;
+    let q = base + <usize>load<u32>(own, 12);
+    if (precedes(q, key, kind)) {
       do {
-        const at = base + <usize>q * RECORD_BYTES;
-        if (crossing(at, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, q, wanted, slot);
-        q = load<i32>(at, 12);
-      } while (precedes(base, q, key, kind));
+        if (crossing(q, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, recordAt(base, q), wanted, slot);
+        q = base + <usize>load<u32>(q, 12);
+      } while (precedes(q, key, kind));
       axis.unlink(n);
-      axis.linkAfter(n, axis.prev(q));
+      axis.linkAfter(n, axis.prev(recordAt(base, q)));
       axis.churn++;
       return;
     }
-    let p = axis.prev(n);
-    if (follows(base, p, key, kind)) {
+    let p = base + <usize>(load<u32>(own, 8) & ~7);
+    if (follows(p, key, kind)) {
       do {
-        const at = base + <usize>p * RECORD_BYTES;
-        if (crossing(at, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, p, wanted, slot);
-        p = load<i32>(at, 8) >> 2;
-      } while (follows(base, p, key, kind));
+        if (crossing(p, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, recordAt(base, p), wanted, slot);
+        p = base + <usize>(load<u32>(p, 8) & ~7);
+      } while (follows(p, key, kind));
       axis.unlink(n);
-      axis.linkAfter(n, p);
+      axis.linkAfter(n, recordAt(base, p));
       axis.churn++;
     }
   }
@@ -1042,16 +1042,21 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
   return reinterpret<f32>(v > 0 ? bits + 1 : bits - 1);
 }
 
-/** Record r (at base) sorts before a node with this key and kind. */
-@inline function precedes(base: usize, r: i32, key: f64, kind: i32): bool {
-  const k = load<f64>(base + <usize>r * RECORD_BYTES);
-  return k < key || (k == key && (load<i32>(base + <usize>r * RECORD_BYTES, 8) & 3) < kind);
+/** The record at address at (records start at base). */
+@inline function recordAt(base: usize, at: usize): i32 {
+  return <i32>((at - base) / RECORD_BYTES);
 }
 
-/** Record r (at base) sorts after a node with this key and kind. */
-@inline function follows(base: usize, r: i32, key: f64, kind: i32): bool {
-  const k = load<f64>(base + <usize>r * RECORD_BYTES);
-  return k > key || (k == key && (load<i32>(base + <usize>r * RECORD_BYTES, 8) & 3) > kind);
+/** The record at address at sorts before a node with this key and kind. */
+@inline function precedes(at: usize, key: f64, kind: i32): bool {
+  const k = load<f64>(at);
+  return k < key || (k == key && (load<i32>(at, 8) & 3) < kind);
+}
+
+/** The record at address at sorts after a node with this key and kind. */
+@inline function follows(at: usize, key: f64, kind: i32): bool {
+  const k = load<f64>(at);
+  return k > key || (k == key && (load<i32>(at, 8) & 3) > kind);
 }
 
 /**
