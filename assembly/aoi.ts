@@ -94,18 +94,29 @@ class IntList {
 
 // ---- one axis: sorted doubly linked list plus its coarse index ----------
 
-// A node (3 * slot + kind) lives in a 24-byte record of its axis: key f64,
-// the byte offset of prev | kind (i32), the byte offset of next (i32), and the owner's extent [lo, hi] on the
-// axis's filter axis (the next one) as f32 rounded outwards: [y, y] for an
-// entity on the x list, [y - range, y + range] for a box edge. A walk can
-// then drop most crossed nodes (far away on the other axis) reading nothing
-// but the records it passes; the owning slot sits apart in owners[record].
+// A node (3 * slot + kind) lives in a 16-byte record of its axis: its key
+// as the nearest f32, the byte offset of prev | kind (i32), the byte offset of
+// next (i32), and the owner's coordinate on the axis's filter axis (the next
+// one) as the nearest f32. The exact key (f64) sits apart in keys[record]: a
+// walk compares the f32 keys, which order as the exact ones do wherever they
+// differ (rounding to nearest is monotonic), and reads the exact key only on
+// a tie. A walk drops most crossed nodes (far away on the filter axis) from
+// the coordinate alone: an entity's is its point, a box edge's the centre of
+// a box no wider than the filter axis's largest range; the test is widened
+// by the f32 rounding, so it never drops a real candidate. The owning slot
+// sits apart in owners[record]. 16 bytes keep a walk to a quarter of a cache
+// line per node crossed: walks through a large scene stream from memory.
 // Records are renumbered in list order now and then (compact), so a walk
 // reads memory in order instead of jumping: most of the speed of a walk.
 // handles[node] is the node's record, 0 when it has none. Record 0 is the
-// head, 1 the tail. Links are byte offsets (record * 24, so the low three
-// bits are free for the kind): a walk steps to the next record with one add.
-const RECORD_BYTES: usize = 24;
+// head, 1 the tail. Links are byte offsets (record * 16, so the low two bits
+// are free for the kind): a walk steps to the next record with one add.
+const RECORD_BYTES: usize = 16;
+/** Relative widening of a filter test: twice the f32 rounding error. */
+const F32_SLACK: f64 = 1.0 / 8388608.0;
+/** Above this magnitude f32 coordinates saturate: the filter lets everything through. */
+const F32_SAFE: f64 = 1e37;
+const F32_MAX: f64 = 3.4028234663852886e38;
 const HEAD_RECORD: i32 = 0;
 const TAIL_RECORD: i32 = 1;
 /** The coarse index keeps one entity in this many. */
@@ -114,6 +125,7 @@ const SNAP_STRIDE: i32 = 4;
 @unmanaged
 class AxisList {
   records: usize = 0;
+  keys: usize = 0;
   owners: usize = 0;
   recordCount: i32 = 0;
   recordCapacity: i32 = 0;
@@ -129,16 +141,17 @@ class AxisList {
   maxRange: f64 = 0;
 
   @inline key(r: i32): f64 {
-    return load<f64>(this.records + <usize>r * RECORD_BYTES);
+    return load<f64>(this.keys + (<usize>r << 3));
   }
   @inline setKey(r: i32, key: f64): void {
-    store<f64>(this.records + <usize>r * RECORD_BYTES, key);
+    store<f64>(this.keys + (<usize>r << 3), key);
+    store<f32>(this.records + <usize>r * RECORD_BYTES, <f32>key);
   }
   @inline prev(r: i32): i32 {
-    return <i32>(<u32>(load<i32>(this.records + <usize>r * RECORD_BYTES, 8) & ~7) / <u32>RECORD_BYTES);
+    return <i32>(<u32>(load<i32>(this.records + <usize>r * RECORD_BYTES, 4) & ~3) / <u32>RECORD_BYTES);
   }
   @inline next(r: i32): i32 {
-    return <i32>(<u32>load<i32>(this.records + <usize>r * RECORD_BYTES, 12) / <u32>RECORD_BYTES);
+    return <i32>(<u32>load<i32>(this.records + <usize>r * RECORD_BYTES, 8) / <u32>RECORD_BYTES);
   }
   @inline owner(r: i32): i32 {
     return this.slotOf(r) * 3 + this.kindOf(r);
@@ -147,29 +160,25 @@ class AxisList {
     return load<i32>(this.owners + (<usize>r << 2));
   }
   @inline kindOf(r: i32): i32 {
-    return load<i32>(this.records + <usize>r * RECORD_BYTES, 8) & 3;
+    return load<i32>(this.records + <usize>r * RECORD_BYTES, 4) & 3;
   }
   @inline setPrev(r: i32, p: i32): void {
     const at = this.records + <usize>r * RECORD_BYTES;
-    store<i32>(at, (p * <i32>RECORD_BYTES) | (load<i32>(at, 8) & 3), 8);
+    store<i32>(at, (p * <i32>RECORD_BYTES) | (load<i32>(at, 4) & 3), 4);
   }
   @inline setNext(r: i32, q: i32): void {
-    store<i32>(this.records + <usize>r * RECORD_BYTES, q * <i32>RECORD_BYTES, 12);
+    store<i32>(this.records + <usize>r * RECORD_BYTES, q * <i32>RECORD_BYTES, 8);
   }
   @inline setOwner(r: i32, node: i32): void {
     store<i32>(this.owners + (<usize>r << 2), node / 3);
-    store<i32>(this.records + <usize>r * RECORD_BYTES, node % 3, 8);
+    store<i32>(this.records + <usize>r * RECORD_BYTES, node % 3, 4);
   }
-  @inline lo(r: i32): f64 {
-    return <f64>load<f32>(this.records + <usize>r * RECORD_BYTES, 16);
+  /** The owner's coordinate on the filter axis, as f32. */
+  @inline centre(r: i32): f64 {
+    return <f64>load<f32>(this.records + <usize>r * RECORD_BYTES, 12);
   }
-  @inline hi(r: i32): f64 {
-    return <f64>load<f32>(this.records + <usize>r * RECORD_BYTES, 20);
-  }
-  /** Stores [lo, hi] widened to the nearest f32 values outside it: filters stay conservative. */
-  @inline setExtent(r: i32, lo: f64, hi: f64): void {
-    store<f32>(this.records + <usize>r * RECORD_BYTES, floor32(lo), 16);
-    store<f32>(this.records + <usize>r * RECORD_BYTES, ceil32(hi), 20);
+  @inline setCentre(r: i32, c: f64): void {
+    store<f32>(this.records + <usize>r * RECORD_BYTES, <f32>min(max(c, -F32_MAX), F32_MAX), 12);
   }
   @inline handle(node: i32): i32 {
     return load<i32>(this.handles + (<usize>node << 2));
@@ -204,6 +213,7 @@ class AxisList {
     if (this.recordCount == this.recordCapacity) {
       const capacity = max(this.recordCapacity << 1, 64);
       this.records = growBytes(this.records, <usize>capacity * RECORD_BYTES);
+      this.keys = growBytes(this.keys, <usize>capacity << 3);
       this.owners = growBytes(this.owners, <usize>capacity << 2);
       this.recordCapacity = capacity;
     }
@@ -317,9 +327,11 @@ class AxisList {
     for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) live++;
     const capacity = live + (live >> 3) + 64;
     const fresh = heap.alloc(<usize>capacity * RECORD_BYTES);
+    const freshKeys = heap.alloc(<usize>capacity << 3);
     const freshOwners = heap.alloc(<usize>capacity << 2);
     memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
     memory.copy(fresh, this.records, 2 * RECORD_BYTES); // head and tail
+    memory.copy(freshKeys, this.keys, 16);
     memory.copy(freshOwners, this.owners, 8);
     let last = HEAD_RECORD;
     let i = 2;
@@ -328,19 +340,22 @@ class AxisList {
       const at = fresh + <usize>i * RECORD_BYTES;
       const slot = this.slotOf(r);
       const kind = this.kindOf(r);
-      store<f64>(at, load<f64>(from));
-      store<i32>(at, (last * <i32>RECORD_BYTES) | kind, 8);
-      store<u64>(at, load<u64>(from, 16), 16); // the extent, both f32 halves
-      store<i32>(fresh + <usize>last * RECORD_BYTES, i * <i32>RECORD_BYTES, 12);
+      store<f32>(at, load<f32>(from));
+      store<i32>(at, (last * <i32>RECORD_BYTES) | kind, 4);
+      store<f32>(at, load<f32>(from, 12), 12);
+      store<f64>(freshKeys + (<usize>i << 3), this.key(r));
+      store<i32>(fresh + <usize>last * RECORD_BYTES, i * <i32>RECORD_BYTES, 8);
       store<i32>(freshOwners + (<usize>i << 2), slot);
       store<i32>(this.handles + (<usize>(slot * 3 + kind) << 2), i);
       last = i++;
     }
-    store<i32>(fresh + <usize>last * RECORD_BYTES, TAIL_RECORD * <i32>RECORD_BYTES, 12);
-    store<i32>(fresh + RECORD_BYTES, (last * <i32>RECORD_BYTES) | KIND_UPPER, 8);
+    store<i32>(fresh + <usize>last * RECORD_BYTES, TAIL_RECORD * <i32>RECORD_BYTES, 8);
+    store<i32>(fresh + RECORD_BYTES, (last * <i32>RECORD_BYTES) | KIND_UPPER, 4);
     heap.free(this.records);
+    heap.free(this.keys);
     heap.free(this.owners);
     this.records = fresh;
+    this.keys = freshKeys;
     this.owners = freshOwners;
     this.recordCapacity = capacity;
     this.recordCount = i;
@@ -357,6 +372,7 @@ class AxisList {
 
   release(): void {
     if (this.records != 0) heap.free(this.records);
+    if (this.keys != 0) heap.free(this.keys);
     if (this.owners != 0) heap.free(this.owners);
     if (this.handles != 0) heap.free(this.handles);
     if (this.snapKeys != 0) heap.free(this.snapKeys);
@@ -529,11 +545,14 @@ class AoiScene {
     const axis = this.axis0;
     const end = axis.handle(3 * s + KIND_UPPER);
     // An entity off s's box on y (the x list's filter axis) cannot be seen.
-    const low = this.posOf(s, 1) - this.rangeOf(s, 1);
-    const high = this.posOf(s, 1) + this.rangeOf(s, 1);
+    const y = this.posOf(s, 1);
+    const half = filterHalf(y, this.rangeOf(s, 1));
+    const low = y - half;
+    const high = y + half;
     for (let r = axis.next(axis.handle(3 * s + KIND_LOWER)); r != end; r = axis.next(r)) {
       if (axis.kindOf(r) != KIND_ENTITY) continue;
-      if (!(axis.lo(r) <= high && low <= axis.hi(r))) continue;
+      const c = axis.centre(r);
+      if (!(low <= c && c <= high)) continue;
       const t = axis.slotOf(r);
       if (t != s) this.addCandidateTarget(t);
     }
@@ -546,10 +565,12 @@ class AoiScene {
     const y = this.posOf(s, 1);
     const reach = 2 * axis.maxRange;
     const limit = x - reach - 1e-9 * (Math.abs(x) + reach);
+    // A box off s on y cannot hold s: its centre is further than the largest y range.
+    const half = filterHalf(y, this.axis1.maxRange);
     for (let r = axis.prev(axis.handle(3 * s + KIND_ENTITY)); r != HEAD_RECORD && axis.key(r) >= limit; r = axis.prev(r)) {
       if (axis.kindOf(r) != KIND_LOWER) continue;
-      // A box off s on y (its record carries the box's y extent) cannot hold s.
-      if (!(axis.lo(r) <= y && y <= axis.hi(r))) continue;
+      const c = axis.centre(r);
+      if (!(y - half <= c && c <= y + half)) continue;
       const w = axis.slotOf(r);
       if (w != s) this.addCandidateWatcher(w);
     }
@@ -715,31 +736,34 @@ class AoiScene {
     const f = filterAxis(a, this.dims);
     const before = this.oldAt(f);
     const after = this.newAt(f);
-    // A box edge's record carries the box's extent on f, an entity's its
-    // coordinate (both widened to f32): a crossing names a pair when that
-    // extent overlaps the mover's own extent on f, before or after. The
-    // mover's extent is its coordinate (range 0) when it is the entity.
-    const range = kind == KIND_ENTITY ? 0.0 : this.rangeOf(slot, f);
-    const lo1 = before - range, hi1 = before + range, lo2 = after - range, hi2 = after + range;
+    // A crossing names a pair when, on f, the other record's coordinate lies
+    // within the mover's range of the mover (an entity crossed: is it in the
+    // mover's box?) or within the largest range on f (a box edge crossed: can
+    // its box hold the mover?), before or after the move.
+    const range = kind == KIND_ENTITY ? this.axis(f).maxRange : this.rangeOf(slot, f);
+    const half1 = filterHalf(before, range), half2 = filterHalf(after, range);
+    const lo1 = before - half1, hi1 = before + half1, lo2 = after - half2, hi2 = after + half2;
     const base = axis.records;
+    const keys = axis.keys;
+    const key32 = <f32>key;
     const own = base + <usize>n * RECORD_BYTES;
-    let q = base + <usize>load<u32>(own, 12);
-    if (precedes(q, key, kind)) {
+    let q = base + <usize>load<u32>(own, 8);
+    if (precedes(q, base, keys, key, key32, kind)) {
       do {
         if (crossing(q, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, recordAt(base, q), wanted, slot);
-        q = base + <usize>load<u32>(q, 12);
-      } while (precedes(q, key, kind));
+        q = base + <usize>load<u32>(q, 8);
+      } while (precedes(q, base, keys, key, key32, kind));
       axis.unlink(n);
       axis.linkAfter(n, axis.prev(recordAt(base, q)));
       axis.churn++;
       return;
     }
-    let p = base + <usize>(load<u32>(own, 8) & ~7);
-    if (follows(p, key, kind)) {
+    let p = base + <usize>(load<u32>(own, 4) & ~3);
+    if (follows(p, base, keys, key, key32, kind)) {
       do {
         if (crossing(p, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, recordAt(base, p), wanted, slot);
-        p = base + <usize>(load<u32>(p, 8) & ~7);
-      } while (follows(p, key, kind));
+        p = base + <usize>(load<u32>(p, 4) & ~3);
+      } while (follows(p, base, keys, key, key32, kind));
       axis.unlink(n);
       axis.linkAfter(n, recordAt(base, p));
       axis.churn++;
@@ -759,18 +783,16 @@ class AoiScene {
     for (let a = 0; a < this.dims; a++) this.axis(a).compactIfChurned();
   }
 
-  /** Writes slot's extent on each axis's filter axis into its records there. */
+  /** Writes slot's coordinate on each axis's filter axis into its records there. */
   stampExtents(s: i32): void {
     const watcher = this.stateOf(s) == WATCHER;
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
-      const f = filterAxis(a, this.dims);
-      const p = this.posOf(s, f);
-      const r = this.rangeOf(s, f);
-      axis.setExtent(axis.handle(3 * s + KIND_ENTITY), p, p);
+      const p = this.posOf(s, filterAxis(a, this.dims));
+      axis.setCentre(axis.handle(3 * s + KIND_ENTITY), p);
       if (watcher) {
-        axis.setExtent(axis.handle(3 * s + KIND_LOWER), p - r, p + r);
-        axis.setExtent(axis.handle(3 * s + KIND_UPPER), p - r, p + r);
+        axis.setCentre(axis.handle(3 * s + KIND_LOWER), p);
+        axis.setCentre(axis.handle(3 * s + KIND_UPPER), p);
       }
     }
   }
@@ -1047,29 +1069,45 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
   return <i32>((at - base) / RECORD_BYTES);
 }
 
-/** The record at address at sorts before a node with this key and kind. */
-@inline function precedes(at: usize, key: f64, kind: i32): bool {
-  const k = load<f64>(at);
-  return k < key || (k == key && (load<i32>(at, 8) & 3) < kind);
+/**
+ * The record at address at sorts before a node with this key and kind. The
+ * f32 keys decide unless they tie; then the exact key in keys[record] does.
+ */
+@inline function precedes(at: usize, base: usize, keys: usize, key: f64, key32: f32, kind: i32): bool {
+  const k = load<f32>(at);
+  if (k != key32) return k < key32;
+  const exact = load<f64>(keys + ((at - base) >> 1));
+  return exact < key || (exact == key && (load<i32>(at, 4) & 3) < kind);
 }
 
-/** The record at address at sorts after a node with this key and kind. */
-@inline function follows(at: usize, key: f64, kind: i32): bool {
-  const k = load<f64>(at);
-  return k > key || (k == key && (load<i32>(at, 8) & 3) > kind);
+/** The record at address at sorts after a node with this key and kind (see precedes). */
+@inline function follows(at: usize, base: usize, keys: usize, key: f64, key32: f32, kind: i32): bool {
+  const k = load<f32>(at);
+  if (k != key32) return k > key32;
+  const exact = load<f64>(keys + ((at - base) >> 1));
+  return exact > key || (exact == key && (load<i32>(at, 4) & 3) > kind);
+}
+
+/**
+ * How far from p, on a filter axis, an f32-rounded coordinate may lie when
+ * the exact one is within half of p: widened by twice the rounding, and
+ * unbounded where f32 saturates.
+ */
+@inline function filterHalf(p: f64, half: f64): f64 {
+  const reach = Math.abs(p) + half;
+  return reach >= F32_SAFE ? Infinity : half + reach * F32_SLACK + 1e-37;
 }
 
 /**
  * The record at `at` is of the wanted sort (1 entity, 0 box edge) and its
- * extent overlaps [lo1, hi1] or [lo2, hi2]: evaluated without branches, as
- * most crossings fail it at random.
+ * coordinate on the filter axis lies in [lo1, hi1] or [lo2, hi2]: evaluated
+ * without branches, as most crossings fail it at random.
  */
 @inline function crossing(at: usize, wanted: i32, lo1: f64, hi1: f64, lo2: f64, hi2: f64): bool {
-  const isEntity = <i32>((load<i32>(at, 8) & 3) == KIND_ENTITY);
-  const lo = <f64>load<f32>(at, 16);
-  const hi = <f64>load<f32>(at, 20);
-  const overlaps = (<i32>(lo <= hi1) & <i32>(lo1 <= hi)) | (<i32>(lo <= hi2) & <i32>(lo2 <= hi));
-  return ((isEntity ^ wanted ^ 1) & overlaps) != 0;
+  const isEntity = <i32>((load<i32>(at, 4) & 3) == KIND_ENTITY);
+  const c = <f64>load<f32>(at, 12);
+  const inside = (<i32>(lo1 <= c) & <i32>(c <= hi1)) | (<i32>(lo2 <= c) & <i32>(c <= hi2));
+  return ((isEntity ^ wanted ^ 1) & inside) != 0;
 }
 
 /** The axis whose extent the records of axis a carry: the next one, round. */
@@ -1195,6 +1233,7 @@ function newAxis(): AxisList {
   const axis = changetype<AxisList>(heap.alloc(offsetof<AxisList>()));
   memory.fill(changetype<usize>(axis), 0, offsetof<AxisList>());
   axis.records = heap.alloc(64 * RECORD_BYTES);
+  axis.keys = heap.alloc(64 << 3);
   axis.owners = heap.alloc(64 << 2);
   axis.recordCapacity = 64;
   axis.reset();
@@ -1320,7 +1359,7 @@ export function aoiBytes(ptr: i32): f64 {
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);
-    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>(RECORD_BYTES + 4) + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 12;
+    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>(RECORD_BYTES + 12) + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 12;
   }
   bytes += <f64>(s.candidateWatchers.capacity + s.candidateTargets.capacity + s.events.capacity + s.results.capacity) * 4;
   return bytes;
