@@ -258,8 +258,8 @@ class AxisList {
     }
   }
 
-  /** The record of a linked entity near key, from the snapshot, or the head. */
-  hint(key: f64, state: usize, exclude: i32): i32 {
+  /** The record of a linked entity near key, from the snapshot, or the head (slots: the scene's slot records). */
+  hint(key: f64, slots: usize, exclude: i32): i32 {
     let lo = 0;
     let hi = this.snapLength - 1;
     let found = -1;
@@ -275,16 +275,16 @@ class AxisList {
     }
     for (let i = found; i >= 0 && i > found - 8; i--) {
       const slot = load<i32>(this.snapSlots + (<usize>i << 2));
-      if (load<i32>(state + (<usize>slot << 2)) != FREE && slot != exclude) return this.handle(3 * slot + KIND_ENTITY);
+      if (load<i32>(slots + (<usize>slot << SLOT_SHIFT), SLOT_STATE) != FREE && slot != exclude) return this.handle(3 * slot + KIND_ENTITY);
     }
     return HEAD_RECORD;
   }
 
   /** Links node at key, starting from the coarse index. */
-  place(node: i32, key: f64, state: usize): void {
+  place(node: i32, key: f64, slots: usize): void {
     const r = this.recordOf(node);
     this.setKey(r, key);
-    this.insertFrom(r, this.hint(key, state, node / 3));
+    this.insertFrom(r, this.hint(key, slots, node / 3));
     this.stale++;
   }
 
@@ -363,8 +363,8 @@ class AxisList {
   }
 
   /** The last record with key < key (or the head). */
-  seek(key: f64, state: usize): i32 {
-    let p = this.hint(key, state, 0);
+  seek(key: f64, slots: usize): i32 {
+    let p = this.hint(key, slots, 0);
     while (this.key(p) >= key) p = this.prev(p);
     while (this.key(this.next(p)) < key) p = this.next(p);
     return p;
@@ -383,17 +383,25 @@ class AxisList {
 
 // ---- the scene ------------------------------------------------------------
 
+// Everything a pair judgment or an event reads about one slot shares one
+// 64-byte, 64-byte-aligned record, so judging a candidate costs one cache
+// line: state, id, the two candidate stamps, position and range (3 f64 each).
+const SLOT_SHIFT: usize = 6;
+const SLOT_STATE: usize = 0;
+const SLOT_ID: usize = 4;
+const SLOT_MARK_WATCHER: usize = 8;
+const SLOT_MARK_TARGET: usize = 12;
+const SLOT_POS: usize = 16;
+const SLOT_RANGE: usize = 40;
+
 @unmanaged
 class AoiScene {
   dims: i32 = 2;
   capacity: i32 = 0;
-  state: usize = 0; // i32 per slot
-  ids: usize = 0; // i32 per slot
-  pos: usize = 0; // 3 f64 per slot
-  range: usize = 0; // 3 f64 per slot
+  /** SLOT_BYTES per slot, 64-byte aligned (see SLOT_BYTES); slotsRaw is the allocation. */
+  slots: usize = 0;
+  slotsRaw: usize = 0;
   sets: usize = 0; // an IntList (12 bytes) per slot: who sees the slot
-  markWatcher: usize = 0;
-  markTarget: usize = 0;
   stamp: i32 = 0;
   alive: i32 = 0;
   axis0: AxisList = changetype<AxisList>(0);
@@ -416,20 +424,29 @@ class AoiScene {
   @inline axis(a: i32): AxisList {
     return a == 0 ? this.axis0 : a == 1 ? this.axis1 : this.axis2;
   }
+  @inline slotAt(s: i32): usize {
+    return this.slots + (<usize>s << SLOT_SHIFT);
+  }
   @inline stateOf(s: i32): i32 {
-    return load<i32>(this.state + (<usize>s << 2));
+    return load<i32>(this.slotAt(s), SLOT_STATE);
+  }
+  @inline setState(s: i32, state: i32): void {
+    store<i32>(this.slotAt(s), state, SLOT_STATE);
+  }
+  @inline idOf(s: i32): i32 {
+    return load<i32>(this.slotAt(s), SLOT_ID);
   }
   @inline posOf(s: i32, a: i32): f64 {
-    return load<f64>(this.pos + (<usize>(s * 3 + a) << 3));
+    return load<f64>(this.slotAt(s) + (<usize>a << 3), SLOT_POS);
   }
   @inline setPos(s: i32, a: i32, v: f64): void {
-    store<f64>(this.pos + (<usize>(s * 3 + a) << 3), v);
+    store<f64>(this.slotAt(s) + (<usize>a << 3), v, SLOT_POS);
   }
   @inline rangeOf(s: i32, a: i32): f64 {
-    return load<f64>(this.range + (<usize>(s * 3 + a) << 3));
+    return load<f64>(this.slotAt(s) + (<usize>a << 3), SLOT_RANGE);
   }
   @inline setRangeOf(s: i32, a: i32, v: f64): void {
-    store<f64>(this.range + (<usize>(s * 3 + a) << 3), v);
+    store<f64>(this.slotAt(s) + (<usize>a << 3), v, SLOT_RANGE);
   }
   /** Who sees slot s: pairs (watcher slot, watcher id), the id kept so 'move' events need no lookup. */
   @inline watcherSet(s: i32): IntList {
@@ -442,12 +459,15 @@ class AoiScene {
     while (capacity <= slot) capacity <<= 1;
     const old = <usize>this.capacity;
     const cap = <usize>capacity;
-    this.state = growZeroed(this.state, old << 2, cap << 2);
-    this.ids = growZeroed(this.ids, old << 2, cap << 2);
-    this.markWatcher = growZeroed(this.markWatcher, old << 2, cap << 2);
-    this.markTarget = growZeroed(this.markTarget, old << 2, cap << 2);
-    this.pos = growZeroed(this.pos, old * 24, cap * 24);
-    this.range = growZeroed(this.range, old * 24, cap * 24);
+    const raw = heap.alloc((cap << SLOT_SHIFT) + 64);
+    const slots = (raw + 63) & ~(<usize>63);
+    memory.fill(slots, 0, cap << SLOT_SHIFT);
+    if (this.slotsRaw != 0) {
+      memory.copy(slots, this.slots, old << SLOT_SHIFT);
+      heap.free(this.slotsRaw);
+    }
+    this.slotsRaw = raw;
+    this.slots = slots;
     this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
     for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * 3);
     this.capacity = capacity;
@@ -458,8 +478,8 @@ class AoiScene {
     events.reserve(events.length + 3);
     const at = events.data + (<usize>events.length << 2);
     store<i32>(at, type);
-    store<i32>(at, load<i32>(this.ids + (<usize>watcher << 2)), 4);
-    store<i32>(at, load<i32>(this.ids + (<usize>target << 2)), 8);
+    store<i32>(at, this.idOf(watcher), 4);
+    store<i32>(at, this.idOf(target), 8);
     events.length += 3;
   }
 
@@ -490,14 +510,14 @@ class AoiScene {
   }
 
   @inline addCandidateWatcher(w: i32): void {
-    const at = this.markWatcher + (<usize>w << 2);
+    const at = this.slotAt(w) + SLOT_MARK_WATCHER;
     if (load<i32>(at) == this.stamp) return;
     store<i32>(at, this.stamp);
     this.candidateWatchers.push(w);
   }
 
   @inline addCandidateTarget(t: i32): void {
-    const at = this.markTarget + (<usize>t << 2);
+    const at = this.slotAt(t) + SLOT_MARK_TARGET;
     if (load<i32>(at) == this.stamp) return;
     store<i32>(at, this.stamp);
     this.candidateTargets.push(t);
@@ -514,7 +534,7 @@ class AoiScene {
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
       const p = this.posOf(s, a);
-      axis.place(3 * s + KIND_ENTITY, p, this.state);
+      axis.place(3 * s + KIND_ENTITY, p, this.slots);
       if (watcher) this.linkBoundaries(axis, s, p, this.rangeOf(s, a));
       axis.refreshIndex(false);
     }
@@ -522,8 +542,8 @@ class AoiScene {
   }
 
   linkBoundaries(axis: AxisList, s: i32, p: f64, r: f64): void {
-    axis.place(3 * s + KIND_LOWER, p - r, this.state);
-    axis.place(3 * s + KIND_UPPER, p + r, this.state);
+    axis.place(3 * s + KIND_LOWER, p - r, this.slots);
+    axis.place(3 * s + KIND_UPPER, p + r, this.slots);
     if (r > axis.maxRange) axis.maxRange = r;
   }
 
@@ -598,7 +618,7 @@ class AoiScene {
       const count = watchers.length >> 1;
       const events = this.events;
       events.reserve(events.length + 3 * count);
-      const id = load<i32>(this.ids + (<usize>s << 2));
+      const id = this.idOf(s);
       let at = events.data + (<usize>events.length << 2);
       let from = watchers.data;
       for (let k = 0; k < count; k++) {
@@ -612,7 +632,7 @@ class AoiScene {
     }
     for (let k = 0; k < entering; k++) {
       const w = candidates.get(k);
-      watchers.pushPair(w, load<i32>(this.ids + (<usize>w << 2)));
+      watchers.pushPair(w, this.idOf(w));
     }
     const watcherNow = this.stateOf(s) == WATCHER;
     const orx = this.orx, ory = this.ory, orz = this.orz;
@@ -627,7 +647,7 @@ class AoiScene {
         this.watcherSet(t).removePair(s);
       } else if (is && !was) {
         this.emit(EVENT_ENTER, s, t);
-        this.watcherSet(t).pushPair(s, load<i32>(this.ids + (<usize>s << 2)));
+        this.watcherSet(t).pushPair(s, this.idOf(s));
       }
     }
   }
@@ -643,9 +663,9 @@ class AoiScene {
 
   add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool): void {
     this.ensureSlot(slot);
-    store<i32>(this.state + (<usize>slot << 2), watcher ? WATCHER : MARKER);
+    this.setState(slot, watcher ? WATCHER : MARKER);
     this.alive++;
-    store<i32>(this.ids + (<usize>slot << 2), id);
+    store<i32>(this.slotAt(slot), id, SLOT_ID);
     this.setPos(slot, 0, x);
     this.setPos(slot, 1, y);
     this.setPos(slot, 2, this.dims == 3 ? z : 0);
@@ -822,7 +842,7 @@ class AoiScene {
     for (let k = 0, n = set.length; k < n; k += 2) this.emit(EVENT_LEAVE, set.get(k), slot);
     set.length = 0;
     this.unlinkNodes(slot);
-    store<i32>(this.state + (<usize>slot << 2), FREE);
+    this.setState(slot, FREE);
     this.alive--;
     this.tidy();
   }
@@ -839,7 +859,7 @@ class AoiScene {
         axis.unlinkNode(3 * slot + KIND_UPPER);
       }
     }
-    store<i32>(this.state + (<usize>slot << 2), watcher ? WATCHER : MARKER);
+    this.setState(slot, watcher ? WATCHER : MARKER);
     this.setRangeOf(slot, 0, watcher ? rx : 0);
     this.setRangeOf(slot, 1, watcher ? ry : 0);
     this.setRangeOf(slot, 2, watcher && this.dims == 3 ? rz : 0);
@@ -871,7 +891,7 @@ class AoiScene {
     for (let k = 0; k < n; k++) {
       const s = load<i32>(slots + (<usize>k << 2));
       const r = load<f64>(ranges + (<usize>k << 3));
-      store<i32>(this.ids + (<usize>s << 2), load<i32>(ids + (<usize>k << 2)));
+      store<i32>(this.slotAt(s), load<i32>(ids + (<usize>k << 2)), SLOT_ID);
       this.setPos(s, 0, load<f64>(xs + (<usize>k << 3)));
       this.setPos(s, 1, load<f64>(ys + (<usize>k << 3)));
       this.setPos(s, 2, zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3)));
@@ -879,7 +899,7 @@ class AoiScene {
       this.setRangeOf(s, 1, r);
       this.setRangeOf(s, 2, this.dims == 3 ? r : 0);
       this.watcherSet(s).length = 0;
-      store<i32>(this.markTarget + (<usize>s << 2), this.stamp);
+      store<i32>(this.slotAt(s), this.stamp, SLOT_MARK_TARGET);
     }
     const nodes = heap.alloc(<usize>n * 12);
     for (let a = 0; a < this.dims; a++) {
@@ -900,7 +920,7 @@ class AoiScene {
         if (r > axis.maxRange) axis.maxRange = r;
       }
       sortNodes(axis, nodes, 0, 3 * n - 1);
-      let at = axis.hint(axis.key(load<i32>(nodes)), this.state, -1);
+      let at = axis.hint(axis.key(load<i32>(nodes)), this.slots, -1);
       for (let k = 0; k < 3 * n; k++) {
         const node = load<i32>(nodes + (<usize>k << 2));
         axis.insertFrom(node, at);
@@ -910,7 +930,7 @@ class AoiScene {
     heap.free(nodes);
     for (let k = 0; k < n; k++) {
       const s = load<i32>(slots + (<usize>k << 2));
-      store<i32>(this.state + (<usize>s << 2), WATCHER);
+      this.setState(s, WATCHER);
       this.stampExtents(s);
     }
     this.alive += n;
@@ -938,12 +958,12 @@ class AoiScene {
             if (t == s) continue;
             if (this.inBox(x, y, z, rx, ry, rz, t)) {
               this.emit(EVENT_ENTER, s, t);
-              this.watcherSet(t).pushPair(s, load<i32>(this.ids + (<usize>s << 2)));
+              this.watcherSet(t).pushPair(s, this.idOf(s));
             }
             // A pair inside the batch is found again from its other member.
-            if (load<i32>(this.markTarget + (<usize>t << 2)) != this.stamp && this.sees(t, x, y, z)) {
+            if (load<i32>(this.slotAt(t), SLOT_MARK_TARGET) != this.stamp && this.sees(t, x, y, z)) {
               this.emit(EVENT_ENTER, t, s);
-              this.watcherSet(s).pushPair(t, load<i32>(this.ids + (<usize>t << 2)));
+              this.watcherSet(s).pushPair(t, this.idOf(t));
             }
           }
         }
@@ -962,7 +982,7 @@ class AoiScene {
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      if (this.inBox(x, y, z, rx, ry, rz, t)) results.push(load<i32>(this.ids + (<usize>t << 2)));
+      if (this.inBox(x, y, z, rx, ry, rz, t)) results.push(this.idOf(t));
     }
     return results.length;
   }
@@ -979,7 +999,7 @@ class AoiScene {
     const axis = this.axis0;
     const results = this.results;
     results.length = 0;
-    for (let r = axis.next(axis.seek(minX, this.state)); r != TAIL_RECORD && axis.key(r) <= maxX; r = axis.next(r)) {
+    for (let r = axis.next(axis.seek(minX, this.slots)); r != TAIL_RECORD && axis.key(r) <= maxX; r = axis.next(r)) {
       const n = axis.owner(r);
       if (n % 3 != KIND_ENTITY) continue;
       const s = n / 3;
@@ -989,13 +1009,13 @@ class AoiScene {
         const z = this.posOf(s, 2);
         if (!(minZ <= z && z <= maxZ)) continue;
       }
-      results.push(load<i32>(this.ids + (<usize>s << 2)));
+      results.push(this.idOf(s));
     }
     return results.length;
   }
 
   clear(): void {
-    memory.fill(this.state, 0, <usize>this.capacity << 2);
+    memory.fill(this.slots, 0, <usize>this.capacity << SLOT_SHIFT);
     for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
     for (let a = 0; a < this.dims; a++) this.axis(a).reset();
     this.events.length = 0;
@@ -1265,13 +1285,8 @@ export function aoiDestroy(ptr: i32): void {
   const s = scene(ptr);
   for (let k = 0; k < s.capacity; k++) s.watcherSet(k).release();
   for (let a = 0; a < s.dims; a++) s.axis(a).release();
-  heap.free(s.state);
-  heap.free(s.ids);
-  heap.free(s.pos);
-  heap.free(s.range);
+  heap.free(s.slotsRaw);
   heap.free(s.sets);
-  heap.free(s.markWatcher);
-  heap.free(s.markTarget);
   freeIntList(s.candidateWatchers);
   freeIntList(s.candidateTargets);
   freeIntList(s.events);
@@ -1344,7 +1359,7 @@ export function aoiResultData(ptr: i32): i32 {
 
 /** Address of slot's position (3 doubles). */
 export function aoiPositionOf(ptr: i32, slot: i32): i32 {
-  return <i32>(scene(ptr).pos + <usize>slot * 24);
+  return <i32>(scene(ptr).slotAt(slot) + SLOT_POS);
 }
 
 export function aoiClear(ptr: i32): void {
@@ -1355,7 +1370,7 @@ export function aoiClear(ptr: i32): void {
 export function aoiBytes(ptr: i32): f64 {
   const s = scene(ptr);
   const cap = <f64>s.capacity;
-  let bytes = <f64>offsetof<AoiScene>() + cap * (4 + 4 + 24 + 24 + <f64>offsetof<IntList>() + 4 + 4);
+  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>());
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);
