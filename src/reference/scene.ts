@@ -340,7 +340,7 @@ export class SceneCore {
   /**
    * Every watcher whose box may hold s becomes a watcher candidate: their
    * lower x boundaries lie at most twice the largest range before s, and
-   * their boxes hold s's y.
+   * their centres lie within the largest y range of s's y.
    */
   private collectBoxesAround(s: number): void {
     const axis = this.axes[0];
@@ -352,7 +352,7 @@ export class SceneCore {
       if (n % 3 !== KIND_LOWER) continue;
       const w = n / 3;
       const wy = this.pos[w * 3 + 1];
-      const ry = this.range[w * 3 + 1];
+      const ry = this.axes[1].maxRange;
       if (wy - ry <= y && y <= wy + ry && w !== s) this.addCandidateWatcher(w);
     }
   }
@@ -515,6 +515,9 @@ export class SceneCore {
    * An entity node crossing a box edge, or a box edge crossing an entity node,
    * on axis a: a candidate pair, unless on the filter axis (the next one) the
    * box held the point neither before nor after, so it was out and stays out.
+   * A crossed box is taken as wide as the largest range on that axis: the
+   * test then needs only the other node's coordinate, which the wasm core
+   * keeps in the list node itself.
    */
   private cross(other: number, a: number, movingEntity: boolean, slot: number): void {
     const otherSlot = (other / 3) | 0;
@@ -525,7 +528,7 @@ export class SceneCore {
     const after = this.target[f];
     if (movingEntity && !otherIsEntity) {
       const p = this.pos[otherSlot * 3 + f];
-      const r = this.range[otherSlot * 3 + f];
+      const r = this.axes[f].maxRange;
       if ((p - r <= before && before <= p + r) || (p - r <= after && after <= p + r)) this.addCandidateWatcher(otherSlot);
     } else if (!movingEntity && otherIsEntity) {
       const e = this.pos[otherSlot * 3 + f];
