@@ -121,6 +121,9 @@ const HEAD_RECORD: i32 = 0;
 const TAIL_RECORD: i32 = 1;
 /** The coarse index keeps one entity in this many. */
 const SNAP_STRIDE: i32 = 4;
+/** Index entries a hint looks at, and how far (in mean gaps between entries) their entity may have moved since. */
+const HINT_TRIES: i32 = 16;
+const HINT_DRIFT: f64 = 64;
 
 @unmanaged
 class AxisList {
@@ -273,11 +276,19 @@ class AxisList {
         hi = mid - 1;
       }
     }
-    for (let i = found; i >= 0 && i > found - 8; i--) {
+    // A removed entity (or the one being placed) is not in the list, and one
+    // that jumped since the snapshot is far from its entry: prefer the
+    // nearest entry whose entity is linked and still near it.
+    const spread = this.snapLength < 2 ? Infinity : (load<f64>(keys + (<usize>(this.snapLength - 1) << 3)) - load<f64>(keys)) / <f64>this.snapLength * HINT_DRIFT;
+    let fallback = HEAD_RECORD;
+    for (let i = found; i >= 0 && i > found - HINT_TRIES; i--) {
       const slot = load<i32>(this.snapSlots + (<usize>i << 2));
-      if (load<i32>(slots + (<usize>slot << SLOT_SHIFT), SLOT_STATE) != FREE && slot != exclude) return this.handle(3 * slot + KIND_ENTITY);
+      if (load<i32>(slots + (<usize>slot << SLOT_SHIFT), SLOT_STATE) == FREE || slot == exclude) continue;
+      const r = this.handle(3 * slot + KIND_ENTITY);
+      if (Math.abs(this.key(r) - load<f64>(keys + (<usize>i << 3))) <= spread) return r;
+      if (fallback == HEAD_RECORD) fallback = r;
     }
-    return HEAD_RECORD;
+    return fallback;
   }
 
   /** Links node at key, starting from the coarse index. */

@@ -25,6 +25,9 @@ const HEAD = 0;
 const TAIL = 2;
 /** The coarse index keeps one entity in this many. */
 const SNAP_STRIDE = 4;
+/** Index entries a hint looks at, and how far (in mean gaps between entries) their entity may have moved since. */
+const HINT_TRIES = 16;
+const HINT_DRIFT = 64;
 
 /** Event type codes in the flat event buffer. */
 export const EVENT_ENTER = 0;
@@ -137,12 +140,19 @@ class AxisList {
         hi = mid - 1;
       }
     }
-    // A removed entity (or the one being placed) is not in the list: step to a neighbour that is.
-    for (let i = found; i >= 0 && i > found - 8; i--) {
+    // A removed entity (or the one being placed) is not in the list, and one
+    // that jumped since the snapshot is far from its entry: prefer the
+    // nearest entry whose entity is linked and still near it.
+    const spread = this.snapLength < 2 ? Infinity : ((this.snapKeys[this.snapLength - 1] - this.snapKeys[0]) / this.snapLength) * HINT_DRIFT;
+    let fallback = HEAD;
+    for (let i = found; i >= 0 && i > found - HINT_TRIES; i--) {
       const slot = this.snapSlots[i];
-      if (state[slot] !== FREE && slot !== exclude) return 3 * slot + KIND_ENTITY;
+      if (state[slot] === FREE || slot === exclude) continue;
+      const n = 3 * slot + KIND_ENTITY;
+      if (Math.abs(this.keys[n] - this.snapKeys[i]) <= spread) return n;
+      if (fallback === HEAD) fallback = n;
     }
-    return HEAD;
+    return fallback;
   }
 
   /** Inserts node n (its key set) starting from the coarse index, and keeps the index fresh. */
