@@ -94,25 +94,41 @@ class IntList {
 
 // ---- one axis: sorted doubly linked list plus its coarse index ----------
 
-// A node (3 * slot + kind) lives in a 24-byte record of its axis: key f64,
-// prev << 2 | kind (i32), next i32, and the owner's extent [lo, hi] on the
-// axis's filter axis (the next one) as f32 rounded outwards: [y, y] for an
-// entity on the x list, [y - range, y + range] for a box edge. A walk can
-// then drop most crossed nodes (far away on the other axis) reading nothing
-// but the records it passes; the owning slot sits apart in owners[record].
+// A node (3 * slot + kind) lives in a 16-byte record of its axis: its key
+// as the nearest f32, the byte offset of prev | kind (i32), the byte offset of
+// next (i32), and the owner's coordinate on the axis's filter axis (the next
+// one) as the nearest f32. The exact key (f64) sits apart in keys[record]: a
+// walk compares the f32 keys, which order as the exact ones do wherever they
+// differ (rounding to nearest is monotonic), and reads the exact key only on
+// a tie. A walk drops most crossed nodes (far away on the filter axis) from
+// the coordinate alone: an entity's is its point, a box edge's the centre of
+// a box no wider than the filter axis's largest range; the test is widened
+// by the f32 rounding, so it never drops a real candidate. The owning slot
+// sits apart in owners[record]. 16 bytes keep a walk to a quarter of a cache
+// line per node crossed: walks through a large scene stream from memory.
 // Records are renumbered in list order now and then (compact), so a walk
 // reads memory in order instead of jumping: most of the speed of a walk.
 // handles[node] is the node's record, 0 when it has none. Record 0 is the
-// head, 1 the tail.
-const RECORD_BYTES: usize = 24;
+// head, 1 the tail. Links are byte offsets (record * 16, so the low two bits
+// are free for the kind): a walk steps to the next record with one add.
+const RECORD_BYTES: usize = 16;
+/** Relative widening of a filter test: twice the f32 rounding error. */
+const F32_SLACK: f64 = 1.0 / 8388608.0;
+/** Above this magnitude f32 coordinates saturate: the filter lets everything through. */
+const F32_SAFE: f64 = 1e37;
+const F32_MAX: f64 = 3.4028234663852886e38;
 const HEAD_RECORD: i32 = 0;
 const TAIL_RECORD: i32 = 1;
 /** The coarse index keeps one entity in this many. */
 const SNAP_STRIDE: i32 = 4;
+/** Index entries a hint looks at, and how far (in mean gaps between entries) their entity may have moved since. */
+const HINT_TRIES: i32 = 16;
+const HINT_DRIFT: f64 = 64;
 
 @unmanaged
 class AxisList {
   records: usize = 0;
+  keys: usize = 0;
   owners: usize = 0;
   recordCount: i32 = 0;
   recordCapacity: i32 = 0;
@@ -128,16 +144,17 @@ class AxisList {
   maxRange: f64 = 0;
 
   @inline key(r: i32): f64 {
-    return load<f64>(this.records + <usize>r * RECORD_BYTES);
+    return load<f64>(this.keys + (<usize>r << 3));
   }
   @inline setKey(r: i32, key: f64): void {
-    store<f64>(this.records + <usize>r * RECORD_BYTES, key);
+    store<f64>(this.keys + (<usize>r << 3), key);
+    store<f32>(this.records + <usize>r * RECORD_BYTES, <f32>key);
   }
   @inline prev(r: i32): i32 {
-    return load<i32>(this.records + <usize>r * RECORD_BYTES, 8) >> 2;
+    return <i32>(<u32>(load<i32>(this.records + <usize>r * RECORD_BYTES, 4) & ~3) / <u32>RECORD_BYTES);
   }
   @inline next(r: i32): i32 {
-    return load<i32>(this.records + <usize>r * RECORD_BYTES, 12);
+    return <i32>(<u32>load<i32>(this.records + <usize>r * RECORD_BYTES, 8) / <u32>RECORD_BYTES);
   }
   @inline owner(r: i32): i32 {
     return this.slotOf(r) * 3 + this.kindOf(r);
@@ -146,29 +163,25 @@ class AxisList {
     return load<i32>(this.owners + (<usize>r << 2));
   }
   @inline kindOf(r: i32): i32 {
-    return load<i32>(this.records + <usize>r * RECORD_BYTES, 8) & 3;
+    return load<i32>(this.records + <usize>r * RECORD_BYTES, 4) & 3;
   }
   @inline setPrev(r: i32, p: i32): void {
     const at = this.records + <usize>r * RECORD_BYTES;
-    store<i32>(at, (p << 2) | (load<i32>(at, 8) & 3), 8);
+    store<i32>(at, (p * <i32>RECORD_BYTES) | (load<i32>(at, 4) & 3), 4);
   }
   @inline setNext(r: i32, q: i32): void {
-    store<i32>(this.records + <usize>r * RECORD_BYTES, q, 12);
+    store<i32>(this.records + <usize>r * RECORD_BYTES, q * <i32>RECORD_BYTES, 8);
   }
   @inline setOwner(r: i32, node: i32): void {
     store<i32>(this.owners + (<usize>r << 2), node / 3);
-    store<i32>(this.records + <usize>r * RECORD_BYTES, node % 3, 8);
+    store<i32>(this.records + <usize>r * RECORD_BYTES, node % 3, 4);
   }
-  @inline lo(r: i32): f64 {
-    return <f64>load<f32>(this.records + <usize>r * RECORD_BYTES, 16);
+  /** The owner's coordinate on the filter axis, as f32. */
+  @inline centre(r: i32): f64 {
+    return <f64>load<f32>(this.records + <usize>r * RECORD_BYTES, 12);
   }
-  @inline hi(r: i32): f64 {
-    return <f64>load<f32>(this.records + <usize>r * RECORD_BYTES, 20);
-  }
-  /** Stores [lo, hi] widened to the nearest f32 values outside it: filters stay conservative. */
-  @inline setExtent(r: i32, lo: f64, hi: f64): void {
-    store<f32>(this.records + <usize>r * RECORD_BYTES, floor32(lo), 16);
-    store<f32>(this.records + <usize>r * RECORD_BYTES, ceil32(hi), 20);
+  @inline setCentre(r: i32, c: f64): void {
+    store<f32>(this.records + <usize>r * RECORD_BYTES, <f32>min(max(c, -F32_MAX), F32_MAX), 12);
   }
   @inline handle(node: i32): i32 {
     return load<i32>(this.handles + (<usize>node << 2));
@@ -203,6 +216,7 @@ class AxisList {
     if (this.recordCount == this.recordCapacity) {
       const capacity = max(this.recordCapacity << 1, 64);
       this.records = growBytes(this.records, <usize>capacity * RECORD_BYTES);
+      this.keys = growBytes(this.keys, <usize>capacity << 3);
       this.owners = growBytes(this.owners, <usize>capacity << 2);
       this.recordCapacity = capacity;
     }
@@ -247,8 +261,8 @@ class AxisList {
     }
   }
 
-  /** The record of a linked entity near key, from the snapshot, or the head. */
-  hint(key: f64, state: usize, exclude: i32): i32 {
+  /** The record of a linked entity near key, from the snapshot, or the head (slots: the scene's slot records). */
+  hint(key: f64, slots: usize, exclude: i32): i32 {
     let lo = 0;
     let hi = this.snapLength - 1;
     let found = -1;
@@ -262,18 +276,26 @@ class AxisList {
         hi = mid - 1;
       }
     }
-    for (let i = found; i >= 0 && i > found - 8; i--) {
+    // A removed entity (or the one being placed) is not in the list, and one
+    // that jumped since the snapshot is far from its entry: prefer the
+    // nearest entry whose entity is linked and still near it.
+    const spread = this.snapLength < 2 ? Infinity : (load<f64>(keys + (<usize>(this.snapLength - 1) << 3)) - load<f64>(keys)) / <f64>this.snapLength * HINT_DRIFT;
+    let fallback = HEAD_RECORD;
+    for (let i = found; i >= 0 && i > found - HINT_TRIES; i--) {
       const slot = load<i32>(this.snapSlots + (<usize>i << 2));
-      if (load<i32>(state + (<usize>slot << 2)) != FREE && slot != exclude) return this.handle(3 * slot + KIND_ENTITY);
+      if (load<i32>(slots + (<usize>slot << SLOT_SHIFT), SLOT_STATE) == FREE || slot == exclude) continue;
+      const r = this.handle(3 * slot + KIND_ENTITY);
+      if (Math.abs(this.key(r) - load<f64>(keys + (<usize>i << 3))) <= spread) return r;
+      if (fallback == HEAD_RECORD) fallback = r;
     }
-    return HEAD_RECORD;
+    return fallback;
   }
 
   /** Links node at key, starting from the coarse index. */
-  place(node: i32, key: f64, state: usize): void {
+  place(node: i32, key: f64, slots: usize): void {
     const r = this.recordOf(node);
     this.setKey(r, key);
-    this.insertFrom(r, this.hint(key, state, node / 3));
+    this.insertFrom(r, this.hint(key, slots, node / 3));
     this.stale++;
   }
 
@@ -309,16 +331,18 @@ class AxisList {
     this.stale = 0;
   }
 
-  /** Renumbers the records in list order once the churn since the last time exceeds half of them. */
+  /** Renumbers the records in list order once the churn since the last time exceeds an eighth of them (measured: walks then stay on memory read forwards). */
   compactIfChurned(): void {
-    if (this.churn <= (this.recordCount >> 1) + 64) return;
+    if (this.churn <= (this.recordCount >> 3) + 64) return;
     let live = 2;
     for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) live++;
     const capacity = live + (live >> 3) + 64;
     const fresh = heap.alloc(<usize>capacity * RECORD_BYTES);
+    const freshKeys = heap.alloc(<usize>capacity << 3);
     const freshOwners = heap.alloc(<usize>capacity << 2);
     memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
     memory.copy(fresh, this.records, 2 * RECORD_BYTES); // head and tail
+    memory.copy(freshKeys, this.keys, 16);
     memory.copy(freshOwners, this.owners, 8);
     let last = HEAD_RECORD;
     let i = 2;
@@ -327,19 +351,22 @@ class AxisList {
       const at = fresh + <usize>i * RECORD_BYTES;
       const slot = this.slotOf(r);
       const kind = this.kindOf(r);
-      store<f64>(at, load<f64>(from));
-      store<i32>(at, (last << 2) | kind, 8);
-      store<u64>(at, load<u64>(from, 16), 16); // the extent, both f32 halves
-      store<i32>(fresh + <usize>last * RECORD_BYTES, i, 12);
+      store<f32>(at, load<f32>(from));
+      store<i32>(at, (last * <i32>RECORD_BYTES) | kind, 4);
+      store<f32>(at, load<f32>(from, 12), 12);
+      store<f64>(freshKeys + (<usize>i << 3), this.key(r));
+      store<i32>(fresh + <usize>last * RECORD_BYTES, i * <i32>RECORD_BYTES, 8);
       store<i32>(freshOwners + (<usize>i << 2), slot);
       store<i32>(this.handles + (<usize>(slot * 3 + kind) << 2), i);
       last = i++;
     }
-    store<i32>(fresh + <usize>last * RECORD_BYTES, TAIL_RECORD, 12);
-    store<i32>(fresh + RECORD_BYTES, (last << 2) | KIND_UPPER, 8);
+    store<i32>(fresh + <usize>last * RECORD_BYTES, TAIL_RECORD * <i32>RECORD_BYTES, 8);
+    store<i32>(fresh + RECORD_BYTES, (last * <i32>RECORD_BYTES) | KIND_UPPER, 4);
     heap.free(this.records);
+    heap.free(this.keys);
     heap.free(this.owners);
     this.records = fresh;
+    this.keys = freshKeys;
     this.owners = freshOwners;
     this.recordCapacity = capacity;
     this.recordCount = i;
@@ -347,8 +374,8 @@ class AxisList {
   }
 
   /** The last record with key < key (or the head). */
-  seek(key: f64, state: usize): i32 {
-    let p = this.hint(key, state, 0);
+  seek(key: f64, slots: usize): i32 {
+    let p = this.hint(key, slots, 0);
     while (this.key(p) >= key) p = this.prev(p);
     while (this.key(this.next(p)) < key) p = this.next(p);
     return p;
@@ -356,6 +383,7 @@ class AxisList {
 
   release(): void {
     if (this.records != 0) heap.free(this.records);
+    if (this.keys != 0) heap.free(this.keys);
     if (this.owners != 0) heap.free(this.owners);
     if (this.handles != 0) heap.free(this.handles);
     if (this.snapKeys != 0) heap.free(this.snapKeys);
@@ -366,17 +394,25 @@ class AxisList {
 
 // ---- the scene ------------------------------------------------------------
 
+// Everything a pair judgment or an event reads about one slot shares one
+// 64-byte, 64-byte-aligned record, so judging a candidate costs one cache
+// line: state, id, the two candidate stamps, position and range (3 f64 each).
+const SLOT_SHIFT: usize = 6;
+const SLOT_STATE: usize = 0;
+const SLOT_ID: usize = 4;
+const SLOT_MARK_WATCHER: usize = 8;
+const SLOT_MARK_TARGET: usize = 12;
+const SLOT_POS: usize = 16;
+const SLOT_RANGE: usize = 40;
+
 @unmanaged
 class AoiScene {
   dims: i32 = 2;
   capacity: i32 = 0;
-  state: usize = 0; // i32 per slot
-  ids: usize = 0; // i32 per slot
-  pos: usize = 0; // 3 f64 per slot
-  range: usize = 0; // 3 f64 per slot
+  /** SLOT_BYTES per slot, 64-byte aligned (see SLOT_BYTES); slotsRaw is the allocation. */
+  slots: usize = 0;
+  slotsRaw: usize = 0;
   sets: usize = 0; // an IntList (12 bytes) per slot: who sees the slot
-  markWatcher: usize = 0;
-  markTarget: usize = 0;
   stamp: i32 = 0;
   alive: i32 = 0;
   axis0: AxisList = changetype<AxisList>(0);
@@ -395,24 +431,35 @@ class AoiScene {
   nx: f64 = 0;
   ny: f64 = 0;
   nz: f64 = 0;
+  /** Sink of touch(): keeps its loads from being optimised away. */
+  touched: i32 = 0;
 
   @inline axis(a: i32): AxisList {
     return a == 0 ? this.axis0 : a == 1 ? this.axis1 : this.axis2;
   }
+  @inline slotAt(s: i32): usize {
+    return this.slots + (<usize>s << SLOT_SHIFT);
+  }
   @inline stateOf(s: i32): i32 {
-    return load<i32>(this.state + (<usize>s << 2));
+    return load<i32>(this.slotAt(s), SLOT_STATE);
+  }
+  @inline setState(s: i32, state: i32): void {
+    store<i32>(this.slotAt(s), state, SLOT_STATE);
+  }
+  @inline idOf(s: i32): i32 {
+    return load<i32>(this.slotAt(s), SLOT_ID);
   }
   @inline posOf(s: i32, a: i32): f64 {
-    return load<f64>(this.pos + (<usize>(s * 3 + a) << 3));
+    return load<f64>(this.slotAt(s) + (<usize>a << 3), SLOT_POS);
   }
   @inline setPos(s: i32, a: i32, v: f64): void {
-    store<f64>(this.pos + (<usize>(s * 3 + a) << 3), v);
+    store<f64>(this.slotAt(s) + (<usize>a << 3), v, SLOT_POS);
   }
   @inline rangeOf(s: i32, a: i32): f64 {
-    return load<f64>(this.range + (<usize>(s * 3 + a) << 3));
+    return load<f64>(this.slotAt(s) + (<usize>a << 3), SLOT_RANGE);
   }
   @inline setRangeOf(s: i32, a: i32, v: f64): void {
-    store<f64>(this.range + (<usize>(s * 3 + a) << 3), v);
+    store<f64>(this.slotAt(s) + (<usize>a << 3), v, SLOT_RANGE);
   }
   /** Who sees slot s: pairs (watcher slot, watcher id), the id kept so 'move' events need no lookup. */
   @inline watcherSet(s: i32): IntList {
@@ -425,12 +472,15 @@ class AoiScene {
     while (capacity <= slot) capacity <<= 1;
     const old = <usize>this.capacity;
     const cap = <usize>capacity;
-    this.state = growZeroed(this.state, old << 2, cap << 2);
-    this.ids = growZeroed(this.ids, old << 2, cap << 2);
-    this.markWatcher = growZeroed(this.markWatcher, old << 2, cap << 2);
-    this.markTarget = growZeroed(this.markTarget, old << 2, cap << 2);
-    this.pos = growZeroed(this.pos, old * 24, cap * 24);
-    this.range = growZeroed(this.range, old * 24, cap * 24);
+    const raw = heap.alloc((cap << SLOT_SHIFT) + 64);
+    const slots = (raw + 63) & ~(<usize>63);
+    memory.fill(slots, 0, cap << SLOT_SHIFT);
+    if (this.slotsRaw != 0) {
+      memory.copy(slots, this.slots, old << SLOT_SHIFT);
+      heap.free(this.slotsRaw);
+    }
+    this.slotsRaw = raw;
+    this.slots = slots;
     this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
     for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * 3);
     this.capacity = capacity;
@@ -441,8 +491,8 @@ class AoiScene {
     events.reserve(events.length + 3);
     const at = events.data + (<usize>events.length << 2);
     store<i32>(at, type);
-    store<i32>(at, load<i32>(this.ids + (<usize>watcher << 2)), 4);
-    store<i32>(at, load<i32>(this.ids + (<usize>target << 2)), 8);
+    store<i32>(at, this.idOf(watcher), 4);
+    store<i32>(at, this.idOf(target), 8);
     events.length += 3;
   }
 
@@ -473,14 +523,14 @@ class AoiScene {
   }
 
   @inline addCandidateWatcher(w: i32): void {
-    const at = this.markWatcher + (<usize>w << 2);
+    const at = this.slotAt(w) + SLOT_MARK_WATCHER;
     if (load<i32>(at) == this.stamp) return;
     store<i32>(at, this.stamp);
     this.candidateWatchers.push(w);
   }
 
   @inline addCandidateTarget(t: i32): void {
-    const at = this.markTarget + (<usize>t << 2);
+    const at = this.slotAt(t) + SLOT_MARK_TARGET;
     if (load<i32>(at) == this.stamp) return;
     store<i32>(at, this.stamp);
     this.candidateTargets.push(t);
@@ -497,7 +547,7 @@ class AoiScene {
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
       const p = this.posOf(s, a);
-      axis.place(3 * s + KIND_ENTITY, p, this.state);
+      axis.place(3 * s + KIND_ENTITY, p, this.slots);
       if (watcher) this.linkBoundaries(axis, s, p, this.rangeOf(s, a));
       axis.refreshIndex(false);
     }
@@ -505,8 +555,8 @@ class AoiScene {
   }
 
   linkBoundaries(axis: AxisList, s: i32, p: f64, r: f64): void {
-    axis.place(3 * s + KIND_LOWER, p - r, this.state);
-    axis.place(3 * s + KIND_UPPER, p + r, this.state);
+    axis.place(3 * s + KIND_LOWER, p - r, this.slots);
+    axis.place(3 * s + KIND_UPPER, p + r, this.slots);
     if (r > axis.maxRange) axis.maxRange = r;
   }
 
@@ -528,11 +578,14 @@ class AoiScene {
     const axis = this.axis0;
     const end = axis.handle(3 * s + KIND_UPPER);
     // An entity off s's box on y (the x list's filter axis) cannot be seen.
-    const low = this.posOf(s, 1) - this.rangeOf(s, 1);
-    const high = this.posOf(s, 1) + this.rangeOf(s, 1);
+    const y = this.posOf(s, 1);
+    const half = filterHalf(y, this.rangeOf(s, 1));
+    const low = y - half;
+    const high = y + half;
     for (let r = axis.next(axis.handle(3 * s + KIND_LOWER)); r != end; r = axis.next(r)) {
       if (axis.kindOf(r) != KIND_ENTITY) continue;
-      if (!(axis.lo(r) <= high && low <= axis.hi(r))) continue;
+      const c = axis.centre(r);
+      if (!(low <= c && c <= high)) continue;
       const t = axis.slotOf(r);
       if (t != s) this.addCandidateTarget(t);
     }
@@ -545,10 +598,12 @@ class AoiScene {
     const y = this.posOf(s, 1);
     const reach = 2 * axis.maxRange;
     const limit = x - reach - 1e-9 * (Math.abs(x) + reach);
+    // A box off s on y cannot hold s: its centre is further than the largest y range.
+    const half = filterHalf(y, this.axis1.maxRange);
     for (let r = axis.prev(axis.handle(3 * s + KIND_ENTITY)); r != HEAD_RECORD && axis.key(r) >= limit; r = axis.prev(r)) {
       if (axis.kindOf(r) != KIND_LOWER) continue;
-      // A box off s on y (its record carries the box's y extent) cannot hold s.
-      if (!(axis.lo(r) <= y && y <= axis.hi(r))) continue;
+      const c = axis.centre(r);
+      if (!(y - half <= c && c <= y + half)) continue;
       const w = axis.slotOf(r);
       if (w != s) this.addCandidateWatcher(w);
     }
@@ -576,7 +631,7 @@ class AoiScene {
       const count = watchers.length >> 1;
       const events = this.events;
       events.reserve(events.length + 3 * count);
-      const id = load<i32>(this.ids + (<usize>s << 2));
+      const id = this.idOf(s);
       let at = events.data + (<usize>events.length << 2);
       let from = watchers.data;
       for (let k = 0; k < count; k++) {
@@ -590,7 +645,7 @@ class AoiScene {
     }
     for (let k = 0; k < entering; k++) {
       const w = candidates.get(k);
-      watchers.pushPair(w, load<i32>(this.ids + (<usize>w << 2)));
+      watchers.pushPair(w, this.idOf(w));
     }
     const watcherNow = this.stateOf(s) == WATCHER;
     const orx = this.orx, ory = this.ory, orz = this.orz;
@@ -605,7 +660,7 @@ class AoiScene {
         this.watcherSet(t).removePair(s);
       } else if (is && !was) {
         this.emit(EVENT_ENTER, s, t);
-        this.watcherSet(t).pushPair(s, load<i32>(this.ids + (<usize>s << 2)));
+        this.watcherSet(t).pushPair(s, this.idOf(s));
       }
     }
   }
@@ -621,9 +676,9 @@ class AoiScene {
 
   add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool): void {
     this.ensureSlot(slot);
-    store<i32>(this.state + (<usize>slot << 2), watcher ? WATCHER : MARKER);
+    this.setState(slot, watcher ? WATCHER : MARKER);
     this.alive++;
-    store<i32>(this.ids + (<usize>slot << 2), id);
+    store<i32>(this.slotAt(slot), id, SLOT_ID);
     this.setPos(slot, 0, x);
     this.setPos(slot, 1, y);
     this.setPos(slot, 2, this.dims == 3 ? z : 0);
@@ -688,6 +743,25 @@ class AoiScene {
     this.tidy();
   }
 
+  /**
+   * Reads the memory a move of slot will start from (its slot record, its
+   * list records and its watchers), so that a batch can fetch it while the move before runs:
+   * those first reads are cache misses, and this way they overlap.
+   */
+  touch(slot: i32): void {
+    let sum = load<i32>(this.slotAt(slot));
+    for (let a = 0; a < this.dims; a++) {
+      const axis = this.axis(a);
+      const handles = axis.handles + (<usize>(3 * slot) << 2);
+      const records = axis.records;
+      sum += load<i32>(records + <usize>load<i32>(handles) * RECORD_BYTES, 4);
+      sum += load<i32>(records + <usize>load<i32>(handles, 4) * RECORD_BYTES, 4);
+      sum += load<i32>(records + <usize>load<i32>(handles, 8) * RECORD_BYTES, 4);
+    }
+    sum += load<i32>(this.watcherSet(slot).data);
+    this.touched += sum;
+  }
+
   isTeleport(slot: i32, x: f64, y: f64, z: f64): bool {
     const watcher = this.stateOf(slot) == WATCHER;
     let walk = Math.abs(x - this.posOf(slot, 0)) + Math.abs(y - this.posOf(slot, 1));
@@ -709,55 +783,51 @@ class AoiScene {
     const n = axis.handle(node);
     axis.setKey(n, key);
     const kind = node % 3;
-    const entity = kind == KIND_ENTITY;
+    // The mover's entity node crosses box edges, its box edges cross entities.
+    const wanted = kind == KIND_ENTITY ? 0 : 1;
     const f = filterAxis(a, this.dims);
     const before = this.oldAt(f);
     const after = this.newAt(f);
-    const range = this.rangeOf(slot, f);
-    const lo1 = before - range, hi1 = before + range, lo2 = after - range, hi2 = after + range;
+    // A crossing names a pair when, on f, the other record's coordinate lies
+    // within the mover's range of the mover (an entity crossed: is it in the
+    // mover's box?) or within the largest range on f (a box edge crossed: can
+    // its box hold the mover?), before or after the move.
+    const range = kind == KIND_ENTITY ? this.axis(f).maxRange : this.rangeOf(slot, f);
+    const half1 = filterHalf(before, range), half2 = filterHalf(after, range);
+    const lo1 = before - half1, hi1 = before + half1, lo2 = after - half2, hi2 = after + half2;
     const base = axis.records;
-    let q = axis.next(n);
-    if (precedes(base, q, key, kind)) {
+    const keys = axis.keys;
+    const key32 = <f32>key;
+    const own = base + <usize>n * RECORD_BYTES;
+    let q = base + <usize>load<u32>(own, 8);
+    if (precedes(q, base, keys, key, key32, kind)) {
       do {
-        const at = base + <usize>q * RECORD_BYTES;
-        this.crossAt(axis, q, at, entity, slot, before, after, lo1, hi1, lo2, hi2);
-        q = load<i32>(at, 12);
-      } while (precedes(base, q, key, kind));
+        if (crossing(q, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, recordAt(base, q), wanted, slot);
+        q = base + <usize>load<u32>(q, 8);
+      } while (precedes(q, base, keys, key, key32, kind));
       axis.unlink(n);
-      axis.linkAfter(n, axis.prev(q));
+      axis.linkAfter(n, axis.prev(recordAt(base, q)));
       axis.churn++;
       return;
     }
-    let p = axis.prev(n);
-    if (follows(base, p, key, kind)) {
+    let p = base + <usize>(load<u32>(own, 4) & ~3);
+    if (follows(p, base, keys, key, key32, kind)) {
       do {
-        const at = base + <usize>p * RECORD_BYTES;
-        this.crossAt(axis, p, at, entity, slot, before, after, lo1, hi1, lo2, hi2);
-        p = load<i32>(at, 8) >> 2;
-      } while (follows(base, p, key, kind));
+        if (crossing(p, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, recordAt(base, p), wanted, slot);
+        p = base + <usize>(load<u32>(p, 4) & ~3);
+      } while (follows(p, base, keys, key, key32, kind));
       axis.unlink(n);
-      axis.linkAfter(n, p);
+      axis.linkAfter(n, recordAt(base, p));
       axis.churn++;
     }
   }
 
-  /** One crossing of record r at address at (see walk); the owner is read only for a real candidate. */
-  @inline crossAt(axis: AxisList, r: i32, at: usize, entity: bool, slot: i32, before: f64, after: f64, lo1: f64, hi1: f64, lo2: f64, hi2: f64): void {
-    const otherIsEntity = (load<i32>(at, 8) & 3) == KIND_ENTITY;
-    const lo = <f64>load<f32>(at, 16);
-    const hi = <f64>load<f32>(at, 20);
-    if (entity) {
-      if (otherIsEntity) return;
-      if (!((lo <= before && before <= hi) || (lo <= after && after <= hi))) return;
-      const other = axis.slotOf(r);
-      if (other != slot) this.addCandidateWatcher(other);
-    } else {
-      if (!otherIsEntity) return;
-      // [lo, hi] is the entity's coordinate, widened to f32: test overlap.
-      if (!((lo <= hi1 && lo1 <= hi) || (lo <= hi2 && lo2 <= hi))) return;
-      const other = axis.slotOf(r);
-      if (other != slot) this.addCandidateTarget(other);
-    }
+  /** The owner of crossed record r becomes a candidate watcher (an edge crossed) or target (an entity crossed). */
+  nominate(axis: AxisList, r: i32, entityCrossed: i32, slot: i32): void {
+    const other = axis.slotOf(r);
+    if (other == slot) return;
+    if (entityCrossed) this.addCandidateTarget(other);
+    else this.addCandidateWatcher(other);
   }
 
   /** Renumbers each axis's records when they have churned enough; never during a walk. */
@@ -765,18 +835,16 @@ class AoiScene {
     for (let a = 0; a < this.dims; a++) this.axis(a).compactIfChurned();
   }
 
-  /** Writes slot's extent on each axis's filter axis into its records there. */
+  /** Writes slot's coordinate on each axis's filter axis into its records there. */
   stampExtents(s: i32): void {
     const watcher = this.stateOf(s) == WATCHER;
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
-      const f = filterAxis(a, this.dims);
-      const p = this.posOf(s, f);
-      const r = this.rangeOf(s, f);
-      axis.setExtent(axis.handle(3 * s + KIND_ENTITY), p, p);
+      const p = this.posOf(s, filterAxis(a, this.dims));
+      axis.setCentre(axis.handle(3 * s + KIND_ENTITY), p);
       if (watcher) {
-        axis.setExtent(axis.handle(3 * s + KIND_LOWER), p - r, p + r);
-        axis.setExtent(axis.handle(3 * s + KIND_UPPER), p - r, p + r);
+        axis.setCentre(axis.handle(3 * s + KIND_LOWER), p);
+        axis.setCentre(axis.handle(3 * s + KIND_UPPER), p);
       }
     }
   }
@@ -806,7 +874,7 @@ class AoiScene {
     for (let k = 0, n = set.length; k < n; k += 2) this.emit(EVENT_LEAVE, set.get(k), slot);
     set.length = 0;
     this.unlinkNodes(slot);
-    store<i32>(this.state + (<usize>slot << 2), FREE);
+    this.setState(slot, FREE);
     this.alive--;
     this.tidy();
   }
@@ -823,7 +891,7 @@ class AoiScene {
         axis.unlinkNode(3 * slot + KIND_UPPER);
       }
     }
-    store<i32>(this.state + (<usize>slot << 2), watcher ? WATCHER : MARKER);
+    this.setState(slot, watcher ? WATCHER : MARKER);
     this.setRangeOf(slot, 0, watcher ? rx : 0);
     this.setRangeOf(slot, 1, watcher ? ry : 0);
     this.setRangeOf(slot, 2, watcher && this.dims == 3 ? rz : 0);
@@ -855,7 +923,7 @@ class AoiScene {
     for (let k = 0; k < n; k++) {
       const s = load<i32>(slots + (<usize>k << 2));
       const r = load<f64>(ranges + (<usize>k << 3));
-      store<i32>(this.ids + (<usize>s << 2), load<i32>(ids + (<usize>k << 2)));
+      store<i32>(this.slotAt(s), load<i32>(ids + (<usize>k << 2)), SLOT_ID);
       this.setPos(s, 0, load<f64>(xs + (<usize>k << 3)));
       this.setPos(s, 1, load<f64>(ys + (<usize>k << 3)));
       this.setPos(s, 2, zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3)));
@@ -863,7 +931,7 @@ class AoiScene {
       this.setRangeOf(s, 1, r);
       this.setRangeOf(s, 2, this.dims == 3 ? r : 0);
       this.watcherSet(s).length = 0;
-      store<i32>(this.markTarget + (<usize>s << 2), this.stamp);
+      store<i32>(this.slotAt(s), this.stamp, SLOT_MARK_TARGET);
     }
     const nodes = heap.alloc(<usize>n * 12);
     for (let a = 0; a < this.dims; a++) {
@@ -884,7 +952,7 @@ class AoiScene {
         if (r > axis.maxRange) axis.maxRange = r;
       }
       sortNodes(axis, nodes, 0, 3 * n - 1);
-      let at = axis.hint(axis.key(load<i32>(nodes)), this.state, -1);
+      let at = axis.hint(axis.key(load<i32>(nodes)), this.slots, -1);
       for (let k = 0; k < 3 * n; k++) {
         const node = load<i32>(nodes + (<usize>k << 2));
         axis.insertFrom(node, at);
@@ -894,7 +962,7 @@ class AoiScene {
     heap.free(nodes);
     for (let k = 0; k < n; k++) {
       const s = load<i32>(slots + (<usize>k << 2));
-      store<i32>(this.state + (<usize>s << 2), WATCHER);
+      this.setState(s, WATCHER);
       this.stampExtents(s);
     }
     this.alive += n;
@@ -922,12 +990,12 @@ class AoiScene {
             if (t == s) continue;
             if (this.inBox(x, y, z, rx, ry, rz, t)) {
               this.emit(EVENT_ENTER, s, t);
-              this.watcherSet(t).pushPair(s, load<i32>(this.ids + (<usize>s << 2)));
+              this.watcherSet(t).pushPair(s, this.idOf(s));
             }
             // A pair inside the batch is found again from its other member.
-            if (load<i32>(this.markTarget + (<usize>t << 2)) != this.stamp && this.sees(t, x, y, z)) {
+            if (load<i32>(this.slotAt(t), SLOT_MARK_TARGET) != this.stamp && this.sees(t, x, y, z)) {
               this.emit(EVENT_ENTER, t, s);
-              this.watcherSet(s).pushPair(t, load<i32>(this.ids + (<usize>t << 2)));
+              this.watcherSet(s).pushPair(t, this.idOf(t));
             }
           }
         }
@@ -946,7 +1014,7 @@ class AoiScene {
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      if (this.inBox(x, y, z, rx, ry, rz, t)) results.push(load<i32>(this.ids + (<usize>t << 2)));
+      if (this.inBox(x, y, z, rx, ry, rz, t)) results.push(this.idOf(t));
     }
     return results.length;
   }
@@ -963,7 +1031,7 @@ class AoiScene {
     const axis = this.axis0;
     const results = this.results;
     results.length = 0;
-    for (let r = axis.next(axis.seek(minX, this.state)); r != TAIL_RECORD && axis.key(r) <= maxX; r = axis.next(r)) {
+    for (let r = axis.next(axis.seek(minX, this.slots)); r != TAIL_RECORD && axis.key(r) <= maxX; r = axis.next(r)) {
       const n = axis.owner(r);
       if (n % 3 != KIND_ENTITY) continue;
       const s = n / 3;
@@ -973,13 +1041,13 @@ class AoiScene {
         const z = this.posOf(s, 2);
         if (!(minZ <= z && z <= maxZ)) continue;
       }
-      results.push(load<i32>(this.ids + (<usize>s << 2)));
+      results.push(this.idOf(s));
     }
     return results.length;
   }
 
   clear(): void {
-    memory.fill(this.state, 0, <usize>this.capacity << 2);
+    memory.fill(this.slots, 0, <usize>this.capacity << SLOT_SHIFT);
     for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
     for (let a = 0; a < this.dims; a++) this.axis(a).reset();
     this.events.length = 0;
@@ -1048,16 +1116,50 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
   return reinterpret<f32>(v > 0 ? bits + 1 : bits - 1);
 }
 
-/** Record r (at base) sorts before a node with this key and kind. */
-@inline function precedes(base: usize, r: i32, key: f64, kind: i32): bool {
-  const k = load<f64>(base + <usize>r * RECORD_BYTES);
-  return k < key || (k == key && (load<i32>(base + <usize>r * RECORD_BYTES, 8) & 3) < kind);
+/** The record at address at (records start at base). */
+@inline function recordAt(base: usize, at: usize): i32 {
+  return <i32>((at - base) / RECORD_BYTES);
 }
 
-/** Record r (at base) sorts after a node with this key and kind. */
-@inline function follows(base: usize, r: i32, key: f64, kind: i32): bool {
-  const k = load<f64>(base + <usize>r * RECORD_BYTES);
-  return k > key || (k == key && (load<i32>(base + <usize>r * RECORD_BYTES, 8) & 3) > kind);
+/**
+ * The record at address at sorts before a node with this key and kind. The
+ * f32 keys decide unless they tie; then the exact key in keys[record] does.
+ */
+@inline function precedes(at: usize, base: usize, keys: usize, key: f64, key32: f32, kind: i32): bool {
+  const k = load<f32>(at);
+  if (k != key32) return k < key32;
+  const exact = load<f64>(keys + ((at - base) >> 1));
+  return exact < key || (exact == key && (load<i32>(at, 4) & 3) < kind);
+}
+
+/** The record at address at sorts after a node with this key and kind (see precedes). */
+@inline function follows(at: usize, base: usize, keys: usize, key: f64, key32: f32, kind: i32): bool {
+  const k = load<f32>(at);
+  if (k != key32) return k > key32;
+  const exact = load<f64>(keys + ((at - base) >> 1));
+  return exact > key || (exact == key && (load<i32>(at, 4) & 3) > kind);
+}
+
+/**
+ * How far from p, on a filter axis, an f32-rounded coordinate may lie when
+ * the exact one is within half of p: widened by twice the rounding, and
+ * unbounded where f32 saturates.
+ */
+@inline function filterHalf(p: f64, half: f64): f64 {
+  const reach = Math.abs(p) + half;
+  return reach >= F32_SAFE ? Infinity : half + reach * F32_SLACK + 1e-37;
+}
+
+/**
+ * The record at `at` is of the wanted sort (1 entity, 0 box edge) and its
+ * coordinate on the filter axis lies in [lo1, hi1] or [lo2, hi2]: evaluated
+ * without branches, as most crossings fail it at random.
+ */
+@inline function crossing(at: usize, wanted: i32, lo1: f64, hi1: f64, lo2: f64, hi2: f64): bool {
+  const isEntity = <i32>((load<i32>(at, 4) & 3) == KIND_ENTITY);
+  const c = <f64>load<f32>(at, 12);
+  const inside = (<i32>(lo1 <= c) & <i32>(c <= hi1)) | (<i32>(lo2 <= c) & <i32>(c <= hi2));
+  return ((isEntity ^ wanted ^ 1) & inside) != 0;
 }
 
 /** The axis whose extent the records of axis a carry: the next one, round. */
@@ -1183,6 +1285,7 @@ function newAxis(): AxisList {
   const axis = changetype<AxisList>(heap.alloc(offsetof<AxisList>()));
   memory.fill(changetype<usize>(axis), 0, offsetof<AxisList>());
   axis.records = heap.alloc(64 * RECORD_BYTES);
+  axis.keys = heap.alloc(64 << 3);
   axis.owners = heap.alloc(64 << 2);
   axis.recordCapacity = 64;
   axis.reset();
@@ -1214,13 +1317,8 @@ export function aoiDestroy(ptr: i32): void {
   const s = scene(ptr);
   for (let k = 0; k < s.capacity; k++) s.watcherSet(k).release();
   for (let a = 0; a < s.dims; a++) s.axis(a).release();
-  heap.free(s.state);
-  heap.free(s.ids);
-  heap.free(s.pos);
-  heap.free(s.range);
+  heap.free(s.slotsRaw);
   heap.free(s.sets);
-  heap.free(s.markWatcher);
-  heap.free(s.markTarget);
   freeIntList(s.candidateWatchers);
   freeIntList(s.candidateTargets);
   freeIntList(s.events);
@@ -1244,10 +1342,14 @@ export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watc
   scene(ptr).setRange(slot, rx, ry, rz, watcher != 0);
 }
 
+/** How many moves ahead a batch touches the memory a move starts from. */
+const MOVE_LEAD: i32 = 4;
+
 /** Moves slots[k] to (xs[k], ys[k], zs[k]) in order; zs is 0 for 2-D scenes. */
 export function aoiMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
   const s = scene(ptr);
   for (let k = 0; k < count; k++) {
+    if (k + MOVE_LEAD < count) s.touch(load<i32>(<usize>slots + (<usize>(k + MOVE_LEAD) << 2)));
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
     s.move(load<i32>(<usize>slots + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z);
   }
@@ -1293,7 +1395,7 @@ export function aoiResultData(ptr: i32): i32 {
 
 /** Address of slot's position (3 doubles). */
 export function aoiPositionOf(ptr: i32, slot: i32): i32 {
-  return <i32>(scene(ptr).pos + <usize>slot * 24);
+  return <i32>(scene(ptr).slotAt(slot) + SLOT_POS);
 }
 
 export function aoiClear(ptr: i32): void {
@@ -1304,11 +1406,11 @@ export function aoiClear(ptr: i32): void {
 export function aoiBytes(ptr: i32): f64 {
   const s = scene(ptr);
   const cap = <f64>s.capacity;
-  let bytes = <f64>offsetof<AoiScene>() + cap * (4 + 4 + 24 + 24 + <f64>offsetof<IntList>() + 4 + 4);
+  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>());
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);
-    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>(RECORD_BYTES + 4) + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 12;
+    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>(RECORD_BYTES + 12) + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 12;
   }
   bytes += <f64>(s.candidateWatchers.capacity + s.candidateTargets.capacity + s.events.capacity + s.results.capacity) * 4;
   return bytes;

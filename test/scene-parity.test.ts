@@ -189,6 +189,29 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
     fc.assert(fc.property(arb, ([adds, moves]) => run(2, [{ kind: 'addMany', adds }, ...moves], 'bounds')), { numRuns: 60 });
   });
 
+  it('where f32 saturates, and keys that tie as f32 while walking', () => {
+    // The core's list nodes keep keys and filter coordinates as f32: above
+    // 3.4e38 they saturate, and near 1e6 neighbours share one f32 value.
+    const edge = fc.constantFrom(-3.5e38, -9.9e36, 0, 1e37, 3.4028234e38, 3.4028236e38, 3.5e38, 1e39);
+    const near = fc.integer({ min: -8, max: 8 }).map((v) => 1_000_000 + v / 64);
+    const arb = (c: fc.Arbitrary<number>, ranges: number[], steps: fc.Arbitrary<number>) =>
+      fc.array(
+        fc.oneof(
+          fc.record({ kind: fc.constant('add' as const), id, p: fc.tuple(c, c, c) as fc.Arbitrary<Vec>, range: fc.constantFrom(...ranges) as fc.Arbitrary<AoiRange> }),
+          fc.record({ kind: fc.constant('move' as const), id, p: fc.tuple(c, c, c) as fc.Arbitrary<Vec>, relative: fc.constant(false) }),
+          fc.record({ kind: fc.constant('move' as const), id, p: fc.tuple(steps, steps, steps) as fc.Arbitrary<Vec>, relative: fc.constant(true) }),
+          fc.record({ kind: fc.constant('setRange' as const), id, range: fc.constantFrom(...ranges, null) as fc.Arbitrary<AoiRange> }),
+        ),
+        { minLength: 1, maxLength: 60 },
+      );
+    const tiny = fc.integer({ min: -3, max: 3 }).map((v) => v / 128);
+    const bigStep = fc.constantFrom(-1e37, 0, 1e37);
+    for (const dimensions of [2, 3] as const) {
+      fc.assert(fc.property(arb(edge, [0, 1e36, 1e37, 2e38], bigStep), (ops) => run(dimensions, ops, 'bounds')), { numRuns: 60 });
+      fc.assert(fc.property(arb(near, [0, 1 / 64, 3 / 64, 0.1], tiny), (ops) => run(dimensions, ops, 'bounds')), { numRuns: 300 });
+    }
+  });
+
   it('a larger crowd: 300 entities, many walking steps and teleports', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {

@@ -25,6 +25,9 @@ const HEAD = 0;
 const TAIL = 2;
 /** The coarse index keeps one entity in this many. */
 const SNAP_STRIDE = 4;
+/** Index entries a hint looks at, and how far (in mean gaps between entries) their entity may have moved since. */
+const HINT_TRIES = 16;
+const HINT_DRIFT = 64;
 
 /** Event type codes in the flat event buffer. */
 export const EVENT_ENTER = 0;
@@ -137,12 +140,19 @@ class AxisList {
         hi = mid - 1;
       }
     }
-    // A removed entity (or the one being placed) is not in the list: step to a neighbour that is.
-    for (let i = found; i >= 0 && i > found - 8; i--) {
+    // A removed entity (or the one being placed) is not in the list, and one
+    // that jumped since the snapshot is far from its entry: prefer the
+    // nearest entry whose entity is linked and still near it.
+    const spread = this.snapLength < 2 ? Infinity : ((this.snapKeys[this.snapLength - 1] - this.snapKeys[0]) / this.snapLength) * HINT_DRIFT;
+    let fallback = HEAD;
+    for (let i = found; i >= 0 && i > found - HINT_TRIES; i--) {
       const slot = this.snapSlots[i];
-      if (state[slot] !== FREE && slot !== exclude) return 3 * slot + KIND_ENTITY;
+      if (state[slot] === FREE || slot === exclude) continue;
+      const n = 3 * slot + KIND_ENTITY;
+      if (Math.abs(this.keys[n] - this.snapKeys[i]) <= spread) return n;
+      if (fallback === HEAD) fallback = n;
     }
-    return HEAD;
+    return fallback;
   }
 
   /** Inserts node n (its key set) starting from the coarse index, and keeps the index fresh. */
@@ -340,7 +350,7 @@ export class SceneCore {
   /**
    * Every watcher whose box may hold s becomes a watcher candidate: their
    * lower x boundaries lie at most twice the largest range before s, and
-   * their boxes hold s's y.
+   * their centres lie within the largest y range of s's y.
    */
   private collectBoxesAround(s: number): void {
     const axis = this.axes[0];
@@ -352,7 +362,7 @@ export class SceneCore {
       if (n % 3 !== KIND_LOWER) continue;
       const w = n / 3;
       const wy = this.pos[w * 3 + 1];
-      const ry = this.range[w * 3 + 1];
+      const ry = this.axes[1].maxRange;
       if (wy - ry <= y && y <= wy + ry && w !== s) this.addCandidateWatcher(w);
     }
   }
@@ -515,6 +525,9 @@ export class SceneCore {
    * An entity node crossing a box edge, or a box edge crossing an entity node,
    * on axis a: a candidate pair, unless on the filter axis (the next one) the
    * box held the point neither before nor after, so it was out and stays out.
+   * A crossed box is taken as wide as the largest range on that axis: the
+   * test then needs only the other node's coordinate, which the wasm core
+   * keeps in the list node itself.
    */
   private cross(other: number, a: number, movingEntity: boolean, slot: number): void {
     const otherSlot = (other / 3) | 0;
@@ -525,7 +538,7 @@ export class SceneCore {
     const after = this.target[f];
     if (movingEntity && !otherIsEntity) {
       const p = this.pos[otherSlot * 3 + f];
-      const r = this.range[otherSlot * 3 + f];
+      const r = this.axes[f].maxRange;
       if ((p - r <= before && before <= p + r) || (p - r <= after && after <= p + r)) this.addCandidateWatcher(otherSlot);
     } else if (!movingEntity && otherIsEntity) {
       const e = this.pos[otherSlot * 3 + f];
