@@ -1,4 +1,4 @@
-// Minimal typings for the peer libraries that ship none.
+// Minimal typings for the peer libraries that ship none (rbush, box-intersect, d3-quadtree).
 declare module 'rbush' {
   export interface BBox {
     minX: number;
