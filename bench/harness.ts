@@ -88,14 +88,19 @@ function timeContender(contender: Contender, warmup: number, minSamples: number,
   return samples;
 }
 
+function plural(word: string): string {
+  if (/[^aeiou]y$/.test(word)) return word.slice(0, -1) + 'ies';
+  return /(s|x|ch|sh)$/.test(word) ? word + 'es' : word + 's';
+}
+
 /** Formats one case as a Markdown table. */
 export function formatCase(result: CaseResult): string {
   const fmt = (value: number): string =>
     value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(2) : value.toPrecision(3);
   const lines = [
-    `**${result.name}** (${result.opsPerRun} ${result.opName}${result.opsPerRun === 1 ? '' : 's'} per run; ratio = time / ${result.baseline})`,
+    `**${result.name}** (${result.opsPerRun} ${result.opsPerRun === 1 ? result.opName : plural(result.opName)} per run; ratio = time / ${result.baseline})`,
     '',
-    `| contender | median ms/run | ms/${result.opName} | ${result.opName}s/s | ratio |`,
+    `| contender | median ms/run | ms/${result.opName} | ${plural(result.opName)}/s | ratio |`,
     '|---|---:|---:|---:|---:|',
     ...result.contenders.map(
       (c) =>
