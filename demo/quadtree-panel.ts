@@ -34,6 +34,7 @@ export function createQuadTreePanel(
 
   let count = 0;
   let rects = new Float64Array(0); // [minX, minY, maxX, maxY] per id
+  let ids = new Int32Array(0); // 0 .. count - 1, for updateMany
   let velocities = new Float64Array(0); // [vx, vy] per id
   let colliding = new Uint8Array(0);
   let pairs: Int32Array = new Int32Array(0);
@@ -47,6 +48,7 @@ export function createQuadTreePanel(
     const random = mulberry32(n);
     count = n;
     rects = new Float64Array(4 * n);
+    ids = Int32Array.from({ length: n }, (_, i) => i);
     velocities = new Float64Array(2 * n);
     colliding = new Uint8Array(n);
     const scale = Math.sqrt(2000 / n); // similar coverage at any count
@@ -179,7 +181,7 @@ export function createQuadTreePanel(
       if (!paused && tree !== null) {
         step();
         pairs = frame.timer.measure(() => {
-          for (let i = 0; i < count; i++) tree!.update(i, rects[4 * i]!, rects[4 * i + 1]!, rects[4 * i + 2]!, rects[4 * i + 3]!);
+          tree!.updateMany(ids, rects);
           return tree!.pairIds();
         });
         markColliding();
