@@ -1,26 +1,4 @@
-// Every Moving AI Lab scenario with A* on the wasm backend (every 50th on
-// the js backend, which runs the same algorithm in TypeScript): optimal
-// length, valid path, no corner cut. The large files are checked in slices
-// so that each test stays well inside the timeout on a busy machine.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { init } from '../src/index.js';
-import { MOVING_AI_MAPS, checkMovingAI, scenarioCount } from './oracles/grid-movingai.js';
+// Every Moving AI Lab scenario with A*: optimal length, valid path, no corner cut.
+import { describeMovingAIScenarios } from './grid-movingai-suite.js';
 
-beforeAll(() => init());
-
-const SLICE = 2000;
-
-describe('Moving AI scenarios, A*', () => {
-  for (const map of MOVING_AI_MAPS) {
-    const count = scenarioCount(map);
-    for (let from = 0; from < count; from += SLICE) {
-      const to = Math.min(from + SLICE, count);
-      it(`${map}: scenarios ${from}..${to - 1}, wasm`, { timeout: 300_000 }, () => {
-        expect(checkMovingAI(map, 'wasm', 'astar', 1, from, to)).toBe(to - from);
-      });
-    }
-    it(`${map}: every 50th scenario, js`, { timeout: 300_000 }, () => {
-      expect(checkMovingAI(map, 'js', 'astar', 50)).toBe(Math.ceil(count / 50));
-    });
-  }
-});
+describeMovingAIScenarios('astar', 'A*');
