@@ -9,7 +9,7 @@
 // owns the min corner of the intersection, so it is reported exactly once
 // with no set of seen ids. A leaf that overflows, and a tree receiving a
 // batch at least its size, is built top-down in one go (fill): each node
-// partitions its items into quadrant blocks, and a block that ends as a leaf
+// partitions its slots into quadrant blocks, and a block that ends as a leaf
 // becomes the leaf's entry array.
 //
 // 'fixed' (mode 1): pre-split to `levels` levels; an item lives in exactly
@@ -17,11 +17,11 @@
 // size on every side, infinite on the root's border) contains it. Loose
 // regions keep items that cross a centre line out of the root.
 //
-// Items are addressed by a dense slot the caller chooses. A node's entries are
-// records (slot, id, rect): scans read them front to back, never chasing a slot
-// into a global array. Each slot keeps its id and a chain of locators (node,
-// position in that node's entries), so removal and in-place moves touch only
-// the nodes that hold the item.
+// Items are addressed by a dense slot the caller chooses. Each item's exact
+// rect, id and home node are stored once, in an item table indexed by slot;
+// a node's entries are 4-byte slots into it. An item's leaves are exactly
+// the leaves its rect touches, so they are found again by a descent from the
+// nearest ancestor holding it: no per-entry back references are kept.
 
 // Node record, NODE_BYTES apart.
 const NODE_BYTES: usize = 96;
@@ -38,18 +38,20 @@ const PARENT: usize = 68;
 const LEVEL: usize = 72; // root is 0
 const COUNT: usize = 76;
 const CAP: usize = 80;
-const ENTRIES: usize = 84; // pointer to entry records
+const ENTRIES: usize = 84; // pointer to the entries: i32 slots
 const AUX: usize = 88; // split: count at which a blocked leaf retries; fixed: items in subtree
 const HOME: usize = 92; // split: entries [0, HOME) are the leaf's own (it holds their min corner)
 
-// Entry record: slot, id, then minX, minY, maxX, maxY. In a split-mode leaf
-// the items whose min corner the leaf owns come first: a query box that
-// starts strictly before the leaf reports exactly those, so the leaves inside
-// a box need no test and no ownership check.
-const ENTRY_BYTES: usize = 40;
-
-// Locator record: node, position, next locator of the same item.
-const LOC_BYTES: usize = 12;
+// Item record, ITEM_BYTES apart, indexed by slot: the exact rect, the id
+// (-1 for a free slot) and the home node: in split mode the leaf owning the
+// rect's min corner, in fixed mode the one node holding the item.
+const ITEM_BYTES: usize = 40;
+const RX0: usize = 0;
+const RY0: usize = 8;
+const RX1: usize = 16;
+const RY1: usize = 24;
+const ID: usize = 32;
+const NODE: usize = 36;
 
 const MODE_SPLIT: i32 = 0;
 
@@ -69,18 +71,19 @@ class Tree {
   nodes: usize = 0;
   nodeCount: i32 = 0;
   nodeCap: i32 = 0;
-  ids: usize = 0;
-  heads: usize = 0;
+  items: usize = 0;
   itemCap: i32 = 0;
   size: i32 = 0;
   // Entries per quadrant of the last split planSplit approved (the fourth is the rest).
   quad0: i32 = 0;
   quad1: i32 = 0;
   quad2: i32 = 0;
-  locs: usize = 0;
-  locCount: i32 = 0;
-  locCap: i32 = 0;
-  locFree: i32 = -1;
+  // Quadrant mask (bit q: touches quadrant q) per entry of the last split planSplit approved.
+  masks: usize = 0;
+  maskCap: i32 = 0;
+  // A leaf's items gathered side by side for the pair loop.
+  scratch: usize = 0;
+  scratchCap: i32 = 0;
   out: usize = 0;
   outCount: i32 = 0;
   outCap: i32 = 0;
@@ -90,24 +93,16 @@ class Tree {
   return t.nodes + <usize>n * NODE_BYTES;
 }
 
-@inline function entryAt(entries: usize, i: i32): usize {
-  return entries + <usize>i * ENTRY_BYTES;
+@inline function itemAt(t: Tree, slot: i32): usize {
+  return t.items + <usize>slot * ITEM_BYTES;
 }
 
-@inline function idOf(t: Tree, slot: i32): i32 {
-  return load<i32>(t.ids + (<usize>slot << 2));
+@inline function slotAt(entries: usize, i: i32): i32 {
+  return load<i32>(entries + (<usize>i << 2));
 }
 
-@inline function headOf(t: Tree, slot: i32): i32 {
-  return load<i32>(t.heads + (<usize>slot << 2));
-}
-
-@inline function setHead(t: Tree, slot: i32, loc: i32): void {
-  store<i32>(t.heads + (<usize>slot << 2), loc);
-}
-
-@inline function locAt(t: Tree, l: i32): usize {
-  return t.locs + <usize>l * LOC_BYTES;
+@inline function setSlotAt(entries: usize, i: i32, slot: i32): void {
+  store<i32>(entries + (<usize>i << 2), slot);
 }
 
 function grow(ptr: usize, bytes: usize): usize {
@@ -199,8 +194,8 @@ function addChildren(t: Tree, n: i32): i32 {
   return first;
 }
 
-// Drops every node and locator, keeping the item arrays; rebuilds the root
-// (and, in fixed mode, the whole pre-split tree).
+// Drops every node, keeping the item table; rebuilds the root (and, in fixed
+// mode, the whole pre-split tree).
 function resetNodes(t: Tree): void {
   for (let n = 0; n < t.nodeCount; n++) {
     const e = load<i32>(nodeAt(t, n), ENTRIES);
@@ -213,8 +208,6 @@ function resetNodes(t: Tree): void {
     t.nodes = heap.alloc(<usize>t.nodeCap * NODE_BYTES);
   }
   initNode(t, 0, -1, 0, t.minX, t.minY, t.maxX, t.maxY, -Infinity, -Infinity, Infinity, Infinity);
-  t.locCount = 0;
-  t.locFree = -1;
   if (t.mode != MODE_SPLIT) {
     // Children are appended in breadth-first order, so a level is split after the one above it.
     for (let n = 0; n < t.nodeCount; n++) {
@@ -223,123 +216,60 @@ function resetNodes(t: Tree): void {
   }
 }
 
-// ---- entries and locators ------------------------------------------------------
+// ---- entries ---------------------------------------------------------------------
 
-function appendEntry(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+// Adds slot (whose rect starts at x0, y0) to the entries of node n.
+function appendEntry(t: Tree, n: i32, slot: i32, x0: f64, y0: f64): void {
   const p = nodeAt(t, n);
   const count = load<i32>(p, COUNT);
   let cap = load<i32>(p, CAP);
   let entries = <usize>load<i32>(p, ENTRIES);
   if (count == cap) {
     cap = max(4, cap + (cap >> 1)); // by half, not double: leaves are many, so slack adds up
-    entries = grow(entries, <usize>cap * ENTRY_BYTES);
+    entries = grow(entries, <usize>cap << 2);
     store<i32>(p, cap, CAP);
     store<i32>(p, <i32>entries, ENTRIES);
   }
-  const e = entryAt(entries, count);
-  store<i32>(e, slot);
-  store<i32>(e, idOf(t, slot), 4);
-  store<f64>(e, x0, 8);
-  store<f64>(e, y0, 16);
-  store<f64>(e, x1, 24);
-  store<f64>(e, y1, 32);
+  setSlotAt(entries, count, slot);
   store<i32>(p, count + 1, COUNT);
-  addLocator(t, slot, n, count);
-  if (t.mode == MODE_SPLIT && owns(p, x0, y0)) {
+  if (t.mode != MODE_SPLIT) {
+    store<i32>(itemAt(t, slot), n, NODE);
+  } else if (owns(p, x0, y0)) {
     const home = load<i32>(p, HOME);
-    swapEntries(t, n, count, home);
-    store<i32>(nodeAt(t, n), home + 1, HOME);
+    swapSlots(entries, count, home);
+    store<i32>(p, home + 1, HOME);
+    store<i32>(itemAt(t, slot), n, NODE);
   }
 }
 
-// Records that the item in slot has an entry at pos of node n.
-function addLocator(t: Tree, slot: i32, n: i32, pos: i32): void {
-  let l = t.locFree;
-  if (l >= 0) {
-    t.locFree = load<i32>(locAt(t, l), 8);
-  } else {
-    if (t.locCount == t.locCap) {
-      t.locCap = max(64, t.locCap + (t.locCap >> 1));
-      t.locs = grow(t.locs, <usize>t.locCap * LOC_BYTES);
-    }
-    l = t.locCount++;
-  }
-  const lp = locAt(t, l);
-  store<i32>(lp, n, 0);
-  store<i32>(lp, pos, 4);
-  store<i32>(lp, headOf(t, slot), 8);
-  setHead(t, slot, l);
+@inline function swapSlots(entries: usize, i: i32, j: i32): void {
+  const a = slotAt(entries, i);
+  setSlotAt(entries, i, slotAt(entries, j));
+  setSlotAt(entries, j, a);
 }
 
-// Points the locator of the entry now at pos of node n to pos.
-function relocate(t: Tree, n: i32, entries: usize, pos: i32): void {
-  let l = headOf(t, load<i32>(entryAt(entries, pos)));
-  while (load<i32>(locAt(t, l), 0) != n) l = load<i32>(locAt(t, l), 8);
-  store<i32>(locAt(t, l), pos, 4);
-}
-
-function swapEntries(t: Tree, n: i32, i: i32, j: i32): void {
-  if (i == j) return;
-  const entries = <usize>load<i32>(nodeAt(t, n), ENTRIES);
-  swapRecords(entryAt(entries, i), entryAt(entries, j));
-  relocate(t, n, entries, i);
-  relocate(t, n, entries, j);
-}
-
-// Moves the entry at from of node n to to (overwriting it).
-function moveEntry(t: Tree, n: i32, entries: usize, from: i32, to: i32): void {
-  if (from == to) return;
-  memory.copy(entryAt(entries, to), entryAt(entries, from), ENTRY_BYTES);
-  relocate(t, n, entries, to);
-}
-
-// Removes the entry at pos of node n, keeping own entries first.
-function removeEntryAt(t: Tree, n: i32, pos: i32): void {
-  const p = nodeAt(t, n);
-  const last = load<i32>(p, COUNT) - 1;
+// Position of slot among the entries of node p (it must be there).
+function findEntry(p: usize, slot: i32): i32 {
   const entries = <usize>load<i32>(p, ENTRIES);
+  let i = 0;
+  while (slotAt(entries, i) != slot) i++;
+  return i;
+}
+
+// Removes slot from the entries of node n, keeping own entries first.
+function removeEntry(t: Tree, n: i32, slot: i32): void {
+  const p = nodeAt(t, n);
+  const entries = <usize>load<i32>(p, ENTRIES);
+  const last = load<i32>(p, COUNT) - 1;
   const home = load<i32>(p, HOME);
+  let pos = findEntry(p, slot);
   if (pos < home) {
-    moveEntry(t, n, entries, home - 1, pos);
+    setSlotAt(entries, pos, slotAt(entries, home - 1));
     pos = home - 1;
     store<i32>(p, pos, HOME);
   }
-  moveEntry(t, n, entries, last, pos);
+  setSlotAt(entries, pos, slotAt(entries, last));
   store<i32>(p, last, COUNT);
-}
-
-@inline function freeLoc(t: Tree, l: i32): void {
-  store<i32>(locAt(t, l), t.locFree, 8);
-  t.locFree = l;
-}
-
-// Takes the item out of every node that holds it.
-function detach(t: Tree, slot: i32): void {
-  let l = headOf(t, slot);
-  while (l >= 0) {
-    const lp = locAt(t, l);
-    const n = load<i32>(lp, 0);
-    const next = load<i32>(lp, 8);
-    removeEntryAt(t, n, load<i32>(lp, 4));
-    if (t.mode != MODE_SPLIT) addTotals(t, n, -1);
-    freeLoc(t, l);
-    l = next;
-  }
-  setHead(t, slot, -1);
-}
-
-// Forgets the item's locator for node n (whose entries are being discarded).
-function unlinkLocator(t: Tree, slot: i32, n: i32): void {
-  let prev = -1;
-  let l = headOf(t, slot);
-  while (load<i32>(locAt(t, l), 0) != n) {
-    prev = l;
-    l = load<i32>(locAt(t, l), 8);
-  }
-  const next = load<i32>(locAt(t, l), 8);
-  if (prev < 0) setHead(t, slot, next);
-  else store<i32>(locAt(t, prev), next, 8);
-  freeLoc(t, l);
 }
 
 // ---- geometry --------------------------------------------------------------------
@@ -366,13 +296,31 @@ function unlinkLocator(t: Tree, slot: i32, n: i32): void {
 function splitInsert(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const child = load<i32>(nodeAt(t, n), CHILD);
   if (child < 0) {
-    appendEntry(t, n, slot, x0, y0, x1, y1);
+    appendEntry(t, n, slot, x0, y0);
     maybeSplit(t, n);
     return;
   }
   for (let c = child; c < child + 4; c++) {
     if (touches(nodeAt(t, c), x0, y0, x1, y1)) splitInsert(t, c, slot, x0, y0, x1, y1);
   }
+}
+
+// Takes slot out of every leaf below n its rect touches.
+function splitDetach(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const child = load<i32>(nodeAt(t, n), CHILD);
+  if (child < 0) {
+    removeEntry(t, n, slot);
+    return;
+  }
+  for (let c = child; c < child + 4; c++) {
+    if (touches(nodeAt(t, c), x0, y0, x1, y1)) splitDetach(t, c, slot, x0, y0, x1, y1);
+  }
+}
+
+// The nearest ancestor of n (or n) whose region strictly holds the rect: every leaf the rect touches is below it.
+function holder(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
+  while (n > 0 && !inside(nodeAt(t, n), x0, y0, x1, y1)) n = load<i32>(nodeAt(t, n), PARENT);
+  return n;
 }
 
 // Splits leaf n when it is over capacity and below the depth limit (and
@@ -385,7 +333,6 @@ function maybeSplit(t: Tree, n: i32): void {
   const entries = <usize>load<i32>(p, ENTRIES);
   const copies = planSplit(t, n, entries, count);
   if (copies < 0) return;
-  for (let i = 0; i < count; i++) unlinkLocator(t, load<i32>(entryAt(entries, i)), n);
   store<i32>(p, 0, COUNT);
   store<i32>(p, 0, CAP);
   store<i32>(p, 0, ENTRIES);
@@ -393,34 +340,42 @@ function maybeSplit(t: Tree, n: i32): void {
   splitInto(t, n, entries, count, copies);
 }
 
-// Whether leaf n, given the count records at recs (entry layout), should
-// split: it must be over capacity, below the depth limit, and splitting must
-// pay. It cannot when the items all share a point (they would stay together
-// in every leaf, however deep) or when the quadrants would hold SPLIT_COPIES
-// times as many entries as the leaf (items large next to the quadrants, so a
-// split mostly copies them and adds pair tests); such a blocked leaf tries
-// again when its count doubles. Returns the number of entries the quadrants
-// would hold, or -1 for no split.
-function planSplit(t: Tree, n: i32, recs: usize, count: i32): i32 {
+// Whether leaf n, given the count slots at slots, should split: it must be
+// over capacity, below the depth limit, and splitting must pay. It cannot
+// when the items all share a point (they would stay together in every leaf,
+// however deep) or when the quadrants would hold SPLIT_COPIES times as many
+// entries as the leaf (items large next to the quadrants, so a split mostly
+// copies them and adds pair tests); such a blocked leaf tries again when its
+// count doubles. Returns the number of entries the quadrants would hold, or
+// -1 for no split; on a split, t.masks holds each slot's quadrants.
+function planSplit(t: Tree, n: i32, slots: usize, count: i32): i32 {
   const p = nodeAt(t, n);
   if (count <= t.capacity || count < load<i32>(p, AUX) || load<i32>(p, LEVEL) + 1 >= t.maxLevels) return -1;
+  if (count > t.maskCap) {
+    t.maskCap = max(count, t.maskCap + (t.maskCap >> 1));
+    if (t.masks != 0) heap.free(t.masks);
+    t.masks = heap.alloc(<usize>t.maskCap);
+  }
+  const masks = t.masks;
   const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
   let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
-  // A record touches n, so it touches a quadrant exactly when it reaches that quadrant's side of both split lines.
+  // A slot's rect touches n, so it touches a quadrant exactly when it reaches that quadrant's side of both split lines.
   let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
   for (let i = 0; i < count; i++) {
-    const e = entryAt(recs, i);
-    const x0 = load<f64>(e, 8), y0 = load<f64>(e, 16), x1 = load<f64>(e, 24), y1 = load<f64>(e, 32);
+    const r = itemAt(t, slotAt(slots, i));
+    const x0 = load<f64>(r, RX0), y0 = load<f64>(r, RY0), x1 = load<f64>(r, RX1), y1 = load<f64>(r, RY1);
     // Comparisons, not f64 min/max (which pay for NaN and -0 handling).
     hiX0 = select(x0, hiX0, x0 > hiX0);
     hiY0 = select(y0, hiY0, y0 > hiY0);
     loX1 = select(x1, loX1, x1 < loX1);
     loY1 = select(y1, loY1, y1 < loY1);
     const left = <i32>(x0 <= mx), right = <i32>(x1 >= mx), low = <i32>(y0 <= my), high = <i32>(y1 >= my);
-    c0 += left & low;
-    c1 += right & low;
-    c2 += left & high;
-    c3 += right & high;
+    const q0 = left & low, q1 = right & low, q2 = left & high, q3 = right & high;
+    c0 += q0;
+    c1 += q1;
+    c2 += q2;
+    c3 += q3;
+    store<u8>(masks + <usize>i, <u8>(q0 | (q1 << 1) | (q2 << 2) | (q3 << 3)));
   }
   const copies = c0 + c1 + c2 + c3;
   if ((hiX0 <= loX1 && hiY0 <= loY1) || <f64>copies >= SPLIT_COPIES * <f64>count) {
@@ -433,115 +388,81 @@ function planSplit(t: Tree, n: i32, recs: usize, count: i32): i32 {
   return copies;
 }
 
-// Gives the empty node n the count records in the heap block recs (entry
-// layout), which it takes over: as a leaf, whose entries the block becomes,
-// or split, recursively, as far as splitting pays. This is the bulk build:
-// one partition pass per level instead of one walk per item and repeated
-// re-splits.
-function fill(t: Tree, n: i32, recs: usize, count: i32): void {
-  const copies = planSplit(t, n, recs, count);
-  if (copies < 0) adoptLeaf(t, n, recs, count);
-  else splitInto(t, n, recs, count, copies);
+// Gives the empty node n the count slots in the heap block slots, which it
+// takes over: as a leaf, whose entries the block becomes, or split,
+// recursively, as far as splitting pays. This is the bulk build: one
+// partition pass per level instead of one walk per item and repeated re-splits.
+function fill(t: Tree, n: i32, slots: usize, count: i32): void {
+  const copies = planSplit(t, n, slots, count);
+  if (copies < 0) adoptLeaf(t, n, slots, count);
+  else splitInto(t, n, slots, count, copies);
 }
 
-// Adds the four children of n and fills each with the records that touch it
-// (`copies` of them in all, t.quad0..2 per quadrant, as planSplit counted),
-// each quadrant's in a block of its own. Frees the heap block recs as soon
-// as it is partitioned, so a bulk build holds at most the blocks along one
-// path down the tree besides the leaves.
-function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void {
+// Adds the four children of n and fills each with the slots that touch it
+// (`copies` of them in all, t.quad0..2 per quadrant and t.masks per slot, as
+// planSplit found), each quadrant's in a block of its own, in input order.
+// Frees the heap block slots as soon as it is partitioned, so a bulk build
+// holds at most the blocks along one path down the tree besides the leaves.
+function splitInto(t: Tree, n: i32, slots: usize, count: i32, copies: i32): void {
   const c0 = t.quad0, c1 = t.quad1, c2 = t.quad2;
   const c3 = copies - c0 - c1 - c2;
   const first = addChildren(t, n);
-  const p = nodeAt(t, n);
-  const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
-  const b0 = recordBlock(c0), b1 = recordBlock(c1), b2 = recordBlock(c2), b3 = recordBlock(c3);
-  // Write cursors per quadrant, kept in memory so a record that sits in one
-  // quadrant (almost all of them) picks its cursor with no branch.
-  const cursors = memory.data(16);
-  store<u32>(cursors, <u32>b0);
-  store<u32>(cursors, <u32>b1, 4);
-  store<u32>(cursors, <u32>b2, 8);
-  store<u32>(cursors, <u32>b3, 12);
+  const b0 = slotBlock(c0), b1 = slotBlock(c1), b2 = slotBlock(c2), b3 = slotBlock(c3);
+  let p0 = b0, p1 = b1, p2 = b2, p3 = b3;
+  const masks = t.masks;
   for (let i = 0; i < count; i++) {
-    const e = entryAt(recs, i);
-    const left = load<f64>(e, 8) <= mx, right = load<f64>(e, 24) >= mx;
-    const low = load<f64>(e, 16) <= my, high = load<f64>(e, 32) >= my;
-    if ((left & right) | (low & high)) {
-      if (low) {
-        if (left) appendRecord(cursors, e);
-        if (right) appendRecord(cursors + 4, e);
-      }
-      if (high) {
-        if (left) appendRecord(cursors + 8, e);
-        if (right) appendRecord(cursors + 12, e);
-      }
-    } else {
-      appendRecord(cursors + ((<usize>right | (<usize>high << 1)) << 2), e);
-    }
+    const slot = slotAt(slots, i);
+    const m = <usize>load<u8>(masks + <usize>i);
+    // Write to every block, advance the ones the slot belongs to: no branch.
+    store<i32>(p0, slot);
+    store<i32>(p1, slot);
+    store<i32>(p2, slot);
+    store<i32>(p3, slot);
+    p0 += (m & 1) << 2;
+    p1 += (m & 2) << 1;
+    p2 += m & 4;
+    p3 += (m & 8) >> 1;
   }
-  heap.free(recs);
+  heap.free(slots);
   fill(t, first, b0, c0);
   fill(t, first + 1, b1, c1);
   fill(t, first + 2, b2, c2);
   fill(t, first + 3, b3, c3);
 }
 
-// A heap block for count records (none for zero).
-@inline function recordBlock(count: i32): usize {
-  return count == 0 ? 0 : heap.alloc(<usize>count * ENTRY_BYTES);
+// A heap block for count slots, with one spare for the unconditional write
+// past the end in splitInto (at least that one, even for none).
+@inline function slotBlock(count: i32): usize {
+  return heap.alloc(<usize>(count + 1) << 2);
 }
 
-// Copies the record at src to the cursor stored at `cursor` and advances it.
-@inline function appendRecord(cursor: usize, src: usize): void {
-  const dst = <usize>load<u32>(cursor);
-  copyRecord(dst, src);
-  store<u32>(cursor, <u32>(dst + ENTRY_BYTES));
-}
-
-@inline function copyRecord(dst: usize, src: usize): usize {
-  store<u64>(dst, load<u64>(src));
-  store<u64>(dst, load<u64>(src, 8), 8);
-  store<u64>(dst, load<u64>(src, 16), 16);
-  store<u64>(dst, load<u64>(src, 24), 24);
-  store<u64>(dst, load<u64>(src, 32), 32);
-  return dst + ENTRY_BYTES;
-}
-
-// Makes the empty node n a leaf whose entries are the count records in the
-// heap block recs: reordered in place so its own entries come first (own
+// Makes the empty node n a leaf whose entries are the count slots in the
+// heap block slots: reordered in place so its own entries come first (own
 // ones are kept from the front, others swapped in from the back).
-function adoptLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
+function adoptLeaf(t: Tree, n: i32, slots: usize, count: i32): void {
   if (count == 0) {
-    if (recs != 0) heap.free(recs);
+    heap.free(slots);
     return;
   }
   const p = nodeAt(t, n);
   const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
   let i = 0, j = count - 1;
   while (i <= j) {
-    const e = entryAt(recs, i);
-    const x = load<f64>(e, 8), y = load<f64>(e, 16);
+    const slot = slotAt(slots, i);
+    const r = itemAt(t, slot);
+    const x = load<f64>(r, RX0), y = load<f64>(r, RY0);
     if (x >= ex0 && x < ex1 && y >= ey0 && y < ey1) {
+      store<i32>(r, n, NODE);
       i++;
     } else {
-      swapRecords(e, entryAt(recs, j));
+      swapSlots(slots, i, j);
       j--;
     }
   }
-  store<i32>(p, <i32>recs, ENTRIES);
-  store<i32>(p, count, CAP);
+  store<i32>(p, <i32>slots, ENTRIES);
+  store<i32>(p, count + 1, CAP);
   store<i32>(p, count, COUNT);
   store<i32>(p, i, HOME);
-  for (let k = 0; k < count; k++) addLocator(t, load<i32>(entryAt(recs, k)), n, k);
-}
-
-@inline function swapRecords(a: usize, b: usize): void {
-  for (let k: usize = 0; k < ENTRY_BYTES; k += 8) {
-    const v = load<u64>(a + k);
-    store<u64>(a + k, load<u64>(b + k));
-    store<u64>(b + k, v);
-  }
 }
 
 function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
@@ -554,6 +475,7 @@ function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
     return;
   }
   const entries = <usize>load<i32>(p, ENTRIES);
+  const items = t.items;
   if (x0 < load<f64>(p, EX0) && y0 < load<f64>(p, EY0)) {
     // The box starts before this leaf: only its own entries can be reported
     // here, and all of them when the leaf lies inside the box.
@@ -562,15 +484,15 @@ function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
     let out = t.out + (<usize>t.outCount << 2);
     if (load<f64>(p, EX1) <= x1 && load<f64>(p, EY1) <= y1) {
       for (let i = 0; i < home; i++) {
-        store<i32>(out, load<i32>(entryAt(entries, i), 4));
+        store<i32>(out, load<i32>(items + <usize>slotAt(entries, i) * ITEM_BYTES, ID));
         out += 4;
       }
     } else {
       // Branch-free, as in the pair loop: write, keep by advancing.
       for (let i = 0; i < home; i++) {
-        const e = entryAt(entries, i);
-        store<i32>(out, load<i32>(e, 4));
-        out += <usize>((<i32>(load<f64>(e, 8) <= x1) & <i32>(load<f64>(e, 16) <= y1)) << 2);
+        const r = items + <usize>slotAt(entries, i) * ITEM_BYTES;
+        store<i32>(out, load<i32>(r, ID));
+        out += <usize>((<i32>(load<f64>(r, RX0) <= x1) & <i32>(load<f64>(r, RY0) <= y1)) << 2);
       }
     }
     t.outCount = <i32>((out - t.out) >> 2);
@@ -585,15 +507,36 @@ function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   reserveOut(t, count);
   let out = t.out + (<usize>t.outCount << 2);
   for (let i = 0; i < count; i++) {
-    const e = entryAt(entries, i);
-    const rx0 = load<f64>(e, 8), ry0 = load<f64>(e, 16);
+    const r = items + <usize>slotAt(entries, i) * ITEM_BYTES;
+    const rx0 = load<f64>(r, RX0), ry0 = load<f64>(r, RY0);
     const hit =
-      <i32>(rx0 <= x1) & <i32>(load<f64>(e, 24) >= x0) & <i32>(ry0 <= y1) & <i32>(load<f64>(e, 32) >= y0) &
+      <i32>(rx0 <= x1) & <i32>(load<f64>(r, RX1) >= x0) & <i32>(ry0 <= y1) & <i32>(load<f64>(r, RY1) >= y0) &
       (boxInX | <i32>(rx0 >= ex0)) & <i32>(rx0 < ex1) & (boxInY | <i32>(ry0 >= ey0)) & <i32>(ry0 < ey1);
-    store<i32>(out, load<i32>(e, 4));
+    store<i32>(out, load<i32>(r, ID));
     out += <usize>(hit << 2);
   }
   t.outCount = <i32>((out - t.out) >> 2);
+}
+
+// Copies the item records of the count slots at entries side by side into
+// t.scratch; returns it.
+function gatherItems(t: Tree, entries: usize, count: i32): usize {
+  if (count > t.scratchCap) {
+    t.scratchCap = max(count, t.scratchCap << 1);
+    if (t.scratch != 0) heap.free(t.scratch);
+    t.scratch = heap.alloc(<usize>t.scratchCap * ITEM_BYTES);
+  }
+  let dst = t.scratch;
+  for (let i = 0; i < count; i++) {
+    const src = itemAt(t, slotAt(entries, i));
+    store<u64>(dst, load<u64>(src));
+    store<u64>(dst, load<u64>(src, 8), 8);
+    store<u64>(dst, load<u64>(src, 16), 16);
+    store<u64>(dst, load<u64>(src, 24), 24);
+    store<u64>(dst, load<u64>(src, 32), 32);
+    dst += ITEM_BYTES;
+  }
+  return t.scratch;
 }
 
 function splitPairs(t: Tree): void {
@@ -601,32 +544,33 @@ function splitPairs(t: Tree): void {
     const p = nodeAt(t, n);
     const count = load<i32>(p, COUNT);
     if (count < 2) continue;
-    const entries = <usize>load<i32>(p, ENTRIES);
+    // The leaf's items side by side: the pair loop below reads them count times each.
+    const recs = gatherItems(t, <usize>load<i32>(p, ENTRIES), count);
     const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
-    const end = entryAt(entries, count);
-    const ownEnd = entryAt(entries, load<i32>(p, HOME));
+    const end = recs + <usize>count * ITEM_BYTES;
+    const ownEnd = recs + <usize>load<i32>(p, HOME) * ITEM_BYTES;
     let left = count;
-    for (let ea = entries; ea < end; ea += ENTRY_BYTES) {
+    for (let ea = recs; ea < end; ea += ITEM_BYTES) {
       // Room for every pair of this entry, so the inner loop stores unchecked.
       reserveOut(t, --left << 1);
-      const ax0 = load<f64>(ea, 8), ay0 = load<f64>(ea, 16), ax1 = load<f64>(ea, 24), ay1 = load<f64>(ea, 32);
+      const ax0 = load<f64>(ea, RX0), ay0 = load<f64>(ea, RY0), ax1 = load<f64>(ea, RX1), ay1 = load<f64>(ea, RY1);
       // Only the leaf owning the min corner (max(ax0, bx0), max(ay0, by0)) of
       // an overlap reports the pair. Split into a's part and b's part:
       // max(ax0, bx0) >= ex0 when either is, and < ex1 when both are.
       if (ax0 >= ex1 || ay0 >= ey1) continue;
       const aInX = <i32>(ax0 >= ex0), aInY = <i32>(ay0 >= ey0);
-      const ia = load<i32>(ea, 4);
+      const ia = load<i32>(ea, ID);
       let out = t.out + (<usize>t.outCount << 2);
       // Branch-free: every candidate is written, and kept by advancing `out`
       // only when it is a pair (about one test in seven is, which defeats
       // branch prediction). Two own entries of the leaf need no ownership test.
-      const ownPast = ea < ownEnd ? ownEnd : entries;
-      for (let eb = ea + ENTRY_BYTES; eb < end; eb += ENTRY_BYTES) {
-        const bx0 = load<f64>(eb, 8), by0 = load<f64>(eb, 16);
-        const meets = <i32>(bx0 <= ax1) & <i32>(by0 <= ay1) & <i32>(load<f64>(eb, 24) >= ax0) & <i32>(load<f64>(eb, 32) >= ay0);
+      const ownPast = ea < ownEnd ? ownEnd : recs;
+      for (let eb = ea + ITEM_BYTES; eb < end; eb += ITEM_BYTES) {
+        const bx0 = load<f64>(eb, RX0), by0 = load<f64>(eb, RY0);
+        const meets = <i32>(bx0 <= ax1) & <i32>(by0 <= ay1) & <i32>(load<f64>(eb, RX1) >= ax0) & <i32>(load<f64>(eb, RY1) >= ay0);
         const owned =
           <i32>(eb < ownPast) | ((aInX | <i32>(bx0 >= ex0)) & <i32>(bx0 < ex1) & (aInY | <i32>(by0 >= ey0)) & <i32>(by0 < ey1));
-        const ib = load<i32>(eb, 4);
+        const ib = load<i32>(eb, ID);
         store<i32>(out, min(ia, ib));
         store<i32>(out, max(ia, ib), 4);
         out += <usize>((meets & owned) << 3);
@@ -637,57 +581,62 @@ function splitPairs(t: Tree): void {
 }
 
 function splitUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
-  const head = headOf(t, slot);
-  let n = load<i32>(locAt(t, head), 0);
-  // Fast path: the rect stays strictly inside its one leaf.
-  if (load<i32>(locAt(t, head), 8) < 0 && inside(nodeAt(t, n), x0, y0, x1, y1)) {
-    storeRect(t, n, load<i32>(locAt(t, head), 4), x0, y0, x1, y1);
+  const r = itemAt(t, slot);
+  const ox0 = load<f64>(r, RX0), oy0 = load<f64>(r, RY0), ox1 = load<f64>(r, RX1), oy1 = load<f64>(r, RY1);
+  const leaf = load<i32>(r, NODE);
+  // Fast path: the rect was and stays strictly inside its one leaf.
+  const lp = nodeAt(t, leaf);
+  if (inside(lp, x0, y0, x1, y1) && inside(lp, ox0, oy0, ox1, oy1)) {
+    storeRect(r, x0, y0, x1, y1);
     return;
   }
-  // Otherwise find the nearest ancestor that holds the new rect; below it,
-  // either the rect touches the same leaves (rewrite it there) or re-insert.
-  while (n > 0 && !inside(nodeAt(t, n), x0, y0, x1, y1)) n = load<i32>(nodeAt(t, n), PARENT);
-  let held = 0;
-  for (let l = head; l >= 0; l = load<i32>(locAt(t, l), 8)) held++;
-  if (sameLeaves(t, n, head, x0, y0, x1, y1) == held) {
-    for (let l = head; l >= 0; l = load<i32>(locAt(t, l), 8)) {
-      const m = load<i32>(locAt(t, l), 0), pos = load<i32>(locAt(t, l), 4);
-      storeRect(t, m, pos, x0, y0, x1, y1);
-      // The min corner may have crossed into another of the item's leaves.
-      const home = load<i32>(nodeAt(t, m), HOME);
-      const own = owns(nodeAt(t, m), x0, y0);
-      if (own && pos >= home) {
-        swapEntries(t, m, pos, home);
-        store<i32>(nodeAt(t, m), home + 1, HOME);
-      } else if (!own && pos < home) {
-        swapEntries(t, m, pos, home - 1);
-        store<i32>(nodeAt(t, m), home - 1, HOME);
-      }
+  // Otherwise, below the nearest ancestor holding both rects, either they
+  // touch the same leaves (rewrite the rect, fix the min corner's leaf) or
+  // the item moves: out of the old leaves, into the new ones.
+  const n = holder(t, holder(t, leaf, ox0, oy0, ox1, oy1), x0, y0, x1, y1);
+  if (!leavesDiffer(t, n, ox0, oy0, ox1, oy1, x0, y0, x1, y1)) {
+    storeRect(r, x0, y0, x1, y1);
+    const owner = ownerLeaf(t, n, x0, y0);
+    if (owner != leaf) {
+      // The min corner crossed into another of the item's leaves.
+      const op = nodeAt(t, leaf), np = nodeAt(t, owner);
+      const oldHome = load<i32>(op, HOME) - 1, newHome = load<i32>(np, HOME);
+      swapSlots(<usize>load<i32>(op, ENTRIES), findEntry(op, slot), oldHome);
+      store<i32>(op, oldHome, HOME);
+      swapSlots(<usize>load<i32>(np, ENTRIES), findEntry(np, slot), newHome);
+      store<i32>(np, newHome + 1, HOME);
+      store<i32>(r, owner, NODE);
     }
     return;
   }
-  detach(t, slot);
+  splitDetach(t, n, slot, ox0, oy0, ox1, oy1);
+  storeRect(r, x0, y0, x1, y1);
   splitInsert(t, n, slot, x0, y0, x1, y1);
 }
 
-// Counts the leaves below n that the rect touches, or returns -1 as soon as
-// one of them is not in the locator chain starting at head.
-function sameLeaves(t: Tree, n: i32, head: i32, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
+// Whether some node below n is touched by one rect and not the other, that
+// is whether the two rects (both touching n) touch different leaves.
+function leavesDiffer(t: Tree, n: i32, ax0: f64, ay0: f64, ax1: f64, ay1: f64, bx0: f64, by0: f64, bx1: f64, by1: f64): bool {
   const child = load<i32>(nodeAt(t, n), CHILD);
-  if (child < 0) {
-    for (let l = head; l >= 0; l = load<i32>(locAt(t, l), 8)) {
-      if (load<i32>(locAt(t, l), 0) == n) return 1;
-    }
-    return -1;
-  }
-  let found = 0;
+  if (child < 0) return false;
   for (let c = child; c < child + 4; c++) {
-    if (!touches(nodeAt(t, c), x0, y0, x1, y1)) continue;
-    const below = sameLeaves(t, c, head, x0, y0, x1, y1);
-    if (below < 0) return -1;
-    found += below;
+    const p = nodeAt(t, c);
+    const a = touches(p, ax0, ay0, ax1, ay1);
+    if (a != touches(p, bx0, by0, bx1, by1)) return true;
+    if (a && leavesDiffer(t, c, ax0, ay0, ax1, ay1, bx0, by0, bx1, by1)) return true;
   }
-  return found;
+  return false;
+}
+
+// The leaf below n owning the point (which n owns).
+function ownerLeaf(t: Tree, n: i32, px: f64, py: f64): i32 {
+  let child = load<i32>(nodeAt(t, n), CHILD);
+  while (child >= 0) {
+    n = child;
+    while (!owns(nodeAt(t, n), px, py)) n++;
+    child = load<i32>(nodeAt(t, n), CHILD);
+  }
+  return n;
 }
 
 // ---- fixed mode ----------------------------------------------------------------------------
@@ -717,19 +666,26 @@ function fixedPlace(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f
     n = c;
     c = fixedChild(t, n, x0, y0, x1, y1);
   }
-  appendEntry(t, n, slot, x0, y0, x1, y1);
+  appendEntry(t, n, slot, x0, y0);
   addTotals(t, n, 1);
 }
 
+function fixedDetach(t: Tree, slot: i32): void {
+  const n = load<i32>(itemAt(t, slot), NODE);
+  removeEntry(t, n, slot);
+  addTotals(t, n, -1);
+}
+
 function fixedUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
-  const head = headOf(t, slot);
-  let n = load<i32>(locAt(t, head), 0);
+  const r = itemAt(t, slot);
+  let n = load<i32>(r, NODE);
   if (contains(nodeAt(t, n), x0, y0, x1, y1) && fixedChild(t, n, x0, y0, x1, y1) < 0) {
-    storeRect(t, n, load<i32>(locAt(t, head), 4), x0, y0, x1, y1);
+    storeRect(r, x0, y0, x1, y1);
     return;
   }
+  fixedDetach(t, slot);
   while (n > 0 && !contains(nodeAt(t, n), x0, y0, x1, y1)) n = load<i32>(nodeAt(t, n), PARENT);
-  detach(t, slot);
+  storeRect(r, x0, y0, x1, y1);
   fixedPlace(t, n, slot, x0, y0, x1, y1);
 }
 
@@ -738,9 +694,9 @@ function fixedQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const count = load<i32>(p, COUNT);
   const entries = <usize>load<i32>(p, ENTRIES);
   for (let i = 0; i < count; i++) {
-    const e = entryAt(entries, i);
-    if (load<f64>(e, 8) <= x1 && load<f64>(e, 24) >= x0 && load<f64>(e, 16) <= y1 && load<f64>(e, 32) >= y0) {
-      pushOut(t, load<i32>(e, 4));
+    const r = itemAt(t, slotAt(entries, i));
+    if (load<f64>(r, RX0) <= x1 && load<f64>(r, RX1) >= x0 && load<f64>(r, RY0) <= y1 && load<f64>(r, RY1) >= y0) {
+      pushOut(t, load<i32>(r, ID));
     }
   }
   const child = load<i32>(p, CHILD);
@@ -761,9 +717,9 @@ function fixedPairsOf(t: Tree, n: i32, home: i32, homeLevel: i32, pos: i32, ia: 
     const count = load<i32>(p, COUNT);
     const entries = <usize>load<i32>(p, ENTRIES);
     for (let i = n == home ? pos + 1 : 0; i < count; i++) {
-      const e = entryAt(entries, i);
-      if (load<f64>(e, 8) <= x1 && load<f64>(e, 24) >= x0 && load<f64>(e, 16) <= y1 && load<f64>(e, 32) >= y0) {
-        const ib = load<i32>(e, 4);
+      const r = itemAt(t, slotAt(entries, i));
+      if (load<f64>(r, RX0) <= x1 && load<f64>(r, RX1) >= x0 && load<f64>(r, RY0) <= y1 && load<f64>(r, RY1) >= y0) {
+        const ib = load<i32>(r, ID);
         pushOut(t, min(ia, ib));
         pushOut(t, max(ia, ib));
       }
@@ -779,90 +735,68 @@ function fixedPairsOf(t: Tree, n: i32, home: i32, homeLevel: i32, pos: i32, ia: 
 
 function fixedPairs(t: Tree): void {
   for (let n = 0; n < t.nodeCount; n++) {
-    const count = load<i32>(nodeAt(t, n), COUNT);
+    const p = nodeAt(t, n);
+    const count = load<i32>(p, COUNT);
+    const level = load<i32>(p, LEVEL);
     for (let i = 0; i < count; i++) {
-      const p = nodeAt(t, n);
-      const e = entryAt(<usize>load<i32>(p, ENTRIES), i);
-      fixedPairsOf(t, 0, n, load<i32>(p, LEVEL), i, load<i32>(e, 4), load<f64>(e, 8), load<f64>(e, 16), load<f64>(e, 24), load<f64>(e, 32));
+      const r = itemAt(t, slotAt(<usize>load<i32>(p, ENTRIES), i));
+      fixedPairsOf(t, 0, n, level, i, load<i32>(r, ID), load<f64>(r, RX0), load<f64>(r, RY0), load<f64>(r, RX1), load<f64>(r, RY1));
     }
   }
 }
 
 // ---- items ----------------------------------------------------------------------------
 
-// Writes a rect into the entry at pos of node n (an item moving inside its node).
-@inline function storeRect(t: Tree, n: i32, pos: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
-  const e = entryAt(<usize>load<i32>(nodeAt(t, n), ENTRIES), pos);
-  store<f64>(e, x0, 8);
-  store<f64>(e, y0, 16);
-  store<f64>(e, x1, 24);
-  store<f64>(e, y1, 32);
+@inline function storeRect(r: usize, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  store<f64>(r, x0, RX0);
+  store<f64>(r, y0, RY0);
+  store<f64>(r, x1, RX1);
+  store<f64>(r, y1, RY1);
 }
 
 // Makes room for slots up to `slot`: by half again, or exactly to a batch's largest slot.
 function reserveItems(t: Tree, slot: i32): void {
   if (slot < t.itemCap) return;
   const cap = max(max(64, t.itemCap + (t.itemCap >> 1)), slot + 1);
-  t.ids = grow(t.ids, <usize>cap << 2);
-  t.heads = grow(t.heads, <usize>cap << 2);
-  for (let s = t.itemCap; s < cap; s++) {
-    store<i32>(t.ids + (<usize>s << 2), -1);
-    store<i32>(t.heads + (<usize>s << 2), -1);
-  }
+  t.items = grow(t.items, <usize>cap * ITEM_BYTES);
+  for (let s = t.itemCap; s < cap; s++) store<i32>(itemAt(t, s), -1, ID);
   t.itemCap = cap;
 }
 
-function place(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+function place(t: Tree, slot: i32): void {
+  const r = itemAt(t, slot);
+  const x0 = load<f64>(r, RX0), y0 = load<f64>(r, RY0), x1 = load<f64>(r, RX1), y1 = load<f64>(r, RY1);
   if (t.mode == MODE_SPLIT) splitInsert(t, 0, slot, x0, y0, x1, y1);
   else fixedPlace(t, 0, slot, x0, y0, x1, y1);
 }
 
-// Copies every placed item's record (slot, id, rect) into a new buffer with
-// room for `extra` more, in slot order; returns it (its count is t.size).
-function gatherRecords(t: Tree, extra: i32): usize {
-  // The rects live only in entries: copy each item's out before the nodes go.
-  const recs = heap.alloc(<usize>max(t.size + extra, 1) * ENTRY_BYTES);
-  let r = recs;
+// A heap block listing the slots of every item, in slot order, with room for
+// `extra` more (and the spare slotBlock keeps); its count is t.size.
+function gatherSlots(t: Tree, extra: i32): usize {
+  const slots = slotBlock(t.size + extra);
+  let k = 0;
   for (let s = 0; s < t.itemCap; s++) {
-    const head = headOf(t, s);
-    if (idOf(t, s) < 0 || head < 0) continue;
-    const l = locAt(t, head);
-    r = copyRecord(r, entryAt(<usize>load<i32>(nodeAt(t, load<i32>(l, 0)), ENTRIES), load<i32>(l, 4)));
+    if (load<i32>(itemAt(t, s), ID) >= 0) setSlotAt(slots, k++, s);
   }
-  return recs;
+  return slots;
 }
 
-// Replaces the nodes by a tree bulk-built from the count records at recs (freed here).
-function bulkBuild(t: Tree, recs: usize, count: i32): void {
-  for (let i = 0; i < count; i++) setHead(t, load<i32>(entryAt(recs, i)), -1);
+// Rebuilds the nodes with the count items listed in the heap block slots
+// (freed here): in bulk in split mode, one by one in fixed mode.
+function rebuildWith(t: Tree, slots: usize, count: i32): void {
   resetNodes(t);
-  // Every item has at least one entry, most one or two: room for 1.5 per item, then trimmed.
-  if (t.locCap < count + (count >> 1)) {
-    if (t.locs != 0) heap.free(t.locs);
-    t.locCap = count + (count >> 1);
-    t.locs = heap.alloc(<usize>t.locCap * LOC_BYTES);
-  }
-  fill(t, 0, recs, count);
-  // Built in one go: trim the locator array to what it holds.
-  t.locCap = max(t.locCount, 1);
-  t.locs = grow(t.locs, <usize>t.locCap * LOC_BYTES);
-}
-
-// Rebuilds the nodes with the same items: bulk in split mode, in slot order.
-function rebuild(t: Tree): void {
   if (t.mode == MODE_SPLIT) {
-    bulkBuild(t, gatherRecords(t, 0), t.size);
+    fill(t, 0, slots, count);
+    // Bulk split partitions need no mask memory afterwards.
+    if (t.maskCap > 1024) {
+      heap.free(t.masks);
+      t.masks = 0;
+      t.maskCap = 0;
+    }
     return;
   }
-  const recs = gatherRecords(t, 0);
-  resetNodes(t);
-  for (let i = 0; i < t.size; i++) {
-    const e = entryAt(recs, i);
-    const s = load<i32>(e);
-    setHead(t, s, -1);
-    place(t, s, load<f64>(e, 8), load<f64>(e, 16), load<f64>(e, 24), load<f64>(e, 32));
-  }
-  heap.free(recs);
+  for (let i = 0; i < count; i++) place(t, slotAt(slots, i));
+  heap.free(slots);
 }
 
 // ---- exports --------------------------------------------------------------------------------
@@ -888,9 +822,9 @@ export function qtDispose(tree: i32): void {
     if (e != 0) heap.free(<usize>e);
   }
   if (t.nodes != 0) heap.free(t.nodes);
-  if (t.ids != 0) heap.free(t.ids);
-  if (t.heads != 0) heap.free(t.heads);
-  if (t.locs != 0) heap.free(t.locs);
+  if (t.items != 0) heap.free(t.items);
+  if (t.masks != 0) heap.free(t.masks);
+  if (t.scratch != 0) heap.free(t.scratch);
   if (t.out != 0) heap.free(t.out);
   heap.free(changetype<usize>(t));
 }
@@ -898,10 +832,11 @@ export function qtDispose(tree: i32): void {
 export function qtInsert(tree: i32, slot: i32, id: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const t = changetype<Tree>(<usize>tree);
   reserveItems(t, slot);
-  store<i32>(t.ids + (<usize>slot << 2), id);
-  setHead(t, slot, -1);
+  const r = itemAt(t, slot);
+  storeRect(r, x0, y0, x1, y1);
+  store<i32>(r, id, ID);
   t.size++;
-  place(t, slot, x0, y0, x1, y1);
+  place(t, slot);
 }
 
 export function qtUpdate(tree: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
@@ -926,26 +861,23 @@ export function qtUpdateMany(tree: i32, slotsPtr: i32, rectsPtr: i32, count: i32
 export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i32, count: i32): void {
   const t = changetype<Tree>(<usize>tree);
   if (t.mode == MODE_SPLIT && count > 0 && count >= t.size) {
-    const recs = gatherRecords(t, count);
+    const slots = gatherSlots(t, count);
     let top = 0;
     for (let i = 0; i < count; i++) top = max(top, load<i32>(<usize>slotsPtr + (<usize>i << 2)));
     reserveItems(t, top);
-    let r = entryAt(recs, t.size);
     for (let i = 0; i < count; i++) {
       const slot = load<i32>(<usize>slotsPtr + (<usize>i << 2));
-      const id = load<i32>(<usize>idsPtr + (<usize>i << 2));
-      store<i32>(t.ids + (<usize>slot << 2), id);
+      setSlotAt(slots, t.size + i, slot);
+      const r = itemAt(t, slot);
       const src = <usize>rectsPtr + (<usize>i << 5);
-      store<i32>(r, slot);
-      store<i32>(r, id, 4);
-      store<u64>(r, load<u64>(src), 8);
-      store<u64>(r, load<u64>(src, 8), 16);
-      store<u64>(r, load<u64>(src, 16), 24);
-      store<u64>(r, load<u64>(src, 24), 32);
-      r += ENTRY_BYTES;
+      store<u64>(r, load<u64>(src), RX0);
+      store<u64>(r, load<u64>(src, 8), RY0);
+      store<u64>(r, load<u64>(src, 16), RX1);
+      store<u64>(r, load<u64>(src, 24), RY1);
+      store<i32>(r, load<i32>(<usize>idsPtr + (<usize>i << 2)), ID);
     }
     t.size += count;
-    bulkBuild(t, recs, t.size);
+    rebuildWith(t, slots, t.size);
     return;
   }
   for (let i = 0; i < count; i++) {
@@ -956,17 +888,20 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
 
 export function qtRemove(tree: i32, slot: i32): void {
   const t = changetype<Tree>(<usize>tree);
-  detach(t, slot);
-  store<i32>(t.ids + (<usize>slot << 2), -1);
+  const r = itemAt(t, slot);
+  if (t.mode == MODE_SPLIT) {
+    const x0 = load<f64>(r, RX0), y0 = load<f64>(r, RY0), x1 = load<f64>(r, RX1), y1 = load<f64>(r, RY1);
+    splitDetach(t, holder(t, load<i32>(r, NODE), x0, y0, x1, y1), slot, x0, y0, x1, y1);
+  } else {
+    fixedDetach(t, slot);
+  }
+  store<i32>(r, -1, ID);
   t.size--;
 }
 
 export function qtClear(tree: i32): void {
   const t = changetype<Tree>(<usize>tree);
-  for (let s = 0; s < t.itemCap; s++) {
-    store<i32>(t.ids + (<usize>s << 2), -1);
-    setHead(t, s, -1);
-  }
+  for (let s = 0; s < t.itemCap; s++) store<i32>(itemAt(t, s), -1, ID);
   t.size = 0;
   resetNodes(t);
 }
@@ -977,7 +912,7 @@ export function qtSetBounds(tree: i32, minX: f64, minY: f64, maxX: f64, maxY: f6
   t.minY = minY;
   t.maxX = maxX;
   t.maxY = maxY;
-  rebuild(t);
+  rebuildWith(t, gatherSlots(t, 0), t.size);
 }
 
 /** Lowering the capacity of a split tree rebuilds it; raising it only affects later splits. */
@@ -985,7 +920,7 @@ export function qtSetCapacity(tree: i32, capacity: i32): void {
   const t = changetype<Tree>(<usize>tree);
   const lower = capacity < t.capacity;
   t.capacity = capacity;
-  if (lower && t.mode == MODE_SPLIT) rebuild(t);
+  if (lower && t.mode == MODE_SPLIT) rebuildWith(t, gatherSlots(t, 0), t.size);
 }
 
 /** Writes the ids of items meeting the closed box to the output buffer; returns their count. */
@@ -1015,11 +950,20 @@ export function qtLevels(tree: i32): i32 {
   return changetype<Tree>(<usize>tree).levels;
 }
 
-/** Bytes held by the tree's structure (reserved capacity, not just the used part; the output buffer excluded). */
+/**
+ * Bytes held by the tree's structure at reserved capacity: the item table
+ * plus qtNodeBytes (the output, mask and gather buffers excluded).
+ */
 export function qtBytes(tree: i32): i32 {
   const t = changetype<Tree>(<usize>tree);
-  let bytes = <i32>NODE_BYTES * t.nodeCap + t.itemCap * 8 + t.locCap * <i32>LOC_BYTES;
-  for (let n = 0; n < t.nodeCount; n++) bytes += load<i32>(nodeAt(t, n), CAP) * <i32>ENTRY_BYTES;
+  return t.itemCap * <i32>ITEM_BYTES + qtNodeBytes(tree);
+}
+
+/** Bytes held by the nodes: their records and their entry arrays, at reserved capacity. */
+export function qtNodeBytes(tree: i32): i32 {
+  const t = changetype<Tree>(<usize>tree);
+  let bytes = <i32>NODE_BYTES * t.nodeCap;
+  for (let n = 0; n < t.nodeCount; n++) bytes += load<i32>(nodeAt(t, n), CAP) << 2;
   return bytes;
 }
 
