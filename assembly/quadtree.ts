@@ -53,6 +53,12 @@ const RY1: usize = 24;
 const ID: usize = 32;
 const NODE: usize = 36;
 
+// Build record, REC_BYTES apart: a split partitions these, not slots. The
+// rect as in the item table, then the slot and the quadrant mask.
+const REC_BYTES: usize = 40;
+const REC_SLOT: usize = 32;
+const REC_MASK: usize = 36;
+
 const MODE_SPLIT: i32 = 0;
 
 // A leaf does not split when its quadrants would hold this many times its entries.
@@ -78,9 +84,6 @@ class Tree {
   quad0: i32 = 0;
   quad1: i32 = 0;
   quad2: i32 = 0;
-  // Quadrant mask (bit q: touches quadrant q) per entry of the last split planSplit approved.
-  masks: usize = 0;
-  maskCap: i32 = 0;
   // A leaf's items gathered side by side for the pair loop.
   scratch: usize = 0;
   scratchCap: i32 = 0;
@@ -324,45 +327,57 @@ function holder(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
 }
 
 // Splits leaf n when it is over capacity and below the depth limit (and
-// splitting pays, see planSplit): its entries move into the new children in
+// splitting pays, see planSplit): its items move into the new children in
 // one partition pass.
 function maybeSplit(t: Tree, n: i32): void {
   const p = nodeAt(t, n);
   const count = load<i32>(p, COUNT);
   if (count <= t.capacity) return;
   const entries = <usize>load<i32>(p, ENTRIES);
-  const copies = planSplit(t, n, entries, count);
-  if (copies < 0) return;
+  const recs = gatherRecords(t, entries, count);
+  const copies = planSplit(t, n, recs, count);
+  if (copies < 0) {
+    heap.free(recs);
+    return;
+  }
+  heap.free(entries);
   store<i32>(p, 0, COUNT);
   store<i32>(p, 0, CAP);
   store<i32>(p, 0, ENTRIES);
   store<i32>(p, 0, HOME);
-  splitInto(t, n, entries, count, copies);
+  splitInto(t, n, recs, count, copies);
 }
 
-// Whether leaf n, given the count slots at slots, should split: it must be
+// A heap block of build records for the count slots at slots.
+// Splits partition records, not slots: each level then reads its items
+// front to back instead of chasing every slot into the item table.
+function gatherRecords(t: Tree, slots: usize, count: i32): usize {
+  const recs = heap.alloc(<usize>max(count, 1) * REC_BYTES);
+  for (let i = 0; i < count; i++) {
+    const slot = slotAt(slots, i);
+    writeRecord(recs + <usize>i * REC_BYTES, itemAt(t, slot), slot);
+  }
+  return recs;
+}
+
+// Whether leaf n, given count records at recs, should split: it must be
 // over capacity, below the depth limit, and splitting must pay. It cannot
 // when the items all share a point (they would stay together in every leaf,
 // however deep) or when the quadrants would hold SPLIT_COPIES times as many
 // entries as the leaf (items large next to the quadrants, so a split mostly
 // copies them and adds pair tests); such a blocked leaf tries again when its
 // count doubles. Returns the number of entries the quadrants would hold, or
-// -1 for no split; on a split, t.masks holds each slot's quadrants.
-function planSplit(t: Tree, n: i32, slots: usize, count: i32): i32 {
+// -1 for no split; on a split, each record's REC_MASK holds its quadrants
+// (bit q for quadrant q).
+function planSplit(t: Tree, n: i32, recs: usize, count: i32): i32 {
   const p = nodeAt(t, n);
   if (count <= t.capacity || count < load<i32>(p, AUX) || load<i32>(p, LEVEL) + 1 >= t.maxLevels) return -1;
-  if (count > t.maskCap) {
-    t.maskCap = max(count, t.maskCap + (t.maskCap >> 1));
-    if (t.masks != 0) heap.free(t.masks);
-    t.masks = heap.alloc(<usize>t.maskCap);
-  }
-  const masks = t.masks;
   const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
   let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
-  // A slot's rect touches n, so it touches a quadrant exactly when it reaches that quadrant's side of both split lines.
+  // A record touches n, so it touches a quadrant exactly when it reaches that quadrant's side of both split lines.
   let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
-  for (let i = 0; i < count; i++) {
-    const r = itemAt(t, slotAt(slots, i));
+  const end = recs + <usize>count * REC_BYTES;
+  for (let r = recs; r < end; r += REC_BYTES) {
     const x0 = load<f64>(r, RX0), y0 = load<f64>(r, RY0), x1 = load<f64>(r, RX1), y1 = load<f64>(r, RY1);
     // Comparisons, not f64 min/max (which pay for NaN and -0 handling).
     hiX0 = select(x0, hiX0, x0 > hiX0);
@@ -375,7 +390,7 @@ function planSplit(t: Tree, n: i32, slots: usize, count: i32): i32 {
     c1 += q1;
     c2 += q2;
     c3 += q3;
-    store<u8>(masks + <usize>i, <u8>(q0 | (q1 << 1) | (q2 << 2) | (q3 << 3)));
+    store<i32>(r, q0 | (q1 << 1) | (q2 << 2) | (q3 << 3), REC_MASK);
   }
   const copies = c0 + c1 + c2 + c3;
   if ((hiX0 <= loX1 && hiY0 <= loY1) || <f64>copies >= SPLIT_COPIES * <f64>count) {
@@ -388,79 +403,101 @@ function planSplit(t: Tree, n: i32, slots: usize, count: i32): i32 {
   return copies;
 }
 
-// Gives the empty node n the count slots in the heap block slots, which it
-// takes over: as a leaf, whose entries the block becomes, or split,
-// recursively, as far as splitting pays. This is the bulk build: one
-// partition pass per level instead of one walk per item and repeated re-splits.
-function fill(t: Tree, n: i32, slots: usize, count: i32): void {
-  const copies = planSplit(t, n, slots, count);
-  if (copies < 0) adoptLeaf(t, n, slots, count);
-  else splitInto(t, n, slots, count, copies);
+// Gives the empty node n the count records in the heap block recs (freed
+// here): as a leaf, or split, recursively, as far as splitting pays. This is
+// the bulk build: one partition pass per level instead of one walk per item
+// and repeated re-splits.
+function fill(t: Tree, n: i32, recs: usize, count: i32): void {
+  const copies = planSplit(t, n, recs, count);
+  if (copies < 0) adoptLeaf(t, n, recs, count);
+  else splitInto(t, n, recs, count, copies);
 }
 
-// Adds the four children of n and fills each with the slots that touch it
-// (`copies` of them in all, t.quad0..2 per quadrant and t.masks per slot, as
-// planSplit found), each quadrant's in a block of its own, in input order.
-// Frees the heap block slots as soon as it is partitioned, so a bulk build
+// Adds the four children of n and fills each with the records that touch it
+// (`copies` of them in all, t.quad0..2 per quadrant and REC_MASK per record,
+// as planSplit found), each quadrant's in a block of its own, in input order.
+// Frees the heap block recs as soon as it is partitioned, so a bulk build
 // holds at most the blocks along one path down the tree besides the leaves.
-function splitInto(t: Tree, n: i32, slots: usize, count: i32, copies: i32): void {
+function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void {
   const c0 = t.quad0, c1 = t.quad1, c2 = t.quad2;
   const c3 = copies - c0 - c1 - c2;
   const first = addChildren(t, n);
-  const b0 = slotBlock(c0), b1 = slotBlock(c1), b2 = slotBlock(c2), b3 = slotBlock(c3);
-  let p0 = b0, p1 = b1, p2 = b2, p3 = b3;
-  const masks = t.masks;
-  for (let i = 0; i < count; i++) {
-    const slot = slotAt(slots, i);
-    const m = <usize>load<u8>(masks + <usize>i);
-    // Write to every block, advance the ones the slot belongs to: no branch.
-    store<i32>(p0, slot);
-    store<i32>(p1, slot);
-    store<i32>(p2, slot);
-    store<i32>(p3, slot);
-    p0 += (m & 1) << 2;
-    p1 += (m & 2) << 1;
-    p2 += m & 4;
-    p3 += (m & 8) >> 1;
+  const b0 = recordBlock(c0), b1 = recordBlock(c1), b2 = recordBlock(c2), b3 = recordBlock(c3);
+  // Write cursors per quadrant, kept in memory so a record in one quadrant
+  // (almost all of them) picks its cursor with no branch.
+  const cursors = memory.data(16);
+  store<u32>(cursors, <u32>b0);
+  store<u32>(cursors, <u32>b1, 4);
+  store<u32>(cursors, <u32>b2, 8);
+  store<u32>(cursors, <u32>b3, 12);
+  const end = recs + <usize>count * REC_BYTES;
+  for (let r = recs; r < end; r += REC_BYTES) {
+    const m = load<i32>(r, REC_MASK);
+    if ((m & (m - 1)) == 0) {
+      appendRecord(cursors + (<usize>ctz(m) << 2), r);
+    } else {
+      if (m & 1) appendRecord(cursors, r);
+      if (m & 2) appendRecord(cursors + 4, r);
+      if (m & 4) appendRecord(cursors + 8, r);
+      if (m & 8) appendRecord(cursors + 12, r);
+    }
   }
-  heap.free(slots);
+  heap.free(recs);
   fill(t, first, b0, c0);
   fill(t, first + 1, b1, c1);
   fill(t, first + 2, b2, c2);
   fill(t, first + 3, b3, c3);
 }
 
-// A heap block for count slots, with one spare for the unconditional write
-// past the end in splitInto (at least that one, even for none).
-@inline function slotBlock(count: i32): usize {
-  return heap.alloc(<usize>(count + 1) << 2);
+// A heap block for count records (at least one, so it can be freed like any other).
+@inline function recordBlock(count: i32): usize {
+  return heap.alloc(<usize>max(count, 1) * REC_BYTES);
 }
 
-// Makes the empty node n a leaf whose entries are the count slots in the
-// heap block slots: reordered in place so its own entries come first (own
-// ones are kept from the front, others swapped in from the back).
-function adoptLeaf(t: Tree, n: i32, slots: usize, count: i32): void {
+// Copies the record at src to the cursor stored at `cursor` and advances it.
+@inline function appendRecord(cursor: usize, src: usize): void {
+  const dst = <usize>load<u32>(cursor);
+  store<u64>(dst, load<u64>(src));
+  store<u64>(dst, load<u64>(src, 8), 8);
+  store<u64>(dst, load<u64>(src, 16), 16);
+  store<u64>(dst, load<u64>(src, 24), 24);
+  store<u64>(dst, load<u64>(src, 32), 32);
+  store<u32>(cursor, <u32>(dst + REC_BYTES));
+}
+
+// Makes the empty node n a leaf holding the count records in the heap block
+// recs (freed here), as an entry array of exactly that size whose own
+// entries come first: own ones are kept from the front, others swapped in
+// from the back.
+function adoptLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
   if (count == 0) {
-    heap.free(slots);
+    heap.free(recs);
     return;
   }
   const p = nodeAt(t, n);
   const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
+  const entries = heap.alloc(<usize>count << 2);
+  // Slots are swapped as the records would be: entry i is record i after the swaps.
+  for (let i = 0; i < count; i++) setSlotAt(entries, i, load<i32>(recs + <usize>i * REC_BYTES, REC_SLOT));
   let i = 0, j = count - 1;
   while (i <= j) {
-    const slot = slotAt(slots, i);
-    const r = itemAt(t, slot);
+    const r = recs + <usize>i * REC_BYTES;
     const x = load<f64>(r, RX0), y = load<f64>(r, RY0);
     if (x >= ex0 && x < ex1 && y >= ey0 && y < ey1) {
-      store<i32>(r, n, NODE);
+      store<i32>(itemAt(t, slotAt(entries, i)), n, NODE);
       i++;
     } else {
-      swapSlots(slots, i, j);
+      // Record j moves to i (record i is not looked at again).
+      const s = recs + <usize>j * REC_BYTES;
+      store<u64>(r, load<u64>(s, RX0), RX0);
+      store<u64>(r, load<u64>(s, RY0), RY0);
+      swapSlots(entries, i, j);
       j--;
     }
   }
-  store<i32>(p, <i32>slots, ENTRIES);
-  store<i32>(p, count + 1, CAP);
+  heap.free(recs);
+  store<i32>(p, <i32>entries, ENTRIES);
+  store<i32>(p, count, CAP);
   store<i32>(p, count, COUNT);
   store<i32>(p, i, HOME);
 }
@@ -770,33 +807,38 @@ function place(t: Tree, slot: i32): void {
   else fixedPlace(t, 0, slot, x0, y0, x1, y1);
 }
 
-// A heap block listing the slots of every item, in slot order, with room for
-// `extra` more (and the spare slotBlock keeps); its count is t.size.
-function gatherSlots(t: Tree, extra: i32): usize {
-  const slots = slotBlock(t.size + extra);
-  let k = 0;
+// The build records of every item, in slot order, in a heap block with room
+// for `extra` more; their count is t.size.
+function allRecords(t: Tree, extra: i32): usize {
+  const recs = heap.alloc(<usize>max(t.size + extra, 1) * REC_BYTES);
+  let dst = recs;
   for (let s = 0; s < t.itemCap; s++) {
-    if (load<i32>(itemAt(t, s), ID) >= 0) setSlotAt(slots, k++, s);
+    if (load<i32>(itemAt(t, s), ID) < 0) continue;
+    writeRecord(dst, itemAt(t, s), s);
+    dst += REC_BYTES;
   }
-  return slots;
+  return recs;
 }
 
-// Rebuilds the nodes with the count items listed in the heap block slots
-// (freed here): in bulk in split mode, one by one in fixed mode.
-function rebuildWith(t: Tree, slots: usize, count: i32): void {
+// Writes the build record of the rect at src (item table layout) and slot to dst.
+@inline function writeRecord(dst: usize, src: usize, slot: i32): void {
+  store<u64>(dst, load<u64>(src, RX0), RX0);
+  store<u64>(dst, load<u64>(src, RY0), RY0);
+  store<u64>(dst, load<u64>(src, RX1), RX1);
+  store<u64>(dst, load<u64>(src, RY1), RY1);
+  store<i32>(dst, slot, REC_SLOT);
+}
+
+// Rebuilds the nodes with the count items whose records are in the heap
+// block recs (freed here): in bulk in split mode, one by one in fixed mode.
+function rebuildWith(t: Tree, recs: usize, count: i32): void {
   resetNodes(t);
   if (t.mode == MODE_SPLIT) {
-    fill(t, 0, slots, count);
-    // Bulk split partitions need no mask memory afterwards.
-    if (t.maskCap > 1024) {
-      heap.free(t.masks);
-      t.masks = 0;
-      t.maskCap = 0;
-    }
+    fill(t, 0, recs, count);
     return;
   }
-  for (let i = 0; i < count; i++) place(t, slotAt(slots, i));
-  heap.free(slots);
+  for (let i = 0; i < count; i++) place(t, load<i32>(recs + <usize>i * REC_BYTES, REC_SLOT));
+  heap.free(recs);
 }
 
 // ---- exports --------------------------------------------------------------------------------
@@ -823,7 +865,6 @@ export function qtDispose(tree: i32): void {
   }
   if (t.nodes != 0) heap.free(t.nodes);
   if (t.items != 0) heap.free(t.items);
-  if (t.masks != 0) heap.free(t.masks);
   if (t.scratch != 0) heap.free(t.scratch);
   if (t.out != 0) heap.free(t.out);
   heap.free(changetype<usize>(t));
@@ -861,23 +902,25 @@ export function qtUpdateMany(tree: i32, slotsPtr: i32, rectsPtr: i32, count: i32
 export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i32, count: i32): void {
   const t = changetype<Tree>(<usize>tree);
   if (t.mode == MODE_SPLIT && count > 0 && count >= t.size) {
-    const slots = gatherSlots(t, count);
+    const recs = allRecords(t, count);
     let top = 0;
     for (let i = 0; i < count; i++) top = max(top, load<i32>(<usize>slotsPtr + (<usize>i << 2)));
     reserveItems(t, top);
+    let rec = recs + <usize>t.size * REC_BYTES;
     for (let i = 0; i < count; i++) {
       const slot = load<i32>(<usize>slotsPtr + (<usize>i << 2));
-      setSlotAt(slots, t.size + i, slot);
-      const r = itemAt(t, slot);
       const src = <usize>rectsPtr + (<usize>i << 5);
+      const r = itemAt(t, slot);
       store<u64>(r, load<u64>(src), RX0);
       store<u64>(r, load<u64>(src, 8), RY0);
       store<u64>(r, load<u64>(src, 16), RX1);
       store<u64>(r, load<u64>(src, 24), RY1);
       store<i32>(r, load<i32>(<usize>idsPtr + (<usize>i << 2)), ID);
+      writeRecord(rec, r, slot);
+      rec += REC_BYTES;
     }
     t.size += count;
-    rebuildWith(t, slots, t.size);
+    rebuildWith(t, recs, t.size);
     return;
   }
   for (let i = 0; i < count; i++) {
@@ -912,7 +955,7 @@ export function qtSetBounds(tree: i32, minX: f64, minY: f64, maxX: f64, maxY: f6
   t.minY = minY;
   t.maxX = maxX;
   t.maxY = maxY;
-  rebuildWith(t, gatherSlots(t, 0), t.size);
+  rebuildWith(t, allRecords(t, 0), t.size);
 }
 
 /** Lowering the capacity of a split tree rebuilds it; raising it only affects later splits. */
@@ -920,7 +963,7 @@ export function qtSetCapacity(tree: i32, capacity: i32): void {
   const t = changetype<Tree>(<usize>tree);
   const lower = capacity < t.capacity;
   t.capacity = capacity;
-  if (lower && t.mode == MODE_SPLIT) rebuildWith(t, gatherSlots(t, 0), t.size);
+  if (lower && t.mode == MODE_SPLIT) rebuildWith(t, allRecords(t, 0), t.size);
 }
 
 /** Writes the ids of items meeting the closed box to the output buffer; returns their count. */

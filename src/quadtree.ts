@@ -40,7 +40,8 @@ export interface QuadTreeOptions {
 class SlotTable {
   private dense = new Int32Array(0); // slot + 1; 0 means absent
   private readonly sparse = new Map<number, number>();
-  private idOfSlot: number[] = []; // -1 for a free slot
+  private idOfSlot = new Int32Array(0); // -1 for a free slot
+  private slotCount = 0; // slots ever handed out: [0, slotCount)
   private readonly free: number[] = [];
   size = 0;
 
@@ -52,13 +53,48 @@ class SlotTable {
 
   /** Gives id a slot; id must be absent. */
   add(id: number): number {
-    const slot = this.free.length > 0 ? this.free.pop()! : this.idOfSlot.length;
+    const slot = this.free.length > 0 ? this.free.pop()! : this.slotCount++;
+    if (slot >= this.idOfSlot.length) this.growSlots(slot + 1);
     this.idOfSlot[slot] = id;
     this.size++;
-    if (id >= this.dense.length && id < DENSE_IDS && id < 8 * this.size + 4096) this.growDense(id);
+    if (id >= this.dense.length && this.denseCovers(id, this.size)) this.growDense(id);
     if (id < this.dense.length) this.dense[id] = slot + 1;
     else this.sparse.set(id, slot);
     return slot;
+  }
+
+  /**
+   * Gives each id a slot, in order; throws DUPLICATE_ID, with the table as
+   * before, when an id is present or repeated. Tables are sized once for
+   * the whole batch.
+   */
+  addMany(ids: ArrayLike<number>): Int32Array {
+    const count = ids.length;
+    let top = -1;
+    for (let i = 0; i < count; i++) top = Math.max(top, ids[i]);
+    if (top >= this.dense.length && this.denseCovers(top, this.size + count)) this.growDense(top);
+    this.growSlots(this.slotCount + count);
+    const slots = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      if (this.get(ids[i]) >= 0) {
+        for (let k = i - 1; k >= 0; k--) this.delete(ids[k]);
+        throw new SpatialError('DUPLICATE_ID', `id ${ids[i]} is already in the tree`);
+      }
+      slots[i] = this.add(ids[i]);
+    }
+    return slots;
+  }
+
+  /** Whether the dense table should reach id: ids up to DENSE_IDS, while they stay within a few times the count. */
+  private denseCovers(id: number, size: number): boolean {
+    return id < DENSE_IDS && id < 8 * size + 4096;
+  }
+
+  private growSlots(needed: number): void {
+    if (needed <= this.idOfSlot.length) return;
+    const grown = new Int32Array(Math.max(needed, this.idOfSlot.length * 2, 64)).fill(-1);
+    grown.set(this.idOfSlot);
+    this.idOfSlot = grown;
   }
 
   /** Grows the dense table past id, moving the Map's ids it now covers. */
@@ -89,14 +125,18 @@ class SlotTable {
   clear(): void {
     this.dense = new Int32Array(0);
     this.sparse.clear();
-    this.idOfSlot = [];
+    this.idOfSlot = new Int32Array(0);
+    this.slotCount = 0;
     this.free.length = 0;
     this.size = 0;
   }
 
   /** Every id once, in slot order. */
   *ids(): Generator<number> {
-    for (const id of this.idOfSlot) if (id >= 0) yield id;
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      const id = this.idOfSlot[slot];
+      if (id >= 0) yield id;
+    }
   }
 }
 
@@ -210,16 +250,7 @@ export class QuadTree implements Iterable<number> {
   insertMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
     this.alive();
     const count = checkBatch(ids, rects);
-    // Slots are handed out as ids are checked (no set of the batch's ids); an
-    // id met twice takes the added ones back before the batch is rejected.
-    const slots = new Int32Array(count);
-    for (let i = 0; i < count; i++) {
-      if (this.slots.get(ids[i]) >= 0) {
-        for (let k = i - 1; k >= 0; k--) this.slots.delete(ids[k]);
-        throw new SpatialError('DUPLICATE_ID', `id ${ids[i]} is already in the tree`);
-      }
-      slots[i] = this.slots.add(ids[i]);
-    }
+    const slots = this.slots.addMany(ids);
     this.core.insertMany(slots, ids instanceof Int32Array ? ids : Int32Array.from(ids), rects instanceof Float64Array ? rects : Float64Array.from(rects));
   }
 
@@ -367,9 +398,19 @@ function checkBatch(ids: ArrayLike<number>, rects: ArrayLike<number>): number {
   if (rects.length !== count * 4) {
     throw new SpatialError('INVALID_ARGUMENT', `${count} ids need ${count * 4} rect coordinates, got ${rects.length}`);
   }
+  // One cheap pass over well-formed input; the exact checks (and their
+  // messages) only for the first entry it doubts.
+  const typed = rects instanceof Float64Array;
   for (let i = 0; i < count; i++) {
-    checkId(ids[i]);
-    checkRect(rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
+    const id = ids[i], x0 = rects[i * 4], y0 = rects[i * 4 + 1], x1 = rects[i * 4 + 2], y1 = rects[i * 4 + 3];
+    // x - x is 0 only for a finite number; x0 <= x1 fails for NaN.
+    const fine =
+      (id | 0) === id && id >= 0 && x0 <= x1 && y0 <= y1 && x0 - x0 === 0 && x1 - x1 === 0 && y0 - y0 === 0 && y1 - y1 === 0 &&
+      (typed || (typeof x0 === 'number' && typeof y0 === 'number' && typeof x1 === 'number' && typeof y1 === 'number'));
+    if (!fine) {
+      checkId(id);
+      checkRect(x0, y0, x1, y1);
+    }
   }
   return count;
 }
