@@ -80,10 +80,11 @@ class Tree {
   items: usize = 0;
   itemCap: i32 = 0;
   size: i32 = 0;
-  // Entries per quadrant of the last split planSplit approved (the fourth is the rest).
+  // Records per quadrant found by the last planRecords.
   quad0: i32 = 0;
   quad1: i32 = 0;
   quad2: i32 = 0;
+  quad3: i32 = 0;
   // A leaf's items gathered side by side for the pair loop.
   scratch: usize = 0;
   scratchCap: i32 = 0;
@@ -327,7 +328,7 @@ function holder(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
 }
 
 // Splits leaf n when it is over capacity and below the depth limit (and
-// splitting pays, see planSplit): its items move into the new children in
+// splitting pays, see shouldSplit): its items move into the new children in
 // one partition pass.
 function maybeSplit(t: Tree, n: i32): void {
   const p = nodeAt(t, n);
@@ -335,8 +336,9 @@ function maybeSplit(t: Tree, n: i32): void {
   if (count <= t.capacity) return;
   const entries = <usize>load<i32>(p, ENTRIES);
   const recs = gatherRecords(t, entries, count);
-  const copies = planSplit(t, n, recs, count);
-  if (copies < 0) {
+  planRecords(t, n, recs, count);
+  const q0 = t.quad0, q1 = t.quad1, q2 = t.quad2, q3 = t.quad3;
+  if (!shouldSplit(t, n, recs, count, q0, q1, q2, q3)) {
     heap.free(recs);
     return;
   }
@@ -345,12 +347,10 @@ function maybeSplit(t: Tree, n: i32): void {
   store<i32>(p, 0, CAP);
   store<i32>(p, 0, ENTRIES);
   store<i32>(p, 0, HOME);
-  splitInto(t, n, recs, count, copies);
+  splitInto(t, n, recs, count, q0, q1, q2, q3);
 }
 
 // A heap block of build records for the count slots at slots.
-// Splits partition records, not slots: each level then reads its items
-// front to back instead of chasing every slot into the item table.
 function gatherRecords(t: Tree, slots: usize, count: i32): usize {
   const recs = heap.alloc(<usize>max(count, 1) * REC_BYTES);
   for (let i = 0; i < count; i++) {
@@ -360,109 +360,170 @@ function gatherRecords(t: Tree, slots: usize, count: i32): usize {
   return recs;
 }
 
-// Whether leaf n, given count records at recs, should split: it must be
-// over capacity, below the depth limit, and splitting must pay. It cannot
-// when the items all share a point (they would stay together in every leaf,
-// however deep) or when the quadrants would hold SPLIT_COPIES times as many
-// entries as the leaf (items large next to the quadrants, so a split mostly
-// copies them and adds pair tests); such a blocked leaf tries again when its
-// count doubles. Returns the number of entries the quadrants would hold, or
-// -1 for no split; on a split, each record's REC_MASK holds its quadrants
-// (bit q for quadrant q).
-function planSplit(t: Tree, n: i32, recs: usize, count: i32): i32 {
+// The quadrant mask of a rect touching a node split at (mx, my): bit q for
+// quadrant q (bit 0 right, bit 1 top), which the rect touches exactly when it
+// reaches that quadrant's side of both split lines.
+@inline function quadrantMask(r: usize, mx: f64, my: f64): i32 {
+  const left = <i32>(load<f64>(r, RX0) <= mx), right = <i32>(load<f64>(r, RX1) >= mx);
+  const low = <i32>(load<f64>(r, RY0) <= my), high = <i32>(load<f64>(r, RY1) >= my);
+  return (left & low) | ((right & low) << 1) | ((left & high) << 2) | ((right & high) << 3);
+}
+
+// Plans a split of node n over count records: stores each record's quadrant
+// mask at REC_MASK and the number of records per quadrant in t.quad0..3.
+// (A split plans its children's splits while it partitions, see splitInto.)
+function planRecords(t: Tree, n: i32, recs: usize, count: i32): void {
   const p = nodeAt(t, n);
-  if (count <= t.capacity || count < load<i32>(p, AUX) || load<i32>(p, LEVEL) + 1 >= t.maxLevels) return -1;
   const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
-  let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
-  // A record touches n, so it touches a quadrant exactly when it reaches that quadrant's side of both split lines.
   let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
   const end = recs + <usize>count * REC_BYTES;
   for (let r = recs; r < end; r += REC_BYTES) {
-    const x0 = load<f64>(r, RX0), y0 = load<f64>(r, RY0), x1 = load<f64>(r, RX1), y1 = load<f64>(r, RY1);
-    // Comparisons, not f64 min/max (which pay for NaN and -0 handling).
-    hiX0 = select(x0, hiX0, x0 > hiX0);
-    hiY0 = select(y0, hiY0, y0 > hiY0);
-    loX1 = select(x1, loX1, x1 < loX1);
-    loY1 = select(y1, loY1, y1 < loY1);
-    const left = <i32>(x0 <= mx), right = <i32>(x1 >= mx), low = <i32>(y0 <= my), high = <i32>(y1 >= my);
-    const q0 = left & low, q1 = right & low, q2 = left & high, q3 = right & high;
-    c0 += q0;
-    c1 += q1;
-    c2 += q2;
-    c3 += q3;
-    store<i32>(r, q0 | (q1 << 1) | (q2 << 2) | (q3 << 3), REC_MASK);
-  }
-  const copies = c0 + c1 + c2 + c3;
-  if ((hiX0 <= loX1 && hiY0 <= loY1) || <f64>copies >= SPLIT_COPIES * <f64>count) {
-    store<i32>(p, count << 1, AUX);
-    return -1;
+    const m = quadrantMask(r, mx, my);
+    store<i32>(r, m, REC_MASK);
+    c0 += m & 1;
+    c1 += (m >> 1) & 1;
+    c2 += (m >> 2) & 1;
+    c3 += m >> 3;
   }
   t.quad0 = c0;
   t.quad1 = c1;
   t.quad2 = c2;
-  return copies;
+  t.quad3 = c3;
+}
+
+// Whether node n, holding count records that touch its quadrants q0..q3
+// times, should split: it must be over capacity, below the depth limit, and
+// splitting must pay. It cannot when the items all share a point (they would
+// stay together in every leaf, however deep) or when the quadrants would hold
+// SPLIT_COPIES times as many entries as the node (items large next to the
+// quadrants, so a split mostly copies them and adds pair tests); such a
+// blocked leaf tries again when its count doubles.
+function shouldSplit(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q2: i32, q3: i32): bool {
+  const p = nodeAt(t, n);
+  if (count <= t.capacity || count < load<i32>(p, AUX) || load<i32>(p, LEVEL) + 1 >= t.maxLevels) return false;
+  // Items sharing a point all touch a quadrant holding it: only then is the pass over them needed.
+  const crowded = max(max(q0, q1), max(q2, q3)) == count;
+  if (<f64>(q0 + q1 + q2 + q3) >= SPLIT_COPIES * <f64>count || (crowded && sharePoint(recs, count))) {
+    store<i32>(p, count << 1, AUX);
+    return false;
+  }
+  return true;
+}
+
+// Whether the count records have a point in common.
+function sharePoint(recs: usize, count: i32): bool {
+  let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
+  const end = recs + <usize>count * REC_BYTES;
+  for (let r = recs; r < end; r += REC_BYTES) {
+    // Comparisons, not f64 min/max (which pay for NaN and -0 handling).
+    const x0 = load<f64>(r, RX0), y0 = load<f64>(r, RY0), x1 = load<f64>(r, RX1), y1 = load<f64>(r, RY1);
+    hiX0 = select(x0, hiX0, x0 > hiX0);
+    hiY0 = select(y0, hiY0, y0 > hiY0);
+    loX1 = select(x1, loX1, x1 < loX1);
+    loY1 = select(y1, loY1, y1 < loY1);
+  }
+  return hiX0 <= loX1 && hiY0 <= loY1;
 }
 
 // Gives the empty node n the count records in the heap block recs (freed
-// here): as a leaf, or split, recursively, as far as splitting pays. This is
-// the bulk build: one partition pass per level instead of one walk per item
-// and repeated re-splits.
-function fill(t: Tree, n: i32, recs: usize, count: i32): void {
-  const copies = planSplit(t, n, recs, count);
-  if (copies < 0) adoptLeaf(t, n, recs, count);
-  else splitInto(t, n, recs, count, copies);
+// here), planned (masks and quadrant counts q0..q3): as a leaf, or split,
+// recursively, as far as splitting pays. This is the bulk build: one
+// partition pass per level instead of one walk per item and repeated re-splits.
+function fill(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q2: i32, q3: i32): void {
+  if (shouldSplit(t, n, recs, count, q0, q1, q2, q3)) splitInto(t, n, recs, count, q0, q1, q2, q3);
+  else adoptLeaf(t, n, recs, count);
 }
 
 // Adds the four children of n and fills each with the records that touch it
-// (`copies` of them in all, t.quad0..2 per quadrant and REC_MASK per record,
-// as planSplit found), each quadrant's in a block of its own, in input order.
-// Frees the heap block recs as soon as it is partitioned, so a bulk build
-// holds at most the blocks along one path down the tree besides the leaves.
-function splitInto(t: Tree, n: i32, recs: usize, count: i32, copies: i32): void {
-  const c0 = t.quad0, c1 = t.quad1, c2 = t.quad2;
-  const c3 = copies - c0 - c1 - c2;
+// (q0..q3 of them, by the masks at REC_MASK), each quadrant's in a block of
+// its own, in input order. Each copied record gets its mask in the child, so
+// the children come planned. Frees the heap block recs as soon as it is
+// partitioned, so a bulk build holds at most the blocks along one path down
+// the tree besides the leaves.
+function splitInto(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q2: i32, q3: i32): void {
   const first = addChildren(t, n);
-  const b0 = recordBlock(c0), b1 = recordBlock(c1), b2 = recordBlock(c2), b3 = recordBlock(c3);
-  // Write cursors per quadrant, kept in memory so a record in one quadrant
-  // (almost all of them) picks its cursor with no branch.
-  const cursors = memory.data(16);
-  store<u32>(cursors, <u32>b0);
-  store<u32>(cursors, <u32>b1, 4);
-  store<u32>(cursors, <u32>b2, 8);
-  store<u32>(cursors, <u32>b3, 12);
+  // Per quadrant q, in static memory so a record picks its quadrant's with
+  // no branch: write cursor at 4q, the child's split lines at 16 + 16q and
+  // 24 + 16q, and from 80 + 64q how many copies got each mask in the child.
+  const plan = memory.data(336);
+  store<u32>(plan, <u32>recordBlock(q0));
+  store<u32>(plan, <u32>recordBlock(q1), 4);
+  store<u32>(plan, <u32>recordBlock(q2), 8);
+  store<u32>(plan, <u32>recordBlock(q3), 12);
+  for (let q = 0; q < 4; q++) {
+    const c = nodeAt(t, first + q);
+    store<f64>(plan + (<usize>q << 4), midpoint(load<f64>(c, X0), load<f64>(c, X1)), 16);
+    store<f64>(plan + (<usize>q << 4), midpoint(load<f64>(c, Y0), load<f64>(c, Y1)), 24);
+  }
+  memory.fill(plan + 80, 0, 256);
+  const b0 = <usize>load<u32>(plan), b1 = <usize>load<u32>(plan, 4), b2 = <usize>load<u32>(plan, 8), b3 = <usize>load<u32>(plan, 12);
   const end = recs + <usize>count * REC_BYTES;
   for (let r = recs; r < end; r += REC_BYTES) {
     const m = load<i32>(r, REC_MASK);
     if ((m & (m - 1)) == 0) {
-      appendRecord(cursors + (<usize>ctz(m) << 2), r);
+      appendRecord(plan, ctz(m), r);
     } else {
-      if (m & 1) appendRecord(cursors, r);
-      if (m & 2) appendRecord(cursors + 4, r);
-      if (m & 4) appendRecord(cursors + 8, r);
-      if (m & 8) appendRecord(cursors + 12, r);
+      if (m & 1) appendRecord(plan, 0, r);
+      if (m & 2) appendRecord(plan, 1, r);
+      if (m & 4) appendRecord(plan, 2, r);
+      if (m & 8) appendRecord(plan, 3, r);
     }
   }
   heap.free(recs);
-  fill(t, first, b0, c0);
-  fill(t, first + 1, b1, c1);
-  fill(t, first + 2, b2, c2);
-  fill(t, first + 3, b3, c3);
+  // The children's splits reuse the static plan: their counts to locals first.
+  tallyCounts(t, plan, 0);
+  const k00 = t.quad0, k01 = t.quad1, k02 = t.quad2, k03 = t.quad3;
+  tallyCounts(t, plan, 1);
+  const k10 = t.quad0, k11 = t.quad1, k12 = t.quad2, k13 = t.quad3;
+  tallyCounts(t, plan, 2);
+  const k20 = t.quad0, k21 = t.quad1, k22 = t.quad2, k23 = t.quad3;
+  tallyCounts(t, plan, 3);
+  const k30 = t.quad0, k31 = t.quad1, k32 = t.quad2, k33 = t.quad3;
+  fill(t, first, b0, q0, k00, k01, k02, k03);
+  fill(t, first + 1, b1, q1, k10, k11, k12, k13);
+  fill(t, first + 2, b2, q2, k20, k21, k22, k23);
+  fill(t, first + 3, b3, q3, k30, k31, k32, k33);
+}
+
+// Sets t.quad0..3 to the records per quadrant of child q, from the tally of
+// masks that splitInto kept for it in the plan.
+function tallyCounts(t: Tree, plan: usize, q: i32): void {
+  const tally = plan + 80 + (<usize>q << 6);
+  let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+  for (let m = 1; m < 16; m++) {
+    const k = load<i32>(tally + (<usize>m << 2));
+    c0 += select(k, 0, m & 1);
+    c1 += select(k, 0, m & 2);
+    c2 += select(k, 0, m & 4);
+    c3 += select(k, 0, m & 8);
+  }
+  t.quad0 = c0;
+  t.quad1 = c1;
+  t.quad2 = c2;
+  t.quad3 = c3;
+}
+
+// Copies the record at src to quadrant q's cursor in the plan (see
+// splitInto), advances it, and gives the copy its mask in that child.
+@inline function appendRecord(plan: usize, q: i32, src: usize): void {
+  const at = plan + (<usize>q << 2);
+  const dst = <usize>load<u32>(at);
+  store<u64>(dst, load<u64>(src));
+  store<u64>(dst, load<u64>(src, 8), 8);
+  store<u64>(dst, load<u64>(src, 16), 16);
+  store<u64>(dst, load<u64>(src, 24), 24);
+  store<i32>(dst, load<i32>(src, REC_SLOT), REC_SLOT);
+  store<u32>(at, <u32>(dst + REC_BYTES));
+  const lines = plan + (<usize>q << 4);
+  const m = quadrantMask(dst, load<f64>(lines, 16), load<f64>(lines, 24));
+  store<i32>(dst, m, REC_MASK);
+  const tally = plan + 80 + (<usize>q << 6) + (<usize>m << 2);
+  store<i32>(tally, load<i32>(tally) + 1);
 }
 
 // A heap block for count records (at least one, so it can be freed like any other).
 @inline function recordBlock(count: i32): usize {
   return heap.alloc(<usize>max(count, 1) * REC_BYTES);
-}
-
-// Copies the record at src to the cursor stored at `cursor` and advances it.
-@inline function appendRecord(cursor: usize, src: usize): void {
-  const dst = <usize>load<u32>(cursor);
-  store<u64>(dst, load<u64>(src));
-  store<u64>(dst, load<u64>(src, 8), 8);
-  store<u64>(dst, load<u64>(src, 16), 16);
-  store<u64>(dst, load<u64>(src, 24), 24);
-  store<u64>(dst, load<u64>(src, 32), 32);
-  store<u32>(cursor, <u32>(dst + REC_BYTES));
 }
 
 // Makes the empty node n a leaf holding the count records in the heap block
@@ -834,7 +895,8 @@ function allRecords(t: Tree, extra: i32): usize {
 function rebuildWith(t: Tree, recs: usize, count: i32): void {
   resetNodes(t);
   if (t.mode == MODE_SPLIT) {
-    fill(t, 0, recs, count);
+    planRecords(t, 0, recs, count);
+    fill(t, 0, recs, count, t.quad0, t.quad1, t.quad2, t.quad3);
     return;
   }
   for (let i = 0; i < count; i++) place(t, load<i32>(recs + <usize>i * REC_BYTES, REC_SLOT));
