@@ -13,10 +13,11 @@
 // 'fixed': pre-split to `levels` levels; an item lives in the deepest node
 // whose loose region (the node grown by half its size per side) contains it.
 //
-// Items are addressed by dense slots chosen by the caller. A node's entries
-// are (slot, rect) pairs kept side by side, so scans never chase a slot into a
-// global array. A slot keeps its id and a chain of locators (node, position in
-// the node's entries), so removal and in-place moves touch only its nodes.
+// Items are addressed by dense slots chosen by the caller. Each item's exact
+// rect, id and home node are stored once, in an item table indexed by slot; a
+// node's entries are slots into it. An item's leaves are exactly the leaves its
+// rect touches, so they are found again by a descent from the nearest ancestor
+// holding it: no per-entry back references are kept.
 
 /** What the QuadTree facade needs from a backend. Slots are dense, chosen by the facade. */
 export interface QuadTreeCore {
@@ -84,6 +85,48 @@ const SPLIT_COPIES = 1.5;
 
 const midpoint = (a: number, b: number): number => Math.min(Math.max(a * 0.5 + b * 0.5, a), b);
 
+/**
+ * Build records: the items a bulk build or a split partitions, each with its
+ * slot, its rect and its quadrant mask in the node being split (bit q for
+ * quadrant q: bit 0 right, bit 1 top). Records, not slots, are partitioned,
+ * so each level reads its items front to back.
+ */
+interface Records {
+  count: number;
+  slots: Int32Array;
+  rects: Float64Array;
+  masks: Uint8Array;
+}
+
+function makeRecords(count: number): Records {
+  return { count, slots: new Int32Array(count), rects: new Float64Array(count * 4), masks: new Uint8Array(count) };
+}
+
+/** The quadrant mask of a rect touching a node split at (mx, my): a rect touches a quadrant when it reaches that quadrant's side of both split lines. */
+function quadrantMask(x0: number, y0: number, x1: number, y1: number, mx: number, my: number): number {
+  const left = x0 <= mx, right = x1 >= mx, low = y0 <= my, high = y1 >= my;
+  return Number(left && low) | (Number(right && low) << 1) | (Number(left && high) << 2) | (Number(right && high) << 3);
+}
+
+/** Records per quadrant, from their masks. */
+function quadrantCounts(masks: Uint8Array): number[] {
+  const counts = [0, 0, 0, 0];
+  for (const m of masks) for (let q = 0; q < 4; q++) counts[q] += (m >> q) & 1;
+  return counts;
+}
+
+/** Whether the records' rects have a point in common. */
+function sharePoint(r: Records): boolean {
+  let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
+  for (let i = 0; i < r.count; i++) {
+    hiX0 = Math.max(hiX0, r.rects[i * 4]);
+    hiY0 = Math.max(hiY0, r.rects[i * 4 + 1]);
+    loX1 = Math.min(loX1, r.rects[i * 4 + 2]);
+    loY1 = Math.min(loY1, r.rects[i * 4 + 3]);
+  }
+  return hiX0 <= loX1 && hiY0 <= loY1;
+}
+
 export class ReferenceQuadTree implements QuadTreeCore {
   private readonly split: boolean;
   private capacity: number;
@@ -92,26 +135,17 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private size = 0;
   levels = 1;
 
-  // Nodes.
+  // Nodes: regions and fields, and each node's entries (slots; COUNT of them are in use).
   private nodeF = new Float64Array(16 * NF);
   private nodeI = new Int32Array(16 * NI);
-  private entries: Int32Array<ArrayBuffer>[] = []; // slots per node
-  private boxes: Float64Array<ArrayBuffer>[] = []; // 4 coordinates per entry, per node
+  private entries: Int32Array<ArrayBuffer>[] = [];
   private nodeCount = 0;
 
-  // Items by slot: id (-1 when free), first locator (-1 when none).
+  // The item table, by slot: id (-1 when free), rect (4 coordinates), home
+  // node (split: the leaf owning the rect's min corner; fixed: the node holding it).
   private ids = new Int32Array(0);
-  private heads = new Int32Array(0);
-
-  // Locators: node, position, next locator of the same item.
-  private locNode = new Int32Array(0);
-  private locPos = new Int32Array(0);
-  private locNext = new Int32Array(0);
-  private locCount = 0;
-  private locFree = -1;
-
-  // Entries per quadrant of the last split planSplit approved.
-  private readonly quads = [0, 0, 0, 0];
+  private rects = new Float64Array(0);
+  private homes = new Int32Array(0);
 
   private out = new Int32Array(64);
   private outCount = 0;
@@ -125,9 +159,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
   }
 
   get bytes(): number {
-    let bytes = this.nodeF.byteLength + this.nodeI.byteLength + this.ids.byteLength;
-    bytes += this.heads.byteLength + this.locNode.byteLength * 3;
-    for (let n = 0; n < this.nodeCount; n++) bytes += this.entries[n].byteLength + this.boxes[n].byteLength;
+    let bytes = this.nodeF.byteLength + this.nodeI.byteLength;
+    bytes += this.ids.byteLength + this.rects.byteLength + this.homes.byteLength;
+    for (let n = 0; n < this.nodeCount; n++) bytes += this.entries[n].byteLength;
     return bytes;
   }
 
@@ -154,7 +188,6 @@ export class ReferenceQuadTree implements QuadTreeCore {
     this.nodeI[i + AUX] = 0;
     this.nodeI[i + HOME] = 0;
     this.entries[n] = EMPTY;
-    this.boxes[n] = NO_BOXES;
   }
 
   /** Appends the four children of n (quadrant q: bit 0 right, bit 1 top); returns the first index. */
@@ -200,16 +233,13 @@ export class ReferenceQuadTree implements QuadTreeCore {
     return first;
   }
 
-  /** Drops every node and locator, keeping the items; rebuilds the root (and the fixed pre-split). */
+  /** Drops every node, keeping the item table; rebuilds the root (and the fixed pre-split). */
   private resetNodes(): void {
     this.nodeCount = 1;
     this.levels = 1;
     this.entries = [];
-    this.boxes = [];
     const [minX, minY, maxX, maxY] = this.bounds;
     this.initNode(0, -1, 0, [minX, minY, maxX, maxY, -Infinity, -Infinity, Infinity, Infinity]);
-    this.locCount = 0;
-    this.locFree = -1;
     if (!this.split) {
       // Children are appended breadth first, so each level is split after the one above.
       for (let n = 0; n < this.nodeCount; n++) {
@@ -218,115 +248,50 @@ export class ReferenceQuadTree implements QuadTreeCore {
     }
   }
 
-  // ---- entries and locators ----
+  /** Split lines of node n: the midpoints of its exact region. */
+  private splitLines(n: number): [number, number] {
+    const f = this.nodeF;
+    return [midpoint(f[n * NF + X0], f[n * NF + X1]), midpoint(f[n * NF + Y0], f[n * NF + Y1])];
+  }
 
-  private appendEntry(n: number, slot: number, x0: number, y0: number, x1: number, y1: number): void {
+  // ---- entries ----
+
+  /** Adds slot (whose rect starts at x0, y0) to the entries of node n. */
+  private appendEntry(n: number, slot: number, x0: number, y0: number): void {
     const count = this.nodeI[n * NI + COUNT];
     let list = this.entries[n];
-    let box = this.boxes[n];
-    if (count === list.length) {
-      const capacity = Math.max(4, count * 2);
-      list = this.entries[n] = resized(list, capacity);
-      box = this.boxes[n] = resized(box, capacity * 4);
-    }
+    if (count === list.length) list = this.entries[n] = resized(list, Math.max(4, count + (count >> 1)));
     list[count] = slot;
-    box[count * 4] = x0;
-    box[count * 4 + 1] = y0;
-    box[count * 4 + 2] = x1;
-    box[count * 4 + 3] = y1;
     this.nodeI[n * NI + COUNT] = count + 1;
-    this.addLocator(slot, n, count);
-    if (this.split && this.owns(n, x0, y0)) {
+    if (!this.split) {
+      this.homes[slot] = n;
+    } else if (this.owns(n, x0, y0)) {
       const home = this.nodeI[n * NI + HOME]++;
-      this.swapEntries(n, count, home);
+      [list[count], list[home]] = [list[home], list[count]];
+      this.homes[slot] = n;
     }
   }
 
-  /** Records that the item in slot has an entry at pos of node n. */
-  private addLocator(slot: number, n: number, pos: number): void {
-    let l = this.locFree;
-    if (l >= 0) {
-      this.locFree = this.locNext[l];
-    } else {
-      l = this.locCount++;
-      if (l === this.locNode.length) {
-        this.locNode = growI32(this.locNode, l + 1);
-        this.locPos = growI32(this.locPos, l + 1);
-        this.locNext = growI32(this.locNext, l + 1);
-      }
-    }
-    this.locNode[l] = n;
-    this.locPos[l] = pos;
-    this.locNext[l] = this.heads[slot];
-    this.heads[slot] = l;
-  }
-
-  /** Points the locator of the entry now at pos of node n to pos. */
-  private relocate(n: number, pos: number): void {
-    let l = this.heads[this.entries[n][pos]];
-    while (this.locNode[l] !== n) l = this.locNext[l];
-    this.locPos[l] = pos;
-  }
-
-  private swapEntries(n: number, i: number, j: number): void {
-    if (i === j) return;
-    const list = this.entries[n], box = this.boxes[n];
-    [list[i], list[j]] = [list[j], list[i]];
-    for (let k = 0; k < 4; k++) [box[i * 4 + k], box[j * 4 + k]] = [box[j * 4 + k], box[i * 4 + k]];
-    this.relocate(n, i);
-    this.relocate(n, j);
-  }
-
-  /** Moves the entry at from of node n to to, overwriting it. */
-  private moveEntry(n: number, from: number, to: number): void {
-    if (from === to) return;
-    this.entries[n][to] = this.entries[n][from];
-    this.boxes[n].copyWithin(to * 4, from * 4, from * 4 + 4);
-    this.relocate(n, to);
-  }
-
-  /** Removes the entry at pos of node n, keeping the leaf's own entries first. */
-  private removeEntryAt(n: number, pos: number): void {
+  /** Removes slot from the entries of node n, keeping the leaf's own entries first. */
+  private removeEntry(n: number, slot: number): void {
+    const list = this.entries[n];
     const last = this.nodeI[n * NI + COUNT] - 1;
     const home = this.nodeI[n * NI + HOME];
+    let pos = list.indexOf(slot);
     if (pos < home) {
-      this.moveEntry(n, home - 1, pos);
+      list[pos] = list[home - 1];
       pos = home - 1;
       this.nodeI[n * NI + HOME] = pos;
     }
-    this.moveEntry(n, last, pos);
+    list[pos] = list[last];
     this.nodeI[n * NI + COUNT] = last;
   }
 
-  private freeLocator(l: number): void {
-    this.locNext[l] = this.locFree;
-    this.locFree = l;
-  }
-
-  /** Takes the item out of every node that holds it. */
-  private detach(slot: number): void {
-    let l = this.heads[slot];
-    while (l >= 0) {
-      const next = this.locNext[l];
-      this.removeEntryAt(this.locNode[l], this.locPos[l]);
-      if (!this.split) this.addTotals(this.locNode[l], -1);
-      this.freeLocator(l);
-      l = next;
-    }
-    this.heads[slot] = -1;
-  }
-
-  /** Forgets the item's locator for node n, whose entries are being discarded. */
-  private unlinkLocator(slot: number, n: number): void {
-    let prev = -1;
-    let l = this.heads[slot];
-    while (this.locNode[l] !== n) {
-      prev = l;
-      l = this.locNext[l];
-    }
-    if (prev < 0) this.heads[slot] = this.locNext[l];
-    else this.locNext[prev] = this.locNext[l];
-    this.freeLocator(l);
+  /** Swaps the entries of slot and of position `to` in node n. */
+  private moveEntryTo(n: number, slot: number, to: number): void {
+    const list = this.entries[n];
+    const pos = list.indexOf(slot);
+    [list[pos], list[to]] = [list[to], list[pos]];
   }
 
   // ---- geometry against a node's extended (split) or loose (fixed) region ----
@@ -352,12 +317,18 @@ export class ReferenceQuadTree implements QuadTreeCore {
     return px >= f[b + EX0] && px < f[b + EX1] && py >= f[b + EY0] && py < f[b + EY1];
   }
 
+  /** The item's rect from the item table. */
+  private rectOf(slot: number): [number, number, number, number] {
+    const r = this.rects;
+    return [r[slot * 4], r[slot * 4 + 1], r[slot * 4 + 2], r[slot * 4 + 3]];
+  }
+
   // ---- split mode ----
 
   private splitInsert(n: number, slot: number, x0: number, y0: number, x1: number, y1: number): void {
     const child = this.nodeI[n * NI + CHILD];
     if (child < 0) {
-      this.appendEntry(n, slot, x0, y0, x1, y1);
+      this.appendEntry(n, slot, x0, y0);
       this.maybeSplit(n);
       return;
     }
@@ -366,129 +337,135 @@ export class ReferenceQuadTree implements QuadTreeCore {
     }
   }
 
-  /** Splits leaf n when over capacity, below the depth limit and when splitting pays (see planSplit). */
+  /** Takes slot out of every leaf below n its rect touches. */
+  private splitDetach(n: number, slot: number, x0: number, y0: number, x1: number, y1: number): void {
+    const child = this.nodeI[n * NI + CHILD];
+    if (child < 0) {
+      this.removeEntry(n, slot);
+      return;
+    }
+    for (let c = child; c < child + 4; c++) {
+      if (this.touches(c, x0, y0, x1, y1)) this.splitDetach(c, slot, x0, y0, x1, y1);
+    }
+  }
+
+  /** The nearest ancestor of n (or n) strictly holding the rect: every leaf the rect touches is below it. */
+  private holder(n: number, x0: number, y0: number, x1: number, y1: number): number {
+    while (n > 0 && !this.inside(n, x0, y0, x1, y1)) n = this.nodeI[n * NI + PARENT];
+    return n;
+  }
+
+  /** Splits leaf n when over capacity, below the depth limit and when splitting pays (see shouldSplit). */
   private maybeSplit(n: number): void {
     const count = this.nodeI[n * NI + COUNT];
     if (count <= this.capacity) return;
-    const list = this.entries[n];
-    const box = this.boxes[n];
-    const copies = this.planSplit(n, box, count);
-    if (copies < 0) return;
-    for (let i = 0; i < count; i++) this.unlinkLocator(list[i], n);
+    const recs = this.gatherRecords(this.entries[n].subarray(0, count));
+    const quads = this.planRecords(n, recs);
+    if (!this.shouldSplit(n, recs, quads)) return;
     this.nodeI[n * NI + COUNT] = 0;
     this.nodeI[n * NI + HOME] = 0;
     this.entries[n] = EMPTY;
-    this.boxes[n] = NO_BOXES;
-    this.splitInto(n, list, box, count, copies);
+    this.splitInto(n, recs, quads);
+  }
+
+  /** The build records of the given slots, from the item table. */
+  private gatherRecords(slots: Int32Array): Records {
+    const recs = makeRecords(slots.length);
+    recs.slots.set(slots);
+    for (let i = 0; i < slots.length; i++) recs.rects.set(this.rects.subarray(slots[i] * 4, slots[i] * 4 + 4), i * 4);
+    return recs;
+  }
+
+  /** Plans a split of node n: sets each record's quadrant mask; returns the records per quadrant. */
+  private planRecords(n: number, recs: Records): number[] {
+    const [mx, my] = this.splitLines(n);
+    const r = recs.rects;
+    for (let i = 0; i < recs.count; i++) recs.masks[i] = quadrantMask(r[i * 4], r[i * 4 + 1], r[i * 4 + 2], r[i * 4 + 3], mx, my);
+    return quadrantCounts(recs.masks);
   }
 
   /**
-   * Whether leaf n, given `count` records' rects, should split: it must be
-   * over capacity, below the depth limit, and splitting must pay. It cannot
-   * when the items all share a point (they would stay together in every
-   * leaf, however deep) or when the quadrants would hold SPLIT_COPIES times
-   * as many entries as the leaf (items large next to the quadrants: a split
-   * mostly copies them and adds pair tests); such a blocked leaf tries again
-   * when its count doubles. Returns the entries the quadrants would hold, or
-   * -1 for no split.
+   * Whether node n, holding the records (`quads` of them per quadrant),
+   * should split: it must be over capacity, below the depth limit, and
+   * splitting must pay. It cannot when the items all share a point (they
+   * would stay together in every leaf, however deep) or when the quadrants
+   * would hold SPLIT_COPIES times as many entries as the node (items large
+   * next to the quadrants: a split mostly copies them and adds pair tests);
+   * such a blocked leaf tries again when its count doubles. Items sharing a
+   * point all touch a quadrant holding it, so only then are they scanned.
    */
-  private planSplit(n: number, r: Float64Array, count: number): number {
-    const ni = this.nodeI;
-    if (count <= this.capacity || count < ni[n * NI + AUX] || ni[n * NI + LEVEL] + 1 >= this.maxLevels) return -1;
-    const f = this.nodeF;
-    const mx = midpoint(f[n * NF + X0], f[n * NF + X1]);
-    const my = midpoint(f[n * NF + Y0], f[n * NF + Y1]);
-    let hiX0 = -Infinity, hiY0 = -Infinity, loX1 = Infinity, loY1 = Infinity;
-    // A record touches n, so it touches a quadrant exactly when it reaches that quadrant's side of both split lines.
-    const quads = this.quads;
-    quads.fill(0);
-    for (let i = 0; i < count; i++) {
-      const s = i * 4;
-      hiX0 = Math.max(hiX0, r[s]);
-      hiY0 = Math.max(hiY0, r[s + 1]);
-      loX1 = Math.min(loX1, r[s + 2]);
-      loY1 = Math.min(loY1, r[s + 3]);
-      const left = r[s] <= mx, right = r[s + 2] >= mx, low = r[s + 1] <= my, high = r[s + 3] >= my;
-      quads[0] += Number(left && low);
-      quads[1] += Number(right && low);
-      quads[2] += Number(left && high);
-      quads[3] += Number(right && high);
-    }
+  private shouldSplit(n: number, recs: Records, quads: number[]): boolean {
+    const ni = this.nodeI, count = recs.count;
+    if (count <= this.capacity || count < ni[n * NI + AUX] || ni[n * NI + LEVEL] + 1 >= this.maxLevels) return false;
     const copies = quads[0] + quads[1] + quads[2] + quads[3];
-    if ((hiX0 <= loX1 && hiY0 <= loY1) || copies >= SPLIT_COPIES * count) {
+    const crowded = Math.max(...quads) === count;
+    if (copies >= SPLIT_COPIES * count || (crowded && sharePoint(recs))) {
       ni[n * NI + AUX] = count * 2;
-      return -1;
+      return false;
     }
-    return copies;
+    return true;
   }
 
   /**
-   * Gives the empty node n the records (slots and rects): as a leaf, or split,
-   * recursively, as far as splitting pays. This is the bulk build: one
-   * partition pass per level instead of one walk per item and repeated re-splits.
+   * Gives the empty node n the planned records (quadrant masks set, `quads`
+   * per quadrant): as a leaf, or split, recursively, as far as splitting
+   * pays. This is the bulk build: one partition pass per level instead of
+   * one walk per item and repeated re-splits.
    */
-  private fill(n: number, slots: Int32Array, r: Float64Array, count: number): void {
-    const copies = this.planSplit(n, r, count);
-    if (copies < 0) this.fillLeaf(n, slots, r, count);
-    else this.splitInto(n, slots, r, count, copies);
+  private fill(n: number, recs: Records, quads: number[]): void {
+    if (this.shouldSplit(n, recs, quads)) this.splitInto(n, recs, quads);
+    else this.adoptLeaf(n, recs);
   }
 
-  /** Adds the four children of n and fills each with the records that touch it (`copies` in all), partitioned in quadrant order. */
-  private splitInto(n: number, slots: Int32Array, r: Float64Array, count: number, copies: number): void {
+  /**
+   * Adds the four children of n and fills each with the records that touch
+   * it, in input order. Each copied record gets its mask in the child, so
+   * the children come planned.
+   */
+  private splitInto(n: number, recs: Records, quads: number[]): void {
     const first = this.addChildren(n);
-    const f = this.nodeF;
-    const mx = midpoint(f[n * NF + X0], f[n * NF + X1]);
-    const my = midpoint(f[n * NF + Y0], f[n * NF + Y1]);
-    // Quadrant q's records start after those of the quadrants before it (planSplit counted them).
-    const q = this.quads;
-    const starts = [0, q[0], q[0] + q[1], q[0] + q[1] + q[2]];
-    const ends = starts.slice();
-    const partSlots = new Int32Array(copies);
-    const partRects = new Float64Array(copies * 4);
-    const put = (q: number, i: number): void => {
-      const k = ends[q]++;
-      partSlots[k] = slots[i];
-      partRects.set(r.subarray(i * 4, i * 4 + 4), k * 4);
-    };
-    for (let i = 0; i < count; i++) {
-      const left = r[i * 4] <= mx, right = r[i * 4 + 2] >= mx, low = r[i * 4 + 1] <= my, high = r[i * 4 + 3] >= my;
-      if (low) {
-        if (left) put(0, i);
-        if (right) put(1, i);
-      }
-      if (high) {
-        if (left) put(2, i);
-        if (right) put(3, i);
+    const parts = quads.map(makeRecords);
+    const lines = [0, 1, 2, 3].map((q) => this.splitLines(first + q));
+    const ends = [0, 0, 0, 0];
+    for (let i = 0; i < recs.count; i++) {
+      const m = recs.masks[i];
+      const x0 = recs.rects[i * 4], y0 = recs.rects[i * 4 + 1], x1 = recs.rects[i * 4 + 2], y1 = recs.rects[i * 4 + 3];
+      for (let q = 0; q < 4; q++) {
+        if (((m >> q) & 1) === 0) continue;
+        const part = parts[q], k = ends[q]++;
+        part.slots[k] = recs.slots[i];
+        part.rects.set(recs.rects.subarray(i * 4, i * 4 + 4), k * 4);
+        part.masks[k] = quadrantMask(x0, y0, x1, y1, lines[q][0], lines[q][1]);
       }
     }
-    for (let q = 0; q < 4; q++) {
-      const a = starts[q], b = ends[q];
-      this.fill(first + q, partSlots.subarray(a, b), partRects.subarray(a * 4, b * 4), b - a);
-    }
+    for (let q = 0; q < 4; q++) this.fill(first + q, parts[q], quadrantCounts(parts[q].masks));
   }
 
   /**
-   * Makes the empty node n a leaf holding the records, in arrays of exactly
-   * that size, reordered so its own entries come first (own ones are kept from
-   * the front, others swapped in from the back).
+   * Makes the empty node n a leaf holding the records, in an entry array of
+   * exactly that size, reordered so its own entries come first (own ones are
+   * kept from the front, others swapped in from the back).
    */
-  private fillLeaf(n: number, slots: Int32Array, r: Float64Array, count: number): void {
+  private adoptLeaf(n: number, recs: Records): void {
+    const count = recs.count;
     if (count === 0) return;
-    const list = (this.entries[n] = slots.slice(0, count));
-    const box = (this.boxes[n] = r.slice(0, count * 4));
+    const list = (this.entries[n] = recs.slots.slice(0, count));
+    const r = recs.rects;
     let i = 0, j = count - 1;
     while (i <= j) {
-      if (this.owns(n, box[i * 4], box[i * 4 + 1])) {
+      if (this.owns(n, r[i * 4], r[i * 4 + 1])) {
+        this.homes[list[i]] = n;
         i++;
       } else {
+        // Record j moves to i (record i is not looked at again).
+        r[i * 4] = r[j * 4];
+        r[i * 4 + 1] = r[j * 4 + 1];
         [list[i], list[j]] = [list[j], list[i]];
-        for (let k = 0; k < 4; k++) [box[i * 4 + k], box[j * 4 + k]] = [box[j * 4 + k], box[i * 4 + k]];
         j--;
       }
     }
     this.nodeI[n * NI + COUNT] = count;
     this.nodeI[n * NI + HOME] = i;
-    for (let k = 0; k < count; k++) this.addLocator(list[k], n, k);
   }
 
   private splitQuery(n: number, x0: number, y0: number, x1: number, y1: number): void {
@@ -500,7 +477,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
       return;
     }
     const list = this.entries[n];
-    const r = this.boxes[n];
+    const r = this.rects;
     const f = this.nodeF, b = n * NF;
     if (x0 < f[b + EX0] && y0 < f[b + EY0]) {
       // The box starts before this leaf: only its own entries can be reported
@@ -508,13 +485,14 @@ export class ReferenceQuadTree implements QuadTreeCore {
       const home = this.nodeI[n * NI + HOME];
       const inside = f[b + EX1] <= x1 && f[b + EY1] <= y1;
       for (let i = 0; i < home; i++) {
-        if (inside || (r[i * 4] <= x1 && r[i * 4 + 1] <= y1)) this.push(this.ids[list[i]]);
+        const s = list[i] * 4;
+        if (inside || (r[s] <= x1 && r[s + 1] <= y1)) this.push(this.ids[list[i]]);
       }
       return;
     }
     const count = this.nodeI[n * NI + COUNT];
     for (let i = 0; i < count; i++) {
-      const s = i * 4;
+      const s = list[i] * 4;
       if (r[s] <= x1 && r[s + 2] >= x0 && r[s + 1] <= y1 && r[s + 3] >= y0 && this.owns(n, Math.max(r[s], x0), Math.max(r[s + 1], y0))) {
         this.push(this.ids[list[i]]);
       }
@@ -526,8 +504,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
     for (let n = 0; n < this.nodeCount; n++) {
       const count = this.nodeI[n * NI + COUNT];
       if (count < 2) continue;
+      // The leaf's rects side by side: the pair loop reads them count times each.
       const list = this.entries[n];
-      const r = this.boxes[n];
+      const r = this.gatherRecords(list.subarray(0, count)).rects;
       const own = this.nodeI[n * NI + HOME];
       const ex0 = f[n * NF + EX0], ey0 = f[n * NF + EY0], ex1 = f[n * NF + EX1], ey1 = f[n * NF + EY1];
       for (let i = 0; i < count - 1; i++) {
@@ -551,54 +530,54 @@ export class ReferenceQuadTree implements QuadTreeCore {
   }
 
   private splitUpdate(slot: number, x0: number, y0: number, x1: number, y1: number): void {
-    const head = this.heads[slot];
-    let n = this.locNode[head];
-    // Fast path: the rect stays strictly inside its one leaf.
-    if (this.locNext[head] < 0 && this.inside(n, x0, y0, x1, y1)) {
-      this.storeBox(n, this.locPos[head], x0, y0, x1, y1);
+    const [ox0, oy0, ox1, oy1] = this.rectOf(slot);
+    const leaf = this.homes[slot];
+    // Fast path: the rect was and stays strictly inside its one leaf.
+    if (this.inside(leaf, x0, y0, x1, y1) && this.inside(leaf, ox0, oy0, ox1, oy1)) {
+      this.storeRect(slot, x0, y0, x1, y1);
       return;
     }
-    // Otherwise find the nearest ancestor that holds the new rect; below it,
-    // either the rect touches the same leaves (rewrite it there) or re-insert.
-    while (n > 0 && !this.inside(n, x0, y0, x1, y1)) n = this.nodeI[n * NI + PARENT];
-    let held = 0;
-    for (let l = head; l >= 0; l = this.locNext[l]) held++;
-    if (this.sameLeaves(n, head, x0, y0, x1, y1) === held) {
-      for (let l = head; l >= 0; l = this.locNext[l]) {
-        const m = this.locNode[l], pos = this.locPos[l];
-        this.storeBox(m, pos, x0, y0, x1, y1);
-        // The min corner may have crossed into another of the item's leaves.
-        const home = this.nodeI[m * NI + HOME];
-        const own = this.owns(m, x0, y0);
-        if (own && pos >= home) {
-          this.swapEntries(m, pos, home);
-          this.nodeI[m * NI + HOME] = home + 1;
-        } else if (!own && pos < home) {
-          this.swapEntries(m, pos, home - 1);
-          this.nodeI[m * NI + HOME] = home - 1;
-        }
+    // Otherwise, below the nearest ancestor holding both rects, either they
+    // touch the same leaves (rewrite the rect, fix the min corner's leaf) or
+    // the item moves: out of the old leaves, into the new ones.
+    const n = this.holder(this.holder(leaf, ox0, oy0, ox1, oy1), x0, y0, x1, y1);
+    if (!this.leavesDiffer(n, [ox0, oy0, ox1, oy1], [x0, y0, x1, y1])) {
+      this.storeRect(slot, x0, y0, x1, y1);
+      const owner = this.ownerLeaf(n, x0, y0);
+      if (owner !== leaf) {
+        // The min corner crossed into another of the item's leaves.
+        const oldHome = --this.nodeI[leaf * NI + HOME];
+        this.moveEntryTo(leaf, slot, oldHome);
+        const newHome = this.nodeI[owner * NI + HOME]++;
+        this.moveEntryTo(owner, slot, newHome);
+        this.homes[slot] = owner;
       }
       return;
     }
-    this.detach(slot);
+    this.splitDetach(n, slot, ox0, oy0, ox1, oy1);
+    this.storeRect(slot, x0, y0, x1, y1);
     this.splitInsert(n, slot, x0, y0, x1, y1);
   }
 
-  /** Counts the leaves below n the rect touches, or -1 as soon as one is not in the locator chain at head. */
-  private sameLeaves(n: number, head: number, x0: number, y0: number, x1: number, y1: number): number {
+  /** Whether some node below n is touched by one rect and not the other: whether the two rects (both touching n) touch different leaves. */
+  private leavesDiffer(n: number, a: number[], b: number[]): boolean {
     const child = this.nodeI[n * NI + CHILD];
-    if (child < 0) {
-      for (let l = head; l >= 0; l = this.locNext[l]) if (this.locNode[l] === n) return 1;
-      return -1;
-    }
-    let found = 0;
+    if (child < 0) return false;
     for (let c = child; c < child + 4; c++) {
-      if (!this.touches(c, x0, y0, x1, y1)) continue;
-      const below = this.sameLeaves(c, head, x0, y0, x1, y1);
-      if (below < 0) return -1;
-      found += below;
+      const touchesA = this.touches(c, a[0], a[1], a[2], a[3]);
+      if (touchesA !== this.touches(c, b[0], b[1], b[2], b[3])) return true;
+      if (touchesA && this.leavesDiffer(c, a, b)) return true;
     }
-    return found;
+    return false;
+  }
+
+  /** The leaf below n owning the point (which n owns). */
+  private ownerLeaf(n: number, px: number, py: number): number {
+    for (let child = this.nodeI[n * NI + CHILD]; child >= 0; child = this.nodeI[n * NI + CHILD]) {
+      n = child;
+      while (!this.owns(n, px, py)) n++;
+    }
+    return n;
   }
 
   // ---- fixed mode ----
@@ -619,28 +598,34 @@ export class ReferenceQuadTree implements QuadTreeCore {
 
   private fixedPlace(n: number, slot: number, x0: number, y0: number, x1: number, y1: number): void {
     for (let c = this.fixedChild(n, x0, y0, x1, y1); c >= 0; c = this.fixedChild(n, x0, y0, x1, y1)) n = c;
-    this.appendEntry(n, slot, x0, y0, x1, y1);
+    this.appendEntry(n, slot, x0, y0);
     this.addTotals(n, 1);
   }
 
+  private fixedDetach(slot: number): void {
+    const n = this.homes[slot];
+    this.removeEntry(n, slot);
+    this.addTotals(n, -1);
+  }
+
   private fixedUpdate(slot: number, x0: number, y0: number, x1: number, y1: number): void {
-    const head = this.heads[slot];
-    let n = this.locNode[head];
+    let n = this.homes[slot];
     if (this.contains(n, x0, y0, x1, y1) && this.fixedChild(n, x0, y0, x1, y1) < 0) {
-      this.storeBox(n, this.locPos[head], x0, y0, x1, y1);
+      this.storeRect(slot, x0, y0, x1, y1);
       return;
     }
+    this.fixedDetach(slot);
     while (n > 0 && !this.contains(n, x0, y0, x1, y1)) n = this.nodeI[n * NI + PARENT];
-    this.detach(slot);
+    this.storeRect(slot, x0, y0, x1, y1);
     this.fixedPlace(n, slot, x0, y0, x1, y1);
   }
 
   private fixedQuery(n: number, x0: number, y0: number, x1: number, y1: number): void {
     const count = this.nodeI[n * NI + COUNT];
     const list = this.entries[n];
-    const r = this.boxes[n];
+    const r = this.rects;
     for (let i = 0; i < count; i++) {
-      const s = i * 4;
+      const s = list[i] * 4;
       if (r[s] <= x1 && r[s + 2] >= x0 && r[s + 1] <= y1 && r[s + 3] >= y0) this.push(this.ids[list[i]]);
     }
     const child = this.nodeI[n * NI + CHILD];
@@ -660,9 +645,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
     if (level > homeLevel || (level === homeLevel && n >= home)) {
       const count = this.nodeI[n * NI + COUNT];
       const list = this.entries[n];
-      const r = this.boxes[n];
+      const r = this.rects;
       for (let i = n === home ? pos + 1 : 0; i < count; i++) {
-        const s = i * 4;
+        const s = list[i] * 4;
         if (r[s] <= x1 && r[s + 2] >= x0 && r[s + 1] <= y1 && r[s + 3] >= y0) {
           const ib = this.ids[list[i]];
           this.push(Math.min(ia, ib));
@@ -680,79 +665,61 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private fixedPairs(): void {
     for (let n = 0; n < this.nodeCount; n++) {
       const count = this.nodeI[n * NI + COUNT];
-      const r = this.boxes[n];
       for (let i = 0; i < count; i++) {
-        const s = i * 4;
-        this.fixedPairsOf(0, n, this.nodeI[n * NI + LEVEL], i, this.ids[this.entries[n][i]], r[s], r[s + 1], r[s + 2], r[s + 3]);
+        const slot = this.entries[n][i];
+        this.fixedPairsOf(0, n, this.nodeI[n * NI + LEVEL], i, this.ids[slot], ...this.rectOf(slot));
       }
     }
   }
 
   // ---- items ----
 
-  /** Writes a rect into the entry at pos of node n (an item moving inside its node). */
-  private storeBox(n: number, pos: number, x0: number, y0: number, x1: number, y1: number): void {
-    const box = this.boxes[n];
-    box[pos * 4] = x0;
-    box[pos * 4 + 1] = y0;
-    box[pos * 4 + 2] = x1;
-    box[pos * 4 + 3] = y1;
+  private storeRect(slot: number, x0: number, y0: number, x1: number, y1: number): void {
+    const r = this.rects;
+    r[slot * 4] = x0;
+    r[slot * 4 + 1] = y0;
+    r[slot * 4 + 2] = x1;
+    r[slot * 4 + 3] = y1;
   }
 
   private reserveItems(slot: number): void {
     if (slot < this.ids.length) return;
     this.ids = growI32(this.ids, slot + 1, -1);
-    this.heads = growI32(this.heads, this.ids.length, -1);
+    this.homes = growI32(this.homes, this.ids.length);
+    this.rects = growF64(this.rects, this.ids.length * 4);
   }
 
-  private place(slot: number, x0: number, y0: number, x1: number, y1: number): void {
+  private place(slot: number): void {
+    const [x0, y0, x1, y1] = this.rectOf(slot);
     if (this.split) this.splitInsert(0, slot, x0, y0, x1, y1);
     else this.fixedPlace(0, slot, x0, y0, x1, y1);
   }
 
-  /** Every placed item's slot and rect, in slot order, with room for `extra` more records. */
-  private gatherRecords(extra: number): { slots: Int32Array; rects: Float64Array } {
-    // The rects live only in entries: copy each item's out before the nodes go.
+  /** The slots of every item, in slot order, with room for `extra` more. */
+  private allSlots(extra: number): Int32Array {
     const slots = new Int32Array(this.size + extra);
-    const rects = new Float64Array((this.size + extra) * 4);
     let k = 0;
-    for (let s = 0; s < this.ids.length; s++) {
-      const l = this.heads[s];
-      if (this.ids[s] < 0 || l < 0) continue;
-      slots[k] = s;
-      rects.set(this.boxes[this.locNode[l]].subarray(this.locPos[l] * 4, this.locPos[l] * 4 + 4), k * 4);
-      k++;
-    }
-    return { slots, rects };
+    for (let s = 0; s < this.ids.length; s++) if (this.ids[s] >= 0) slots[k++] = s;
+    return slots;
   }
 
-  /** Replaces the nodes by a tree bulk-built from the records. */
-  private bulkBuild(slots: Int32Array, rects: Float64Array): void {
-    for (const s of slots) this.heads[s] = -1;
+  /** Rebuilds the nodes with the given items: in bulk in split mode, one by one in fixed mode. */
+  private rebuildWith(slots: Int32Array): void {
     this.resetNodes();
-    this.fill(0, slots, rects, slots.length);
-  }
-
-  /** Rebuilds the nodes with the same items: bulk in split mode, in slot order. */
-  private rebuild(): void {
-    const { slots, rects } = this.gatherRecords(0);
     if (this.split) {
-      this.bulkBuild(slots, rects);
+      const recs = this.gatherRecords(slots);
+      this.fill(0, recs, this.planRecords(0, recs));
       return;
     }
-    this.resetNodes();
-    for (let i = 0; i < slots.length; i++) {
-      this.heads[slots[i]] = -1;
-      this.place(slots[i], rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
-    }
+    for (const slot of slots) this.place(slot);
   }
 
   insert(slot: number, id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.reserveItems(slot);
     this.ids[slot] = id;
-    this.heads[slot] = -1;
+    this.storeRect(slot, minX, minY, maxX, maxY);
     this.size++;
-    this.place(slot, minX, minY, maxX, maxY);
+    this.place(slot);
   }
 
   update(slot: number, minX: number, minY: number, maxX: number, maxY: number): void {
@@ -764,18 +731,20 @@ export class ReferenceQuadTree implements QuadTreeCore {
   insertMany(slots: Int32Array, ids: Int32Array, rects: Float64Array): void {
     const count = slots.length;
     if (this.split && count > 0 && count >= this.size) {
-      const all = this.gatherRecords(count);
+      const all = this.allSlots(count);
+      all.set(slots, this.size);
       let top = 0;
       for (let i = 0; i < count; i++) top = Math.max(top, slots[i]);
       this.reserveItems(top);
-      for (let i = 0; i < count; i++) this.ids[slots[i]] = ids[i];
-      all.slots.set(slots, this.size);
-      all.rects.set(rects.subarray(0, count * 4), this.size * 4);
+      for (let i = 0; i < count; i++) {
+        this.ids[slots[i]] = ids[i];
+        this.rects.set(rects.subarray(i * 4, i * 4 + 4), slots[i] * 4);
+      }
       this.size += count;
-      this.bulkBuild(all.slots, all.rects);
+      this.rebuildWith(all);
       return;
     }
-    for (let i = 0; i < slots.length; i++) this.insert(slots[i], ids[i], rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
+    for (let i = 0; i < count; i++) this.insert(slots[i], ids[i], rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
   }
 
   updateMany(slots: Int32Array, rects: Float64Array): void {
@@ -783,28 +752,32 @@ export class ReferenceQuadTree implements QuadTreeCore {
   }
 
   remove(slot: number): void {
-    this.detach(slot);
+    if (this.split) {
+      const [x0, y0, x1, y1] = this.rectOf(slot);
+      this.splitDetach(this.holder(this.homes[slot], x0, y0, x1, y1), slot, x0, y0, x1, y1);
+    } else {
+      this.fixedDetach(slot);
+    }
     this.ids[slot] = -1;
     this.size--;
   }
 
   clear(): void {
     this.ids.fill(-1);
-    this.heads.fill(-1);
     this.size = 0;
     this.resetNodes();
   }
 
   setBounds(minX: number, minY: number, maxX: number, maxY: number): void {
     this.bounds = [minX, minY, maxX, maxY];
-    this.rebuild();
+    this.rebuildWith(this.allSlots(0));
   }
 
   /** Lowering the capacity of a split tree rebuilds it; raising it only affects later splits. */
   setCapacity(capacity: number): void {
     const lower = capacity < this.capacity;
     this.capacity = capacity;
-    if (lower && this.split) this.rebuild();
+    if (lower && this.split) this.rebuildWith(this.allSlots(0));
   }
 
   query(minX: number, minY: number, maxX: number, maxY: number): Int32Array {
@@ -841,9 +814,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
 
   dispose(): void {
     this.entries = [];
-    this.boxes = [];
   }
 }
 
 const EMPTY: Int32Array<ArrayBuffer> = new Int32Array(0);
-const NO_BOXES: Float64Array<ArrayBuffer> = new Float64Array(0);
