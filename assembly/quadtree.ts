@@ -897,6 +897,9 @@ function rebuildWith(t: Tree, recs: usize, count: i32): void {
   if (t.mode == MODE_SPLIT) {
     planRecords(t, 0, recs, count);
     fill(t, 0, recs, count, t.quad0, t.quad1, t.quad2, t.quad3);
+    // Built in one go: no slack in the node array until the next split.
+    t.nodeCap = t.nodeCount;
+    t.nodes = heap.realloc(t.nodes, <usize>t.nodeCap * NODE_BYTES);
     return;
   }
   for (let i = 0; i < count; i++) place(t, load<i32>(recs + <usize>i * REC_BYTES, REC_SLOT));
@@ -1057,17 +1060,12 @@ export function qtLevels(tree: i32): i32 {
 
 /**
  * Bytes held by the tree's structure at reserved capacity: the item table
- * plus qtNodeBytes (the output, mask and gather buffers excluded).
+ * (ITEM_BYTES per slot), the node records and their entry arrays (4 bytes per
+ * entry); the output, build and gather buffers excluded.
  */
 export function qtBytes(tree: i32): i32 {
   const t = changetype<Tree>(<usize>tree);
-  return t.itemCap * <i32>ITEM_BYTES + qtNodeBytes(tree);
-}
-
-/** Bytes held by the nodes: their records and their entry arrays, at reserved capacity. */
-export function qtNodeBytes(tree: i32): i32 {
-  const t = changetype<Tree>(<usize>tree);
-  let bytes = <i32>NODE_BYTES * t.nodeCap;
+  let bytes = t.itemCap * <i32>ITEM_BYTES + <i32>NODE_BYTES * t.nodeCap;
   for (let n = 0; n < t.nodeCount; n++) bytes += load<i32>(nodeAt(t, n), CAP) << 2;
   return bytes;
 }
