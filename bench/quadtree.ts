@@ -69,14 +69,19 @@ function makeQueries(count: number): Float64Array {
 /** A spatialkit QuadTree as a contender. */
 function spatialkitIndex(backend: 'wasm' | 'js'): RectIndex & { tree(): QuadTree } {
   let tree: QuadTree | null = null;
+  // The batch arrays are kept between builds, as a game keeps its entity arrays (the grid keeps its own too).
+  let ids = new Int32Array(0);
+  let rects = new Float64Array(0);
   return {
     name: `spatialkit ${backend}`,
     tree: () => tree!,
     build(r) {
       tree?.dispose();
       tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: SIZE, maxY: SIZE }, capacity: CAPACITY, backend });
-      const ids = new Int32Array(r.n);
-      const rects = new Float64Array(r.n * 4);
+      if (ids.length !== r.n) {
+        ids = new Int32Array(r.n);
+        rects = new Float64Array(r.n * 4);
+      }
       for (let i = 0; i < r.n; i++) {
         ids[i] = i;
         rects[i * 4] = r.x0[i];

@@ -192,6 +192,51 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
       expect(snapshot(tree)).toEqual(before);
     });
 
+    it('rejects each bad batch entry with the code its single insert gets, wherever it stands', () => {
+      const tree = make();
+      for (let i = 0; i < 12; i++) tree.insert(i, i * 7, i * 3, i * 7 + 10, i * 3 + 10);
+      const before = snapshot(tree);
+      const bad: Array<[number, number[]]> = [
+        [1.5, [0, 0, 1, 1]],
+        [2 ** 31, [0, 0, 1, 1]],
+        [-1, [0, 0, 1, 1]],
+        [50, [0, -Infinity, 1, 1]],
+        [50, [0, 0, 1, Infinity]],
+        [50, [NaN, 0, 1, 1]],
+        [50, [0, 0, '1' as unknown as number, 1]],
+        [50, [2, 0, 1, 1]],
+        [3, [0, 0, 1, 1]],
+      ];
+      for (const [id, rect] of bad) {
+        const single = codeOf(() => tree.insert(id, rect[0], rect[1], rect[2], rect[3]));
+        expect(single).toBeDefined();
+        for (const at of [0, 2]) {
+          const ids = [40, 41, 42];
+          const rects = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5];
+          ids[at] = id;
+          rects.splice(at * 4, 4, ...rect);
+          expect(codeOf(() => tree.insertMany(ids, rects))).toBe(single);
+          expect(snapshot(tree)).toEqual(before);
+        }
+      }
+    });
+
+    it('gives a batch of large and small ids their slots and finds them all', () => {
+      const tree = make();
+      tree.insert(7, 1, 1, 2, 2);
+      const ids = new Int32Array([2 ** 31 - 1, 0, 5_000_000, 3, 2 ** 20]);
+      const rects = new Float64Array(ids.length * 4);
+      ids.forEach((_, i) => rects.set([i * 10, i * 10, i * 10 + 5, i * 10 + 5], i * 4));
+      tree.insertMany(ids, rects);
+      expect(tree.size).toBe(6);
+      for (const id of [...ids, 7]) expect(tree.has(id)).toBe(true);
+      expect([...tree].sort((a, b) => a - b)).toEqual([0, 3, 7, 2 ** 20, 5_000_000, 2 ** 31 - 1]);
+      expect(tree.query(0, 0, 100, 100)).toEqual([0, 3, 7, 2 ** 20, 5_000_000, 2 ** 31 - 1]);
+      expect(tree.remove(5_000_000)).toBe(true);
+      tree.insertMany([5_000_001], [20, 20, 21, 21]);
+      expect(tree.query(20, 20, 20, 20)).toEqual([5_000_001]);
+    });
+
     it('applies batches in order, as single calls would', () => {
       const batch = make();
       const single = make();
