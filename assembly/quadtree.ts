@@ -527,7 +527,7 @@ function tallyCounts(t: Tree, plan: usize, q: i32): void {
 }
 
 // Makes the empty node n a leaf holding the count records in the heap block
-// recs (freed here), as an entry array of exactly that size whose own
+// recs, which becomes its slot list, shrunk to its exact size in place. Own
 // entries come first: own ones are kept from the front, others swapped in
 // from the back.
 function adoptLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
@@ -537,27 +537,27 @@ function adoptLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
   }
   const p = nodeAt(t, n);
   const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
-  const entries = heap.alloc(<usize>count << 2);
-  // Slots are swapped as the records would be: entry i is record i after the swaps.
-  for (let i = 0; i < count; i++) setSlotAt(entries, i, load<i32>(recs + <usize>i * REC_BYTES, REC_SLOT));
   let i = 0, j = count - 1;
   while (i <= j) {
     const r = recs + <usize>i * REC_BYTES;
     const x = load<f64>(r, RX0), y = load<f64>(r, RY0);
     if (x >= ex0 && x < ex1 && y >= ey0 && y < ey1) {
-      store<i32>(itemAt(t, slotAt(entries, i)), n, NODE);
+      store<i32>(itemAt(t, load<i32>(r, REC_SLOT)), n, NODE);
       i++;
     } else {
-      // Record j moves to i (record i is not looked at again).
+      // Swap records i and j: only the slot of i matters from here on.
       const s = recs + <usize>j * REC_BYTES;
+      const slot = load<i32>(r, REC_SLOT);
       store<u64>(r, load<u64>(s, RX0), RX0);
       store<u64>(r, load<u64>(s, RY0), RY0);
-      swapSlots(entries, i, j);
+      store<i32>(r, load<i32>(s, REC_SLOT), REC_SLOT);
+      store<i32>(s, slot, REC_SLOT);
       j--;
     }
   }
-  heap.free(recs);
-  store<i32>(p, <i32>entries, ENTRIES);
+  // Slot k moves from record k to entry k: never past a record still to be read.
+  for (let k = 0; k < count; k++) setSlotAt(recs, k, load<i32>(recs + <usize>k * REC_BYTES, REC_SLOT));
+  store<i32>(p, <i32>heap.realloc(recs, <usize>count << 2), ENTRIES);
   store<i32>(p, count, CAP);
   store<i32>(p, count, COUNT);
   store<i32>(p, i, HOME);
