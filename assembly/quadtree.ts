@@ -85,7 +85,7 @@ class Tree {
   quad1: i32 = 0;
   quad2: i32 = 0;
   quad3: i32 = 0;
-  // A leaf's items gathered side by side for the pair loop.
+  // Scratch: a leaf's items gathered side by side for the pair loop, or a leaf's foreign slots in a build.
   scratch: usize = 0;
   scratchCap: i32 = 0;
   out: usize = 0;
@@ -527,9 +527,8 @@ function tallyCounts(t: Tree, plan: usize, q: i32): void {
 }
 
 // Makes the empty node n a leaf holding the count records in the heap block
-// recs, which becomes its slot list, shrunk to its exact size in place. Own
-// entries come first: own ones are kept from the front, others swapped in
-// from the back.
+// recs, which becomes its slot list, shrunk to its exact size in place: its
+// own entries first, then the others, each part in record order.
 function adoptLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
   if (count == 0) {
     heap.free(recs);
@@ -537,30 +536,27 @@ function adoptLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
   }
   const p = nodeAt(t, n);
   const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
-  let i = 0, j = count - 1;
-  while (i <= j) {
-    const r = recs + <usize>i * REC_BYTES;
-    const x = load<f64>(r, RX0), y = load<f64>(r, RY0);
-    if (x >= ex0 && x < ex1 && y >= ey0 && y < ey1) {
-      store<i32>(itemAt(t, load<i32>(r, REC_SLOT)), n, NODE);
-      i++;
-    } else {
-      // Swap records i and j: only the slot of i matters from here on.
-      const s = recs + <usize>j * REC_BYTES;
-      const slot = load<i32>(r, REC_SLOT);
-      store<u64>(r, load<u64>(s, RX0), RX0);
-      store<u64>(r, load<u64>(s, RY0), RY0);
-      store<i32>(r, load<i32>(s, REC_SLOT), REC_SLOT);
-      store<i32>(s, slot, REC_SLOT);
-      j--;
-    }
+  const others = reserveScratch(t, count);
+  // Where an item that is not the leaf's own writes its home: nowhere that matters.
+  const sink = memory.data(<i32>ITEM_BYTES);
+  let own = 0, other = 0;
+  // Branch-free (own or not is a coin toss in dense leaves). Entry `own`
+  // overwrites only records already read.
+  for (let k = 0; k < count; k++) {
+    const r = recs + <usize>k * REC_BYTES;
+    const x = load<f64>(r, RX0), y = load<f64>(r, RY0), slot = load<i32>(r, REC_SLOT);
+    const isOwn = <i32>(x >= ex0) & <i32>(x < ex1) & <i32>(y >= ey0) & <i32>(y < ey1);
+    store<i32>(select(itemAt(t, slot), sink, isOwn), n, NODE);
+    setSlotAt(recs, own, slot);
+    setSlotAt(others, other, slot);
+    own += isOwn;
+    other += isOwn ^ 1;
   }
-  // Slot k moves from record k to entry k: never past a record still to be read.
-  for (let k = 0; k < count; k++) setSlotAt(recs, k, load<i32>(recs + <usize>k * REC_BYTES, REC_SLOT));
+  memory.copy(recs + (<usize>own << 2), others, <usize>other << 2);
   store<i32>(p, <i32>heap.realloc(recs, <usize>count << 2), ENTRIES);
   store<i32>(p, count, CAP);
   store<i32>(p, count, COUNT);
-  store<i32>(p, i, HOME);
+  store<i32>(p, own, HOME);
 }
 
 function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
@@ -616,15 +612,20 @@ function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   t.outCount = <i32>((out - t.out) >> 2);
 }
 
-// Copies the item records of the count slots at entries side by side into
-// t.scratch; returns it.
-function gatherItems(t: Tree, entries: usize, count: i32): usize {
+// The scratch buffer, with room for count item records.
+function reserveScratch(t: Tree, count: i32): usize {
   if (count > t.scratchCap) {
     t.scratchCap = max(count, t.scratchCap << 1);
     if (t.scratch != 0) heap.free(t.scratch);
     t.scratch = heap.alloc(<usize>t.scratchCap * ITEM_BYTES);
   }
-  let dst = t.scratch;
+  return t.scratch;
+}
+
+// Copies the item records of the count slots at entries side by side into
+// the scratch buffer; returns it.
+function gatherItems(t: Tree, entries: usize, count: i32): usize {
+  let dst = reserveScratch(t, count);
   for (let i = 0; i < count; i++) {
     const src = itemAt(t, slotAt(entries, i));
     store<u64>(dst, load<u64>(src));

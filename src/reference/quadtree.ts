@@ -441,31 +441,23 @@ export class ReferenceQuadTree implements QuadTreeCore {
     for (let q = 0; q < 4; q++) this.fill(first + q, parts[q], quadrantCounts(parts[q].masks));
   }
 
-  /**
-   * Makes the empty node n a leaf holding the records, in an entry array of
-   * exactly that size, reordered so its own entries come first (own ones are
-   * kept from the front, others swapped in from the back).
-   */
+  /** Makes the empty node n a leaf holding the records, in an entry array of exactly that size: its own entries first, then the others, each part in record order. */
   private adoptLeaf(n: number, recs: Records): void {
-    const count = recs.count;
-    if (count === 0) return;
-    const list = (this.entries[n] = recs.slots.slice(0, count));
-    const r = recs.rects;
-    let i = 0, j = count - 1;
-    while (i <= j) {
-      if (this.owns(n, r[i * 4], r[i * 4 + 1])) {
-        this.homes[list[i]] = n;
-        i++;
+    if (recs.count === 0) return;
+    const own: number[] = [];
+    const others: number[] = [];
+    for (let i = 0; i < recs.count; i++) {
+      const slot = recs.slots[i];
+      if (this.owns(n, recs.rects[i * 4], recs.rects[i * 4 + 1])) {
+        this.homes[slot] = n;
+        own.push(slot);
       } else {
-        // Record j moves to i (record i is not looked at again).
-        r[i * 4] = r[j * 4];
-        r[i * 4 + 1] = r[j * 4 + 1];
-        [list[i], list[j]] = [list[j], list[i]];
-        j--;
+        others.push(slot);
       }
     }
-    this.nodeI[n * NI + COUNT] = count;
-    this.nodeI[n * NI + HOME] = i;
+    this.entries[n] = Int32Array.from([...own, ...others]);
+    this.nodeI[n * NI + COUNT] = recs.count;
+    this.nodeI[n * NI + HOME] = own.length;
   }
 
   private splitQuery(n: number, x0: number, y0: number, x1: number, y1: number): void {
