@@ -111,6 +111,23 @@ function spatialkitIndex(backend: 'wasm' | 'js'): RectIndex & { tree(): QuadTree
   };
 }
 
+// The core's layout (assembly/quadtree.ts): 40 bytes per item slot, 96 per node, 4 per leaf entry.
+const ITEM_BYTES = 40;
+const NODE_BYTES = 96;
+
+/** Where a freshly built 'split' tree's bytes go: the item table (one slot per item), node records and leaf slot lists. */
+function memoryNote(tree: QuadTree, n: number): string {
+  const leaves = tree.cells().length / 4;
+  const nodes = (4 * leaves - 1) / 3; // a split turns one leaf into four
+  const entryBytes = tree.byteSize - ITEM_BYTES * n - NODE_BYTES * nodes;
+  const perItem = (bytes: number): string => (bytes / n).toFixed(1);
+  return (
+    `wasm tree depth ${tree.depth}, ${perItem(tree.byteSize)} bytes/item of linear memory at reserved size (result and scratch buffers excluded): ` +
+    `item table ${perItem(ITEM_BYTES * n)}, leaf slot lists ${perItem(entryBytes)} (${(entryBytes / 4 / n).toFixed(2)} entries per item), ` +
+    `node records ${perItem(NODE_BYTES * nodes)} (${nodes.toLocaleString('en-US')} nodes)`
+  );
+}
+
 /** Moves a tenth of the items by up to MOVE_STEP per axis; the same sequence for every contender. */
 class Mover {
   private readonly random = mulberry32(11);
@@ -199,11 +216,7 @@ function runScenario(context: SuiteContext, label: string, data: Rects, queryCou
   const wasm = indexes[0] as ReturnType<typeof spatialkitIndex>;
   wasm.build(data);
   const expectedPairs = pairKeys(wasm.pairs!(data));
-  const memory = wasm.tree().byteSize;
-  context.note(
-    `${label}: ${data.n.toLocaleString('en-US')} rects, ${expectedPairs.length.toLocaleString('en-US')} intersecting pairs, ` +
-      `wasm tree depth ${wasm.tree().depth}, ${(memory / data.n).toFixed(1)} bytes/item of linear memory (all structure arrays at their reserved size, nodes included, result buffer excluded)`,
-  );
+  context.note(`${label}: ${data.n.toLocaleString('en-US')} rects, ${expectedPairs.length.toLocaleString('en-US')} intersecting pairs, ${memoryNote(wasm.tree(), data.n)}`);
   for (const index of indexes) {
     index.build(data);
     if (index.query) checkQueries(index, data, queries, expectedHits);

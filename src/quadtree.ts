@@ -217,7 +217,7 @@ export class QuadTree implements Iterable<number> {
     return this.cap;
   }
 
-  /** Bytes the structure holds in its arrays (linear memory for 'wasm'), at their reserved size; the id map and result buffers excluded. */
+  /** Bytes the structure holds (linear memory for 'wasm'): the item table, the nodes and their slot lists, at their reserved size; the id map and the result and scratch buffers excluded. */
   get byteSize(): number {
     this.alive();
     return this.core.bytes;
