@@ -42,7 +42,7 @@ const NODES_PER_SLOT: i32 = 5;
 const MAX_BANDS: i32 = 256;
 const SENTINELS: i32 = 2 * MAX_BANDS;
 /** A band is this many largest ranges (on the band axis) tall: a box overlaps at most two bands. */
-const BAND_RANGES: f64 = 2.5;
+const BAND_RANGES: f64 = 5;
 /** A range beyond this share of a band's height re-bands the axis. */
 const BAND_FIT: f64 = 1.0 / 2.2;
 /** Scenes below this many entities keep one band; re-banding happens whenever the count doubles. */
@@ -974,7 +974,6 @@ class AoiScene {
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
       this.setPos(slot, 2, z);
-      this.stampExtents(slot);
     }
     this.settle(slot, true, watcher);
     this.tidy();
@@ -1048,12 +1047,8 @@ class AoiScene {
 
   /** Links pair k of s into band b at its old keys, then walks it to the new ones. */
   enterBand(axis: AxisList, a: i32, k: i32, s: i32, b: i32, from: f64, to: f64, r: f64): void {
-    const f = filterAxis(a, this.dims);
-    const c = this.oldAt(f);
     axis.place(nodeOf(s, pairLower(k)), b, from - r, this.slots);
-    axis.setCentre(axis.handle(nodeOf(s, pairLower(k))), c);
     axis.place(nodeOf(s, pairUpper(k)), b, from + r, this.slots);
-    axis.setCentre(axis.handle(nodeOf(s, pairUpper(k))), c);
     this.walkPair(axis, a, k, s, to, r);
   }
 
@@ -1084,13 +1079,15 @@ class AoiScene {
    */
   walk(axis: AxisList, a: i32, node: i32, key: f64, slot: i32): void {
     const n = axis.handle(node);
-    axis.setKey(n, key);
-    const kind = roleKind(node % NODES_PER_SLOT);
-    // The mover's entity node crosses box edges, its box edges cross entities.
-    const wanted = kind == KIND_ENTITY ? 0 : 1;
     const f = filterAxis(a, this.dims);
     const before = this.oldAt(f);
     const after = this.newAt(f);
+    // Every linked node of the mover walks, so this keeps its filter coordinate current.
+    axis.setKey(n, key);
+    axis.setCentre(n, after);
+    const kind = roleKind(node % NODES_PER_SLOT);
+    // The mover's entity node crosses box edges, its box edges cross entities.
+    const wanted = kind == KIND_ENTITY ? 0 : 1;
     // A crossing names a pair when, on f, the other record's coordinate lies
     // within the mover's range of the mover (an entity crossed: is it in the
     // mover's box?) or within the largest range on f (a box edge crossed: can

@@ -43,7 +43,7 @@ const NODES_PER_SLOT = 5;
 export const MAX_BANDS = 256;
 const SENTINELS = 2 * MAX_BANDS;
 /** A band is this many largest ranges (on the band axis) tall: a box overlaps at most two bands. */
-export const BAND_RANGES = 2.5;
+export const BAND_RANGES = 5;
 /** A box overlapping more than two bands (a range grew) re-bands the axis once ranges exceed this share of a band. */
 const BAND_FIT = 1 / 2.2;
 /** Scenes below this many entities keep one band; re-banding happens whenever the count doubles. */
