@@ -1,11 +1,15 @@
 // Area of interest by cross-linked sorted lists, over flat linear memory.
 // The same algorithm as src/reference/scene.ts (read that file for the idea).
 //
-// Every entity slot s owns three nodes per axis: 3s lower boundary of its
-// view box, 3s + 1 the entity, 3s + 2 upper boundary. Slot 0 is reserved:
-// node 0 is the head (-inf), node 2 the tail (+inf). Lists sort by (key,
-// kind), kind = node % 3, so at equal coordinates lower < entity < upper and
-// an entity exactly on a box edge is inside. A move walks the mover's nodes;
+// Every entity slot s owns five nodes per axis (nodeOf(s, role)): the entity
+// and two pairs of view-box boundaries. Lists sort by (key, kind), so at
+// equal coordinates lower < entity < upper and an entity exactly on a box
+// edge is inside. Each axis's list is cut into bands along its band axis
+// (the next axis), each band a list of its own between a head (-inf) and a
+// tail (+inf) sentinel: an entity's node lives in the band of its coordinate
+// there, a watcher's boundary pairs in each of the (one or two) bands its box
+// overlaps. A move walks the mover's nodes within their bands (a node that
+// changes band walks in the old band, then in the new one from its old key);
 // each node crossed names a candidate pair, judged once on old and new
 // positions over all axes. The set of watchers of each entity is kept, so a
 // step's 'move' events come straight from it. What differs from the
@@ -15,8 +19,38 @@
 const KIND_LOWER: i32 = 0;
 const KIND_ENTITY: i32 = 1;
 const KIND_UPPER: i32 = 2;
-const HEAD: i32 = 0;
-const TAIL: i32 = 2;
+
+/** Node roles within a slot: the entity, then two boundary pairs (lower, upper). */
+const ROLE_ENTITY: i32 = 1;
+const NODES_PER_SLOT: i32 = 5;
+
+@inline function nodeOf(s: i32, role: i32): i32 {
+  return NODES_PER_SLOT * s + role;
+}
+@inline function pairLower(k: i32): i32 {
+  return k == 0 ? 0 : 3;
+}
+@inline function pairUpper(k: i32): i32 {
+  return k == 0 ? 2 : 4;
+}
+/** Sort kind of a role: 0 and 3 lower, 1 entity, 2 and 4 upper. */
+@inline function roleKind(role: i32): i32 {
+  return role == ROLE_ENTITY ? KIND_ENTITY : role % 3 == 0 ? KIND_LOWER : KIND_UPPER;
+}
+
+/** Bands per axis at most; band b's sentinels are records 2b (head) and 2b + 1 (tail). */
+const MAX_BANDS: i32 = 256;
+const SENTINELS: i32 = 2 * MAX_BANDS;
+/** A band is this many largest ranges (on the band axis) tall: a box overlaps at most two bands. */
+const BAND_RANGES: f64 = 5;
+/** A range beyond this share of a band's height re-bands the axis. */
+const BAND_FIT: f64 = 1.0 / 2.2;
+/** Scenes below this many entities keep one band; re-banding happens whenever the count doubles. */
+const BAND_MIN_ENTITIES: i32 = 16;
+
+@inline function isSentinel(r: i32): bool {
+  return r < SENTINELS;
+}
 
 const EVENT_ENTER: i32 = 0;
 const EVENT_LEAVE: i32 = 1;
@@ -84,6 +118,14 @@ class IntList {
     }
   }
 
+  /** Gives back the spare capacity (after a bulk load, where most sets stop growing). */
+  fit(): void {
+    if (this.capacity <= this.length + 4) return;
+    const capacity = max(this.length, 4);
+    this.data = heap.realloc(this.data, <usize>capacity << 2);
+    this.capacity = capacity;
+  }
+
   release(): void {
     if (this.data != 0) heap.free(this.data);
     this.data = 0;
@@ -94,31 +136,26 @@ class IntList {
 
 // ---- one axis: sorted doubly linked list plus its coarse index ----------
 
-// A node (3 * slot + kind) lives in a 16-byte record of its axis: its key
-// as the nearest f32, the byte offset of prev | kind (i32), the byte offset of
-// next (i32), and the owner's coordinate on the axis's filter axis (the next
-// one) as the nearest f32. The exact key (f64) sits apart in keys[record]: a
-// walk compares the f32 keys, which order as the exact ones do wherever they
-// differ (rounding to nearest is monotonic), and reads the exact key only on
-// a tie. A walk drops most crossed nodes (far away on the filter axis) from
+// A node lives in a 24-byte record of its axis: its exact key (f64), the
+// byte offset of prev | kind (i32), the byte offset of next (i32), the
+// owner's coordinate on the axis's filter (band) axis as the nearest f32,
+// and the node itself (i32). A walk reads nothing but the records it
+// passes, and drops most crossed nodes (far away on the filter axis) from
 // the coordinate alone: an entity's is its point, a box edge's the centre of
 // a box no wider than the filter axis's largest range; the test is widened
-// by the f32 rounding, so it never drops a real candidate. The owning slot
-// sits apart in owners[record]. 16 bytes keep a walk to a quarter of a cache
-// line per node crossed: walks through a large scene stream from memory.
-// Records are renumbered in list order now and then (compact), so a walk
-// reads memory in order instead of jumping: most of the speed of a walk.
-// handles[node] is the node's record, 0 when it has none. Record 0 is the
-// head, 1 the tail. Links are byte offsets (record * 16, so the low two bits
-// are free for the kind): a walk steps to the next record with one add.
-const RECORD_BYTES: usize = 16;
+// by the f32 rounding, so it never drops a real candidate. Records are
+// renumbered in list order now and then (compact), band by band, so a walk
+// reads memory in order instead of jumping. handles[node] holds the node's
+// record (0 when it has none) and the band it is linked in (-1 when
+// unlinked), side by side. Records 2b and 2b + 1 are band b's head and
+// tail. Links are byte offsets (record * 24, so the low two bits are free
+// for the kind): a walk steps to the next record with one add.
+const RECORD_BYTES: usize = 24;
 /** Relative widening of a filter test: twice the f32 rounding error. */
 const F32_SLACK: f64 = 1.0 / 8388608.0;
 /** Above this magnitude f32 coordinates saturate: the filter lets everything through. */
 const F32_SAFE: f64 = 1e37;
 const F32_MAX: f64 = 3.4028234663852886e38;
-const HEAD_RECORD: i32 = 0;
-const TAIL_RECORD: i32 = 1;
 /** The coarse index keeps one entity in this many. */
 const SNAP_STRIDE: i32 = 4;
 /** Index entries a hint looks at, and how far (in mean gaps between entries) their entity may have moved since. */
@@ -128,8 +165,6 @@ const HINT_DRIFT: f64 = 64;
 @unmanaged
 class AxisList {
   records: usize = 0;
-  keys: usize = 0;
-  owners: usize = 0;
   recordCount: i32 = 0;
   recordCapacity: i32 = 0;
   handles: usize = 0;
@@ -138,75 +173,136 @@ class AxisList {
   churn: i32 = 0;
   snapKeys: usize = 0;
   snapSlots: usize = 0;
+  snapBands: usize = 0;
   snapLength: i32 = 0;
   snapCapacity: i32 = 0;
+  /** Typical key distance between neighbouring snapshot entries of one band. */
+  snapGap: f64 = Infinity;
   stale: i32 = 0;
   maxRange: f64 = 0;
+  /** Bands in use; the band of coordinate v is floor((v - origin) / height), clamped. */
+  bandCount: i32 = 1;
+  origin: f64 = 0;
+  height: f64 = Infinity;
 
+  @inline at(r: i32): usize {
+    return this.records + <usize>r * RECORD_BYTES;
+  }
   @inline key(r: i32): f64 {
-    return load<f64>(this.keys + (<usize>r << 3));
+    return load<f64>(this.at(r));
   }
   @inline setKey(r: i32, key: f64): void {
-    store<f64>(this.keys + (<usize>r << 3), key);
-    store<f32>(this.records + <usize>r * RECORD_BYTES, <f32>key);
+    store<f64>(this.at(r), key);
   }
   @inline prev(r: i32): i32 {
-    return <i32>(<u32>(load<i32>(this.records + <usize>r * RECORD_BYTES, 4) & ~3) / <u32>RECORD_BYTES);
+    return <i32>(<u32>(load<i32>(this.at(r), 8) & ~3) / <u32>RECORD_BYTES);
   }
   @inline next(r: i32): i32 {
-    return <i32>(<u32>load<i32>(this.records + <usize>r * RECORD_BYTES, 8) / <u32>RECORD_BYTES);
+    return <i32>(<u32>load<i32>(this.at(r), 12) / <u32>RECORD_BYTES);
   }
+  /** The node of record r. */
   @inline owner(r: i32): i32 {
-    return this.slotOf(r) * 3 + this.kindOf(r);
+    return load<i32>(this.at(r), 20);
   }
   @inline slotOf(r: i32): i32 {
-    return load<i32>(this.owners + (<usize>r << 2));
+    return <i32>(<u32>this.owner(r) / <u32>NODES_PER_SLOT);
   }
   @inline kindOf(r: i32): i32 {
-    return load<i32>(this.records + <usize>r * RECORD_BYTES, 4) & 3;
+    return load<i32>(this.at(r), 8) & 3;
   }
   @inline setPrev(r: i32, p: i32): void {
-    const at = this.records + <usize>r * RECORD_BYTES;
-    store<i32>(at, (p * <i32>RECORD_BYTES) | (load<i32>(at, 4) & 3), 4);
+    const at = this.at(r);
+    store<i32>(at, (p * <i32>RECORD_BYTES) | (load<i32>(at, 8) & 3), 8);
   }
   @inline setNext(r: i32, q: i32): void {
-    store<i32>(this.records + <usize>r * RECORD_BYTES, q * <i32>RECORD_BYTES, 8);
+    store<i32>(this.at(r), q * <i32>RECORD_BYTES, 12);
   }
-  @inline setOwner(r: i32, node: i32): void {
-    store<i32>(this.owners + (<usize>r << 2), node / 3);
-    store<i32>(this.records + <usize>r * RECORD_BYTES, node % 3, 4);
+  @inline setOwner(r: i32, node: i32, kind: i32): void {
+    store<i32>(this.at(r), node, 20);
+    store<i32>(this.at(r), kind, 8);
   }
   /** The owner's coordinate on the filter axis, as f32. */
   @inline centre(r: i32): f64 {
-    return <f64>load<f32>(this.records + <usize>r * RECORD_BYTES, 12);
+    return <f64>load<f32>(this.at(r), 16);
   }
   @inline setCentre(r: i32, c: f64): void {
-    store<f32>(this.records + <usize>r * RECORD_BYTES, <f32>min(max(c, -F32_MAX), F32_MAX), 12);
+    store<f32>(this.at(r), <f32>min(max(c, -F32_MAX), F32_MAX), 16);
   }
+  /** The record of node (0 when it has none) and the band it is linked in (-1 when unlinked) share 8 bytes. */
   @inline handle(node: i32): i32 {
-    return load<i32>(this.handles + (<usize>node << 2));
+    return load<i32>(this.handles + (<usize>node << 3));
+  }
+  @inline setHandle(node: i32, r: i32): void {
+    store<i32>(this.handles + (<usize>node << 3), r);
+  }
+  @inline bandOfNode(node: i32): i32 {
+    return load<i32>(this.handles + (<usize>node << 3), 4);
+  }
+  @inline setBandOfNode(node: i32, b: i32): void {
+    store<i32>(this.handles + (<usize>node << 3), b, 4);
   }
 
+  /** The band holding coordinate v of the band axis. */
+  @inline bandOf(v: f64): i32 {
+    if (this.bandCount == 1) return 0;
+    const b = Math.floor((v - this.origin) / this.height);
+    return b < 0 ? 0 : b >= <f64>this.bandCount ? this.bandCount - 1 : <i32>b;
+  }
+
+  /** A box of half-extent r on the band axis overlaps at most two bands. */
+  @inline fits(r: f64): bool {
+    return this.bandCount == 1 || r <= this.height * BAND_FIT;
+  }
+
+  /** Empties every band and goes back to one band. */
   reset(): void {
-    memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
-    this.recordCount = 2;
-    this.setKey(HEAD_RECORD, -Infinity);
-    this.setOwner(HEAD_RECORD, HEAD);
-    this.setKey(TAIL_RECORD, Infinity);
-    this.setOwner(TAIL_RECORD, TAIL);
-    this.setNext(HEAD_RECORD, TAIL_RECORD);
-    this.setPrev(TAIL_RECORD, HEAD_RECORD);
-    this.setPrev(HEAD_RECORD, HEAD_RECORD);
-    this.setNext(TAIL_RECORD, TAIL_RECORD);
+    this.recut(0, 0, 0);
+    this.maxRange = 0;
+  }
+
+  /**
+   * Re-cuts the list into bands for band-axis coordinates in [min, max] and
+   * the largest range on that axis, and empties every band: every node
+   * loses its record (linking it again appends a fresh one).
+   */
+  recut(min: f64, max: f64, maxBandRange: f64): void {
+    const extent = max - min;
+    let height = Math.max(BAND_RANGES * maxBandRange, extent / <f64>MAX_BANDS);
+    if (!(height > 0) || !(extent / height < Infinity)) height = Infinity;
+    this.bandCount = height < Infinity ? <i32>Math.min(<f64>MAX_BANDS, Math.floor(extent / height) + 1) : 1;
+    this.origin = this.bandCount > 1 ? min : 0;
+    this.height = this.bandCount > 1 ? height : Infinity;
+    this.clearHandles(0, this.handleCapacity);
+    this.recordCount = SENTINELS;
+    for (let b = 0; b < MAX_BANDS; b++) {
+      const head = 2 * b;
+      const tail = head + 1;
+      this.setKey(head, -Infinity);
+      this.setOwner(head, 0, KIND_LOWER);
+      this.setKey(tail, Infinity);
+      this.setOwner(tail, 0, KIND_UPPER);
+      this.setNext(head, tail);
+      this.setPrev(tail, head);
+      this.setPrev(head, head);
+      this.setNext(tail, tail);
+    }
     this.snapLength = 0;
     this.stale = 0;
-    this.maxRange = 0;
     this.churn = 0;
   }
 
   growHandles(nodeCapacity: i32): void {
-    this.handles = growZeroed(this.handles, <usize>this.handleCapacity << 2, <usize>nodeCapacity << 2);
+    this.handles = growBytes(this.handles, <usize>nodeCapacity << 3);
+    this.clearHandles(this.handleCapacity, nodeCapacity);
     this.handleCapacity = nodeCapacity;
+  }
+
+  /** Nodes [from, to) have no record and no band. */
+  clearHandles(from: i32, to: i32): void {
+    for (let node = from; node < to; node++) {
+      this.setHandle(node, 0);
+      this.setBandOfNode(node, -1);
+    }
   }
 
   /** The node's record, appending one when it has none. */
@@ -216,13 +312,11 @@ class AxisList {
     if (this.recordCount == this.recordCapacity) {
       const capacity = max(this.recordCapacity << 1, 64);
       this.records = growBytes(this.records, <usize>capacity * RECORD_BYTES);
-      this.keys = growBytes(this.keys, <usize>capacity << 3);
-      this.owners = growBytes(this.owners, <usize>capacity << 2);
       this.recordCapacity = capacity;
     }
     r = this.recordCount++;
-    this.setOwner(r, node);
-    store<i32>(this.handles + (<usize>node << 2), r);
+    this.setOwner(r, node, roleKind(node % NODES_PER_SLOT));
+    this.setHandle(node, r);
     this.churn++;
     return r;
   }
@@ -261,15 +355,17 @@ class AxisList {
     }
   }
 
-  /** The record of a linked entity near key, from the snapshot, or the head (slots: the scene's slot records). */
-  hint(key: f64, slots: usize, exclude: i32): i32 {
+  /** A record linked in band b near key: a snapshot entity of that band, or the band's head (slots: the scene's slot records). */
+  hint(b: i32, key: f64, slots: usize, exclude: i32): i32 {
     let lo = 0;
     let hi = this.snapLength - 1;
     let found = -1;
     const keys = this.snapKeys;
+    const bands = this.snapBands;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (load<f64>(keys + (<usize>mid << 3)) <= key) {
+      const mb = load<i32>(bands + (<usize>mid << 2));
+      if (mb < b || (mb == b && load<f64>(keys + (<usize>mid << 3)) <= key)) {
         found = mid;
         lo = mid + 1;
       } else {
@@ -277,117 +373,176 @@ class AxisList {
       }
     }
     // A removed entity (or the one being placed) is not in the list, and one
-    // that jumped since the snapshot is far from its entry: prefer the
-    // nearest entry whose entity is linked and still near it.
-    const spread = this.snapLength < 2 ? Infinity : (load<f64>(keys + (<usize>(this.snapLength - 1) << 3)) - load<f64>(keys)) / <f64>this.snapLength * HINT_DRIFT;
-    let fallback = HEAD_RECORD;
-    for (let i = found; i >= 0 && i > found - HINT_TRIES; i--) {
+    // that moved since the snapshot may be far from its entry or in another
+    // band: prefer the nearest entry whose entity is still in the band and near it.
+    const spread = this.snapGap * HINT_DRIFT;
+    const head = 2 * b;
+    let fallback = head;
+    for (let i = found; i >= 0 && i > found - HINT_TRIES && load<i32>(bands + (<usize>i << 2)) == b; i--) {
       const slot = load<i32>(this.snapSlots + (<usize>i << 2));
       if (load<i32>(slots + (<usize>slot << SLOT_SHIFT), SLOT_STATE) == FREE || slot == exclude) continue;
-      const r = this.handle(3 * slot + KIND_ENTITY);
+      const node = nodeOf(slot, ROLE_ENTITY);
+      if (this.bandOfNode(node) != b) continue;
+      const r = this.handle(node);
       if (Math.abs(this.key(r) - load<f64>(keys + (<usize>i << 3))) <= spread) return r;
-      if (fallback == HEAD_RECORD) fallback = r;
+      if (fallback == head) fallback = r;
     }
     return fallback;
   }
 
-  /** Links node at key, starting from the coarse index. */
-  place(node: i32, key: f64, slots: usize): void {
+  /** Links node into band b at key, starting from the coarse index. */
+  place(node: i32, b: i32, key: f64, slots: usize): void {
     const r = this.recordOf(node);
     this.setKey(r, key);
-    this.insertFrom(r, this.hint(key, slots, node / 3));
+    this.insertFrom(r, this.hint(b, key, slots, <i32>(<u32>node / <u32>NODES_PER_SLOT)));
+    this.setBandOfNode(node, b);
     this.stale++;
   }
 
   @inline unlinkNode(node: i32): void {
     this.unlink(this.handle(node));
+    this.setBandOfNode(node, -1);
   }
 
   /**
-   * Re-takes the snapshot (every SNAP_STRIDE-th entity in list order) once
-   * the nodes inserted since the last one outnumber the entities, or when forced.
+   * Re-takes the snapshot (every SNAP_STRIDE-th entity in list order, band
+   * by band) once the nodes inserted since the last one outnumber the
+   * entities, or when forced.
    */
   refreshIndex(force: bool): void {
     if (!force && this.stale <= this.snapLength * SNAP_STRIDE + 48) return;
     let entities = 0;
-    for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) if (this.kindOf(r) == KIND_ENTITY) entities++;
+    for (let b = 0; b < this.bandCount; b++) {
+      for (let r = this.next(2 * b); !isSentinel(r); r = this.next(r)) if (this.kindOf(r) == KIND_ENTITY) entities++;
+    }
     const count = (entities + SNAP_STRIDE - 1) / SNAP_STRIDE;
     if (this.snapCapacity < count) {
       const capacity = count + (count >> 2) + 16;
       this.snapKeys = growBytes(this.snapKeys, <usize>capacity << 3);
       this.snapSlots = growBytes(this.snapSlots, <usize>capacity << 2);
+      this.snapBands = growBytes(this.snapBands, <usize>capacity << 2);
       this.snapCapacity = capacity;
     }
     let i = 0;
     let seen = 0;
-    for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) {
-      if (this.kindOf(r) != KIND_ENTITY) continue;
-      if (seen++ % SNAP_STRIDE != 0) continue;
-      store<f64>(this.snapKeys + (<usize>i << 3), this.key(r));
-      store<i32>(this.snapSlots + (<usize>i << 2), this.slotOf(r));
-      i++;
+    let gaps: f64 = 0;
+    let gapCount = 0;
+    for (let b = 0; b < this.bandCount; b++) {
+      for (let r = this.next(2 * b); !isSentinel(r); r = this.next(r)) {
+        if (this.kindOf(r) != KIND_ENTITY) continue;
+        if (seen++ % SNAP_STRIDE != 0) continue;
+        if (i > 0 && load<i32>(this.snapBands + (<usize>(i - 1) << 2)) == b) {
+          gaps += this.key(r) - load<f64>(this.snapKeys + (<usize>(i - 1) << 3));
+          gapCount++;
+        }
+        store<f64>(this.snapKeys + (<usize>i << 3), this.key(r));
+        store<i32>(this.snapSlots + (<usize>i << 2), this.slotOf(r));
+        store<i32>(this.snapBands + (<usize>i << 2), b);
+        i++;
+      }
     }
     this.snapLength = count;
+    this.snapGap = gapCount > 0 ? gaps / <f64>gapCount : Infinity;
     this.stale = 0;
   }
 
   /** Renumbers the records in list order once the churn since the last time exceeds an eighth of them (measured: walks then stay on memory read forwards). */
   compactIfChurned(): void {
-    if (this.churn <= (this.recordCount >> 3) + 64) return;
-    let live = 2;
-    for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) live++;
+    if (this.churn <= (this.recordCount >> 1) + 64) return;
+    this.compact();
+  }
+
+  /** Renumbers the linked records in list order, band by band; unlinked nodes lose their records. */
+  compact(): void {
+    let live = SENTINELS;
+    for (let b = 0; b < this.bandCount; b++) {
+      for (let r = this.next(2 * b); !isSentinel(r); r = this.next(r)) live++;
+    }
     const capacity = live + (live >> 3) + 64;
     const fresh = heap.alloc(<usize>capacity * RECORD_BYTES);
-    const freshKeys = heap.alloc(<usize>capacity << 3);
-    const freshOwners = heap.alloc(<usize>capacity << 2);
-    memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
-    memory.copy(fresh, this.records, 2 * RECORD_BYTES); // head and tail
-    memory.copy(freshKeys, this.keys, 16);
-    memory.copy(freshOwners, this.owners, 8);
-    let last = HEAD_RECORD;
-    let i = 2;
-    for (let r = this.next(HEAD_RECORD); r != TAIL_RECORD; r = this.next(r)) {
-      const from = this.records + <usize>r * RECORD_BYTES;
-      const at = fresh + <usize>i * RECORD_BYTES;
-      const slot = this.slotOf(r);
-      const kind = this.kindOf(r);
-      store<f32>(at, load<f32>(from));
-      store<i32>(at, (last * <i32>RECORD_BYTES) | kind, 4);
-      store<f32>(at, load<f32>(from, 12), 12);
-      store<f64>(freshKeys + (<usize>i << 3), this.key(r));
-      store<i32>(fresh + <usize>last * RECORD_BYTES, i * <i32>RECORD_BYTES, 8);
-      store<i32>(freshOwners + (<usize>i << 2), slot);
-      store<i32>(this.handles + (<usize>(slot * 3 + kind) << 2), i);
-      last = i++;
+    // Unlinked nodes lose their records; linked ones get their new number below.
+    for (let node = 0; node < this.handleCapacity; node++) this.setHandle(node, 0);
+    memory.copy(fresh, this.records, <usize>SENTINELS * RECORD_BYTES);
+    let i = SENTINELS;
+    for (let b = 0; b < this.bandCount; b++) {
+      let last = 2 * b;
+      for (let r = this.next(2 * b); !isSentinel(r); r = this.next(r)) {
+        const at = fresh + <usize>i * RECORD_BYTES;
+        memory.copy(at, this.at(r), RECORD_BYTES);
+        store<i32>(at, (last * <i32>RECORD_BYTES) | this.kindOf(r), 8);
+        store<i32>(fresh + <usize>last * RECORD_BYTES, i * <i32>RECORD_BYTES, 12);
+        this.setHandle(this.owner(r), i);
+        last = i++;
+      }
+      const tail = 2 * b + 1;
+      store<i32>(fresh + <usize>last * RECORD_BYTES, tail * <i32>RECORD_BYTES, 12);
+      store<i32>(fresh + <usize>tail * RECORD_BYTES, (last * <i32>RECORD_BYTES) | KIND_UPPER, 8);
     }
-    store<i32>(fresh + <usize>last * RECORD_BYTES, TAIL_RECORD * <i32>RECORD_BYTES, 8);
-    store<i32>(fresh + RECORD_BYTES, (last * <i32>RECORD_BYTES) | KIND_UPPER, 4);
     heap.free(this.records);
-    heap.free(this.keys);
-    heap.free(this.owners);
     this.records = fresh;
-    this.keys = freshKeys;
-    this.owners = freshOwners;
     this.recordCapacity = capacity;
     this.recordCount = i;
     this.churn = 0;
   }
 
-  /** The last record with key < key (or the head). */
-  seek(key: f64, slots: usize): i32 {
-    let p = this.hint(key, slots, 0);
-    while (this.key(p) >= key) p = this.prev(p);
+  /** In band b, the last record with key < key (or the head). */
+  seek(b: i32, key: f64, slots: usize): i32 {
+    let p = this.hint(b, key, slots, 0);
+    while (this.key(p) >= key && !isSentinel(p)) p = this.prev(p);
     while (this.key(this.next(p)) < key) p = this.next(p);
     return p;
   }
 
+  /**
+   * Links `count` unlinked records (keys set; their bands in `bands`, in the
+   * same order) band by band in sorted order, then renumbers and re-takes
+   * the index: the bulk path of re-banding and of large batches.
+   */
+  linkSorted(records: usize, recordBands: usize, count: i32, slots: usize): void {
+    // Counting sort by band, then each band's run sorted by (key, kind) and appended before its tail.
+    const starts = heap.alloc(<usize>(MAX_BANDS + 1) << 2);
+    memory.fill(starts, 0, <usize>(MAX_BANDS + 1) << 2);
+    for (let k = 0; k < count; k++) {
+      const at = starts + (<usize>(load<i32>(recordBands + (<usize>k << 2)) + 1) << 2);
+      store<i32>(at, load<i32>(at) + 1);
+    }
+    for (let b = 0; b < MAX_BANDS; b++) {
+      const at = starts + (<usize>(b + 1) << 2);
+      store<i32>(at, load<i32>(at) + load<i32>(at - 4));
+    }
+    const sorted = heap.alloc(<usize>max(count, 1) << 2);
+    for (let k = 0; k < count; k++) {
+      const at = starts + (<usize>load<i32>(recordBands + (<usize>k << 2)) << 2);
+      const i = load<i32>(at);
+      store<i32>(at, i + 1);
+      store<i32>(sorted + (<usize>i << 2), load<i32>(records + (<usize>k << 2)));
+    }
+    // starts[b] now holds the end of band b's run.
+    let begin = 0;
+    for (let b = 0; b < MAX_BANDS; b++) {
+      const end = load<i32>(starts + (<usize>b << 2));
+      if (end > begin) {
+        sortNodes(this, sorted, begin, end - 1);
+        for (let i = begin; i < end; i++) {
+          const r = load<i32>(sorted + (<usize>i << 2));
+          this.linkAfter(r, this.prev(2 * b + 1));
+          this.setBandOfNode(this.owner(r), b);
+        }
+      }
+      begin = end;
+    }
+    heap.free(sorted);
+    heap.free(starts);
+    this.compact();
+    this.refreshIndex(true);
+  }
+
   release(): void {
     if (this.records != 0) heap.free(this.records);
-    if (this.keys != 0) heap.free(this.keys);
-    if (this.owners != 0) heap.free(this.owners);
     if (this.handles != 0) heap.free(this.handles);
     if (this.snapKeys != 0) heap.free(this.snapKeys);
     if (this.snapSlots != 0) heap.free(this.snapSlots);
+    if (this.snapBands != 0) heap.free(this.snapBands);
     heap.free(changetype<usize>(this));
   }
 }
@@ -415,6 +570,8 @@ class AoiScene {
   sets: usize = 0; // an IntList (12 bytes) per slot: who sees the slot
   stamp: i32 = 0;
   alive: i32 = 0;
+  /** Entities when the axes were last re-banded for the scene's extent. */
+  bandedAt: i32 = 0;
   axis0: AxisList = changetype<AxisList>(0);
   axis1: AxisList = changetype<AxisList>(0);
   axis2: AxisList = changetype<AxisList>(0);
@@ -468,8 +625,8 @@ class AoiScene {
 
   ensureSlot(slot: i32): void {
     if (slot < this.capacity) return;
-    let capacity = max(this.capacity, 16);
-    while (capacity <= slot) capacity <<= 1;
+    // Growth by half keeps adds amortised O(1); a batch gets an eighth to spare.
+    const capacity = max(max(slot + 1 + (slot >> 3), this.capacity + (this.capacity >> 1)), 16);
     const old = <usize>this.capacity;
     const cap = <usize>capacity;
     const raw = heap.alloc((cap << SLOT_SHIFT) + 64);
@@ -482,7 +639,7 @@ class AoiScene {
     this.slotsRaw = raw;
     this.slots = slots;
     this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
-    for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * 3);
+    for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * NODES_PER_SLOT);
     this.capacity = capacity;
   }
 
@@ -546,52 +703,140 @@ class AoiScene {
     const watcher = this.stateOf(s) == WATCHER;
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
-      const p = this.posOf(s, a);
-      axis.place(3 * s + KIND_ENTITY, p, this.slots);
-      if (watcher) this.linkBoundaries(axis, s, p, this.rangeOf(s, a));
+      axis.place(nodeOf(s, ROLE_ENTITY), axis.bandOf(this.posOf(s, filterAxis(a, this.dims))), this.posOf(s, a), this.slots);
+      if (watcher) this.linkBoundaries(a, s);
       axis.refreshIndex(false);
     }
     this.stampExtents(s);
   }
 
-  linkBoundaries(axis: AxisList, s: i32, p: f64, r: f64): void {
-    axis.place(3 * s + KIND_LOWER, p - r, this.slots);
-    axis.place(3 * s + KIND_UPPER, p + r, this.slots);
+  /** Links s's boundary pairs on axis a into every band its box overlaps, re-banding first if the box is too tall. */
+  linkBoundaries(a: i32, s: i32): void {
+    const axis = this.axis(a);
+    const f = filterAxis(a, this.dims);
+    const r = this.rangeOf(s, a);
     if (r > axis.maxRange) axis.maxRange = r;
-  }
-
-  unlinkNodes(s: i32): void {
-    const watcher = this.stateOf(s) == WATCHER;
-    for (let a = 0; a < this.dims; a++) {
-      const axis = this.axis(a);
-      axis.unlinkNode(3 * s + KIND_ENTITY);
-      if (watcher) {
-        axis.unlinkNode(3 * s + KIND_LOWER);
-        axis.unlinkNode(3 * s + KIND_UPPER);
-      }
+    const rf = this.rangeOf(s, f);
+    // Re-banding links every live slot's nodes, these included.
+    if (!axis.fits(rf)) {
+      this.reband(a);
+      return;
+    }
+    const p = this.posOf(s, a);
+    const low = axis.bandOf(this.posOf(s, f) - rf);
+    const high = axis.bandOf(this.posOf(s, f) + rf);
+    axis.place(nodeOf(s, pairLower(0)), low, p - r, this.slots);
+    axis.place(nodeOf(s, pairUpper(0)), low, p + r, this.slots);
+    if (high != low) {
+      axis.place(nodeOf(s, pairLower(1)), high, p - r, this.slots);
+      axis.place(nodeOf(s, pairUpper(1)), high, p + r, this.slots);
     }
   }
 
-  /** Entities between s's own boundaries on the x list become target candidates. */
+  unlinkBoundaries(axis: AxisList, s: i32): void {
+    for (let k = 0; k < 2; k++) {
+      if (axis.bandOfNode(nodeOf(s, pairLower(k))) < 0) continue;
+      axis.unlinkNode(nodeOf(s, pairLower(k)));
+      axis.unlinkNode(nodeOf(s, pairUpper(k)));
+    }
+  }
+
+  unlinkNodes(s: i32): void {
+    for (let a = 0; a < this.dims; a++) {
+      const axis = this.axis(a);
+      axis.unlinkNode(nodeOf(s, ROLE_ENTITY));
+      this.unlinkBoundaries(axis, s);
+    }
+  }
+
+  /**
+   * Re-cuts axis a into bands for the entities there now (their extent on the
+   * band axis, and its largest range) and links every live slot's nodes anew.
+   */
+  reband(a: i32): void {
+    const axis = this.axis(a);
+    const f = filterAxis(a, this.dims);
+    let lo = Infinity;
+    let hi = -Infinity;
+    let maxRange: f64 = 0;
+    let count = 0;
+    for (let s = 1; s < this.capacity; s++) {
+      const state = this.stateOf(s);
+      if (state == FREE) continue;
+      const v = this.posOf(s, f);
+      lo = min(lo, v);
+      hi = max(hi, v);
+      count += state == WATCHER ? 5 : 1;
+      if (state == WATCHER) maxRange = max(maxRange, this.rangeOf(s, f));
+    }
+    axis.recut(lo, hi, maxRange);
+    const records = heap.alloc(<usize>max(count, 1) << 2);
+    const bands = heap.alloc(<usize>max(count, 1) << 2);
+    let n = 0;
+    for (let s = 1; s < this.capacity; s++) {
+      const state = this.stateOf(s);
+      if (state == FREE) continue;
+      const p = this.posOf(s, a);
+      const v = this.posOf(s, f);
+      let r = axis.recordOf(nodeOf(s, ROLE_ENTITY));
+      axis.setKey(r, p);
+      axis.setCentre(r, v);
+      store<i32>(records + (<usize>n << 2), r);
+      store<i32>(bands + (<usize>n << 2), axis.bandOf(v));
+      n++;
+      if (state != WATCHER) continue;
+      const ra = this.rangeOf(s, a);
+      const rf = this.rangeOf(s, f);
+      const low = axis.bandOf(v - rf);
+      const high = axis.bandOf(v + rf);
+      for (let k = 0; k < 2; k++) {
+        if (k == 1 && high == low) break;
+        for (let e = 0; e < 2; e++) {
+          r = axis.recordOf(nodeOf(s, e == 0 ? pairLower(k) : pairUpper(k)));
+          axis.setKey(r, e == 0 ? p - ra : p + ra);
+          axis.setCentre(r, v);
+          store<i32>(records + (<usize>n << 2), r);
+          store<i32>(bands + (<usize>n << 2), k == 0 ? low : high);
+          n++;
+        }
+      }
+    }
+    axis.linkSorted(records, bands, n, this.slots);
+    heap.free(records);
+    heap.free(bands);
+  }
+
+  /** Re-bands every axis once the scene has doubled since the last time, so bands follow the scene's extent. */
+  rebandIfGrown(): void {
+    if (this.alive < BAND_MIN_ENTITIES || this.alive < 2 * this.bandedAt) return;
+    this.bandedAt = this.alive;
+    for (let a = 0; a < this.dims; a++) this.reband(a);
+  }
+
+  /** Entities between s's own boundaries on the x lists (one span per band its box overlaps) become target candidates. */
   collectSpan(s: i32): void {
     if (this.stateOf(s) != WATCHER) return;
     const axis = this.axis0;
-    const end = axis.handle(3 * s + KIND_UPPER);
     // An entity off s's box on y (the x list's filter axis) cannot be seen.
     const y = this.posOf(s, 1);
     const half = filterHalf(y, this.rangeOf(s, 1));
     const low = y - half;
     const high = y + half;
-    for (let r = axis.next(axis.handle(3 * s + KIND_LOWER)); r != end; r = axis.next(r)) {
-      if (axis.kindOf(r) != KIND_ENTITY) continue;
-      const c = axis.centre(r);
-      if (!(low <= c && c <= high)) continue;
-      const t = axis.slotOf(r);
-      if (t != s) this.addCandidateTarget(t);
+    for (let k = 0; k < 2; k++) {
+      const start = nodeOf(s, pairLower(k));
+      if (axis.bandOfNode(start) < 0) continue;
+      const end = axis.handle(nodeOf(s, pairUpper(k)));
+      for (let r = axis.next(axis.handle(start)); r != end; r = axis.next(r)) {
+        if (axis.kindOf(r) != KIND_ENTITY) continue;
+        const c = axis.centre(r);
+        if (!(low <= c && c <= high)) continue;
+        const t = axis.slotOf(r);
+        if (t != s) this.addCandidateTarget(t);
+      }
     }
   }
 
-  /** Watchers whose lower x boundary lies within twice the largest range before s become candidates. */
+  /** Watchers whose lower x boundary lies in s's band, within twice the largest range before s, become candidates. */
   collectBoxesAround(s: i32): void {
     const axis = this.axis0;
     const x = this.posOf(s, 0);
@@ -600,7 +845,7 @@ class AoiScene {
     const limit = x - reach - 1e-9 * (Math.abs(x) + reach);
     // A box off s on y cannot hold s: its centre is further than the largest y range.
     const half = filterHalf(y, this.axis1.maxRange);
-    for (let r = axis.prev(axis.handle(3 * s + KIND_ENTITY)); r != HEAD_RECORD && axis.key(r) >= limit; r = axis.prev(r)) {
+    for (let r = axis.prev(axis.handle(nodeOf(s, ROLE_ENTITY))); !isSentinel(r) && axis.key(r) >= limit; r = axis.prev(r)) {
       if (axis.kindOf(r) != KIND_LOWER) continue;
       const c = axis.centre(r);
       if (!(y - half <= c && c <= y + half)) continue;
@@ -676,6 +921,7 @@ class AoiScene {
 
   add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool): void {
     this.ensureSlot(slot);
+    this.rebandIfGrown();
     this.setState(slot, watcher ? WATCHER : MARKER);
     this.alive++;
     store<i32>(this.slotAt(slot), id, SLOT_ID);
@@ -720,24 +966,14 @@ class AoiScene {
       this.nz = z;
       for (let a = 0; a < this.dims; a++) {
         const axis = this.axis(a);
+        const from = this.posOf(slot, a);
         const to = a == 0 ? x : a == 1 ? y : z;
-        const r = this.rangeOf(slot, a);
-        const base = 3 * slot;
-        const forward = to > this.posOf(slot, a);
-        if (watcher) {
-          if (forward) this.walk(axis, a, base + KIND_UPPER, to + r, slot);
-          else this.walk(axis, a, base + KIND_LOWER, to - r, slot);
-        }
-        this.walk(axis, a, base + KIND_ENTITY, to, slot);
-        if (watcher) {
-          if (forward) this.walk(axis, a, base + KIND_LOWER, to - r, slot);
-          else this.walk(axis, a, base + KIND_UPPER, to + r, slot);
-        }
+        if (watcher) this.stepBoundaries(axis, a, slot, from, to);
+        this.step(axis, a, nodeOf(slot, ROLE_ENTITY), from, to, axis.bandOf(this.newAt(filterAxis(a, this.dims))), slot);
       }
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
       this.setPos(slot, 2, z);
-      this.stampExtents(slot);
     }
     this.settle(slot, true, watcher);
     this.tidy();
@@ -752,11 +988,7 @@ class AoiScene {
     let sum = load<i32>(this.slotAt(slot));
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
-      const handles = axis.handles + (<usize>(3 * slot) << 2);
-      const records = axis.records;
-      sum += load<i32>(records + <usize>load<i32>(handles) * RECORD_BYTES, 4);
-      sum += load<i32>(records + <usize>load<i32>(handles, 4) * RECORD_BYTES, 4);
-      sum += load<i32>(records + <usize>load<i32>(handles, 8) * RECORD_BYTES, 4);
+      for (let role = 0; role < NODES_PER_SLOT; role++) sum += load<i32>(axis.at(axis.handle(nodeOf(slot, role))), 8);
     }
     sum += load<i32>(this.watcherSet(slot).data);
     this.touched += sum;
@@ -772,6 +1004,72 @@ class AoiScene {
   }
 
   /**
+   * Moves s's boundary pairs on axis a from their old place to their new one:
+   * a pair in a band the box still overlaps walks there; a pair in a band
+   * the box left walks, then leaves; a band the box entered gets a pair at
+   * the old keys, which then walks.
+   */
+  stepBoundaries(axis: AxisList, a: i32, s: i32, from: f64, to: f64): void {
+    const f = filterAxis(a, this.dims);
+    const r = this.rangeOf(s, a);
+    const rf = this.rangeOf(s, f);
+    const low = axis.bandOf(this.newAt(f) - rf);
+    const high = axis.bandOf(this.newAt(f) + rf);
+    let lowHeld = false;
+    let highHeld = high == low;
+    let free0 = -1;
+    let free1 = -1;
+    for (let k = 0; k < 2; k++) {
+      const lower = nodeOf(s, pairLower(k));
+      const b = axis.bandOfNode(lower);
+      if (b >= 0) {
+        this.walkPair(axis, a, k, s, to, r);
+        if (b == low) {
+          lowHeld = true;
+          continue;
+        }
+        if (b == high) {
+          highHeld = true;
+          continue;
+        }
+        axis.unlinkNode(lower);
+        axis.unlinkNode(nodeOf(s, pairUpper(k)));
+      }
+      if (free0 < 0) free0 = k;
+      else free1 = k;
+    }
+    if (!lowHeld) {
+      this.enterBand(axis, a, free0, s, low, from, to, r);
+      free0 = free1;
+    }
+    if (!highHeld) this.enterBand(axis, a, free0, s, high, from, to, r);
+  }
+
+  /** Links pair k of s into band b at its old keys, then walks it to the new ones. */
+  enterBand(axis: AxisList, a: i32, k: i32, s: i32, b: i32, from: f64, to: f64, r: f64): void {
+    axis.place(nodeOf(s, pairLower(k)), b, from - r, this.slots);
+    axis.place(nodeOf(s, pairUpper(k)), b, from + r, this.slots);
+    this.walkPair(axis, a, k, s, to, r);
+  }
+
+  /** Walks pair k of s to its keys around `to`, the leading boundary first. */
+  @inline walkPair(axis: AxisList, a: i32, k: i32, s: i32, to: f64, r: f64): void {
+    const forward = to + r > axis.key(axis.handle(nodeOf(s, pairUpper(k))));
+    if (forward) this.walk(axis, a, nodeOf(s, pairUpper(k)), to + r, s);
+    this.walk(axis, a, nodeOf(s, pairLower(k)), to - r, s);
+    if (!forward) this.walk(axis, a, nodeOf(s, pairUpper(k)), to + r, s);
+  }
+
+  /** Moves s's entity node on axis a from `from` to `to`, into band b: walking in its old band, then, when the band changes, in the new one from the old key. */
+  step(axis: AxisList, a: i32, node: i32, from: f64, to: f64, b: i32, s: i32): void {
+    this.walk(axis, a, node, to, s);
+    if (axis.bandOfNode(node) == b) return;
+    axis.unlinkNode(node);
+    axis.place(node, b, from, this.slots);
+    this.walk(axis, a, node, to, s);
+  }
+
+  /**
    * Moves node to key on axis a, relinking it once at its new place. Every
    * record passed is a crossing: for the mover's entity node, a box edge of
    * another watcher; for one of its own box edges, another entity. A
@@ -781,13 +1079,15 @@ class AoiScene {
    */
   walk(axis: AxisList, a: i32, node: i32, key: f64, slot: i32): void {
     const n = axis.handle(node);
-    axis.setKey(n, key);
-    const kind = node % 3;
-    // The mover's entity node crosses box edges, its box edges cross entities.
-    const wanted = kind == KIND_ENTITY ? 0 : 1;
     const f = filterAxis(a, this.dims);
     const before = this.oldAt(f);
     const after = this.newAt(f);
+    // Every linked node of the mover walks, so this keeps its filter coordinate current.
+    axis.setKey(n, key);
+    axis.setCentre(n, after);
+    const kind = roleKind(node % NODES_PER_SLOT);
+    // The mover's entity node crosses box edges, its box edges cross entities.
+    const wanted = kind == KIND_ENTITY ? 0 : 1;
     // A crossing names a pair when, on f, the other record's coordinate lies
     // within the mover's range of the mover (an entity crossed: is it in the
     // mover's box?) or within the largest range on f (a box edge crossed: can
@@ -796,26 +1096,24 @@ class AoiScene {
     const half1 = filterHalf(before, range), half2 = filterHalf(after, range);
     const lo1 = before - half1, hi1 = before + half1, lo2 = after - half2, hi2 = after + half2;
     const base = axis.records;
-    const keys = axis.keys;
-    const key32 = <f32>key;
     const own = base + <usize>n * RECORD_BYTES;
-    let q = base + <usize>load<u32>(own, 8);
-    if (precedes(q, base, keys, key, key32, kind)) {
+    let q = base + <usize>load<u32>(own, 12);
+    if (precedes(q, key, kind)) {
       do {
         if (crossing(q, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, recordAt(base, q), wanted, slot);
-        q = base + <usize>load<u32>(q, 8);
-      } while (precedes(q, base, keys, key, key32, kind));
+        q = base + <usize>load<u32>(q, 12);
+      } while (precedes(q, key, kind));
       axis.unlink(n);
       axis.linkAfter(n, axis.prev(recordAt(base, q)));
       axis.churn++;
       return;
     }
-    let p = base + <usize>(load<u32>(own, 4) & ~3);
-    if (follows(p, base, keys, key, key32, kind)) {
+    let p = base + <usize>(load<u32>(own, 8) & ~3);
+    if (follows(p, key, kind)) {
       do {
         if (crossing(p, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, recordAt(base, p), wanted, slot);
-        p = base + <usize>(load<u32>(p, 4) & ~3);
-      } while (follows(p, base, keys, key, key32, kind));
+        p = base + <usize>(load<u32>(p, 8) & ~3);
+      } while (follows(p, key, kind));
       axis.unlink(n);
       axis.linkAfter(n, recordAt(base, p));
       axis.churn++;
@@ -835,16 +1133,14 @@ class AoiScene {
     for (let a = 0; a < this.dims; a++) this.axis(a).compactIfChurned();
   }
 
-  /** Writes slot's coordinate on each axis's filter axis into its records there. */
+  /** Writes slot's coordinate on each axis's filter axis into its linked records there. */
   stampExtents(s: i32): void {
-    const watcher = this.stateOf(s) == WATCHER;
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
       const p = this.posOf(s, filterAxis(a, this.dims));
-      axis.setCentre(axis.handle(3 * s + KIND_ENTITY), p);
-      if (watcher) {
-        axis.setCentre(axis.handle(3 * s + KIND_LOWER), p);
-        axis.setCentre(axis.handle(3 * s + KIND_UPPER), p);
+      for (let role = 0; role < NODES_PER_SLOT; role++) {
+        const node = nodeOf(s, role);
+        if (axis.bandOfNode(node) >= 0) axis.setCentre(axis.handle(node), p);
       }
     }
   }
@@ -884,21 +1180,13 @@ class AoiScene {
     this.rememberOld(slot);
     const wasWatcher = this.stateOf(slot) == WATCHER;
     this.collectSpan(slot);
-    if (wasWatcher) {
-      for (let a = 0; a < this.dims; a++) {
-        const axis = this.axis(a);
-        axis.unlinkNode(3 * slot + KIND_LOWER);
-        axis.unlinkNode(3 * slot + KIND_UPPER);
-      }
-    }
+    if (wasWatcher) for (let a = 0; a < this.dims; a++) this.unlinkBoundaries(this.axis(a), slot);
     this.setState(slot, watcher ? WATCHER : MARKER);
     this.setRangeOf(slot, 0, watcher ? rx : 0);
     this.setRangeOf(slot, 1, watcher ? ry : 0);
     this.setRangeOf(slot, 2, watcher && this.dims == 3 ? rz : 0);
     if (watcher) {
-      for (let a = 0; a < this.dims; a++) {
-        this.linkBoundaries(this.axis(a), slot, this.posOf(slot, a), this.rangeOf(slot, a));
-      }
+      for (let a = 0; a < this.dims; a++) this.linkBoundaries(a, slot);
       this.stampExtents(slot);
     }
     this.collectSpan(slot);
@@ -933,40 +1221,15 @@ class AoiScene {
       this.watcherSet(s).length = 0;
       store<i32>(this.slotAt(s), this.stamp, SLOT_MARK_TARGET);
     }
-    const nodes = heap.alloc(<usize>n * 12);
+    for (let k = 0; k < n; k++) this.setState(load<i32>(slots + (<usize>k << 2)), WATCHER);
+    this.alive += n;
+    // Sorting every node costs about what merging the new ones would, and the bands follow the new extent.
+    this.bandedAt = this.alive;
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
-      for (let k = 0; k < n; k++) {
-        const s = load<i32>(slots + (<usize>k << 2));
-        const p = this.posOf(s, a);
-        const r = this.rangeOf(s, a);
-        const lower = axis.recordOf(3 * s + KIND_LOWER);
-        const entity = axis.recordOf(3 * s + KIND_ENTITY);
-        const upper = axis.recordOf(3 * s + KIND_UPPER);
-        axis.setKey(lower, p - r);
-        axis.setKey(entity, p);
-        axis.setKey(upper, p + r);
-        store<i32>(nodes + <usize>k * 12, lower);
-        store<i32>(nodes + <usize>k * 12, entity, 4);
-        store<i32>(nodes + <usize>k * 12, upper, 8);
-        if (r > axis.maxRange) axis.maxRange = r;
-      }
-      sortNodes(axis, nodes, 0, 3 * n - 1);
-      let at = axis.hint(axis.key(load<i32>(nodes)), this.slots, -1);
-      for (let k = 0; k < 3 * n; k++) {
-        const node = load<i32>(nodes + (<usize>k << 2));
-        axis.insertFrom(node, at);
-        at = node;
-      }
+      for (let k = 0; k < n; k++) axis.maxRange = max(axis.maxRange, load<f64>(ranges + (<usize>k << 3)));
+      this.reband(a);
     }
-    heap.free(nodes);
-    for (let k = 0; k < n; k++) {
-      const s = load<i32>(slots + (<usize>k << 2));
-      this.setState(s, WATCHER);
-      this.stampExtents(s);
-    }
-    this.alive += n;
-    for (let a = 0; a < this.dims; a++) this.axis(a).refreshIndex(true);
     this.enterAllPairs(slots, n);
     this.tidy();
   }
@@ -1002,6 +1265,7 @@ class AoiScene {
       }
     }
     grid.release();
+    for (let s = 1; s < this.capacity; s++) if (this.stateOf(s) != FREE) this.watcherSet(s).fit();
   }
 
   query(slot: i32): i32 {
@@ -1027,21 +1291,23 @@ class AoiScene {
     return results.length;
   }
 
+  /** Entities in the closed box: the x lists of the bands the box overlaps on y. */
   queryBox(minX: f64, minY: f64, minZ: f64, maxX: f64, maxY: f64, maxZ: f64): i32 {
     const axis = this.axis0;
     const results = this.results;
     results.length = 0;
-    for (let r = axis.next(axis.seek(minX, this.slots)); r != TAIL_RECORD && axis.key(r) <= maxX; r = axis.next(r)) {
-      const n = axis.owner(r);
-      if (n % 3 != KIND_ENTITY) continue;
-      const s = n / 3;
-      const y = this.posOf(s, 1);
-      if (!(minY <= y && y <= maxY)) continue;
-      if (this.dims == 3) {
-        const z = this.posOf(s, 2);
-        if (!(minZ <= z && z <= maxZ)) continue;
+    for (let b = axis.bandOf(minY), last = axis.bandOf(maxY); b <= last; b++) {
+      for (let r = axis.next(axis.seek(b, minX, this.slots)); !isSentinel(r) && axis.key(r) <= maxX; r = axis.next(r)) {
+        if (axis.kindOf(r) != KIND_ENTITY) continue;
+        const s = axis.slotOf(r);
+        const y = this.posOf(s, 1);
+        if (!(minY <= y && y <= maxY)) continue;
+        if (this.dims == 3) {
+          const z = this.posOf(s, 2);
+          if (!(minZ <= z && z <= maxZ)) continue;
+        }
+        results.push(this.idOf(s));
       }
-      results.push(this.idOf(s));
     }
     return results.length;
   }
@@ -1052,6 +1318,7 @@ class AoiScene {
     for (let a = 0; a < this.dims; a++) this.axis(a).reset();
     this.events.length = 0;
     this.alive = 0;
+    this.bandedAt = 0;
   }
 }
 
@@ -1098,46 +1365,21 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
   }
 }
 
-/** The largest f32 <= x. */
-@inline function floor32(x: f64): f32 {
-  const v = <f32>x;
-  if (<f64>v <= x) return v;
-  if (v == 0) return reinterpret<f32>(<i32>0x80000001);
-  const bits = reinterpret<i32>(v);
-  return reinterpret<f32>(v > 0 ? bits - 1 : bits + 1);
-}
-
-/** The smallest f32 >= x. */
-@inline function ceil32(x: f64): f32 {
-  const v = <f32>x;
-  if (<f64>v >= x) return v;
-  if (v == 0) return reinterpret<f32>(<i32>1);
-  const bits = reinterpret<i32>(v);
-  return reinterpret<f32>(v > 0 ? bits + 1 : bits - 1);
-}
-
 /** The record at address at (records start at base). */
 @inline function recordAt(base: usize, at: usize): i32 {
   return <i32>((at - base) / RECORD_BYTES);
 }
 
-/**
- * The record at address at sorts before a node with this key and kind. The
- * f32 keys decide unless they tie; then the exact key in keys[record] does.
- */
-@inline function precedes(at: usize, base: usize, keys: usize, key: f64, key32: f32, kind: i32): bool {
-  const k = load<f32>(at);
-  if (k != key32) return k < key32;
-  const exact = load<f64>(keys + ((at - base) >> 1));
-  return exact < key || (exact == key && (load<i32>(at, 4) & 3) < kind);
+/** The record at address at sorts before a node with this key and kind. */
+@inline function precedes(at: usize, key: f64, kind: i32): bool {
+  const k = load<f64>(at);
+  return k < key || (k == key && (load<i32>(at, 8) & 3) < kind);
 }
 
-/** The record at address at sorts after a node with this key and kind (see precedes). */
-@inline function follows(at: usize, base: usize, keys: usize, key: f64, key32: f32, kind: i32): bool {
-  const k = load<f32>(at);
-  if (k != key32) return k > key32;
-  const exact = load<f64>(keys + ((at - base) >> 1));
-  return exact > key || (exact == key && (load<i32>(at, 4) & 3) > kind);
+/** The record at address at sorts after a node with this key and kind. */
+@inline function follows(at: usize, key: f64, kind: i32): bool {
+  const k = load<f64>(at);
+  return k > key || (k == key && (load<i32>(at, 8) & 3) > kind);
 }
 
 /**
@@ -1156,8 +1398,8 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
  * without branches, as most crossings fail it at random.
  */
 @inline function crossing(at: usize, wanted: i32, lo1: f64, hi1: f64, lo2: f64, hi2: f64): bool {
-  const isEntity = <i32>((load<i32>(at, 4) & 3) == KIND_ENTITY);
-  const c = <f64>load<f32>(at, 12);
+  const isEntity = <i32>((load<i32>(at, 8) & 3) == KIND_ENTITY);
+  const c = <f64>load<f32>(at, 16);
   const inside = (<i32>(lo1 <= c) & <i32>(c <= hi1)) | (<i32>(lo2 <= c) & <i32>(c <= hi2));
   return ((isEntity ^ wanted ^ 1) & inside) != 0;
 }
@@ -1284,10 +1526,9 @@ function freeIntList(list: IntList): void {
 function newAxis(): AxisList {
   const axis = changetype<AxisList>(heap.alloc(offsetof<AxisList>()));
   memory.fill(changetype<usize>(axis), 0, offsetof<AxisList>());
-  axis.records = heap.alloc(64 * RECORD_BYTES);
-  axis.keys = heap.alloc(64 << 3);
-  axis.owners = heap.alloc(64 << 2);
-  axis.recordCapacity = 64;
+  const capacity = SENTINELS + 64;
+  axis.records = heap.alloc(<usize>capacity * RECORD_BYTES);
+  axis.recordCapacity = capacity;
   axis.reset();
   return axis;
 }
@@ -1343,7 +1584,7 @@ export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watc
 }
 
 /** How many moves ahead a batch touches the memory a move starts from. */
-const MOVE_LEAD: i32 = 4;
+const MOVE_LEAD: i32 = 8;
 
 /** Moves slots[k] to (xs[k], ys[k], zs[k]) in order; zs is 0 for 2-D scenes. */
 export function aoiMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
@@ -1410,7 +1651,7 @@ export function aoiBytes(ptr: i32): f64 {
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);
-    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>(RECORD_BYTES + 12) + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 12;
+    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>RECORD_BYTES + <f64>axis.handleCapacity * 8 + <f64>axis.snapCapacity * 16;
   }
   bytes += <f64>(s.candidateWatchers.capacity + s.candidateTargets.capacity + s.events.capacity + s.results.capacity) * 4;
   return bytes;

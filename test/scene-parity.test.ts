@@ -71,6 +71,11 @@ function checkViews(scenes: Scene[], oracle: AoiOracle): void {
   }
 }
 
+/** How many bands the js core cut its x list into. */
+function bandsOf(scene: Scene): number {
+  return (scene as unknown as { core: { axes: Array<{ bands: number }> } }).core.axes[0].bands;
+}
+
 function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs'): void {
   const scenes = [new Scene({ backend: 'wasm', dimensions }), new Scene({ backend: 'js', dimensions })];
   const oracle = new AoiOracle(dimensions, form);
@@ -210,6 +215,33 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
       fc.assert(fc.property(arb(edge, [0, 1e36, 1e37, 2e38], bigStep), (ops) => run(dimensions, ops, 'bounds')), { numRuns: 60 });
       fc.assert(fc.property(arb(near, [0, 1 / 64, 3 / 64, 0.1], tiny), (ops) => run(dimensions, ops, 'bounds')), { numRuns: 300 });
     }
+  });
+
+  it('banded lists: steps across band borders and corners, boxes entering and leaving bands, re-cuts and entities beyond the cut', () => {
+    // 2.5-unit bands (five ranges of 0.5 at the cut): moves of up to 3 units
+    // cross borders on both axes at once; a range of 4 later overlaps more
+    // than two bands and forces a re-cut; moves to +-90 land beyond it.
+    const lattice = fc.integer({ min: -20, max: 20 }).map((v) => v / 2);
+    const step3 = fc.integer({ min: -6, max: 6 }).map((v) => v / 2);
+    const arb = (dimensions: 2 | 3) => fc.tuple(
+      fc.array(fc.record({ id: fc.integer({ min: 20, max: 79 }), p: fc.tuple(lattice, lattice, lattice) as fc.Arbitrary<Vec>, range: fc.constant(0.5) }), { minLength: 40, maxLength: 60 }),
+      fc.array(
+        fc.oneof(
+          { weight: 8, arbitrary: fc.record({ kind: fc.constant('move' as const), id: fc.integer({ min: 20, max: 79 }), p: fc.tuple(step3, step3, step3) as fc.Arbitrary<Vec>, relative: fc.constant(true) }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('move' as const), id: fc.integer({ min: 20, max: 79 }), p: fc.tuple(fc.constantFrom(-90, 90), lattice, lattice) as fc.Arbitrary<Vec>, relative: fc.constant(false) }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id: fc.integer({ min: 20, max: 79 }), range: fc.constantFrom(0, 1, 4, dimensions === 3 ? { x: 0.5, y: 2, z: 1 } : { x: 0.5, y: 2 }) as fc.Arbitrary<AoiRange> }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('add' as const), id: fc.integer({ min: 0, max: 19 }), p: fc.tuple(lattice, lattice, lattice) as fc.Arbitrary<Vec>, range: fc.constantFrom(0.5, 1.5, null) as fc.Arbitrary<AoiRange> }) },
+        ),
+        { minLength: 20, maxLength: 120 },
+      ),
+    );
+    for (const dimensions of [2, 3] as const) {
+      fc.assert(fc.property(arb(dimensions), ([adds, ops]) => run(dimensions, [{ kind: 'addMany', adds }, ...ops])), { numRuns: 40 });
+    }
+    // The workload above is cut into bands (the cut depends only on the scene's contents).
+    const scene = new Scene({ backend: 'js', defaultRange: 0.5 });
+    scene.addMany(Int32Array.from({ length: 40 }, (_, i) => i), Float64Array.from({ length: 40 }, (_, i) => i % 7), Float64Array.from({ length: 40 }, (_, i) => (i * 3) % 20));
+    expect(bandsOf(scene)).toBeGreaterThan(1);
   });
 
   it('a larger crowd: 300 entities, many walking steps and teleports', () => {

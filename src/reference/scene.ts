@@ -1,28 +1,54 @@
 // The reference Scene core (backend 'js'): the same algorithm as
 // assembly/aoi.ts, written as plain TypeScript over typed arrays.
 //
-// Every entity slot s owns three nodes on each axis list: 3s is the lower
-// boundary of its view box (x - range), 3s + 1 the entity itself, 3s + 2 the
-// upper boundary (x + range). Slot 0 is reserved: node 0 is the head (-inf)
-// and node 2 the tail (+inf) of every list. Lists are sorted by (key, kind)
-// with kind = node % 3, so at equal coordinates a lower boundary comes before
-// an entity and an entity before an upper boundary: an entity exactly on the
-// edge of a box lies inside it (the box is closed), whatever the arrival order.
+// Each axis keeps its nodes on sorted doubly linked lists. An entity slot s
+// owns five nodes per axis (nodeOf(s, role)): the entity itself and two
+// pairs of view-box boundaries (x - range, x + range). Lists are sorted by
+// (key, kind), kind lower < entity < upper, so at equal coordinates an entity
+// exactly on the edge of a box lies inside it (the box is closed), whatever
+// the arrival order.
+//
+// Bands: the list of axis a is cut into bands along its band axis (the next
+// axis: x lists are banded by y, y lists by x in 2-D; z lists by x in 3-D),
+// each band its own list between a head (-inf) and a tail (+inf) sentinel.
+// An entity's node lives in the band of its own coordinate on the band axis;
+// a watcher's boundary pairs live in every band its box overlaps on that axis
+// (bands are at least as tall as two ranges, so one pair or two). A node in
+// one band never meets nodes of another, so a step crosses only what lies
+// near the mover on both axes, not every node between its old and new x.
 //
 // A move walks the mover's nodes to their new places; every node crossed is
 // a candidate pair whose visibility may have changed, and each candidate is
-// judged once on old and new positions over all axes. Who sees an entity is
-// kept as a set per entity (its watchers), so the 'move' events of a step
-// come straight from that set. A crossing is dropped at once when, on the
-// next axis, the box held the point neither before nor after. Long jumps
-// (teleports) and range changes re-scan the box instead of walking.
+// judged once on old and new positions over all axes. A node changing bands
+// walks in its old band, then enters the new band at its old key and walks
+// there too: a pair that starts or stops overlapping is crossed in the band
+// where both are (see the README for why that finds every change). Who sees
+// an entity is kept as a set per entity (its watchers), so the 'move' events
+// of a step come straight from that set. A crossing is dropped at once when,
+// on the band axis, the box held the point neither before nor after. Long
+// jumps (teleports) and range changes re-scan the box instead of walking.
 
 export const KIND_LOWER = 0;
 export const KIND_ENTITY = 1;
 export const KIND_UPPER = 2;
 
-const HEAD = 0;
-const TAIL = 2;
+/** Node roles within a slot: the entity, then two boundary pairs (lower, upper). */
+const ROLE_ENTITY = 1;
+const PAIR_LOWER = [0, 3];
+const PAIR_UPPER = [2, 4];
+const ROLE_KIND = [KIND_LOWER, KIND_ENTITY, KIND_UPPER, KIND_LOWER, KIND_UPPER];
+const NODES_PER_SLOT = 5;
+
+/** Bands per axis at most; band b's sentinels are nodes 2b (head) and 2b + 1 (tail). */
+export const MAX_BANDS = 256;
+const SENTINELS = 2 * MAX_BANDS;
+/** A band is this many largest ranges (on the band axis) tall: a box overlaps at most two bands. */
+export const BAND_RANGES = 5;
+/** A box overlapping more than two bands (a range grew) re-bands the axis once ranges exceed this share of a band. */
+const BAND_FIT = 1 / 2.2;
+/** Scenes below this many entities keep one band; re-banding happens whenever the count doubles. */
+const BAND_MIN_ENTITIES = 16;
+
 /** The coarse index keeps one entity in this many. */
 const SNAP_STRIDE = 4;
 /** Index entries a hint looks at, and how far (in mean gaps between entries) their entity may have moved since. */
@@ -39,19 +65,47 @@ const FREE = 0;
 const WATCHER = 1;
 const MARKER = 2;
 
+/** Node of slot s in role (0..4). */
+export function nodeOf(s: number, role: number): number {
+  return SENTINELS + NODES_PER_SLOT * s + role;
+}
+
+function slotOfNode(n: number): number {
+  return ((n - SENTINELS) / NODES_PER_SLOT) | 0;
+}
+
+/** Sort kind of a node: heads before everything at -inf, tails after everything at +inf. */
+function kindOf(n: number): number {
+  if (n < SENTINELS) return n & 1 ? 3 : -1;
+  return ROLE_KIND[(n - SENTINELS) % NODES_PER_SLOT];
+}
+
+function isSentinel(n: number): boolean {
+  return n < SENTINELS;
+}
+
 /**
- * One axis: a doubly linked list of nodes sorted by (key, kind), plus a
- * sorted snapshot of entity nodes that serves as a coarse index, so an insert
- * starts next to its place instead of at the head.
+ * One axis: banded doubly linked lists of nodes sorted by (key, kind), plus a
+ * sorted snapshot of entity nodes, by (band, key), that serves as a coarse
+ * index, so an insert starts next to its place instead of at a band's head.
  */
 class AxisList {
   keys: Float64Array;
   prev: Int32Array;
   next: Int32Array;
-  /** Snapshot of entity keys in list order and their slots: the coarse index. */
+  /** The band a node is linked in, -1 when unlinked. */
+  band: Int32Array;
+  /** Bands: count, and the band of coordinate v is floor((v - origin) / height), clamped. */
+  bands = 1;
+  origin = 0;
+  height = Infinity;
+  /** Snapshot of entity nodes in list order, by band then key, and their slots: the coarse index. */
+  snapBands = new Int32Array(0);
   snapKeys = new Float64Array(0);
   snapSlots = new Int32Array(0);
   snapLength = 0;
+  /** Typical key distance between neighbouring snapshot entries of one band. */
+  snapGap = Infinity;
   /** Inserts since the snapshot was taken; a rebuild comes after enough of them. */
   stale = 0;
   /** Largest half-extent any watcher has had on this axis (bounds the backward scans). */
@@ -61,19 +115,35 @@ class AxisList {
     this.keys = new Float64Array(nodeCapacity);
     this.prev = new Int32Array(nodeCapacity);
     this.next = new Int32Array(nodeCapacity);
+    this.band = new Int32Array(nodeCapacity).fill(-1);
     this.reset();
   }
 
+  /** Empties every band and goes back to one band. */
   reset(): void {
-    this.keys[HEAD] = -Infinity;
-    this.keys[TAIL] = Infinity;
-    this.next[HEAD] = TAIL;
-    this.prev[TAIL] = HEAD;
-    this.prev[HEAD] = HEAD;
-    this.next[TAIL] = TAIL;
+    this.bands = 1;
+    this.origin = 0;
+    this.height = Infinity;
+    this.clearBands();
+    this.band.fill(-1, SENTINELS);
     this.snapLength = 0;
     this.stale = 0;
     this.maxRange = 0;
+  }
+
+  private clearBands(): void {
+    for (let b = 0; b < MAX_BANDS; b++) {
+      const head = 2 * b;
+      const tail = head + 1;
+      this.keys[head] = -Infinity;
+      this.keys[tail] = Infinity;
+      this.next[head] = tail;
+      this.prev[tail] = head;
+      this.prev[head] = head;
+      this.next[tail] = tail;
+      this.band[head] = b;
+      this.band[tail] = b;
+    }
   }
 
   grow(nodeCapacity: number): void {
@@ -83,16 +153,31 @@ class AxisList {
     prev.set(this.prev);
     const next = new Int32Array(nodeCapacity);
     next.set(this.next);
+    const band = new Int32Array(nodeCapacity).fill(-1);
+    band.set(this.band);
     this.keys = keys;
     this.prev = prev;
     this.next = next;
+    this.band = band;
+  }
+
+  /** The band holding coordinate v of the band axis. */
+  bandOf(v: number): number {
+    if (this.bands === 1) return 0;
+    const b = Math.floor((v - this.origin) / this.height);
+    return b < 0 ? 0 : b >= this.bands ? this.bands - 1 : b;
+  }
+
+  /** True when a box of half-extent r on the band axis overlaps at most two bands. */
+  fits(r: number): boolean {
+    return this.bands === 1 || r <= this.height * BAND_FIT;
   }
 
   /** True when node a sorts before node b: by key, then by kind. */
   less(a: number, b: number): boolean {
     const ka = this.keys[a];
     const kb = this.keys[b];
-    return ka < kb || (ka === kb && a % 3 < b % 3);
+    return ka < kb || (ka === kb && kindOf(a) < kindOf(b));
   }
 
   unlink(n: number): void {
@@ -100,6 +185,7 @@ class AxisList {
     const q = this.next[n];
     this.next[p] = q;
     this.prev[q] = p;
+    this.band[n] = -1;
   }
 
   linkAfter(n: number, p: number): void {
@@ -108,9 +194,10 @@ class AxisList {
     this.next[n] = q;
     this.next[p] = n;
     this.prev[q] = n;
+    this.band[n] = this.band[p];
   }
 
-  /** Links the unlinked node n (its key set) at its place, walking from the linked node start. */
+  /** Links the unlinked node n (its key set) at its place, walking from start, linked in the same band. */
   insertFrom(n: number, start: number): void {
     if (this.less(n, start)) {
       let p = this.prev[start];
@@ -124,16 +211,18 @@ class AxisList {
   }
 
   /**
-   * A linked node near key: the snapshot entity with the largest key <= key,
-   * or the head. Any linked node is a correct start; a near one is a fast one.
+   * A linked node of band b near key: the snapshot entity of that band with
+   * the largest key <= key, or the band's head. Any node linked in the band
+   * is a correct start; a near one is a fast one.
    */
-  hint(key: number, state: Int32Array, exclude: number): number {
+  hint(b: number, key: number, state: Int32Array, exclude: number): number {
     let lo = 0;
     let hi = this.snapLength - 1;
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (this.snapKeys[mid] <= key) {
+      const mb = this.snapBands[mid];
+      if (mb < b || (mb === b && this.snapKeys[mid] <= key)) {
         found = mid;
         lo = mid + 1;
       } else {
@@ -141,23 +230,25 @@ class AxisList {
       }
     }
     // A removed entity (or the one being placed) is not in the list, and one
-    // that jumped since the snapshot is far from its entry: prefer the
-    // nearest entry whose entity is linked and still near it.
-    const spread = this.snapLength < 2 ? Infinity : ((this.snapKeys[this.snapLength - 1] - this.snapKeys[0]) / this.snapLength) * HINT_DRIFT;
-    let fallback = HEAD;
-    for (let i = found; i >= 0 && i > found - HINT_TRIES; i--) {
+    // that moved since the snapshot may be far from its entry or in another
+    // band: prefer the nearest entry whose entity is still in the band and near it.
+    const spread = this.snapGap * HINT_DRIFT;
+    let fallback = 2 * b;
+    for (let i = found; i >= 0 && i > found - HINT_TRIES && this.snapBands[i] === b; i--) {
       const slot = this.snapSlots[i];
       if (state[slot] === FREE || slot === exclude) continue;
-      const n = 3 * slot + KIND_ENTITY;
+      const n = nodeOf(slot, ROLE_ENTITY);
+      if (this.band[n] !== b) continue;
       if (Math.abs(this.keys[n] - this.snapKeys[i]) <= spread) return n;
-      if (fallback === HEAD) fallback = n;
+      if (fallback === 2 * b) fallback = n;
     }
     return fallback;
   }
 
-  /** Inserts node n (its key set) starting from the coarse index, and keeps the index fresh. */
-  insert(n: number, state: Int32Array): void {
-    this.insertFrom(n, this.hint(this.keys[n], state, (n / 3) | 0));
+  /** Links node n into band b at key, starting from the coarse index, and keeps the index fresh. */
+  insert(n: number, b: number, key: number, state: Int32Array): void {
+    this.keys[n] = key;
+    this.insertFrom(n, this.hint(b, key, state, slotOfNode(n)));
     this.stale++;
   }
 
@@ -167,27 +258,63 @@ class AxisList {
    */
   refreshIndex(force: boolean): void {
     if (!force && this.stale <= this.snapLength * SNAP_STRIDE + 48) return;
+    const bands: number[] = [];
     const keys: number[] = [];
     const slots: number[] = [];
     let seen = 0;
-    for (let n = this.next[HEAD]; n !== TAIL; n = this.next[n]) {
-      if (n % 3 !== KIND_ENTITY) continue;
-      if (seen++ % SNAP_STRIDE !== 0) continue;
-      keys.push(this.keys[n]);
-      slots.push((n - KIND_ENTITY) / 3);
+    let gaps = 0;
+    let gapCount = 0;
+    for (let b = 0; b < this.bands; b++) {
+      for (let n = this.next[2 * b]; !isSentinel(n); n = this.next[n]) {
+        if (kindOf(n) !== KIND_ENTITY) continue;
+        if (seen++ % SNAP_STRIDE !== 0) continue;
+        if (keys.length > 0 && bands[bands.length - 1] === b) {
+          gaps += this.keys[n] - keys[keys.length - 1];
+          gapCount++;
+        }
+        bands.push(b);
+        keys.push(this.keys[n]);
+        slots.push(slotOfNode(n));
+      }
     }
+    this.snapBands = Int32Array.from(bands);
     this.snapKeys = Float64Array.from(keys);
     this.snapSlots = Int32Array.from(slots);
     this.snapLength = keys.length;
+    this.snapGap = gapCount > 0 ? gaps / gapCount : Infinity;
     this.stale = 0;
   }
 
-  /** The last node with key < key (or the head): walking forward from it meets every node with key >= key. */
-  seek(key: number, state: Int32Array): number {
-    let p = this.hint(key, state, 0);
-    while (this.keys[p] >= key) p = this.prev[p];
+  /** In band b, the last node with key < key (or the head): walking forward from it meets every node with key >= key. */
+  seek(b: number, key: number, state: Int32Array): number {
+    let p = this.hint(b, key, state, 0);
+    while (this.keys[p] >= key && !isSentinel(p)) p = this.prev[p];
     while (this.keys[this.next[p]] < key) p = this.next[p];
     return p;
+  }
+
+  /**
+   * Re-cuts the list into bands for band-axis coordinates in [min, max] and
+   * the largest range on that axis, and empties every band.
+   */
+  recut(min: number, max: number, maxBandRange: number): void {
+    const extent = max - min;
+    let height = Math.max(BAND_RANGES * maxBandRange, extent / MAX_BANDS);
+    if (!(height > 0) || !(extent / height < Infinity)) height = Infinity;
+    this.bands = height < Infinity ? Math.min(MAX_BANDS, Math.floor(extent / height) + 1) : 1;
+    this.origin = this.bands > 1 ? min : 0;
+    this.height = this.bands > 1 ? height : Infinity;
+    this.clearBands();
+    this.band.fill(-1, SENTINELS);
+  }
+
+  /** Links unlinked nodes (keys set) into the bands bandFor gives, sorted by (band, key, kind), and re-takes the index. */
+  link(nodes: number[], bandFor: (n: number) => number): void {
+    const bandOf = new Int32Array(this.keys.length);
+    for (const n of nodes) bandOf[n] = bandFor(n);
+    nodes.sort((u, v) => bandOf[u] - bandOf[v] || (this.less(u, v) ? -1 : this.less(v, u) ? 1 : 0));
+    for (const n of nodes) this.linkAfter(n, this.prev[2 * bandOf[n] + 1]);
+    this.refreshIndex(true);
   }
 }
 
@@ -209,6 +336,8 @@ export class SceneCore {
   private stamp = 0;
   /** Entities in the scene. */
   private alive = 0;
+  /** Entities when the axes were last re-banded for the scene's extent. */
+  private bandedAt = 0;
   private candidateWatchers: number[] = [];
   private candidateTargets: number[] = [];
   private events: number[] = [];
@@ -219,7 +348,7 @@ export class SceneCore {
 
   constructor(dimensions: number) {
     this.dimensions = dimensions;
-    for (let a = 0; a < dimensions; a++) this.axes.push(new AxisList(48));
+    for (let a = 0; a < dimensions; a++) this.axes.push(new AxisList(SENTINELS + NODES_PER_SLOT * 16));
     this.ensureSlot(15);
   }
 
@@ -244,7 +373,7 @@ export class SceneCore {
     this.pos = grownF64(this.pos);
     this.range = grownF64(this.range);
     for (let s = this.watcherSets.length; s < capacity; s++) this.watcherSets.push([]);
-    for (const axis of this.axes) axis.grow(capacity * 3);
+    for (const axis of this.axes) axis.grow(SENTINELS + NODES_PER_SLOT * capacity);
     this.capacity = capacity;
   }
 
@@ -301,56 +430,130 @@ export class SceneCore {
     this.candidateTargets.length = 0;
   }
 
+  /** The band axis of axis a: the next one. */
+  private bandAxis(a: number): number {
+    return a + 1 === this.dimensions ? 0 : a + 1;
+  }
+
   private linkNodes(s: number): void {
     const watcher = this.state[s] === WATCHER;
     for (let a = 0; a < this.dimensions; a++) {
       const axis = this.axes[a];
-      const p = this.pos[s * 3 + a];
-      axis.keys[3 * s + KIND_ENTITY] = p;
-      axis.insert(3 * s + KIND_ENTITY, this.state);
-      if (watcher) this.linkBoundaries(axis, s, p, this.range[s * 3 + a]);
+      axis.insert(nodeOf(s, ROLE_ENTITY), axis.bandOf(this.pos[s * 3 + this.bandAxis(a)]), this.pos[s * 3 + a], this.state);
+      if (watcher) this.linkBoundaries(a, s);
       axis.refreshIndex(false);
     }
   }
 
-  private linkBoundaries(axis: AxisList, s: number, p: number, r: number): void {
-    axis.keys[3 * s + KIND_LOWER] = p - r;
-    axis.insert(3 * s + KIND_LOWER, this.state);
-    axis.keys[3 * s + KIND_UPPER] = p + r;
-    axis.insert(3 * s + KIND_UPPER, this.state);
+  /** Links s's boundary pairs on axis a into every band its box overlaps, re-banding first if the box is too tall. */
+  private linkBoundaries(a: number, s: number): void {
+    const axis = this.axes[a];
+    const f = this.bandAxis(a);
+    const r = this.range[s * 3 + a];
     if (r > axis.maxRange) axis.maxRange = r;
-  }
-
-  private unlinkNodes(s: number): void {
-    const watcher = this.state[s] === WATCHER;
-    for (const axis of this.axes) {
-      axis.unlink(3 * s + KIND_ENTITY);
-      if (watcher) {
-        axis.unlink(3 * s + KIND_LOWER);
-        axis.unlink(3 * s + KIND_UPPER);
-      }
+    // Re-banding links every live slot's nodes, these included.
+    if (!axis.fits(this.range[s * 3 + f])) return this.reband(a);
+    const p = this.pos[s * 3 + a];
+    const low = axis.bandOf(this.pos[s * 3 + f] - this.range[s * 3 + f]);
+    const high = axis.bandOf(this.pos[s * 3 + f] + this.range[s * 3 + f]);
+    for (let k = 0; k < 2; k++) {
+      if (k === 1 && high === low) break;
+      const b = k === 0 ? low : high;
+      axis.insert(nodeOf(s, PAIR_LOWER[k]), b, p - r, this.state);
+      axis.insert(nodeOf(s, PAIR_UPPER[k]), b, p + r, this.state);
     }
   }
 
-  /** Every entity between s's own boundaries on the x list, and within its box on y, becomes a target candidate. */
+  private unlinkBoundaries(axis: AxisList, s: number): void {
+    for (let k = 0; k < 2; k++) {
+      if (axis.band[nodeOf(s, PAIR_LOWER[k])] < 0) continue;
+      axis.unlink(nodeOf(s, PAIR_LOWER[k]));
+      axis.unlink(nodeOf(s, PAIR_UPPER[k]));
+    }
+  }
+
+  private unlinkNodes(s: number): void {
+    for (const axis of this.axes) {
+      axis.unlink(nodeOf(s, ROLE_ENTITY));
+      this.unlinkBoundaries(axis, s);
+    }
+  }
+
+  /**
+   * Re-cuts axis a into bands for the entities there now (their extent on the
+   * band axis, and its largest range) and links every live slot's nodes anew.
+   */
+  private reband(a: number): void {
+    const axis = this.axes[a];
+    const f = this.bandAxis(a);
+    let min = Infinity;
+    let max = -Infinity;
+    let maxRange = 0;
+    for (let s = 1; s < this.capacity; s++) {
+      if (this.state[s] === FREE) continue;
+      const v = this.pos[s * 3 + f];
+      if (v < min) min = v;
+      if (v > max) max = v;
+      if (this.state[s] === WATCHER) maxRange = Math.max(maxRange, this.range[s * 3 + f]);
+    }
+    axis.recut(min, max, maxRange);
+    const nodes: number[] = [];
+    for (let s = 1; s < this.capacity; s++) {
+      if (this.state[s] === FREE) continue;
+      const p = this.pos[s * 3 + a];
+      axis.keys[nodeOf(s, ROLE_ENTITY)] = p;
+      nodes.push(nodeOf(s, ROLE_ENTITY));
+      if (this.state[s] !== WATCHER) continue;
+      const r = this.range[s * 3 + a];
+      const v = this.pos[s * 3 + f];
+      const rf = this.range[s * 3 + f];
+      const pairs = axis.bandOf(v + rf) !== axis.bandOf(v - rf) ? 2 : 1;
+      for (let k = 0; k < pairs; k++) {
+        axis.keys[nodeOf(s, PAIR_LOWER[k])] = p - r;
+        axis.keys[nodeOf(s, PAIR_UPPER[k])] = p + r;
+        nodes.push(nodeOf(s, PAIR_LOWER[k]), nodeOf(s, PAIR_UPPER[k]));
+      }
+    }
+    axis.link(nodes, (n) => {
+      const t = slotOfNode(n);
+      const role = (n - SENTINELS) % NODES_PER_SLOT;
+      const v = this.pos[t * 3 + f];
+      if (role === ROLE_ENTITY) return axis.bandOf(v);
+      const r = this.range[t * 3 + f];
+      return role < 3 ? axis.bandOf(v - r) : axis.bandOf(v + r);
+    });
+  }
+
+  /** Re-bands every axis once the scene has doubled since the last time, so bands follow the scene's extent. */
+  private rebandIfGrown(): void {
+    if (this.alive < BAND_MIN_ENTITIES || this.alive < 2 * this.bandedAt) return;
+    this.bandedAt = this.alive;
+    for (let a = 0; a < this.dimensions; a++) this.reband(a);
+  }
+
+  /** Every entity between s's own boundaries on the x lists, and within its box on y, becomes a target candidate. */
   private collectSpan(s: number): void {
     if (this.state[s] !== WATCHER) return;
     const axis = this.axes[0];
-    const end = 3 * s + KIND_UPPER;
     const low = this.pos[s * 3 + 1] - this.range[s * 3 + 1];
     const high = this.pos[s * 3 + 1] + this.range[s * 3 + 1];
-    for (let n = axis.next[3 * s + KIND_LOWER]; n !== end; n = axis.next[n]) {
-      if (n % 3 !== KIND_ENTITY) continue;
-      const t = (n - KIND_ENTITY) / 3;
-      const y = this.pos[t * 3 + 1];
-      if (low <= y && y <= high && t !== s) this.addCandidateTarget(t);
+    for (let k = 0; k < 2; k++) {
+      const start = nodeOf(s, PAIR_LOWER[k]);
+      if (axis.band[start] < 0) continue;
+      const end = nodeOf(s, PAIR_UPPER[k]);
+      for (let n = axis.next[start]; n !== end; n = axis.next[n]) {
+        if (kindOf(n) !== KIND_ENTITY) continue;
+        const t = slotOfNode(n);
+        const y = this.pos[t * 3 + 1];
+        if (low <= y && y <= high && t !== s) this.addCandidateTarget(t);
+      }
     }
   }
 
   /**
    * Every watcher whose box may hold s becomes a watcher candidate: their
-   * lower x boundaries lie at most twice the largest range before s, and
-   * their centres lie within the largest y range of s's y.
+   * lower x boundaries lie in s's band, at most twice the largest range
+   * before s, and their centres lie within the largest y range of s's y.
    */
   private collectBoxesAround(s: number): void {
     const axis = this.axes[0];
@@ -358,9 +561,9 @@ export class SceneCore {
     const y = this.pos[s * 3 + 1];
     const reach = 2 * axis.maxRange;
     const limit = x - reach - 1e-9 * (Math.abs(x) + reach);
-    for (let n = axis.prev[3 * s + KIND_ENTITY]; n !== HEAD && axis.keys[n] >= limit; n = axis.prev[n]) {
-      if (n % 3 !== KIND_LOWER) continue;
-      const w = n / 3;
+    for (let n = axis.prev[nodeOf(s, ROLE_ENTITY)]; !isSentinel(n) && axis.keys[n] >= limit; n = axis.prev[n]) {
+      if (kindOf(n) !== KIND_LOWER) continue;
+      const w = slotOfNode(n);
       const wy = this.pos[w * 3 + 1];
       const ry = this.axes[1].maxRange;
       if (wy - ry <= y && y <= wy + ry && w !== s) this.addCandidateWatcher(w);
@@ -419,6 +622,7 @@ export class SceneCore {
   /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
   add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
     this.ensureSlot(slot);
+    this.rebandIfGrown();
     this.state[slot] = watcher ? WATCHER : MARKER;
     this.alive++;
     this.ids[slot] = id;
@@ -465,15 +669,11 @@ export class SceneCore {
     } else {
       for (let a = 0; a < this.dimensions; a++) {
         const axis = this.axes[a];
+        const f = this.bandAxis(a);
+        const from = p[i + a];
         const to = target[a];
-        const r = this.range[i + a];
-        const base = 3 * slot;
-        // The leading node goes first, so the mover's nodes do not cross each other.
-        if (watcher && to > p[i + a]) this.walk(a, base + KIND_UPPER, to + r, slot);
-        else if (watcher) this.walk(a, base + KIND_LOWER, to - r, slot);
-        this.walk(a, base + KIND_ENTITY, to, slot);
-        if (watcher && to > p[i + a]) this.walk(a, base + KIND_LOWER, to - r, slot);
-        else if (watcher) this.walk(a, base + KIND_UPPER, to + r, slot);
+        if (watcher) this.stepBoundaries(a, slot, from, to);
+        this.step(a, nodeOf(slot, ROLE_ENTITY), from, to, axis.bandOf(target[f]), slot);
       }
       p[i] = x;
       p[i + 1] = y;
@@ -495,11 +695,73 @@ export class SceneCore {
     return walk > scan;
   }
 
-  /** Moves node n on axis a to key, marking as candidates the entities or boxes it crosses. */
+  /**
+   * Moves s's boundary pairs on axis a from their old place to their new one:
+   * a pair in a band the box still overlaps walks there; a pair in a band
+   * the box left walks, then leaves; a band the box entered gets a pair at
+   * the old keys, which then walks.
+   */
+  private stepBoundaries(a: number, s: number, from: number, to: number): void {
+    const axis = this.axes[a];
+    const f = this.bandAxis(a);
+    const r = this.range[s * 3 + a];
+    const rf = this.range[s * 3 + f];
+    const low = axis.bandOf(this.target[f] - rf);
+    const high = axis.bandOf(this.target[f] + rf);
+    let lowHeld = false;
+    let highHeld = high === low;
+    const free: number[] = [];
+    for (let k = 0; k < 2; k++) {
+      const lower = nodeOf(s, PAIR_LOWER[k]);
+      const b = axis.band[lower];
+      if (b < 0) {
+        free.push(k);
+        continue;
+      }
+      this.walkPair(a, k, s, from, to, r);
+      if (b === low) lowHeld = true;
+      else if (b === high) highHeld = true;
+      else {
+        axis.unlink(lower);
+        axis.unlink(nodeOf(s, PAIR_UPPER[k]));
+        free.push(k);
+      }
+    }
+    if (!lowHeld) this.enterBand(a, free.pop()!, s, low, from, to, r);
+    if (!highHeld) this.enterBand(a, free.pop()!, s, high, from, to, r);
+  }
+
+  /** Links pair k of s into band b at its old keys, then walks it to the new ones. */
+  private enterBand(a: number, k: number, s: number, b: number, from: number, to: number, r: number): void {
+    const axis = this.axes[a];
+    axis.insert(nodeOf(s, PAIR_LOWER[k]), b, from - r, this.state);
+    axis.insert(nodeOf(s, PAIR_UPPER[k]), b, from + r, this.state);
+    this.walkPair(a, k, s, from, to, r);
+  }
+
+  /** Walks pair k of s to its keys around `to`, the leading boundary first. */
+  private walkPair(a: number, k: number, s: number, from: number, to: number, r: number): void {
+    const lead = to > from ? PAIR_UPPER[k] : PAIR_LOWER[k];
+    const trail = to > from ? PAIR_LOWER[k] : PAIR_UPPER[k];
+    this.walk(a, nodeOf(s, lead), lead === PAIR_UPPER[k] ? to + r : to - r, s);
+    this.walk(a, nodeOf(s, trail), trail === PAIR_UPPER[k] ? to + r : to - r, s);
+  }
+
+  /** Moves s's entity node on axis a from `from` to `to`, into band b: walking in its old band, then, when the band changes, in the new one from the old key. */
+  private step(a: number, n: number, from: number, to: number, b: number, s: number): void {
+    const axis = this.axes[a];
+    this.walk(a, n, to, s);
+    if (axis.band[n] === b) return;
+    axis.unlink(n);
+    axis.insert(n, b, from, this.state);
+    this.walk(a, n, to, s);
+  }
+
+  /** Moves node n on axis a to key within its band, marking as candidates the entities or boxes it crosses. */
   private walk(a: number, n: number, key: number, slot: number): void {
     const axis = this.axes[a];
     axis.keys[n] = key;
-    const entity = n % 3 === KIND_ENTITY;
+    const entity = kindOf(n) === KIND_ENTITY;
     let q = axis.next[n];
     if (axis.less(q, n)) {
       do {
@@ -530,10 +792,10 @@ export class SceneCore {
    * keeps in the list node itself.
    */
   private cross(other: number, a: number, movingEntity: boolean, slot: number): void {
-    const otherSlot = (other / 3) | 0;
+    const otherSlot = slotOfNode(other);
     if (otherSlot === slot) return;
-    const otherIsEntity = other % 3 === KIND_ENTITY;
-    const f = a + 1 === this.dimensions ? 0 : a + 1;
+    const otherIsEntity = kindOf(other) === KIND_ENTITY;
+    const f = this.bandAxis(a);
     const before = this.old[f];
     const after = this.target[f];
     if (movingEntity && !otherIsEntity) {
@@ -573,18 +835,13 @@ export class SceneCore {
     const wasWatcher = this.state[slot] === WATCHER;
     this.collectSpan(slot);
     const i = slot * 3;
-    for (const axis of this.axes) {
-      if (wasWatcher) {
-        axis.unlink(3 * slot + KIND_LOWER);
-        axis.unlink(3 * slot + KIND_UPPER);
-      }
-    }
+    if (wasWatcher) for (const axis of this.axes) this.unlinkBoundaries(axis, slot);
     this.state[slot] = watcher ? WATCHER : MARKER;
     this.range[i] = watcher ? rx : 0;
     this.range[i + 1] = watcher ? ry : 0;
     this.range[i + 2] = watcher && this.dimensions === 3 ? rz : 0;
     if (watcher) {
-      for (let a = 0; a < this.dimensions; a++) this.linkBoundaries(this.axes[a], slot, this.pos[i + a], this.range[i + a]);
+      for (let a = 0; a < this.dimensions; a++) this.linkBoundaries(a, slot);
     }
     this.collectSpan(slot);
     this.settle(slot, false, wasWatcher);
@@ -629,32 +886,14 @@ export class SceneCore {
       this.watcherSets[s].length = 0;
       this.markTarget[s] = this.stamp;
     }
-    // Linked while still FREE, so the coarse index never offers a half-linked node.
-    const nodes = new Int32Array(3 * n);
-    for (let a = 0; a < this.dimensions; a++) {
-      const axis = this.axes[a];
-      for (let k = 0; k < n; k++) {
-        const s = slots[k];
-        const p = this.pos[s * 3 + a];
-        const r = this.range[s * 3 + a];
-        axis.keys[3 * s + KIND_LOWER] = p - r;
-        axis.keys[3 * s + KIND_ENTITY] = p;
-        axis.keys[3 * s + KIND_UPPER] = p + r;
-        nodes[3 * k] = 3 * s + KIND_LOWER;
-        nodes[3 * k + 1] = 3 * s + KIND_ENTITY;
-        nodes[3 * k + 2] = 3 * s + KIND_UPPER;
-        if (r > axis.maxRange) axis.maxRange = r;
-      }
-      nodes.sort((u, v) => (axis.less(u, v) ? -1 : axis.less(v, u) ? 1 : 0));
-      let at = axis.hint(axis.keys[nodes[0]], this.state, -1);
-      for (const node of nodes) {
-        axis.insertFrom(node, at);
-        at = node;
-      }
-    }
     for (let k = 0; k < n; k++) this.state[slots[k]] = WATCHER;
     this.alive += n;
-    for (const axis of this.axes) axis.refreshIndex(true);
+    // Sorting every node costs about what merging the new ones would, and the bands follow the new extent.
+    this.bandedAt = this.alive;
+    for (let a = 0; a < this.dimensions; a++) {
+      for (let k = 0; k < n; k++) this.axes[a].maxRange = Math.max(this.axes[a].maxRange, ranges[k]);
+      this.reband(a);
+    }
     this.enterAllPairs(slots);
   }
 
@@ -708,16 +947,18 @@ export class SceneCore {
     return this.watcherSets[slot].map((w) => this.ids[w]);
   }
 
-  /** Ids positioned in the closed box, unordered. */
+  /** Ids positioned in the closed box, unordered: the x lists of the bands the box overlaps on y. */
   queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[] {
     const axis = this.axes[0];
     const out: number[] = [];
-    for (let n = axis.next[axis.seek(minX, this.state)]; axis.keys[n] <= maxX && n !== TAIL; n = axis.next[n]) {
-      if (n % 3 !== KIND_ENTITY) continue;
-      const s = (n - KIND_ENTITY) / 3;
-      const y = this.pos[s * 3 + 1];
-      const z = this.pos[s * 3 + 2];
-      if (minY <= y && y <= maxY && (this.dimensions === 2 || (minZ <= z && z <= maxZ))) out.push(this.ids[s]);
+    for (let b = axis.bandOf(minY); b <= axis.bandOf(maxY); b++) {
+      for (let n = axis.next[axis.seek(b, minX, this.state)]; axis.keys[n] <= maxX && !isSentinel(n); n = axis.next[n]) {
+        if (kindOf(n) !== KIND_ENTITY) continue;
+        const s = slotOfNode(n);
+        const y = this.pos[s * 3 + 1];
+        const z = this.pos[s * 3 + 2];
+        if (minY <= y && y <= maxY && (this.dimensions === 2 || (minZ <= z && z <= maxZ))) out.push(this.ids[s]);
+      }
     }
     return out;
   }
@@ -729,6 +970,7 @@ export class SceneCore {
     for (const axis of this.axes) axis.reset();
     this.events.length = 0;
     this.alive = 0;
+    this.bandedAt = 0;
   }
 }
 
