@@ -897,14 +897,20 @@ function rebuildWith(t: Tree, recs: usize, count: i32): void {
   resetNodes(t);
   if (t.mode == MODE_SPLIT) {
     planRecords(t, 0, recs, count);
-    fill(t, 0, recs, count, t.quad0, t.quad1, t.quad2, t.quad3);
-    // Built in one go: no slack in the node array until the next split.
-    t.nodeCap = t.nodeCount;
-    t.nodes = heap.realloc(t.nodes, <usize>t.nodeCap * NODE_BYTES);
+    fillRoot(t, recs, count);
     return;
   }
   for (let i = 0; i < count; i++) place(t, load<i32>(recs + <usize>i * REC_BYTES, REC_SLOT));
   heap.free(recs);
+}
+
+// Builds the fresh root of a split tree from the count records in recs,
+// planned (masks, and counts in t.quad0..3).
+function fillRoot(t: Tree, recs: usize, count: i32): void {
+  fill(t, 0, recs, count, t.quad0, t.quad1, t.quad2, t.quad3);
+  // Built in one go: no slack in the node array until the next split.
+  t.nodeCap = t.nodeCount;
+  t.nodes = heap.realloc(t.nodes, <usize>t.nodeCap * NODE_BYTES);
 }
 
 // ---- exports --------------------------------------------------------------------------------
@@ -968,7 +974,13 @@ export function qtUpdateMany(tree: i32, slotsPtr: i32, rectsPtr: i32, count: i32
 export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i32, count: i32): void {
   const t = changetype<Tree>(<usize>tree);
   if (t.mode == MODE_SPLIT && count > 0 && count >= t.size) {
+    // The root's split is planned as the records are written, not in a pass of its own.
+    resetNodes(t);
     const recs = allRecords(t, count);
+    planRecords(t, 0, recs, t.size);
+    const root = nodeAt(t, 0);
+    const mx = midpoint(load<f64>(root, X0), load<f64>(root, X1)), my = midpoint(load<f64>(root, Y0), load<f64>(root, Y1));
+    let c0 = t.quad0, c1 = t.quad1, c2 = t.quad2, c3 = t.quad3;
     let top = 0;
     for (let i = 0; i < count; i++) top = max(top, load<i32>(<usize>slotsPtr + (<usize>i << 2)));
     reserveItems(t, top);
@@ -983,10 +995,20 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
       store<u64>(r, load<u64>(src, 24), RY1);
       store<i32>(r, load<i32>(<usize>idsPtr + (<usize>i << 2)), ID);
       writeRecord(rec, r, slot);
+      const m = quadrantMask(rec, mx, my);
+      store<i32>(rec, m, REC_MASK);
+      c0 += m & 1;
+      c1 += (m >> 1) & 1;
+      c2 += (m >> 2) & 1;
+      c3 += m >> 3;
       rec += REC_BYTES;
     }
     t.size += count;
-    rebuildWith(t, recs, t.size);
+    t.quad0 = c0;
+    t.quad1 = c1;
+    t.quad2 = c2;
+    t.quad3 = c3;
+    fillRoot(t, recs, t.size);
     return;
   }
   for (let i = 0; i < count; i++) {
