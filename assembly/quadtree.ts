@@ -44,7 +44,8 @@ const HOME: usize = 92; // split: entries [0, HOME) are the leaf's own (it holds
 
 // Item record, ITEM_BYTES apart, indexed by slot: the exact rect, the id
 // (-1 for a free slot) and the home node: in split mode the leaf owning the
-// rect's min corner, in fixed mode the one node holding the item.
+// rect's min corner or, after a split, an ancestor of it (see homeLeaf); in
+// fixed mode the one node holding the item.
 const ITEM_BYTES: usize = 40;
 const RX0: usize = 0;
 const RY0: usize = 8;
@@ -558,15 +559,12 @@ function adoptLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
   const list = newList(t, count);
   const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
   const others = reserveScratch(t, count);
-  // Where an item that is not the leaf's own writes its home: nowhere that matters.
-  const sink = memory.data(<i32>ITEM_BYTES);
   let own = 0, other = 0;
   // Branch-free: own or not is a coin toss in dense leaves.
   for (let k = 0; k < count; k++) {
     const r = recs + <usize>k * REC_BYTES;
     const x = load<f64>(r, RX0), y = load<f64>(r, RY0), slot = load<i32>(r, REC_SLOT);
     const isOwn = <i32>(x >= ex0) & <i32>(x < ex1) & <i32>(y >= ey0) & <i32>(y < ey1);
-    store<i32>(select(itemAt(t, slot), sink, isOwn), n, NODE);
     setSlotAt(list, own, slot);
     setSlotAt(others, other, slot);
     own += isOwn;
@@ -721,7 +719,7 @@ function splitPairs(t: Tree): void {
 function splitUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const r = itemAt(t, slot);
   const ox0 = load<f64>(r, RX0), oy0 = load<f64>(r, RY0), ox1 = load<f64>(r, RX1), oy1 = load<f64>(r, RY1);
-  const leaf = load<i32>(r, NODE);
+  const leaf = homeLeaf(t, r, ox0, oy0);
   // Fast path: the rect was and stays strictly inside its one leaf.
   const lp = nodeAt(t, leaf);
   if (inside(lp, x0, y0, x1, y1) && inside(lp, ox0, oy0, ox1, oy1)) {
@@ -764,6 +762,18 @@ function leavesDiffer(t: Tree, n: i32, ax0: f64, ay0: f64, ax1: f64, ay1: f64, b
     if (a && leavesDiffer(t, c, ax0, ay0, ax1, ay1, bx0, by0, bx1, by1)) return true;
   }
   return false;
+}
+
+// The leaf owning the min corner (x0, y0) of the item at r. A split (bulk
+// or not) leaves the item's home at the node that split, an ancestor owning
+// the corner too, to be resolved here on the item's next update: a build
+// writes no home per item (those writes land all over the item table).
+function homeLeaf(t: Tree, r: usize, x0: f64, y0: f64): i32 {
+  const n = load<i32>(r, NODE);
+  if (load<i32>(nodeAt(t, n), CHILD) < 0) return n;
+  const leaf = ownerLeaf(t, n, x0, y0);
+  store<i32>(r, leaf, NODE);
+  return leaf;
 }
 
 // The leaf below n owning the point (which n owns).
@@ -915,6 +925,8 @@ function allRecords(t: Tree, extra: i32): usize {
   let dst = recs;
   for (let s = 0; s < t.itemCap; s++) {
     if (load<i32>(itemAt(t, s), ID) < 0) continue;
+    // The tree is rebuilt: the root is the one node sure to own the item's corner.
+    store<i32>(itemAt(t, s), 0, NODE);
     writeRecord(dst, itemAt(t, s), s);
     dst += REC_BYTES;
   }
@@ -1044,6 +1056,7 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
       store<u64>(r, load<u64>(src, 16), RX1);
       store<u64>(r, load<u64>(src, 24), RY1);
       store<i32>(r, load<i32>(<usize>idsPtr + (<usize>i << 2)), ID);
+      store<i32>(r, 0, NODE);
       writeRecord(rec, r, slot);
       const m = quadrantMask(rec, mx, my);
       store<i32>(rec, m, REC_MASK);
