@@ -391,6 +391,13 @@ function gatherRecords(t: Tree, slots: usize, count: i32): usize {
   return (left & low) | ((right & low) << 1) | ((left & high) << 2) | ((right & high) << 3);
 }
 
+// Gives the record at r its quadrant mask in a node split at (mx, my); returns it.
+@inline function planRecord(r: usize, mx: f64, my: f64): i32 {
+  const m = quadrantMask(r, mx, my);
+  store<i32>(r, m, REC_MASK);
+  return m;
+}
+
 // Plans a split of node n over count records: stores each record's quadrant
 // mask at REC_MASK and the number of records per quadrant in t.quad0..3.
 // (A split plans its children's splits while it partitions, see splitInto.)
@@ -400,8 +407,7 @@ function planRecords(t: Tree, n: i32, recs: usize, count: i32): void {
   let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
   const end = recs + <usize>count * REC_BYTES;
   for (let r = recs; r < end; r += REC_BYTES) {
-    const m = quadrantMask(r, mx, my);
-    store<i32>(r, m, REC_MASK);
+    const m = planRecord(r, mx, my);
     c0 += m & 1;
     c1 += (m >> 1) & 1;
     c2 += (m >> 2) & 1;
@@ -1058,8 +1064,7 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
       store<i32>(r, load<i32>(<usize>idsPtr + (<usize>i << 2)), ID);
       store<i32>(r, 0, NODE);
       writeRecord(rec, r, slot);
-      const m = quadrantMask(rec, mx, my);
-      store<i32>(rec, m, REC_MASK);
+      const m = planRecord(rec, mx, my);
       c0 += m & 1;
       c1 += (m >> 1) & 1;
       c2 += (m >> 2) & 1;
