@@ -929,7 +929,9 @@ function place(t: Tree, slot: i32): void {
 function allRecords(t: Tree, extra: i32): usize {
   const recs = heap.alloc(<usize>max(t.size + extra, 1) * REC_BYTES);
   let dst = recs;
-  for (let s = 0; s < t.itemCap; s++) {
+  const end = recs + <usize>t.size * REC_BYTES;
+  // Stops at the last item: an empty tree (a fresh fill) reads no slot at all.
+  for (let s = 0; dst < end; s++) {
     if (load<i32>(itemAt(t, s), ID) < 0) continue;
     // The tree is rebuilt: the root is the one node sure to own the item's corner.
     store<i32>(itemAt(t, s), 0, NODE);
