@@ -37,14 +37,15 @@ const CHILD: usize = 64; // first of four consecutive children, -1 for a leaf
 const PARENT: usize = 68;
 const LEVEL: usize = 72; // root is 0
 const COUNT: usize = 76;
-const CAP: usize = 80;
+const CAP: usize = 80; // entry capacity; negative: -capacity, the list lies in the tree's arena
 const ENTRIES: usize = 84; // pointer to the entries: i32 slots
 const AUX: usize = 88; // split: count at which a blocked leaf retries; fixed: items in subtree
 const HOME: usize = 92; // split: entries [0, HOME) are the leaf's own (it holds their min corner)
 
 // Item record, ITEM_BYTES apart, indexed by slot: the exact rect, the id
 // (-1 for a free slot) and the home node: in split mode the leaf owning the
-// rect's min corner, in fixed mode the one node holding the item.
+// rect's min corner or, after a split, an ancestor of it (see homeLeaf); in
+// fixed mode the one node holding the item.
 const ITEM_BYTES: usize = 40;
 const RX0: usize = 0;
 const RY0: usize = 8;
@@ -91,6 +92,12 @@ class Tree {
   out: usize = 0;
   outCount: i32 = 0;
   outCap: i32 = 0;
+  // The slot lists of the leaves of the last bulk build, in one block; while
+  // a build runs, leaves hold offsets into it (it may move as it grows).
+  arena: usize = 0;
+  arenaUsed: i32 = 0;
+  arenaCap: i32 = 0;
+  bulk: bool = false;
 }
 
 @inline function nodeAt(t: Tree, n: i32): usize {
@@ -201,10 +208,7 @@ function addChildren(t: Tree, n: i32): i32 {
 // Drops every node, keeping the item table; rebuilds the root (and, in fixed
 // mode, the whole pre-split tree).
 function resetNodes(t: Tree): void {
-  for (let n = 0; n < t.nodeCount; n++) {
-    const e = load<i32>(nodeAt(t, n), ENTRIES);
-    if (e != 0) heap.free(<usize>e);
-  }
+  freeLists(t);
   t.nodeCount = 1;
   t.levels = 1;
   if (t.nodeCap == 0) {
@@ -222,15 +226,33 @@ function resetNodes(t: Tree): void {
 
 // ---- entries ---------------------------------------------------------------------
 
+// Frees every node's slot list: its own heap block, or the arena they share.
+function freeLists(t: Tree): void {
+  for (let n = 0; n < t.nodeCount; n++) {
+    const p = nodeAt(t, n);
+    if (load<i32>(p, CAP) > 0) heap.free(<usize>load<i32>(p, ENTRIES));
+  }
+  if (t.arena != 0) heap.free(t.arena);
+  t.arena = 0;
+}
+
 // Adds slot (whose rect starts at x0, y0) to the entries of node n.
 function appendEntry(t: Tree, n: i32, slot: i32, x0: f64, y0: f64): void {
   const p = nodeAt(t, n);
   const count = load<i32>(p, COUNT);
   let cap = load<i32>(p, CAP);
   let entries = <usize>load<i32>(p, ENTRIES);
-  if (count == cap) {
-    cap = max(4, cap + (cap >> 1)); // by half, not double: leaves are many, so slack adds up
-    entries = grow(entries, <usize>cap << 2);
+  if (count == abs(cap)) {
+    const inArena = cap < 0;
+    cap = max(4, count + (count >> 1)); // by half, not double: leaves are many, so slack adds up
+    // A list in the arena moves out to a block of its own.
+    if (inArena) {
+      const moved = heap.alloc(<usize>cap << 2);
+      memory.copy(moved, entries, <usize>count << 2);
+      entries = moved;
+    } else {
+      entries = grow(entries, <usize>cap << 2);
+    }
     store<i32>(p, cap, CAP);
     store<i32>(p, <i32>entries, ENTRIES);
   }
@@ -342,12 +364,12 @@ function maybeSplit(t: Tree, n: i32): void {
     heap.free(recs);
     return;
   }
-  heap.free(entries);
+  if (load<i32>(p, CAP) > 0) heap.free(entries);
   store<i32>(p, 0, COUNT);
   store<i32>(p, 0, CAP);
   store<i32>(p, 0, ENTRIES);
   store<i32>(p, 0, HOME);
-  splitInto(t, n, recs, count, q0, q1, q2, q3);
+  splitInto(t, n, recs, count, q0, q1, q2, q3, true);
 }
 
 // A heap block of build records for the count slots at slots.
@@ -369,6 +391,13 @@ function gatherRecords(t: Tree, slots: usize, count: i32): usize {
   return (left & low) | ((right & low) << 1) | ((left & high) << 2) | ((right & high) << 3);
 }
 
+// Gives the record at r its quadrant mask in a node split at (mx, my); returns it.
+@inline function planRecord(r: usize, mx: f64, my: f64): i32 {
+  const m = quadrantMask(r, mx, my);
+  store<i32>(r, m, REC_MASK);
+  return m;
+}
+
 // Plans a split of node n over count records: stores each record's quadrant
 // mask at REC_MASK and the number of records per quadrant in t.quad0..3.
 // (A split plans its children's splits while it partitions, see splitInto.)
@@ -378,8 +407,7 @@ function planRecords(t: Tree, n: i32, recs: usize, count: i32): void {
   let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
   const end = recs + <usize>count * REC_BYTES;
   for (let r = recs; r < end; r += REC_BYTES) {
-    const m = quadrantMask(r, mx, my);
-    store<i32>(r, m, REC_MASK);
+    const m = planRecord(r, mx, my);
     c0 += m & 1;
     c1 += (m >> 1) & 1;
     c2 += (m >> 2) & 1;
@@ -425,31 +453,37 @@ function sharePoint(recs: usize, count: i32): bool {
   return hiX0 <= loX1 && hiY0 <= loY1;
 }
 
-// Gives the empty node n the count records in the heap block recs (freed
-// here), planned (masks and quadrant counts q0..q3): as a leaf, or split,
-// recursively, as far as splitting pays. This is the bulk build: one
-// partition pass per level instead of one walk per item and repeated re-splits.
-function fill(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q2: i32, q3: i32): void {
-  if (shouldSplit(t, n, recs, count, q0, q1, q2, q3)) splitInto(t, n, recs, count, q0, q1, q2, q3);
-  else adoptLeaf(t, n, recs, count);
+// Gives the empty node n the count records at recs, planned (masks and
+// quadrant counts q0..q3): as a leaf, or split, recursively, as far as
+// splitting pays. This is the bulk build: one partition pass per level
+// instead of one walk per item and repeated re-splits. The records are only
+// read; `owned` says recs is a heap block of its own, freed once partitioned.
+function fill(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q2: i32, q3: i32, owned: bool): void {
+  if (shouldSplit(t, n, recs, count, q0, q1, q2, q3)) {
+    splitInto(t, n, recs, count, q0, q1, q2, q3, owned);
+    return;
+  }
+  adoptLeaf(t, n, recs, count);
+  if (owned) heap.free(recs);
 }
 
 // Adds the four children of n and fills each with the records that touch it
-// (q0..q3 of them, by the masks at REC_MASK), each quadrant's in a block of
-// its own, in input order. Each copied record gets its mask in the child, so
-// the children come planned. Frees the heap block recs as soon as it is
-// partitioned, so a bulk build holds at most the blocks along one path down
-// the tree besides the leaves.
-function splitInto(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q2: i32, q3: i32): void {
+// (q0..q3 of them, by the masks at REC_MASK), each quadrant's in a part of
+// one heap block, in input order. Each copied record gets its mask in the
+// child, so the children come planned. One block per split (freed when its
+// four children are built) keeps the allocator out of the way; a bulk
+// build holds at most the blocks along one path down the tree.
+function splitInto(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q2: i32, q3: i32, owned: bool): void {
   const first = addChildren(t, n);
+  const block = heap.alloc(<usize>max(q0 + q1 + q2 + q3, 1) * REC_BYTES);
   // Per quadrant q, in static memory so a record picks its quadrant's with
   // no branch: write cursor at 4q, the child's split lines at 16 + 16q and
   // 24 + 16q, and from 80 + 64q how many copies got each mask in the child.
   const plan = memory.data(336);
-  store<u32>(plan, <u32>recordBlock(q0));
-  store<u32>(plan, <u32>recordBlock(q1), 4);
-  store<u32>(plan, <u32>recordBlock(q2), 8);
-  store<u32>(plan, <u32>recordBlock(q3), 12);
+  store<u32>(plan, <u32>block);
+  store<u32>(plan, <u32>(block + <usize>q0 * REC_BYTES), 4);
+  store<u32>(plan, <u32>(block + <usize>(q0 + q1) * REC_BYTES), 8);
+  store<u32>(plan, <u32>(block + <usize>(q0 + q1 + q2) * REC_BYTES), 12);
   for (let q = 0; q < 4; q++) {
     const c = nodeAt(t, first + q);
     store<f64>(plan + (<usize>q << 4), midpoint(load<f64>(c, X0), load<f64>(c, X1)), 16);
@@ -469,7 +503,7 @@ function splitInto(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q
       if (m & 8) appendRecord(plan, 3, r);
     }
   }
-  heap.free(recs);
+  if (owned) heap.free(recs);
   // The children's splits reuse the static plan: their counts to locals first.
   tallyCounts(t, plan, 0);
   const k00 = t.quad0, k01 = t.quad1, k02 = t.quad2, k03 = t.quad3;
@@ -479,10 +513,11 @@ function splitInto(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q
   const k20 = t.quad0, k21 = t.quad1, k22 = t.quad2, k23 = t.quad3;
   tallyCounts(t, plan, 3);
   const k30 = t.quad0, k31 = t.quad1, k32 = t.quad2, k33 = t.quad3;
-  fill(t, first, b0, q0, k00, k01, k02, k03);
-  fill(t, first + 1, b1, q1, k10, k11, k12, k13);
-  fill(t, first + 2, b2, q2, k20, k21, k22, k23);
-  fill(t, first + 3, b3, q3, k30, k31, k32, k33);
+  fill(t, first, b0, q0, k00, k01, k02, k03, false);
+  fill(t, first + 1, b1, q1, k10, k11, k12, k13, false);
+  fill(t, first + 2, b2, q2, k20, k21, k22, k23, false);
+  fill(t, first + 3, b3, q3, k30, k31, k32, k33, false);
+  heap.free(block);
 }
 
 // Sets t.quad0..3 to the records per quadrant of child q, from the tally of
@@ -521,42 +556,50 @@ function tallyCounts(t: Tree, plan: usize, q: i32): void {
   store<i32>(tally, load<i32>(tally) + 1);
 }
 
-// A heap block for count records (at least one, so it can be freed like any other).
-@inline function recordBlock(count: i32): usize {
-  return heap.alloc(<usize>max(count, 1) * REC_BYTES);
-}
-
-// Makes the empty node n a leaf holding the count records in the heap block
-// recs, which becomes its slot list, shrunk to its exact size in place: its
-// own entries first, then the others, each part in record order.
+// Makes the empty node n a leaf holding the slots of the count records at
+// recs, in a slot list of their exact size: its own entries first, then the
+// others, each part in record order.
 function adoptLeaf(t: Tree, n: i32, recs: usize, count: i32): void {
-  if (count == 0) {
-    heap.free(recs);
-    return;
-  }
+  if (count == 0) return;
   const p = nodeAt(t, n);
+  const list = newList(t, count);
   const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
   const others = reserveScratch(t, count);
-  // Where an item that is not the leaf's own writes its home: nowhere that matters.
-  const sink = memory.data(<i32>ITEM_BYTES);
   let own = 0, other = 0;
-  // Branch-free (own or not is a coin toss in dense leaves). Entry `own`
-  // overwrites only records already read.
+  // Branch-free: own or not is a coin toss in dense leaves.
   for (let k = 0; k < count; k++) {
     const r = recs + <usize>k * REC_BYTES;
     const x = load<f64>(r, RX0), y = load<f64>(r, RY0), slot = load<i32>(r, REC_SLOT);
     const isOwn = <i32>(x >= ex0) & <i32>(x < ex1) & <i32>(y >= ey0) & <i32>(y < ey1);
-    store<i32>(select(itemAt(t, slot), sink, isOwn), n, NODE);
-    setSlotAt(recs, own, slot);
+    setSlotAt(list, own, slot);
     setSlotAt(others, other, slot);
     own += isOwn;
     other += isOwn ^ 1;
   }
-  memory.copy(recs + (<usize>own << 2), others, <usize>other << 2);
-  store<i32>(p, <i32>heap.realloc(recs, <usize>count << 2), ENTRIES);
-  store<i32>(p, count, CAP);
+  memory.copy(list + (<usize>own << 2), others, <usize>other << 2);
+  if (t.bulk) {
+    // An offset until the build ends: the arena may still move.
+    store<i32>(p, <i32>(list - t.arena), ENTRIES);
+    store<i32>(p, -count, CAP);
+  } else {
+    store<i32>(p, <i32>list, ENTRIES);
+    store<i32>(p, count, CAP);
+  }
   store<i32>(p, count, COUNT);
   store<i32>(p, own, HOME);
+}
+
+// Room for a new leaf's count slots: next in the arena during a bulk build
+// (one allocation for all the leaves), else a heap block of its own.
+function newList(t: Tree, count: i32): usize {
+  if (!t.bulk) return heap.alloc(<usize>count << 2);
+  if (t.arenaUsed + count > t.arenaCap) {
+    t.arenaCap = max(t.arenaUsed + count, t.arenaCap << 1);
+    t.arena = grow(t.arena, <usize>t.arenaCap << 2);
+  }
+  const list = t.arena + (<usize>t.arenaUsed << 2);
+  t.arenaUsed += count;
+  return list;
 }
 
 function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
@@ -682,7 +725,7 @@ function splitPairs(t: Tree): void {
 function splitUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const r = itemAt(t, slot);
   const ox0 = load<f64>(r, RX0), oy0 = load<f64>(r, RY0), ox1 = load<f64>(r, RX1), oy1 = load<f64>(r, RY1);
-  const leaf = load<i32>(r, NODE);
+  const leaf = homeLeaf(t, r, ox0, oy0);
   // Fast path: the rect was and stays strictly inside its one leaf.
   const lp = nodeAt(t, leaf);
   if (inside(lp, x0, y0, x1, y1) && inside(lp, ox0, oy0, ox1, oy1)) {
@@ -725,6 +768,18 @@ function leavesDiffer(t: Tree, n: i32, ax0: f64, ay0: f64, ax1: f64, ay1: f64, b
     if (a && leavesDiffer(t, c, ax0, ay0, ax1, ay1, bx0, by0, bx1, by1)) return true;
   }
   return false;
+}
+
+// The leaf owning the min corner (x0, y0) of the item at r. A split (bulk
+// or not) leaves the item's home at the node that split, an ancestor owning
+// the corner too, to be resolved here on the item's next update: a build
+// writes no home per item (those writes land all over the item table).
+function homeLeaf(t: Tree, r: usize, x0: f64, y0: f64): i32 {
+  const n = load<i32>(r, NODE);
+  if (load<i32>(nodeAt(t, n), CHILD) < 0) return n;
+  const leaf = ownerLeaf(t, n, x0, y0);
+  store<i32>(r, leaf, NODE);
+  return leaf;
 }
 
 // The leaf below n owning the point (which n owns).
@@ -874,8 +929,12 @@ function place(t: Tree, slot: i32): void {
 function allRecords(t: Tree, extra: i32): usize {
   const recs = heap.alloc(<usize>max(t.size + extra, 1) * REC_BYTES);
   let dst = recs;
-  for (let s = 0; s < t.itemCap; s++) {
+  const end = recs + <usize>t.size * REC_BYTES;
+  // Stops at the last item: an empty tree (a fresh fill) reads no slot at all.
+  for (let s = 0; dst < end; s++) {
     if (load<i32>(itemAt(t, s), ID) < 0) continue;
+    // The tree is rebuilt: the root is the one node sure to own the item's corner.
+    store<i32>(itemAt(t, s), 0, NODE);
     writeRecord(dst, itemAt(t, s), s);
     dst += REC_BYTES;
   }
@@ -897,14 +956,34 @@ function rebuildWith(t: Tree, recs: usize, count: i32): void {
   resetNodes(t);
   if (t.mode == MODE_SPLIT) {
     planRecords(t, 0, recs, count);
-    fill(t, 0, recs, count, t.quad0, t.quad1, t.quad2, t.quad3);
-    // Built in one go: no slack in the node array until the next split.
-    t.nodeCap = t.nodeCount;
-    t.nodes = heap.realloc(t.nodes, <usize>t.nodeCap * NODE_BYTES);
+    fillRoot(t, recs, count);
     return;
   }
   for (let i = 0; i < count; i++) place(t, load<i32>(recs + <usize>i * REC_BYTES, REC_SLOT));
   heap.free(recs);
+}
+
+// Builds the fresh root of a split tree from the count records in recs,
+// planned (masks, and counts in t.quad0..3).
+// The leaves' slot lists go to one arena, sized for two entries per item at
+// first (straddling items take more than one), trimmed to its exact size at
+// the end. Frees recs.
+function fillRoot(t: Tree, recs: usize, count: i32): void {
+  t.bulk = true;
+  t.arenaUsed = 0;
+  t.arenaCap = max(64, count << 1);
+  t.arena = heap.alloc(<usize>t.arenaCap << 2);
+  fill(t, 0, recs, count, t.quad0, t.quad1, t.quad2, t.quad3, true);
+  t.bulk = false;
+  t.arenaCap = t.arenaUsed;
+  t.arena = heap.realloc(t.arena, <usize>max(t.arenaCap, 1) << 2);
+  for (let n = 0; n < t.nodeCount; n++) {
+    const p = nodeAt(t, n);
+    if (load<i32>(p, CAP) < 0) store<i32>(p, load<i32>(p, ENTRIES) + <i32>t.arena, ENTRIES);
+  }
+  // Built in one go: no slack in the node array until the next split.
+  t.nodeCap = t.nodeCount;
+  t.nodes = heap.realloc(t.nodes, <usize>t.nodeCap * NODE_BYTES);
 }
 
 // ---- exports --------------------------------------------------------------------------------
@@ -925,10 +1004,7 @@ export function qtCreate(minX: f64, minY: f64, maxX: f64, maxY: f64, capacity: i
 
 export function qtDispose(tree: i32): void {
   const t = changetype<Tree>(<usize>tree);
-  for (let n = 0; n < t.nodeCount; n++) {
-    const e = load<i32>(nodeAt(t, n), ENTRIES);
-    if (e != 0) heap.free(<usize>e);
-  }
+  freeLists(t);
   if (t.nodes != 0) heap.free(t.nodes);
   if (t.items != 0) heap.free(t.items);
   if (t.scratch != 0) heap.free(t.scratch);
@@ -968,7 +1044,13 @@ export function qtUpdateMany(tree: i32, slotsPtr: i32, rectsPtr: i32, count: i32
 export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i32, count: i32): void {
   const t = changetype<Tree>(<usize>tree);
   if (t.mode == MODE_SPLIT && count > 0 && count >= t.size) {
+    // The root's split is planned as the records are written, not in a pass of its own.
+    resetNodes(t);
     const recs = allRecords(t, count);
+    planRecords(t, 0, recs, t.size);
+    const root = nodeAt(t, 0);
+    const mx = midpoint(load<f64>(root, X0), load<f64>(root, X1)), my = midpoint(load<f64>(root, Y0), load<f64>(root, Y1));
+    let c0 = t.quad0, c1 = t.quad1, c2 = t.quad2, c3 = t.quad3;
     let top = 0;
     for (let i = 0; i < count; i++) top = max(top, load<i32>(<usize>slotsPtr + (<usize>i << 2)));
     reserveItems(t, top);
@@ -982,11 +1064,21 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
       store<u64>(r, load<u64>(src, 16), RX1);
       store<u64>(r, load<u64>(src, 24), RY1);
       store<i32>(r, load<i32>(<usize>idsPtr + (<usize>i << 2)), ID);
+      store<i32>(r, 0, NODE);
       writeRecord(rec, r, slot);
+      const m = planRecord(rec, mx, my);
+      c0 += m & 1;
+      c1 += (m >> 1) & 1;
+      c2 += (m >> 2) & 1;
+      c3 += m >> 3;
       rec += REC_BYTES;
     }
     t.size += count;
-    rebuildWith(t, recs, t.size);
+    t.quad0 = c0;
+    t.quad1 = c1;
+    t.quad2 = c2;
+    t.quad3 = c3;
+    fillRoot(t, recs, t.size);
     return;
   }
   for (let i = 0; i < count; i++) {
@@ -1066,8 +1158,8 @@ export function qtLevels(tree: i32): i32 {
  */
 export function qtBytes(tree: i32): i32 {
   const t = changetype<Tree>(<usize>tree);
-  let bytes = t.itemCap * <i32>ITEM_BYTES + <i32>NODE_BYTES * t.nodeCap;
-  for (let n = 0; n < t.nodeCount; n++) bytes += load<i32>(nodeAt(t, n), CAP) << 2;
+  let bytes = t.itemCap * <i32>ITEM_BYTES + <i32>NODE_BYTES * t.nodeCap + (t.arena != 0 ? t.arenaCap << 2 : 0);
+  for (let n = 0; n < t.nodeCount; n++) bytes += max(0, load<i32>(nodeAt(t, n), CAP)) << 2;
   return bytes;
 }
 

@@ -76,14 +76,14 @@ function spatialkitIndex(backend: 'wasm' | 'js'): RectIndex & { tree(): QuadTree
     name: `spatialkit ${backend}`,
     tree: () => tree!,
     build(r) {
-      tree?.dispose();
-      tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: SIZE, maxY: SIZE }, capacity: CAPACITY, backend });
+      // A game rebuilding its index keeps the tree and refills it, as the grid keeps and refills its arrays.
+      if (tree) tree.clear();
+      else tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: SIZE, maxY: SIZE }, capacity: CAPACITY, backend });
       if (ids.length !== r.n) {
-        ids = new Int32Array(r.n);
+        ids = Int32Array.from({ length: r.n }, (_, i) => i);
         rects = new Float64Array(r.n * 4);
       }
       for (let i = 0; i < r.n; i++) {
-        ids[i] = i;
         rects[i * 4] = r.x0[i];
         rects[i * 4 + 1] = r.y0[i];
         rects[i * 4 + 2] = r.x1[i];

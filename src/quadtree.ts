@@ -43,6 +43,8 @@ class SlotTable {
   private idOfSlot = new Int32Array(0); // -1 for a free slot
   private slotCount = 0; // slots ever handed out: [0, slotCount)
   private readonly free: number[] = [];
+  // The slots of the last batch: kept, so a batch allocates (and faults in) no fresh memory.
+  private batch = new Int32Array(0);
   size = 0;
 
   /** The slot of id, or -1. */
@@ -66,7 +68,7 @@ class SlotTable {
   /**
    * Gives each id a slot, in order; throws DUPLICATE_ID, with the table as
    * before, when an id is present or repeated. Tables are sized once for
-   * the whole batch.
+   * the whole batch. The slots returned are valid until the next addMany.
    */
   addMany(ids: ArrayLike<number>): Int32Array {
     const count = ids.length;
@@ -74,7 +76,9 @@ class SlotTable {
     for (let i = 0; i < count; i++) top = Math.max(top, ids[i]);
     if (top >= this.dense.length && this.denseCovers(top, this.size + count)) this.growDense(top);
     this.growSlots(this.slotCount + count);
-    const slots = new Int32Array(count);
+    if (this.batch.length < count) this.batch = new Int32Array(Math.max(count, this.batch.length * 2));
+    const slots = this.batch.subarray(0, count);
+    if (this.free.length === 0 && top < this.dense.length) return this.appendDense(ids, slots);
     for (let i = 0; i < count; i++) {
       if (this.get(ids[i]) >= 0) {
         for (let k = i - 1; k >= 0; k--) this.delete(ids[k]);
@@ -82,6 +86,32 @@ class SlotTable {
       }
       slots[i] = this.add(ids[i]);
     }
+    return slots;
+  }
+
+  /**
+   * addMany when every id fits the dense table and no slot is free (a batch
+   * into a fresh tree): the ids take the next slots in order, in one tight
+   * loop. On a duplicate, the ids taken so far are given back and the table
+   * is exactly as before.
+   */
+  private appendDense(ids: ArrayLike<number>, slots: Int32Array): Int32Array {
+    const dense = this.dense, idOfSlot = this.idOfSlot, first = this.slotCount;
+    for (let i = 0; i < slots.length; i++) {
+      const id = ids[i];
+      if (dense[id] !== 0) {
+        for (let k = 0; k < i; k++) {
+          dense[ids[k]] = 0;
+          idOfSlot[first + k] = -1;
+        }
+        throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
+      }
+      dense[id] = first + i + 1;
+      idOfSlot[first + i] = id;
+      slots[i] = first + i;
+    }
+    this.slotCount = first + slots.length;
+    this.size += slots.length;
     return slots;
   }
 
@@ -122,13 +152,22 @@ class SlotTable {
     return slot;
   }
 
+  /** Forgets every id; the tables keep their size, ready for the next fill. */
   clear(): void {
-    this.dense = new Int32Array(0);
+    this.dense.fill(0);
     this.sparse.clear();
-    this.idOfSlot = new Int32Array(0);
+    this.idOfSlot.fill(-1, 0, this.slotCount);
     this.slotCount = 0;
     this.free.length = 0;
     this.size = 0;
+  }
+
+  /** Forgets every id and drops the tables. */
+  release(): void {
+    this.clear();
+    this.dense = new Int32Array(0);
+    this.idOfSlot = new Int32Array(0);
+    this.batch = new Int32Array(0);
   }
 
   /** Every id once, in slot order. */
@@ -375,7 +414,7 @@ export class QuadTree implements Iterable<number> {
     if (this.disposed) return;
     this.disposed = true;
     this.core.dispose();
-    this.slots.clear();
+    this.slots.release();
   }
 
   /** Yields every id once, in no set order. */
@@ -398,6 +437,7 @@ function checkBatch(ids: ArrayLike<number>, rects: ArrayLike<number>): number {
   if (rects.length !== count * 4) {
     throw new SpatialError('INVALID_ARGUMENT', `${count} ids need ${count * 4} rect coordinates, got ${rects.length}`);
   }
+  if (ids instanceof Int32Array && rects instanceof Float64Array && typedBatchFine(ids, rects, count)) return count;
   // One cheap pass over well-formed input; the exact checks (and their
   // messages) only for the first entry it doubts.
   const typed = rects instanceof Float64Array;
@@ -413,6 +453,26 @@ function checkBatch(ids: ArrayLike<number>, rects: ArrayLike<number>): number {
     }
   }
   return count;
+}
+
+/**
+ * Whether a typed batch is surely valid, in one branch-light pass: Int32Array
+ * ids are integers, so only their sign is checked; x * 0 is 0 only for a
+ * finite x, so one sum tells whether every coordinate is finite. False sends
+ * the batch to the exact checks, which find the first bad entry.
+ */
+function typedBatchFine(ids: Int32Array, rects: Float64Array, count: number): boolean {
+  let signs = 0; // the OR of the ids is negative when one is
+  for (let i = 0; i < count; i++) signs |= ids[i];
+  if (signs < 0) return false;
+  let zero = 0;
+  let ordered = true;
+  for (let i = 0; i < count * 4; i += 4) {
+    const x0 = rects[i], y0 = rects[i + 1], x1 = rects[i + 2], y1 = rects[i + 3];
+    zero += x0 * 0 + y0 * 0 + x1 * 0 + y1 * 0;
+    ordered = ordered && x0 <= x1 && y0 <= y1;
+  }
+  return zero === 0 && ordered;
 }
 
 /** Pair indices of a flat pair array, sorted by (a, b). */

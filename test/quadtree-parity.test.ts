@@ -177,7 +177,7 @@ describe('QuadTree parity: wasm, js and brute force', () => {
     );
   });
 
-  it('agree on bulk-built trees followed by updates, removes and single inserts', () => {
+  it('agree on bulk-built trees followed by updates, removes and single inserts, and on trees cleared and refilled in bulk', () => {
     const bulkOp = fc.oneof(
       { weight: 3, arbitrary: fc.record({ kind: fc.constant('insert' as const), id: fc.integer({ min: 0, max: 300 }), rect }) },
       { weight: 8, arbitrary: fc.record({ kind: fc.constant('update' as const), id: fc.integer({ min: 0, max: 150 }), rect }) },
@@ -189,6 +189,13 @@ describe('QuadTree parity: wasm, js and brute force', () => {
     fc.assert(
       fc.property(config, batch, fc.array(bulkOp, { maxLength: 120 }), (cfg, items, ops) => run(cfg, [{ kind: 'insertMany', items }, ...ops])),
       { numRuns: 80 },
+    );
+    // Refilled in bulk after a clear, as a game rebuilding its index each frame does: the kept tables must not leak old items or homes.
+    fc.assert(
+      fc.property(config, batch, fc.array(bulkOp, { maxLength: 40 }), batch, fc.array(bulkOp, { maxLength: 60 }), (cfg, first, ops, second, more) =>
+        run(cfg, [{ kind: 'insertMany', items: first }, ...ops, { kind: 'clear' }, { kind: 'insertMany', items: second }, ...more]),
+      ),
+      { numRuns: 40 },
     );
   });
 

@@ -448,12 +448,8 @@ export class ReferenceQuadTree implements QuadTreeCore {
     const others: number[] = [];
     for (let i = 0; i < recs.count; i++) {
       const slot = recs.slots[i];
-      if (this.owns(n, recs.rects[i * 4], recs.rects[i * 4 + 1])) {
-        this.homes[slot] = n;
-        own.push(slot);
-      } else {
-        others.push(slot);
-      }
+      if (this.owns(n, recs.rects[i * 4], recs.rects[i * 4 + 1])) own.push(slot);
+      else others.push(slot);
     }
     this.entries[n] = Int32Array.from([...own, ...others]);
     this.nodeI[n * NI + COUNT] = recs.count;
@@ -523,7 +519,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
 
   private splitUpdate(slot: number, x0: number, y0: number, x1: number, y1: number): void {
     const [ox0, oy0, ox1, oy1] = this.rectOf(slot);
-    const leaf = this.homes[slot];
+    const leaf = this.homeLeaf(slot, ox0, oy0);
     // Fast path: the rect was and stays strictly inside its one leaf.
     if (this.inside(leaf, x0, y0, x1, y1) && this.inside(leaf, ox0, oy0, ox1, oy1)) {
       this.storeRect(slot, x0, y0, x1, y1);
@@ -564,6 +560,18 @@ export class ReferenceQuadTree implements QuadTreeCore {
   }
 
   /** The leaf below n owning the point (which n owns). */
+  /**
+   * The leaf owning the min corner (x0, y0) of slot's rect. A split (bulk or
+   * not) leaves the item's home at the node that split, an ancestor owning
+   * the corner too, to be resolved here on the item's next update: a build
+   * writes no home per item.
+   */
+  private homeLeaf(slot: number, x0: number, y0: number): number {
+    const n = this.homes[slot];
+    if (this.nodeI[n * NI + CHILD] < 0) return n;
+    return (this.homes[slot] = this.ownerLeaf(n, x0, y0));
+  }
+
   private ownerLeaf(n: number, px: number, py: number): number {
     for (let child = this.nodeI[n * NI + CHILD]; child >= 0; child = this.nodeI[n * NI + CHILD]) {
       n = child;
@@ -699,6 +707,8 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private rebuildWith(slots: Int32Array): void {
     this.resetNodes();
     if (this.split) {
+      // A split leaves homes at an ancestor of the home leaf; the root is one.
+      for (const slot of slots) this.homes[slot] = 0;
       const recs = this.gatherRecords(slots);
       this.fill(0, recs, this.planRecords(0, recs));
       return;
