@@ -40,7 +40,6 @@ const NODES_PER_SLOT: i32 = 5;
 
 /** Bands per axis at most; band b's sentinels are records 2b (head) and 2b + 1 (tail). */
 const MAX_BANDS: i32 = 256;
-const SENTINELS: i32 = 2 * MAX_BANDS;
 /** A band is this many largest ranges (on the band axis) tall: a box overlaps at most two bands. */
 const BAND_RANGES: f64 = 5;
 /** A range beyond this share of a band's height re-bands the axis. */
@@ -48,9 +47,6 @@ const BAND_FIT: f64 = 1.0 / 2.2;
 /** Scenes below this many entities keep one band; re-banding happens whenever the count doubles. */
 const BAND_MIN_ENTITIES: i32 = 16;
 
-@inline function isSentinel(r: i32): bool {
-  return r < SENTINELS;
-}
 
 const EVENT_ENTER: i32 = 0;
 const EVENT_LEAVE: i32 = 1;
@@ -182,6 +178,8 @@ class AxisList {
   maxRange: f64 = 0;
   /** Bands in use; the band of coordinate v is floor((v - origin) / height), clamped. */
   bandCount: i32 = 1;
+  /** Records 0 .. 2 * bandCount - 1 are the bands' sentinels. */
+  sentinels: i32 = 2;
   origin: f64 = 0;
   height: f64 = Infinity;
 
@@ -242,6 +240,10 @@ class AxisList {
     store<i32>(this.handles + (<usize>node << 3), b, 4);
   }
 
+  @inline isSentinel(r: i32): bool {
+    return r < this.sentinels;
+  }
+
   /** The band holding coordinate v of the band axis. */
   @inline bandOf(v: f64): i32 {
     if (this.bandCount == 1) return 0;
@@ -273,8 +275,14 @@ class AxisList {
     this.origin = this.bandCount > 1 ? min : 0;
     this.height = this.bandCount > 1 ? height : Infinity;
     this.clearHandles(0, this.handleCapacity);
-    this.recordCount = SENTINELS;
-    for (let b = 0; b < MAX_BANDS; b++) {
+    // Only the bands in use get sentinels, so a small scene stays small.
+    this.sentinels = 2 * this.bandCount;
+    this.recordCount = this.sentinels;
+    if (this.recordCapacity < this.sentinels + 64) {
+      this.recordCapacity = this.sentinels + 64;
+      this.records = growBytes(this.records, <usize>this.recordCapacity * RECORD_BYTES);
+    }
+    for (let b = 0; b < this.bandCount; b++) {
       const head = 2 * b;
       const tail = head + 1;
       this.setKey(head, -Infinity);
@@ -413,7 +421,7 @@ class AxisList {
     if (!force && this.stale <= this.snapLength * SNAP_STRIDE + 48) return;
     let entities = 0;
     for (let b = 0; b < this.bandCount; b++) {
-      for (let r = this.next(2 * b); !isSentinel(r); r = this.next(r)) if (this.kindOf(r) == KIND_ENTITY) entities++;
+      for (let r = this.next(2 * b); !this.isSentinel(r); r = this.next(r)) if (this.kindOf(r) == KIND_ENTITY) entities++;
     }
     const count = (entities + SNAP_STRIDE - 1) / SNAP_STRIDE;
     if (this.snapCapacity < count) {
@@ -428,7 +436,7 @@ class AxisList {
     let gaps: f64 = 0;
     let gapCount = 0;
     for (let b = 0; b < this.bandCount; b++) {
-      for (let r = this.next(2 * b); !isSentinel(r); r = this.next(r)) {
+      for (let r = this.next(2 * b); !this.isSentinel(r); r = this.next(r)) {
         if (this.kindOf(r) != KIND_ENTITY) continue;
         if (seen++ % SNAP_STRIDE != 0) continue;
         if (i > 0 && load<i32>(this.snapBands + (<usize>(i - 1) << 2)) == b) {
@@ -454,19 +462,19 @@ class AxisList {
 
   /** Renumbers the linked records in list order, band by band; unlinked nodes lose their records. */
   compact(): void {
-    let live = SENTINELS;
+    let live = this.sentinels;
     for (let b = 0; b < this.bandCount; b++) {
-      for (let r = this.next(2 * b); !isSentinel(r); r = this.next(r)) live++;
+      for (let r = this.next(2 * b); !this.isSentinel(r); r = this.next(r)) live++;
     }
     const capacity = live + (live >> 3) + 64;
     const fresh = heap.alloc(<usize>capacity * RECORD_BYTES);
     // Unlinked nodes lose their records; linked ones get their new number below.
     for (let node = 0; node < this.handleCapacity; node++) this.setHandle(node, 0);
-    memory.copy(fresh, this.records, <usize>SENTINELS * RECORD_BYTES);
-    let i = SENTINELS;
+    memory.copy(fresh, this.records, <usize>this.sentinels * RECORD_BYTES);
+    let i = this.sentinels;
     for (let b = 0; b < this.bandCount; b++) {
       let last = 2 * b;
-      for (let r = this.next(2 * b); !isSentinel(r); r = this.next(r)) {
+      for (let r = this.next(2 * b); !this.isSentinel(r); r = this.next(r)) {
         const at = fresh + <usize>i * RECORD_BYTES;
         memory.copy(at, this.at(r), RECORD_BYTES);
         store<i32>(at, (last * <i32>RECORD_BYTES) | this.kindOf(r), 8);
@@ -488,7 +496,7 @@ class AxisList {
   /** In band b, the last record with key < key (or the head). */
   seek(b: i32, key: f64, slots: usize): i32 {
     let p = this.hint(b, key, slots, 0);
-    while (this.key(p) >= key && !isSentinel(p)) p = this.prev(p);
+    while (this.key(p) >= key && !this.isSentinel(p)) p = this.prev(p);
     while (this.key(this.next(p)) < key) p = this.next(p);
     return p;
   }
@@ -845,7 +853,7 @@ class AoiScene {
     const limit = x - reach - 1e-9 * (Math.abs(x) + reach);
     // A box off s on y cannot hold s: its centre is further than the largest y range.
     const half = filterHalf(y, this.axis1.maxRange);
-    for (let r = axis.prev(axis.handle(nodeOf(s, ROLE_ENTITY))); !isSentinel(r) && axis.key(r) >= limit; r = axis.prev(r)) {
+    for (let r = axis.prev(axis.handle(nodeOf(s, ROLE_ENTITY))); !axis.isSentinel(r) && axis.key(r) >= limit; r = axis.prev(r)) {
       if (axis.kindOf(r) != KIND_LOWER) continue;
       const c = axis.centre(r);
       if (!(y - half <= c && c <= y + half)) continue;
@@ -1297,7 +1305,7 @@ class AoiScene {
     const results = this.results;
     results.length = 0;
     for (let b = axis.bandOf(minY), last = axis.bandOf(maxY); b <= last; b++) {
-      for (let r = axis.next(axis.seek(b, minX, this.slots)); !isSentinel(r) && axis.key(r) <= maxX; r = axis.next(r)) {
+      for (let r = axis.next(axis.seek(b, minX, this.slots)); !axis.isSentinel(r) && axis.key(r) <= maxX; r = axis.next(r)) {
         if (axis.kindOf(r) != KIND_ENTITY) continue;
         const s = axis.slotOf(r);
         const y = this.posOf(s, 1);
@@ -1526,7 +1534,7 @@ function freeIntList(list: IntList): void {
 function newAxis(): AxisList {
   const axis = changetype<AxisList>(heap.alloc(offsetof<AxisList>()));
   memory.fill(changetype<usize>(axis), 0, offsetof<AxisList>());
-  const capacity = SENTINELS + 64;
+  const capacity = 2 + 64;
   axis.records = heap.alloc(<usize>capacity * RECORD_BYTES);
   axis.recordCapacity = capacity;
   axis.reset();
