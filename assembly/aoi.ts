@@ -92,22 +92,13 @@ class IntList {
     this.capacity = capacity;
   }
 
-  /** Appends the pair (a, b). */
-  pushPair(a: i32, b: i32): void {
-    if (this.length + 2 > this.capacity) this.reserve(this.length + 2);
-    const at = this.data + (<usize>this.length << 2);
-    store<i32>(at, a);
-    store<i32>(at, b, 4);
-    this.length += 2;
-  }
-
-  /** Removes the pair whose first half is a, moving the last pair into its place. */
-  removePair(a: i32): void {
-    const last = this.length - 2;
+  /** Removes one occurrence of value, moving the last entry into its place. */
+  removeValue(value: i32): void {
+    const last = this.length - 1;
     const data = this.data;
-    for (let k = 0; k <= last; k += 2) {
-      if (load<i32>(data + (<usize>k << 2)) == a) {
-        store<u64>(data + (<usize>k << 2), load<u64>(data + (<usize>last << 2)));
+    for (let k = 0; k <= last; k++) {
+      if (load<i32>(data + (<usize>k << 2)) == value) {
+        store<i32>(data + (<usize>k << 2), load<i32>(data + (<usize>last << 2)));
         this.length = last;
         return;
       }
@@ -626,7 +617,7 @@ class AoiScene {
   @inline setRangeOf(s: i32, a: i32, v: f64): void {
     store<f64>(this.slotAt(s) + (<usize>a << 3), v, SLOT_RANGE);
   }
-  /** Who sees slot s: pairs (watcher slot, watcher id), the id kept so 'move' events need no lookup. */
+  /** Who sees slot s: the watchers' ids (unique in a scene), so 'move' events need no lookup. */
   @inline watcherSet(s: i32): IntList {
     return changetype<IntList>(this.sets + <usize>s * offsetof<IntList>());
   }
@@ -652,12 +643,16 @@ class AoiScene {
   }
 
   @inline emit(type: i32, watcher: i32, target: i32): void {
+    this.emitIds(type, this.idOf(watcher), this.idOf(target));
+  }
+
+  @inline emitIds(type: i32, watcherId: i32, targetId: i32): void {
     const events = this.events;
     events.reserve(events.length + 3);
     const at = events.data + (<usize>events.length << 2);
     store<i32>(at, type);
-    store<i32>(at, this.idOf(watcher), 4);
-    store<i32>(at, this.idOf(target), 8);
+    store<i32>(at, watcherId, 4);
+    store<i32>(at, targetId, 8);
     events.length += 3;
   }
 
@@ -874,14 +869,14 @@ class AoiScene {
       const is = this.sees(w, nx, ny, nz);
       if (was && !is) {
         this.emit(EVENT_LEAVE, w, s);
-        watchers.removePair(w);
+        watchers.removeValue(this.idOf(w));
       } else if (is && !was) {
         this.emit(EVENT_ENTER, w, s);
         candidates.set(entering++, w);
       }
     }
     if (moved) {
-      const count = watchers.length >> 1;
+      const count = watchers.length;
       const events = this.events;
       events.reserve(events.length + 3 * count);
       const id = this.idOf(s);
@@ -889,16 +884,16 @@ class AoiScene {
       let from = watchers.data;
       for (let k = 0; k < count; k++) {
         store<i32>(at, EVENT_MOVE);
-        store<i32>(at, load<i32>(from, 4), 4);
+        store<i32>(at, load<i32>(from), 4);
         store<i32>(at, id, 8);
         at += 12;
-        from += 8;
+        from += 4;
       }
       events.length += 3 * count;
     }
     for (let k = 0; k < entering; k++) {
       const w = candidates.get(k);
-      watchers.pushPair(w, this.idOf(w));
+      watchers.push(this.idOf(w));
     }
     const watcherNow = this.stateOf(s) == WATCHER;
     const orx = this.orx, ory = this.ory, orz = this.orz;
@@ -910,10 +905,10 @@ class AoiScene {
       const is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t);
       if (was && !is) {
         this.emit(EVENT_LEAVE, s, t);
-        this.watcherSet(t).removePair(s);
+        this.watcherSet(t).removeValue(this.idOf(s));
       } else if (is && !was) {
         this.emit(EVENT_ENTER, s, t);
-        this.watcherSet(t).pushPair(s, this.idOf(s));
+        this.watcherSet(t).push(this.idOf(s));
       }
     }
   }
@@ -958,9 +953,9 @@ class AoiScene {
     this.newStep();
     const watcher = this.stateOf(slot) == WATCHER;
     if (this.isTeleport(slot, x, y, z)) {
+      // Whoever sees it now has a box around its old place: found like an add's watchers.
       this.collectSpan(slot);
-      const set = this.watcherSet(slot);
-      for (let k = 0, n = set.length; k < n; k += 2) this.addCandidateWatcher(set.get(k));
+      this.collectBoxesAround(slot);
       this.unlinkNodes(slot);
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
@@ -1171,11 +1166,11 @@ class AoiScene {
       const t = targets.get(k);
       if (wasWatcher && this.inBox(this.ox, this.oy, this.oz, this.orx, this.ory, this.orz, t)) {
         this.emit(EVENT_LEAVE, slot, t);
-        this.watcherSet(t).removePair(slot);
+        this.watcherSet(t).removeValue(this.idOf(slot));
       }
     }
     const set = this.watcherSet(slot);
-    for (let k = 0, n = set.length; k < n; k += 2) this.emit(EVENT_LEAVE, set.get(k), slot);
+    for (let k = 0, n = set.length; k < n; k++) this.emitIds(EVENT_LEAVE, set.get(k), this.idOf(slot));
     set.length = 0;
     this.unlinkNodes(slot);
     this.setState(slot, FREE);
@@ -1261,12 +1256,12 @@ class AoiScene {
             if (t == s) continue;
             if (this.inBox(x, y, z, rx, ry, rz, t)) {
               this.emit(EVENT_ENTER, s, t);
-              this.watcherSet(t).pushPair(s, this.idOf(s));
+              this.watcherSet(t).push(this.idOf(s));
             }
             // A pair inside the batch is found again from its other member.
             if (load<i32>(this.slotAt(t), SLOT_MARK_TARGET) != this.stamp && this.sees(t, x, y, z)) {
               this.emit(EVENT_ENTER, t, s);
-              this.watcherSet(s).pushPair(t, this.idOf(t));
+              this.watcherSet(s).push(this.idOf(t));
             }
           }
         }
@@ -1295,7 +1290,7 @@ class AoiScene {
     const results = this.results;
     results.length = 0;
     const set = this.watcherSet(slot);
-    for (let k = 1, n = set.length; k < n; k += 2) results.push(set.get(k));
+    for (let k = 0, n = set.length; k < n; k++) results.push(set.get(k));
     return results.length;
   }
 

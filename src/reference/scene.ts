@@ -657,8 +657,9 @@ export class SceneCore {
     target[1] = y;
     target[2] = z;
     if (this.isTeleport(slot, target)) {
+      // Whoever sees it now has a box around its old place: found like an add's watchers.
       this.collectSpan(slot);
-      for (const w of this.watcherSets[slot]) this.addCandidateWatcher(w);
+      this.collectBoxesAround(slot);
       this.unlinkNodes(slot);
       p[i] = x;
       p[i + 1] = y;
