@@ -133,9 +133,9 @@ class IntList {
 // by the f32 rounding, so it never drops a real candidate. Records are
 // renumbered in list order now and then (compact), band by band, so a walk
 // reads memory in order instead of jumping. handles[node] holds the node's
-// record (0 when it has none) and the band it is linked in (-1 when
-// unlinked), side by side. Records 2b and 2b + 1 are band b's head and
-// tail. Links are byte offsets (record * 24, so the low two bits are free
+// record (0 when it has none); the band a node is linked in is not stored,
+// it follows from its owner (see AoiScene.bandOfNode). Records 2b and
+// 2b + 1 are band b's head and tail. Links are byte offsets (record * 24, so the low two bits are free
 // for the kind): a walk steps to the next record with one add.
 const RECORD_BYTES: usize = 24;
 /** Relative widening of a filter test: twice the f32 rounding error. */
@@ -167,6 +167,8 @@ class AxisList {
   snapGap: f64 = Infinity;
   stale: i32 = 0;
   maxRange: f64 = 0;
+  /** The axis the bands cut (the next one); a node's band follows from its owner's coordinate there. */
+  bandAxis: i32 = 0;
   /** Bands in use; the band of coordinate v is floor((v - origin) / height), clamped. */
   bandCount: i32 = 1;
   /** Records 0 .. 2 * bandCount - 1 are the bands' sentinels. */
@@ -217,18 +219,12 @@ class AxisList {
   @inline setCentre(r: i32, c: f64): void {
     store<f32>(this.at(r), <f32>min(max(c, -F32_MAX), F32_MAX), 16);
   }
-  /** The record of node (0 when it has none) and the band it is linked in (-1 when unlinked) share 8 bytes. */
+  /** The record of node, 0 when it has none. */
   @inline handle(node: i32): i32 {
-    return load<i32>(this.handles + (<usize>node << 3));
+    return load<i32>(this.handles + (<usize>node << 2));
   }
   @inline setHandle(node: i32, r: i32): void {
-    store<i32>(this.handles + (<usize>node << 3), r);
-  }
-  @inline bandOfNode(node: i32): i32 {
-    return load<i32>(this.handles + (<usize>node << 3), 4);
-  }
-  @inline setBandOfNode(node: i32, b: i32): void {
-    store<i32>(this.handles + (<usize>node << 3), b, 4);
+    store<i32>(this.handles + (<usize>node << 2), r);
   }
 
   @inline isSentinel(r: i32): bool {
@@ -265,7 +261,7 @@ class AxisList {
     this.bandCount = height < Infinity ? <i32>Math.min(<f64>MAX_BANDS, Math.floor(extent / height) + 1) : 1;
     this.origin = this.bandCount > 1 ? min : 0;
     this.height = this.bandCount > 1 ? height : Infinity;
-    this.clearHandles(0, this.handleCapacity);
+    memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
     // Only the bands in use get sentinels, so a small scene stays small.
     this.sentinels = 2 * this.bandCount;
     this.recordCount = this.sentinels;
@@ -291,17 +287,8 @@ class AxisList {
   }
 
   growHandles(nodeCapacity: i32): void {
-    this.handles = growBytes(this.handles, <usize>nodeCapacity << 3);
-    this.clearHandles(this.handleCapacity, nodeCapacity);
+    this.handles = growZeroed(this.handles, <usize>this.handleCapacity << 2, <usize>nodeCapacity << 2);
     this.handleCapacity = nodeCapacity;
-  }
-
-  /** Nodes [from, to) have no record and no band. */
-  clearHandles(from: i32, to: i32): void {
-    for (let node = from; node < to; node++) {
-      this.setHandle(node, 0);
-      this.setBandOfNode(node, -1);
-    }
   }
 
   /** The node's record, appending one when it has none. */
@@ -380,9 +367,9 @@ class AxisList {
     for (let i = found; i >= 0 && i > found - HINT_TRIES && load<i32>(bands + (<usize>i << 2)) == b; i--) {
       const slot = load<i32>(this.snapSlots + (<usize>i << 2));
       if (load<i32>(slots + (<usize>slot << SLOT_SHIFT), SLOT_STATE) == FREE || slot == exclude) continue;
-      const node = nodeOf(slot, ROLE_ENTITY);
-      if (this.bandOfNode(node) != b) continue;
-      const r = this.handle(node);
+      // The entity's band follows from its coordinate on the band axis.
+      if (this.bandOf(load<f64>(slots + (<usize>slot << SLOT_SHIFT) + (<usize>this.bandAxis << 3), SLOT_POS)) != b) continue;
+      const r = this.handle(nodeOf(slot, ROLE_ENTITY));
       if (Math.abs(this.key(r) - load<f64>(keys + (<usize>i << 3))) <= spread) return r;
       if (fallback == head) fallback = r;
     }
@@ -394,13 +381,11 @@ class AxisList {
     const r = this.recordOf(node);
     this.setKey(r, key);
     this.insertFrom(r, this.hint(b, key, slots, <i32>(<u32>node / <u32>NODES_PER_SLOT)));
-    this.setBandOfNode(node, b);
     this.stale++;
   }
 
   @inline unlinkNode(node: i32): void {
     this.unlink(this.handle(node));
-    this.setBandOfNode(node, -1);
   }
 
   /**
@@ -525,7 +510,6 @@ class AxisList {
         for (let i = begin; i < end; i++) {
           const r = load<i32>(sorted + (<usize>i << 2));
           this.linkAfter(r, this.prev(2 * b + 1));
-          this.setBandOfNode(this.owner(r), b);
         }
       }
       begin = end;
@@ -736,9 +720,27 @@ class AoiScene {
     }
   }
 
-  unlinkBoundaries(axis: AxisList, s: i32): void {
+  /**
+   * The band the node of s in `role` is linked in on axis a, -1 when it is
+   * not linked: it follows from the slot's state, its coordinate on the band
+   * axis and its range there (pair 0 in the band of the box's low edge, pair
+   * 1 in that of its high edge when that differs), so nothing stores it.
+   */
+  bandOfNode(axis: AxisList, a: i32, s: i32, role: i32): i32 {
+    const state = this.stateOf(s);
+    if (state == FREE || (role != ROLE_ENTITY && state != WATCHER)) return -1;
+    const f = filterAxis(a, this.dims);
+    const p = this.posOf(s, f);
+    if (role == ROLE_ENTITY) return axis.bandOf(p);
+    const low = axis.bandOf(p - this.rangeOf(s, f));
+    if (role == pairLower(0) || role == pairUpper(0)) return low;
+    const high = axis.bandOf(p + this.rangeOf(s, f));
+    return high != low ? high : -1;
+  }
+
+  unlinkBoundaries(axis: AxisList, a: i32, s: i32): void {
     for (let k = 0; k < 2; k++) {
-      if (axis.bandOfNode(nodeOf(s, pairLower(k))) < 0) continue;
+      if (this.bandOfNode(axis, a, s, pairLower(k)) < 0) continue;
       axis.unlinkNode(nodeOf(s, pairLower(k)));
       axis.unlinkNode(nodeOf(s, pairUpper(k)));
     }
@@ -748,7 +750,7 @@ class AoiScene {
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
       axis.unlinkNode(nodeOf(s, ROLE_ENTITY));
-      this.unlinkBoundaries(axis, s);
+      this.unlinkBoundaries(axis, a, s);
     }
   }
 
@@ -827,7 +829,7 @@ class AoiScene {
     const high = y + half;
     for (let k = 0; k < 2; k++) {
       const start = nodeOf(s, pairLower(k));
-      if (axis.bandOfNode(start) < 0) continue;
+      if (this.bandOfNode(axis, 0, s, pairLower(k)) < 0) continue;
       const end = axis.handle(nodeOf(s, pairUpper(k)));
       for (let r = axis.next(axis.handle(start)); r != end; r = axis.next(r)) {
         if (axis.kindOf(r) != KIND_ENTITY) continue;
@@ -972,7 +974,8 @@ class AoiScene {
         const from = this.posOf(slot, a);
         const to = a == 0 ? x : a == 1 ? y : z;
         if (watcher) this.stepBoundaries(axis, a, slot, from, to);
-        this.step(axis, a, nodeOf(slot, ROLE_ENTITY), from, to, axis.bandOf(this.newAt(filterAxis(a, this.dims))), slot);
+        const f = filterAxis(a, this.dims);
+        this.step(axis, a, nodeOf(slot, ROLE_ENTITY), from, to, axis.bandOf(this.oldAt(f)), axis.bandOf(this.newAt(f)), slot);
       }
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
@@ -1016,36 +1019,21 @@ class AoiScene {
     const f = filterAxis(a, this.dims);
     const r = this.rangeOf(s, a);
     const rf = this.rangeOf(s, f);
-    const low = axis.bandOf(this.newAt(f) - rf);
-    const high = axis.bandOf(this.newAt(f) + rf);
-    let lowHeld = false;
-    let highHeld = high == low;
-    let free0 = -1;
-    let free1 = -1;
-    for (let k = 0; k < 2; k++) {
-      const lower = nodeOf(s, pairLower(k));
-      const b = axis.bandOfNode(lower);
-      if (b >= 0) {
-        this.walkPair(axis, a, k, s, to, r);
-        if (b == low) {
-          lowHeld = true;
-          continue;
-        }
-        if (b == high) {
-          highHeld = true;
-          continue;
-        }
-        axis.unlinkNode(lower);
-        axis.unlinkNode(nodeOf(s, pairUpper(k)));
-      }
-      if (free0 < 0) free0 = k;
-      else free1 = k;
+    const lowWas = axis.bandOf(this.oldAt(f) - rf), highWas = axis.bandOf(this.oldAt(f) + rf);
+    const lowWill = axis.bandOf(this.newAt(f) - rf), highWill = axis.bandOf(this.newAt(f) + rf);
+    this.stepPair(axis, a, 0, s, from, to, r, lowWas, lowWill);
+    this.stepPair(axis, a, 1, s, from, to, r, highWas != lowWas ? highWas : -1, highWill != lowWill ? highWill : -1);
+  }
+
+  /** Pair k of s goes from band `was` to band `will` (-1: not linked), walking in each. */
+  stepPair(axis: AxisList, a: i32, k: i32, s: i32, from: f64, to: f64, r: f64, was: i32, will: i32): void {
+    if (was >= 0) {
+      this.walkPair(axis, a, k, s, to, r);
+      if (was == will) return;
+      axis.unlinkNode(nodeOf(s, pairLower(k)));
+      axis.unlinkNode(nodeOf(s, pairUpper(k)));
     }
-    if (!lowHeld) {
-      this.enterBand(axis, a, free0, s, low, from, to, r);
-      free0 = free1;
-    }
-    if (!highHeld) this.enterBand(axis, a, free0, s, high, from, to, r);
+    if (will >= 0) this.enterBand(axis, a, k, s, will, from, to, r);
   }
 
   /** Links pair k of s into band b at its old keys, then walks it to the new ones. */
@@ -1064,9 +1052,9 @@ class AoiScene {
   }
 
   /** Moves s's entity node on axis a from `from` to `to`, into band b: walking in its old band, then, when the band changes, in the new one from the old key. */
-  step(axis: AxisList, a: i32, node: i32, from: f64, to: f64, b: i32, s: i32): void {
+  step(axis: AxisList, a: i32, node: i32, from: f64, to: f64, was: i32, b: i32, s: i32): void {
     this.walk(axis, a, node, to, s);
-    if (axis.bandOfNode(node) == b) return;
+    if (was == b) return;
     axis.unlinkNode(node);
     axis.place(node, b, from, this.slots);
     this.walk(axis, a, node, to, s);
@@ -1142,8 +1130,7 @@ class AoiScene {
       const axis = this.axis(a);
       const p = this.posOf(s, filterAxis(a, this.dims));
       for (let role = 0; role < NODES_PER_SLOT; role++) {
-        const node = nodeOf(s, role);
-        if (axis.bandOfNode(node) >= 0) axis.setCentre(axis.handle(node), p);
+        if (this.bandOfNode(axis, a, s, role) >= 0) axis.setCentre(axis.handle(nodeOf(s, role)), p);
       }
     }
   }
@@ -1183,7 +1170,7 @@ class AoiScene {
     this.rememberOld(slot);
     const wasWatcher = this.stateOf(slot) == WATCHER;
     this.collectSpan(slot);
-    if (wasWatcher) for (let a = 0; a < this.dims; a++) this.unlinkBoundaries(this.axis(a), slot);
+    if (wasWatcher) for (let a = 0; a < this.dims; a++) this.unlinkBoundaries(this.axis(a), a, slot);
     this.setState(slot, watcher ? WATCHER : MARKER);
     this.setRangeOf(slot, 0, watcher ? rx : 0);
     this.setRangeOf(slot, 1, watcher ? ry : 0);
@@ -1526,9 +1513,10 @@ function freeIntList(list: IntList): void {
   heap.free(changetype<usize>(list));
 }
 
-function newAxis(): AxisList {
+function newAxis(bandAxis: i32): AxisList {
   const axis = changetype<AxisList>(heap.alloc(offsetof<AxisList>()));
   memory.fill(changetype<usize>(axis), 0, offsetof<AxisList>());
+  axis.bandAxis = bandAxis;
   const capacity = 2 + 64;
   axis.records = heap.alloc(<usize>capacity * RECORD_BYTES);
   axis.recordCapacity = capacity;
@@ -1546,9 +1534,9 @@ export function aoiCreate(dims: i32): i32 {
   const s = changetype<AoiScene>(heap.alloc(offsetof<AoiScene>()));
   memory.fill(changetype<usize>(s), 0, offsetof<AoiScene>());
   s.dims = dims;
-  s.axis0 = newAxis();
-  s.axis1 = newAxis();
-  s.axis2 = dims == 3 ? newAxis() : changetype<AxisList>(0);
+  s.axis0 = newAxis(1);
+  s.axis1 = newAxis(filterAxis(1, dims));
+  s.axis2 = dims == 3 ? newAxis(0) : changetype<AxisList>(0);
   s.candidateWatchers = newIntList();
   s.candidateTargets = newIntList();
   s.events = newIntList();
@@ -1654,7 +1642,7 @@ export function aoiBytes(ptr: i32): f64 {
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);
-    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>RECORD_BYTES + <f64>axis.handleCapacity * 8 + <f64>axis.snapCapacity * 16;
+    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>RECORD_BYTES + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 16;
   }
   bytes += <f64>(s.candidateWatchers.capacity + s.candidateTargets.capacity + s.events.capacity + s.results.capacity) * 4;
   return bytes;

@@ -697,39 +697,36 @@ export class SceneCore {
   }
 
   /**
-   * Moves s's boundary pairs on axis a from their old place to their new one:
-   * a pair in a band the box still overlaps walks there; a pair in a band
-   * the box left walks, then leaves; a band the box entered gets a pair at
-   * the old keys, which then walks.
+   * Moves s's boundary pairs on axis a from their old place to their new one.
+   * Pair 0 lives in the band of the box's low edge on the band axis, pair 1
+   * in that of its high edge when that is another band: each pair walks in
+   * its old band and, when its band changes, enters the new one at its old
+   * keys and walks there too (or leaves, or appears), so every band of the
+   * old and the new box sees the edges pass.
    */
   private stepBoundaries(a: number, s: number, from: number, to: number): void {
     const axis = this.axes[a];
     const f = this.bandAxis(a);
     const r = this.range[s * 3 + a];
     const rf = this.range[s * 3 + f];
-    const low = axis.bandOf(this.target[f] - rf);
-    const high = axis.bandOf(this.target[f] + rf);
-    let lowHeld = false;
-    let highHeld = high === low;
-    const free: number[] = [];
-    for (let k = 0; k < 2; k++) {
-      const lower = nodeOf(s, PAIR_LOWER[k]);
-      const b = axis.band[lower];
-      if (b < 0) {
-        free.push(k);
-        continue;
-      }
+    const lowWas = axis.bandOf(this.old[f] - rf);
+    const highWas = axis.bandOf(this.old[f] + rf);
+    const lowWill = axis.bandOf(this.target[f] - rf);
+    const highWill = axis.bandOf(this.target[f] + rf);
+    this.stepPair(a, 0, s, from, to, r, lowWas, lowWill);
+    this.stepPair(a, 1, s, from, to, r, highWas !== lowWas ? highWas : -1, highWill !== lowWill ? highWill : -1);
+  }
+
+  /** Pair k of s goes from band `was` to band `will` (-1: not linked), walking in each. */
+  private stepPair(a: number, k: number, s: number, from: number, to: number, r: number, was: number, will: number): void {
+    const axis = this.axes[a];
+    if (was >= 0) {
       this.walkPair(a, k, s, from, to, r);
-      if (b === low) lowHeld = true;
-      else if (b === high) highHeld = true;
-      else {
-        axis.unlink(lower);
-        axis.unlink(nodeOf(s, PAIR_UPPER[k]));
-        free.push(k);
-      }
+      if (was === will) return;
+      axis.unlink(nodeOf(s, PAIR_LOWER[k]));
+      axis.unlink(nodeOf(s, PAIR_UPPER[k]));
     }
-    if (!lowHeld) this.enterBand(a, free.pop()!, s, low, from, to, r);
-    if (!highHeld) this.enterBand(a, free.pop()!, s, high, from, to, r);
+    if (will >= 0) this.enterBand(a, k, s, will, from, to, r);
   }
 
   /** Links pair k of s into band b at its old keys, then walks it to the new ones. */
