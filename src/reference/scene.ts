@@ -13,7 +13,9 @@
 // each band its own list between a head (-inf) and a tail (+inf) sentinel.
 // An entity's node lives in the band of its own coordinate on the band axis;
 // a watcher's boundary pairs live in every band its box overlaps on that axis
-// (bands are at least as tall as two ranges, so one pair or two). A node in
+// (bands are at least as tall as two ranges, so one pair or two: pair 0 in
+// the band of the box's low edge, pair 1 in that of its high edge when that
+// is another band). A node in
 // one band never meets nodes of another, so a step crosses only what lies
 // near the mover on both axes, not every node between its old and new x.
 //
