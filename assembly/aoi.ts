@@ -1010,10 +1010,12 @@ class AoiScene {
   }
 
   /**
-   * Moves s's boundary pairs on axis a from their old place to their new one:
-   * a pair in a band the box still overlaps walks there; a pair in a band
-   * the box left walks, then leaves; a band the box entered gets a pair at
-   * the old keys, which then walks.
+   * Moves s's boundary pairs on axis a from their old place to their new one.
+   * Pair 0 lives in the band of the box's low edge on the band axis, pair 1
+   * in that of its high edge when that is another band: each pair walks in
+   * its old band and, when its band changes, enters the new one at its old
+   * keys and walks there too (or leaves, or appears), so every band of the
+   * old and the new box sees the edges pass.
    */
   stepBoundaries(axis: AxisList, a: i32, s: i32, from: f64, to: f64): void {
     const f = filterAxis(a, this.dims);
@@ -1028,7 +1030,7 @@ class AoiScene {
   /** Pair k of s goes from band `was` to band `will` (-1: not linked), walking in each. */
   stepPair(axis: AxisList, a: i32, k: i32, s: i32, from: f64, to: f64, r: f64, was: i32, will: i32): void {
     if (was >= 0) {
-      this.walkPair(axis, a, k, s, to, r);
+      this.walkPair(axis, a, k, s, from, to, r);
       if (was == will) return;
       axis.unlinkNode(nodeOf(s, pairLower(k)));
       axis.unlinkNode(nodeOf(s, pairUpper(k)));
@@ -1040,12 +1042,12 @@ class AoiScene {
   enterBand(axis: AxisList, a: i32, k: i32, s: i32, b: i32, from: f64, to: f64, r: f64): void {
     axis.place(nodeOf(s, pairLower(k)), b, from - r, this.slots);
     axis.place(nodeOf(s, pairUpper(k)), b, from + r, this.slots);
-    this.walkPair(axis, a, k, s, to, r);
+    this.walkPair(axis, a, k, s, from, to, r);
   }
 
   /** Walks pair k of s to its keys around `to`, the leading boundary first. */
-  @inline walkPair(axis: AxisList, a: i32, k: i32, s: i32, to: f64, r: f64): void {
-    const forward = to + r > axis.key(axis.handle(nodeOf(s, pairUpper(k))));
+  @inline walkPair(axis: AxisList, a: i32, k: i32, s: i32, from: f64, to: f64, r: f64): void {
+    const forward = to > from;
     if (forward) this.walk(axis, a, nodeOf(s, pairUpper(k)), to + r, s);
     this.walk(axis, a, nodeOf(s, pairLower(k)), to - r, s);
     if (!forward) this.walk(axis, a, nodeOf(s, pairUpper(k)), to + r, s);

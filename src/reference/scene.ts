@@ -42,10 +42,10 @@ const ROLE_KIND = [KIND_LOWER, KIND_ENTITY, KIND_UPPER, KIND_LOWER, KIND_UPPER];
 const NODES_PER_SLOT = 5;
 
 /** Bands per axis at most; band b's sentinels are nodes 2b (head) and 2b + 1 (tail). */
-export const MAX_BANDS = 256;
+const MAX_BANDS = 256;
 const SENTINELS = 2 * MAX_BANDS;
 /** A band is this many largest ranges (on the band axis) tall: a box overlaps at most two bands. */
-export const BAND_RANGES = 5;
+const BAND_RANGES = 5;
 /** A box overlapping more than two bands (a range grew) re-bands the axis once ranges exceed this share of a band. */
 const BAND_FIT = 1 / 2.2;
 /** Scenes below this many entities keep one band; re-banding happens whenever the count doubles. */
@@ -68,7 +68,7 @@ const WATCHER = 1;
 const MARKER = 2;
 
 /** Node of slot s in role (0..4). */
-export function nodeOf(s: number, role: number): number {
+function nodeOf(s: number, role: number): number {
   return SENTINELS + NODES_PER_SLOT * s + role;
 }
 
@@ -741,10 +741,10 @@ export class SceneCore {
 
   /** Walks pair k of s to its keys around `to`, the leading boundary first. */
   private walkPair(a: number, k: number, s: number, from: number, to: number, r: number): void {
-    const lead = to > from ? PAIR_UPPER[k] : PAIR_LOWER[k];
-    const trail = to > from ? PAIR_LOWER[k] : PAIR_UPPER[k];
-    this.walk(a, nodeOf(s, lead), lead === PAIR_UPPER[k] ? to + r : to - r, s);
-    this.walk(a, nodeOf(s, trail), trail === PAIR_UPPER[k] ? to + r : to - r, s);
+    const forward = to > from;
+    if (forward) this.walk(a, nodeOf(s, PAIR_UPPER[k]), to + r, s);
+    this.walk(a, nodeOf(s, PAIR_LOWER[k]), to - r, s);
+    if (!forward) this.walk(a, nodeOf(s, PAIR_UPPER[k]), to + r, s);
   }
 
   /** Moves s's entity node on axis a from `from` to `to`, into band b: walking in its old band, then, when the band changes, in the new one from the old key. */
