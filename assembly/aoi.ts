@@ -175,6 +175,8 @@ class AxisList {
   sentinels: i32 = 2;
   origin: f64 = 0;
   height: f64 = Infinity;
+  /** Live entities more than a band beyond the cut on the band axis: the end bands hold them all. */
+  outside: i32 = 0;
 
   @inline at(r: i32): usize {
     return this.records + <usize>r * RECORD_BYTES;
@@ -238,6 +240,11 @@ class AxisList {
     return b < 0 ? 0 : b >= <f64>this.bandCount ? this.bandCount - 1 : <i32>b;
   }
 
+  /** 1 when band-axis coordinate v lies more than a band beyond the cut, else 0. */
+  @inline beyond(v: f64): i32 {
+    return <i32>(this.bandCount > 1 && !(v >= this.origin - this.height && v < this.origin + <f64>(this.bandCount + 1) * this.height));
+  }
+
   /** A box of half-extent r on the band axis overlaps at most two bands. */
   @inline fits(r: f64): bool {
     return this.bandCount == 1 || r <= this.height * BAND_FIT;
@@ -284,6 +291,8 @@ class AxisList {
     this.snapLength = 0;
     this.stale = 0;
     this.churn = 0;
+    // The cut spans every entity now.
+    this.outside = 0;
   }
 
   growHandles(nodeCapacity: i32): void {
@@ -818,6 +827,25 @@ class AoiScene {
     for (let a = 0; a < this.dims; a++) this.reband(a);
   }
 
+  /**
+   * Re-bands an axis once more than an eighth of the entities have left its
+   * cut: a population that migrates, without growing, would otherwise crowd
+   * into an end band and walk an unbanded list there.
+   */
+  rebandIfOutgrown(): void {
+    for (let a = 0; a < this.dims; a++) {
+      if (this.axis(a).outside > (this.alive >> 3) + BAND_MIN_ENTITIES) this.reband(a);
+    }
+  }
+
+  /** Counts slot s, at its position now, into (delta 1) or out of (-1) each axis's entities beyond the cut. */
+  countOutside(s: i32, delta: i32): void {
+    for (let a = 0; a < this.dims; a++) {
+      const axis = this.axis(a);
+      axis.outside += delta * axis.beyond(this.posOf(s, filterAxis(a, this.dims)));
+    }
+  }
+
   /** Entities between s's own boundaries on the x lists (one span per band its box overlaps) become target candidates. */
   collectSpan(s: i32): void {
     if (this.stateOf(s) != WATCHER) return;
@@ -938,6 +966,7 @@ class AoiScene {
     this.setRangeOf(slot, 2, watcher && this.dims == 3 ? rz : 0);
     this.watcherSet(slot).length = 0;
     this.linkNodes(slot);
+    this.countOutside(slot, 1);
     this.newStep();
     this.collectSpan(slot);
     this.collectBoxesAround(slot);
@@ -953,6 +982,7 @@ class AoiScene {
     if (this.posOf(slot, 0) == x && this.posOf(slot, 1) == y && this.posOf(slot, 2) == z) return;
     this.rememberOld(slot);
     this.newStep();
+    this.countOutside(slot, -1);
     const watcher = this.stateOf(slot) == WATCHER;
     if (this.isTeleport(slot, x, y, z)) {
       // Whoever sees it now has a box around its old place: found like an add's watchers.
@@ -981,6 +1011,7 @@ class AoiScene {
       this.setPos(slot, 1, y);
       this.setPos(slot, 2, z);
     }
+    this.countOutside(slot, 1);
     this.settle(slot, true, watcher);
     this.tidy();
   }
@@ -1121,8 +1152,9 @@ class AoiScene {
     else this.addCandidateWatcher(other);
   }
 
-  /** Renumbers each axis's records when they have churned enough; never during a walk. */
+  /** Re-bands an outgrown axis and renumbers each axis's records when they have churned enough; never during a walk. */
   tidy(): void {
+    this.rebandIfOutgrown();
     for (let a = 0; a < this.dims; a++) this.axis(a).compactIfChurned();
   }
 
@@ -1161,6 +1193,7 @@ class AoiScene {
     const set = this.watcherSet(slot);
     for (let k = 0, n = set.length; k < n; k++) this.emitIds(EVENT_LEAVE, set.get(k), this.idOf(slot));
     set.length = 0;
+    this.countOutside(slot, -1);
     this.unlinkNodes(slot);
     this.setState(slot, FREE);
     this.alive--;

@@ -71,9 +71,13 @@ function checkViews(scenes: Scene[], oracle: AoiOracle): void {
   }
 }
 
-/** How many bands the js core cut its x list into. */
+/** The cut of the js core's x list (banded by y): band count, where it starts, band height and the entities beyond it. */
+function xCut(scene: Scene): { bands: number; origin: number; height: number; outside: number } {
+  return (scene as unknown as { core: { axes: Array<{ bands: number; origin: number; height: number; outside: number }> } }).core.axes[0];
+}
+
 function bandsOf(scene: Scene): number {
-  return (scene as unknown as { core: { axes: Array<{ bands: number }> } }).core.axes[0].bands;
+  return xCut(scene).bands;
 }
 
 function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs'): void {
@@ -242,6 +246,53 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
     const scene = new Scene({ backend: 'js', defaultRange: 0.5 });
     scene.addMany(Int32Array.from({ length: 40 }, (_, i) => i), Float64Array.from({ length: 40 }, (_, i) => i % 7), Float64Array.from({ length: 40 }, (_, i) => (i * 3) % 20));
     expect(bandsOf(scene)).toBeGreaterThan(1);
+  });
+
+  it('a population that migrates beyond its cut, without growing, is re-cut: events unchanged', () => {
+    // 2.5-unit bands around a 10 x 20 lattice; every entity then leaves by
+    // 30 or 60 units on x or y (alone or in batches) while others walk.
+    const lattice = fc.integer({ min: 0, max: 20 }).map((v) => v / 2);
+    const step3 = fc.integer({ min: -6, max: 6 }).map((v) => v / 2);
+    const shift = fc.constantFrom(-60, -30, 30, 60);
+    const arb = (dimensions: 2 | 3) =>
+      fc.tuple(
+        fc.uniqueArray(fc.integer({ min: 20, max: 79 }), { minLength: 40, maxLength: 60 }),
+        fc.tuple(lattice, lattice, lattice),
+        fc.tuple(shift, fc.constantFrom(0, 1, 2)),
+        fc.array(fc.tuple(fc.integer({ min: 20, max: 79 }), fc.tuple(step3, step3, step3)), { minLength: 60, maxLength: 60 }),
+        fc.integer({ min: 1, max: 8 }),
+      ).map(([ids, origin, [distance, axis], walks, batch]): Op[] => {
+        const adds = ids.map((id, k) => ({ id, p: [(origin[0] + k) % 10, (origin[1] + 3 * k) % 20, (origin[2] + k) % (dimensions === 3 ? 10 : 1)] as Vec, range: 0.5 }));
+        const offset: Vec = [0, 0, 0];
+        offset[dimensions === 3 ? axis : axis % 2] = distance;
+        const ops: Op[] = [{ kind: 'addMany', adds }];
+        for (let k = 0; k < ids.length; k += batch) {
+          const leaving = ids.slice(k, k + batch).map((id) => ({ id, p: offset, relative: true }));
+          ops.push(leaving.length === 1 ? { kind: 'move', ...leaving[0] } : { kind: 'moveMany', moves: leaving });
+          const [id, p] = walks[k % walks.length];
+          ops.push({ kind: 'move', id, p, relative: true });
+        }
+        return ops;
+      });
+    for (const dimensions of [2, 3] as const) {
+      fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops)), { numRuns: 30 });
+    }
+    // The js core's x list (banded by y) follows the population: its first
+    // cut ends well below y = 100; after the move every entity is inside the
+    // cut, none beyond it.
+    const scene = new Scene({ backend: 'js', defaultRange: 0.5 });
+    const n = 48;
+    const ids = Int32Array.from({ length: n }, (_, i) => i);
+    scene.addMany(ids, Float64Array.from(ids, (i) => i % 10), Float64Array.from(ids, (i) => (3 * i) % 20));
+    const before = xCut(scene);
+    expect(before.bands).toBeGreaterThan(1);
+    expect(before.origin + (before.bands + 1) * before.height).toBeLessThan(100);
+    scene.moveMany(ids, Float64Array.from(ids, (i) => i % 10), Float64Array.from(ids, (i) => 100 + ((3 * i) % 20)));
+    const after = xCut(scene);
+    expect(after.bands).toBeGreaterThan(1);
+    expect(after.origin).toBeLessThanOrEqual(100);
+    expect(after.origin + after.bands * after.height).toBeGreaterThan(119);
+    expect(after.outside).toBe(0);
   });
 
   it('a larger crowd: 300 entities, many walking steps and teleports', () => {

@@ -101,6 +101,8 @@ class AxisList {
   bands = 1;
   origin = 0;
   height = Infinity;
+  /** Live entities more than a band beyond the cut on the band axis: the end bands hold them all. */
+  outside = 0;
   /** Snapshot of entity nodes in list order, by band then key, and their slots: the coarse index. */
   snapBands = new Int32Array(0);
   snapKeys = new Float64Array(0);
@@ -126,6 +128,7 @@ class AxisList {
     this.bands = 1;
     this.origin = 0;
     this.height = Infinity;
+    this.outside = 0;
     this.clearBands();
     this.band.fill(-1, SENTINELS);
     this.snapLength = 0;
@@ -168,6 +171,11 @@ class AxisList {
     if (this.bands === 1) return 0;
     const b = Math.floor((v - this.origin) / this.height);
     return b < 0 ? 0 : b >= this.bands ? this.bands - 1 : b;
+  }
+
+  /** 1 when band-axis coordinate v lies more than a band beyond the cut, else 0. */
+  beyond(v: number): number {
+    return this.bands > 1 && !(v >= this.origin - this.height && v < this.origin + (this.bands + 1) * this.height) ? 1 : 0;
   }
 
   /** True when a box of half-extent r on the band axis overlaps at most two bands. */
@@ -306,6 +314,8 @@ class AxisList {
     this.bands = height < Infinity ? Math.min(MAX_BANDS, Math.floor(extent / height) + 1) : 1;
     this.origin = this.bands > 1 ? min : 0;
     this.height = this.bands > 1 ? height : Infinity;
+    // The cut spans every entity now.
+    this.outside = 0;
     this.clearBands();
     this.band.fill(-1, SENTINELS);
   }
@@ -533,6 +543,25 @@ export class SceneCore {
     for (let a = 0; a < this.dimensions; a++) this.reband(a);
   }
 
+  /**
+   * Re-bands an axis once more than an eighth of the entities have left its
+   * cut: a population that migrates, without growing, would otherwise crowd
+   * into an end band and walk an unbanded list there.
+   */
+  private rebandIfOutgrown(): void {
+    for (let a = 0; a < this.dimensions; a++) {
+      if (this.axes[a].outside > (this.alive >> 3) + BAND_MIN_ENTITIES) this.reband(a);
+    }
+  }
+
+  /** Counts slot s, at its position now, into (delta 1) or out of (-1) each axis's entities beyond the cut. */
+  private countOutside(s: number, delta: number): void {
+    for (let a = 0; a < this.dimensions; a++) {
+      const axis = this.axes[a];
+      axis.outside += delta * axis.beyond(this.pos[s * 3 + this.bandAxis(a)]);
+    }
+  }
+
   /** Every entity between s's own boundaries on the x lists, and within its box on y, becomes a target candidate. */
   private collectSpan(s: number): void {
     if (this.state[s] !== WATCHER) return;
@@ -637,12 +666,14 @@ export class SceneCore {
     this.range[i + 2] = watcher && this.dimensions === 3 ? rz : 0;
     this.watcherSets[slot].length = 0;
     this.linkNodes(slot);
+    this.countOutside(slot, 1);
     this.newStep();
     this.collectSpan(slot);
     this.collectBoxesAround(slot);
     // Nothing was seen before the add: an old position no box holds.
     this.old[0] = this.old[1] = this.old[2] = NaN;
     this.settle(slot, false, false);
+    this.rebandIfOutgrown();
   }
 
   /** Moves entity `slot` to (x, y, z), walking its nodes or, for a long jump, re-scanning. */
@@ -653,6 +684,7 @@ export class SceneCore {
     if (p[i] === x && p[i + 1] === y && p[i + 2] === z) return;
     this.rememberOld(slot);
     this.newStep();
+    this.countOutside(slot, -1);
     const watcher = this.state[slot] === WATCHER;
     const target = this.target;
     target[0] = x;
@@ -682,7 +714,9 @@ export class SceneCore {
       p[i + 1] = y;
       p[i + 2] = z;
     }
+    this.countOutside(slot, 1);
     this.settle(slot, true, watcher);
+    this.rebandIfOutgrown();
   }
 
   /**
@@ -823,9 +857,11 @@ export class SceneCore {
     }
     for (const w of this.watcherSets[slot]) this.emit(EVENT_LEAVE, w, slot);
     this.watcherSets[slot].length = 0;
+    this.countOutside(slot, -1);
     this.unlinkNodes(slot);
     this.state[slot] = FREE;
     this.alive--;
+    this.rebandIfOutgrown();
   }
 
   /** Changes what `slot` sees: new half-extents, or a marker when watcher is false. */
@@ -845,6 +881,7 @@ export class SceneCore {
     }
     this.collectSpan(slot);
     this.settle(slot, false, wasWatcher);
+    this.rebandIfOutgrown();
   }
 
   /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
@@ -895,6 +932,7 @@ export class SceneCore {
       this.reband(a);
     }
     this.enterAllPairs(slots);
+    this.rebandIfOutgrown();
   }
 
   /** Emits enter for every pair with at least one member in the batch (marked with the current stamp). */
