@@ -14,6 +14,8 @@ import { mulberry32 } from './random.js';
 interface World {
   count: number;
   size: number;
+  /** Where the world starts on both axes (0 unless it was moved). */
+  offset?: number;
   range: number;
   /** Fraction of entities moved per tick. */
   moving: number;
@@ -36,9 +38,10 @@ class Workload {
   constructor(readonly world: World, seed: number) {
     const random = mulberry32(seed);
     const n = world.count;
+    const offset = world.offset ?? 0;
     this.ids = Int32Array.from({ length: n }, (_, i) => i);
-    this.xs = Float64Array.from({ length: n }, () => random() * world.size);
-    this.ys = Float64Array.from({ length: n }, () => random() * world.size);
+    this.xs = Float64Array.from({ length: n }, () => offset + random() * world.size);
+    this.ys = Float64Array.from({ length: n }, () => offset + random() * world.size);
     const m = Math.max(1, Math.round(n * world.moving));
     this.moveIds = new Int32Array(m);
     this.moveXs = new Float64Array(m);
@@ -49,14 +52,15 @@ class Workload {
   /** Fills the move arrays with the next tick. */
   nextTick(): void {
     const { world, random } = this;
-    const clamp = (v: number): number => Math.min(world.size, Math.max(0, v));
+    const offset = world.offset ?? 0;
+    const clamp = (v: number): number => Math.min(offset + world.size, Math.max(offset, v));
     for (let k = 0; k < this.moveIds.length; k++) {
       const id = Math.floor(random() * world.count);
       let x: number;
       let y: number;
       if (random() < world.teleports) {
-        x = random() * world.size;
-        y = random() * world.size;
+        x = offset + random() * world.size;
+        y = offset + random() * world.size;
       } else {
         const angle = random() * 2 * Math.PI;
         const length = random() * world.step;
@@ -109,6 +113,32 @@ function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, batch
   };
 }
 
+/**
+ * The wasm scene built at `from` (the world's layout shifted back by `from`
+ * on both axes), then moved in one batch to where the workload starts: the
+ * whole population migrates without growing.
+ */
+function migratedRunner(name: string, from: number): Runner {
+  let scene: Scene;
+  return {
+    name,
+    build(load) {
+      scene = new Scene({ defaultRange: load.world.range });
+      scene.addMany(load.ids, load.xs.map((x) => x - from), load.ys.map((y) => y - from));
+      scene.moveMany(load.ids, load.xs, load.ys);
+      scene.drainArray();
+    },
+    tick(load) {
+      load.nextTick();
+      scene.moveMany(load.moveIds, load.moveXs, load.moveYs);
+      return scene.drainArray();
+    },
+    dispose() {
+      scene.dispose();
+    },
+  };
+}
+
 function peerRunner(name: string, make: (world: World) => AoiPeer): Runner {
   let peer: AoiPeer;
   return {
@@ -147,9 +177,8 @@ function canonical(events: Int32Array): Float64Array {
 }
 
 /** Runs every contender on a small copy of the world and throws unless all events agree. */
-function checkEvents(context: SuiteContext, world: World): void {
+function checkEvents(context: SuiteContext, world: World, all: Runner[]): void {
   const small: World = { ...world, count: Math.min(world.count, 3000), size: world.size * Math.sqrt(Math.min(world.count, 3000) / world.count) };
-  const all = runners();
   let reference: Float64Array[] | null = null;
   let events = 0;
   for (const runner of all) {
@@ -173,9 +202,10 @@ function checkEvents(context: SuiteContext, world: World): void {
   context.note(`events checked equal across all ${all.length} contenders: ${small.count} entities, 6 ticks, ${events} events`);
 }
 
-function tickCase(context: SuiteContext, title: string, world: World): void {
-  checkEvents(context, world);
-  const contenders: Contender[] = runners().map((runner) => {
+/** Times ticks of `world` for each runner (its events checked equal across all of them first). */
+function tickCase(context: SuiteContext, title: string, world: World, makeRunners: () => Runner[] = runners): void {
+  checkEvents(context, world, makeRunners());
+  const contenders: Contender[] = makeRunners().map((runner) => {
     let load: Workload;
     return {
       name: runner.name,
@@ -205,6 +235,13 @@ export const aoiSuite: Suite = {
     tickCase(context, 'W1 open world: 100,000 entities in 10,000 x 10,000, range 50, one tick', w1);
     tickCase(context, 'W2 crowd: 10,000 entities in 1,000 x 1,000, range 50, one tick', w2);
     tickCase(context, 'W3 teleports: W1 with 1% of moves jumping anywhere, one tick', w3);
+
+    // W5: the W1 population, built three world widths away and moved here in one batch, against one built here.
+    const w5: World = { ...w1, offset: 3 * w1.size };
+    tickCase(context, 'W5 migration: W1 ticks after the whole population moved three world widths in one batch', w5, () => [
+      migratedRunner('wasm moveMany, scene moved here in one batch', w5.offset!),
+      sceneRunner('wasm moveMany, scene built here', 'wasm', true),
+    ]);
 
     const build = new Workload(w1, 3);
     const building = (runner: Runner): Contender => ({
