@@ -235,6 +235,8 @@ export const aoiSuite: Suite = {
     tickCase(context, 'W1 open world: 100,000 entities in 10,000 x 10,000, range 50, one tick', w1);
     tickCase(context, 'W2 crowd: 10,000 entities in 1,000 x 1,000, range 50, one tick', w2);
     tickCase(context, 'W3 teleports: W1 with 1% of moves jumping anywhere, one tick', w3);
+    // W1's density (about 10 visible each) at W2's size: how the gap to the grid depends on the scene's size.
+    tickCase(context, 'W1 small: 10,000 entities in 3,162 x 3,162 (W1 density), range 50, one tick', { ...w1, count: 10_000, size: 3_162 });
 
     // W5: the W1 population, built three world widths away and moved here in one batch, against one built here.
     const w5: World = { ...w1, offset: 3 * w1.size };
