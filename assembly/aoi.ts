@@ -177,6 +177,8 @@ class AxisList {
   height: f64 = Infinity;
   /** Live entities more than a band beyond the cut on the band axis: the end bands hold them all. */
   outside: i32 = 0;
+  /** Outsiders found not worth a re-cut (far outliers): the next check waits for more. */
+  spared: i32 = 0;
 
   @inline at(r: i32): usize {
     return this.records + <usize>r * RECORD_BYTES;
@@ -293,6 +295,7 @@ class AxisList {
     this.churn = 0;
     // The cut spans every entity now.
     this.outside = 0;
+    this.spared = 0;
   }
 
   growHandles(nodeCapacity: i32): void {
@@ -564,6 +567,10 @@ class AoiScene {
   alive: i32 = 0;
   /** Entities when the axes were last re-banded for the scene's extent. */
   bandedAt: i32 = 0;
+  /** What measureCut found: the band-axis extent and largest range there. */
+  cutLo: f64 = 0;
+  cutHi: f64 = 0;
+  cutRange: f64 = 0;
   axis0: AxisList = changetype<AxisList>(0);
   axis1: AxisList = changetype<AxisList>(0);
   axis2: AxisList = changetype<AxisList>(0);
@@ -770,20 +777,8 @@ class AoiScene {
   reband(a: i32): void {
     const axis = this.axis(a);
     const f = filterAxis(a, this.dims);
-    let lo = Infinity;
-    let hi = -Infinity;
-    let maxRange: f64 = 0;
-    let count = 0;
-    for (let s = 1; s < this.capacity; s++) {
-      const state = this.stateOf(s);
-      if (state == FREE) continue;
-      const v = this.posOf(s, f);
-      lo = min(lo, v);
-      hi = max(hi, v);
-      count += state == WATCHER ? 5 : 1;
-      if (state == WATCHER) maxRange = max(maxRange, this.rangeOf(s, f));
-    }
-    axis.recut(lo, hi, maxRange);
+    const count = this.measureCut(a);
+    axis.recut(this.cutLo, this.cutHi, this.cutRange);
     const records = heap.alloc(<usize>max(count, 1) << 2);
     const bands = heap.alloc(<usize>max(count, 1) << 2);
     let n = 0;
@@ -820,6 +815,28 @@ class AoiScene {
     heap.free(bands);
   }
 
+  /** Sets cutLo, cutHi and cutRange to the live entities' extent on axis a's band axis and their largest range there; returns how many nodes they have on a. */
+  measureCut(a: i32): i32 {
+    const f = filterAxis(a, this.dims);
+    let lo = Infinity;
+    let hi = -Infinity;
+    let maxRange: f64 = 0;
+    let count = 0;
+    for (let s = 1; s < this.capacity; s++) {
+      const state = this.stateOf(s);
+      if (state == FREE) continue;
+      const v = this.posOf(s, f);
+      lo = min(lo, v);
+      hi = max(hi, v);
+      count += state == WATCHER ? 5 : 1;
+      if (state == WATCHER) maxRange = max(maxRange, this.rangeOf(s, f));
+    }
+    this.cutLo = lo;
+    this.cutHi = hi;
+    this.cutRange = maxRange;
+    return count;
+  }
+
   /** Re-bands every axis once the scene has doubled since the last time, so bands follow the scene's extent. */
   rebandIfGrown(): void {
     if (this.alive < BAND_MIN_ENTITIES || this.alive < 2 * this.bandedAt) return;
@@ -830,11 +847,17 @@ class AoiScene {
   /**
    * Re-bands an axis once more than an eighth of the entities have left its
    * cut: a population that migrates, without growing, would otherwise crowd
-   * into an end band and walk an unbanded list there.
+   * into an end band and walk an unbanded list there. Not when the new cut
+   * would need bands over twice their height to reach far outliers.
    */
   rebandIfOutgrown(): void {
     for (let a = 0; a < this.dims; a++) {
-      if (this.axis(a).outside > (this.alive >> 3) + BAND_MIN_ENTITIES) this.reband(a);
+      const axis = this.axis(a);
+      if (axis.outside <= axis.spared + (this.alive >> 3) + BAND_MIN_ENTITIES) continue;
+      this.measureCut(a);
+      // Far outliers (entities parked far away) would stretch the cut and make every band taller: keep it.
+      if ((this.cutHi - this.cutLo) / <f64>MAX_BANDS <= 2 * BAND_RANGES * this.cutRange) this.reband(a);
+      else axis.spared = axis.outside;
     }
   }
 

@@ -72,8 +72,16 @@ function checkViews(scenes: Scene[], oracle: AoiOracle): void {
 }
 
 /** The cut of the js core's x list (banded by y): band count, where it starts, band height and the entities beyond it. */
-function xCut(scene: Scene): { bands: number; origin: number; height: number; outside: number } {
-  return (scene as unknown as { core: { axes: Array<{ bands: number; origin: number; height: number; outside: number }> } }).core.axes[0];
+interface Cut {
+  bands: number;
+  origin: number;
+  height: number;
+  outside: number;
+}
+
+function xCut(scene: Scene): Cut {
+  const { bands, origin, height, outside } = (scene as unknown as { core: { axes: Cut[] } }).core.axes[0];
+  return { bands, origin, height, outside };
 }
 
 function bandsOf(scene: Scene): number {
@@ -248,12 +256,13 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
     expect(bandsOf(scene)).toBeGreaterThan(1);
   });
 
-  it('a population that migrates beyond its cut, without growing, is re-cut: events unchanged', () => {
+  it('a population that migrates beyond its cut, without growing, is re-cut, unless it parks far away: events unchanged', () => {
     // 2.5-unit bands around a 10 x 20 lattice; every entity then leaves by
-    // 30 or 60 units on x or y (alone or in batches) while others walk.
+    // 30 or 60 units on x or y (a re-cut), or parks a million units away
+    // (none), alone or in batches, while others walk.
     const lattice = fc.integer({ min: 0, max: 20 }).map((v) => v / 2);
     const step3 = fc.integer({ min: -6, max: 6 }).map((v) => v / 2);
-    const shift = fc.constantFrom(-60, -30, 30, 60);
+    const shift = fc.constantFrom(-60, -30, 30, 60, 1e6);
     const arb = (dimensions: 2 | 3) =>
       fc.tuple(
         fc.uniqueArray(fc.integer({ min: 20, max: 79 }), { minLength: 40, maxLength: 60 }),
@@ -293,6 +302,11 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
     expect(after.origin).toBeLessThanOrEqual(100);
     expect(after.origin + after.bands * after.height).toBeGreaterThan(119);
     expect(after.outside).toBe(0);
+    // Parking 30 of them a million units up leaves that cut alone: reaching
+    // them would make every band taller.
+    const parked = ids.subarray(0, 30);
+    scene.moveMany(parked, Float64Array.from(parked, (i) => i % 10), new Float64Array(parked.length).fill(1e6));
+    expect(xCut(scene)).toEqual({ ...after, outside: 30 });
   });
 
   it('a larger crowd: 300 entities, many walking steps and teleports', () => {

@@ -103,6 +103,8 @@ class AxisList {
   height = Infinity;
   /** Live entities more than a band beyond the cut on the band axis: the end bands hold them all. */
   outside = 0;
+  /** Outsiders found not worth a re-cut (far outliers): the next check waits for more. */
+  spared = 0;
   /** Snapshot of entity nodes in list order, by band then key, and their slots: the coarse index. */
   snapBands = new Int32Array(0);
   snapKeys = new Float64Array(0);
@@ -129,6 +131,7 @@ class AxisList {
     this.origin = 0;
     this.height = Infinity;
     this.outside = 0;
+    this.spared = 0;
     this.clearBands();
     this.band.fill(-1, SENTINELS);
     this.snapLength = 0;
@@ -316,6 +319,7 @@ class AxisList {
     this.height = this.bands > 1 ? height : Infinity;
     // The cut spans every entity now.
     this.outside = 0;
+    this.spared = 0;
     this.clearBands();
     this.band.fill(-1, SENTINELS);
   }
@@ -498,16 +502,7 @@ export class SceneCore {
   private reband(a: number): void {
     const axis = this.axes[a];
     const f = this.bandAxis(a);
-    let min = Infinity;
-    let max = -Infinity;
-    let maxRange = 0;
-    for (let s = 1; s < this.capacity; s++) {
-      if (this.state[s] === FREE) continue;
-      const v = this.pos[s * 3 + f];
-      if (v < min) min = v;
-      if (v > max) max = v;
-      if (this.state[s] === WATCHER) maxRange = Math.max(maxRange, this.range[s * 3 + f]);
-    }
+    const [min, max, maxRange] = this.measureCut(a);
     axis.recut(min, max, maxRange);
     const nodes: number[] = [];
     for (let s = 1; s < this.capacity; s++) {
@@ -536,6 +531,22 @@ export class SceneCore {
     });
   }
 
+  /** The live entities' extent on axis a's band axis, and their largest range there. */
+  private measureCut(a: number): [number, number, number] {
+    const f = this.bandAxis(a);
+    let min = Infinity;
+    let max = -Infinity;
+    let maxRange = 0;
+    for (let s = 1; s < this.capacity; s++) {
+      if (this.state[s] === FREE) continue;
+      const v = this.pos[s * 3 + f];
+      if (v < min) min = v;
+      if (v > max) max = v;
+      if (this.state[s] === WATCHER) maxRange = Math.max(maxRange, this.range[s * 3 + f]);
+    }
+    return [min, max, maxRange];
+  }
+
   /** Re-bands every axis once the scene has doubled since the last time, so bands follow the scene's extent. */
   private rebandIfGrown(): void {
     if (this.alive < BAND_MIN_ENTITIES || this.alive < 2 * this.bandedAt) return;
@@ -546,11 +557,17 @@ export class SceneCore {
   /**
    * Re-bands an axis once more than an eighth of the entities have left its
    * cut: a population that migrates, without growing, would otherwise crowd
-   * into an end band and walk an unbanded list there.
+   * into an end band and walk an unbanded list there. Not when the new cut
+   * would need bands over twice their height to reach far outliers.
    */
   private rebandIfOutgrown(): void {
     for (let a = 0; a < this.dimensions; a++) {
-      if (this.axes[a].outside > (this.alive >> 3) + BAND_MIN_ENTITIES) this.reband(a);
+      const axis = this.axes[a];
+      if (axis.outside <= axis.spared + (this.alive >> 3) + BAND_MIN_ENTITIES) continue;
+      const [min, max, maxRange] = this.measureCut(a);
+      // Far outliers (entities parked far away) would stretch the cut and make every band taller: keep it.
+      if ((max - min) / MAX_BANDS <= 2 * BAND_RANGES * maxRange) this.reband(a);
+      else axis.spared = axis.outside;
     }
   }
 
