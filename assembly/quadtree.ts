@@ -92,6 +92,8 @@ class Tree {
   out: usize = 0;
   outCount: i32 = 0;
   outCap: i32 = 0;
+  // A query stops descending once it has written this many ids.
+  limit: i32 = 0;
   // The slot lists of the leaves of the last bulk build, in one block; while
   // a build runs, leaves hold offsets into it (it may move as it grows).
   arena: usize = 0;
@@ -603,6 +605,7 @@ function newList(t: Tree, count: i32): usize {
 }
 
 function splitQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  if (t.outCount >= t.limit) return;
   const p = nodeAt(t, n);
   const child = load<i32>(p, CHILD);
   if (child >= 0) {
@@ -844,6 +847,7 @@ function fixedUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): vo
 }
 
 function fixedQuery(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  if (t.outCount >= t.limit) return;
   const p = nodeAt(t, n);
   const count = load<i32>(p, COUNT);
   const entries = <usize>load<i32>(p, ENTRIES);
@@ -1125,9 +1129,15 @@ export function qtSetCapacity(tree: i32, capacity: i32): void {
 }
 
 /** Writes the ids of items meeting the closed box to the output buffer; returns their count. */
-export function qtQuery(tree: i32, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
+/**
+ * Writes the ids meeting the closed box, in traversal order; once `limit`
+ * are written it visits no further node, so the ids are the first `limit`
+ * or more of the full answer. Returns their count.
+ */
+export function qtQuery(tree: i32, x0: f64, y0: f64, x1: f64, y1: f64, limit: i32): i32 {
   const t = changetype<Tree>(<usize>tree);
   t.outCount = 0;
+  t.limit = limit;
   if (t.mode == MODE_SPLIT) splitQuery(t, 0, x0, y0, x1, y1);
   else if (load<i32>(nodeAt(t, 0), AUX) > 0) fixedQuery(t, 0, x0, y0, x1, y1);
   return t.outCount;

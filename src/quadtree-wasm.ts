@@ -66,8 +66,8 @@ export class WasmQuadTree implements QuadTreeCore {
     this.core.exports.qtSetCapacity(this.handle, capacity);
   }
 
-  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array {
-    return this.output(this.core.exports.qtQuery(this.handle, minX, minY, maxX, maxY));
+  query(minX: number, minY: number, maxX: number, maxY: number, limit = 0x7fffffff): Int32Array {
+    return this.output(this.core.exports.qtQuery(this.handle, minX, minY, maxX, maxY, Math.min(limit, 0x7fffffff)));
   }
 
   pairs(): Int32Array {

@@ -136,6 +136,82 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
       expect(new Set(firstThree).size).toBe(3);
     });
 
+    /** 900 small squares on a 30 x 30 lattice: more hits than a visit's first chunks. */
+    const lattice = (extra: Partial<QuadTreeOptions> = {}): QuadTree => {
+      const tree = make({ capacity: 4, ...extra });
+      for (let i = 0; i < 900; i++) tree.insert(i, (i % 30) * 3, Math.floor(i / 30) * 3, (i % 30) * 3 + 2, Math.floor(i / 30) * 3 + 2);
+      return tree;
+    };
+
+    it('visit goes through every hit in query order, across its chunks', () => {
+      const tree = lattice();
+      const order = Array.from(tree.queryIds(0, 0, 100, 100));
+      expect(order.length).toBe(900);
+      const seen: number[] = [];
+      tree.visit(0, 0, 100, 100, (id) => void seen.push(id));
+      expect(seen).toEqual(order);
+    });
+
+    it('an early stop ends the search: the core is asked once, for a prefix of the hits', () => {
+      const tree = lattice();
+      const core = (tree as unknown as { core: { query(a: number, b: number, c: number, d: number, limit?: number): Int32Array } }).core;
+      const query = core.query.bind(core);
+      const asked: number[] = [];
+      core.query = (a, b, c, d, limit) => {
+        asked.push(limit ?? Infinity);
+        return query(a, b, c, d, limit);
+      };
+      let calls = 0;
+      tree.visit(0, 0, 100, 100, () => ++calls < 10);
+      expect(calls).toBe(10);
+      expect(asked).toEqual([64]);
+      const prefix = query(0, 0, 100, 100, 64);
+      expect(prefix.length).toBeGreaterThanOrEqual(64);
+      expect(prefix.length).toBeLessThan(900);
+      expect(Array.from(prefix)).toEqual(Array.from(query(0, 0, 100, 100)).slice(0, prefix.length));
+    });
+
+    it('changing the tree inside visit leaves the ids it visits as they were, at and across chunk borders', () => {
+      for (const at of [0, 63, 64, 200, 511, 512, 898]) {
+        const tree = lattice();
+        const expected = Array.from(tree.queryIds(0, 0, 100, 100));
+        const seen: number[] = [];
+        tree.visit(0, 0, 100, 100, (id) => {
+          seen.push(id);
+          if (seen.length === at + 1) {
+            // Remove one not yet visited, move another out of the box, add one inside it.
+            if (at + 1 < 900) tree.remove(expected[at + 1]);
+            if (at + 2 < 900) tree.update(expected[at + 2], 500, 500, 501, 501);
+            tree.insert(5000, 1, 1, 2, 2);
+          }
+          if (seen.length === at + 2) tree.clear();
+        });
+        expect(seen).toEqual(expected);
+        expect(tree.size).toBe(at + 1 < 900 ? 0 : 900);
+      }
+    });
+
+    it('a visit inside a visit, and dispose inside a visit, leave the outer ids as they were', () => {
+      const tree = lattice();
+      const expected = Array.from(tree.queryIds(0, 0, 100, 100));
+      const inner = Array.from(tree.queryIds(0, 0, 10, 10));
+      const seen: number[] = [];
+      tree.visit(0, 0, 100, 100, (id) => {
+        seen.push(id);
+        if (seen.length === 100) {
+          const innerSeen: number[] = [];
+          tree.visit(0, 0, 10, 10, (j) => {
+            innerSeen.push(j);
+            tree.remove(j);
+          });
+          expect(innerSeen).toEqual(inner);
+        }
+        if (seen.length === 700) tree.dispose();
+      });
+      expect(seen).toEqual(expected);
+      expect(codeOf(() => tree.size)).toBe('DISPOSED');
+    });
+
     it('keeps its contents across setCapacity, setBounds and clear', () => {
       const tree = make({ capacity: 8 });
       for (let i = 0; i < 60; i++) tree.insert(i * 3, (i * 37) % 97, (i * 53) % 89, ((i * 37) % 97) + 4, ((i * 53) % 89) + 4);

@@ -31,8 +31,13 @@ export interface QuadTreeCore {
   clear(): void;
   setBounds(minX: number, minY: number, maxX: number, maxY: number): void;
   setCapacity(capacity: number): void;
-  /** Ids of the items meeting the closed box, in traversal order (a fresh array). */
-  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array;
+  /**
+   * Ids of the items meeting the closed box, in traversal order (a fresh
+   * array). With a limit, the traversal stops once it has that many: the
+   * result is then a prefix of the full answer, at least `limit` long
+   * unless that is all there is.
+   */
+  query(minX: number, minY: number, maxX: number, maxY: number, limit?: number): Int32Array;
   /** Every intersecting pair once as [smaller id, larger id] (a fresh flat array). */
   pairs(): Int32Array;
   /** Exact regions of the cells, flat [minX, minY, maxX, maxY, ...] in node order: split, every leaf; fixed, the root and every node holding items. */
@@ -149,6 +154,8 @@ export class ReferenceQuadTree implements QuadTreeCore {
 
   private out = new Int32Array(64);
   private outCount = 0;
+  /** A query stops descending once it has written this many ids. */
+  private limit = Infinity;
 
   constructor(minX: number, minY: number, maxX: number, maxY: number, capacity: number, maxLevels: number, mode: QuadTreeMode) {
     this.split = mode === 'split';
@@ -457,6 +464,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
   }
 
   private splitQuery(n: number, x0: number, y0: number, x1: number, y1: number): void {
+    if (this.outCount >= this.limit) return;
     const child = this.nodeI[n * NI + CHILD];
     if (child >= 0) {
       for (let c = child; c < child + 4; c++) {
@@ -621,6 +629,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
   }
 
   private fixedQuery(n: number, x0: number, y0: number, x1: number, y1: number): void {
+    if (this.outCount >= this.limit) return;
     const count = this.nodeI[n * NI + COUNT];
     const list = this.entries[n];
     const r = this.rects;
@@ -782,8 +791,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
     if (lower && this.split) this.rebuildWith(this.allSlots(0));
   }
 
-  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array {
+  query(minX: number, minY: number, maxX: number, maxY: number, limit = Infinity): Int32Array {
     this.outCount = 0;
+    this.limit = limit;
     if (this.split) this.splitQuery(0, minX, minY, maxX, maxY);
     else if (this.nodeI[AUX] > 0) this.fixedQuery(0, minX, minY, maxX, maxY);
     return this.takeOutput();
