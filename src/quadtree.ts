@@ -343,11 +343,11 @@ export class QuadTree implements Iterable<number> {
   /**
    * Calls fn with each id whose rect intersects the closed box, in traversal
    * order, and stops as soon as fn returns false. The search stops with it:
-   * the core hands over ids in chunks (64, then eight times more each time),
-   * so an early stop costs about the ids seen, and a full visit at most a
-   * seventh more than a query. Changing the tree inside fn does not change
-   * the ids this call visits: the first change takes the rest of them from
-   * the tree as it was.
+   * the core hands over the first 64 ids, and the rest only if fn asks for a
+   * 65th, so an early stop among the first 64 costs about 64 hits, not the
+   * whole query. Changing the tree inside fn does not change the ids this
+   * call visits: the first change takes the rest of them from the tree as it
+   * was.
    */
   visit(minX: number, minY: number, maxX: number, maxY: number, fn: (id: number) => boolean | void): void {
     if (typeof fn !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'visit needs a callback');
@@ -356,8 +356,8 @@ export class QuadTree implements Iterable<number> {
     const visit: Visit = { minX, minY, maxX, maxY, done: 0, rest: null };
     this.visits.push(visit);
     try {
-      for (let limit = FIRST_VISIT_CHUNK; ; limit *= 8) {
-        // A longer limit returns the same ids first: skip those already handed out.
+      for (let limit = FIRST_VISIT_CHUNK; ; limit = Infinity) {
+        // The full answer starts with the same ids: skip those already handed out.
         const ids = this.core.query(minX, minY, maxX, maxY, limit);
         for (let i = visit.done; i < ids.length; i++) {
           visit.done++;
@@ -475,7 +475,7 @@ interface Visit {
   rest: Int32Array | null;
 }
 
-/** A visit asks the core for this many ids first, then eight times as many each time it needs more. */
+/** A visit asks the core for this many ids first, and for all of them when it needs more. */
 const FIRST_VISIT_CHUNK = 64;
 
 /** Validates a batch of ids and flat rects; returns the number of entries. */

@@ -152,7 +152,7 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
       expect(seen).toEqual(order);
     });
 
-    it('an early stop ends the search: the core is asked once, for a prefix of the hits', () => {
+    it('an early stop among the first 64 hits ends the search: the core is asked once, for a prefix of the hits', () => {
       const tree = lattice();
       const core = (tree as unknown as { core: { query(a: number, b: number, c: number, d: number, limit?: number): Int32Array } }).core;
       const query = core.query.bind(core);
