@@ -84,17 +84,27 @@ interface Runner {
   dispose(): void;
 }
 
-/** A scene contender; `batch` picks moveMany / addMany over one call per entity. */
-function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, batchBuild = true): Runner {
+/**
+ * How a scene contender is built: `addMany`, one `add` per entity, or
+ * `addMany` at the layout shifted back by `movedFrom` on both axes and one
+ * `moveMany` to where the workload starts (the population migrates without growing).
+ */
+type SceneBuild = 'addMany' | 'add' | { movedFrom: number };
+
+/** A scene contender; `batch` picks moveMany over one move call per entity. */
+function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: SceneBuild = 'addMany'): Runner {
   let scene: Scene;
   return {
     name,
     build(load) {
       scene = new Scene({ backend, defaultRange: load.world.range });
-      if (batchBuild) {
+      if (how === 'add') {
+        for (let i = 0; i < load.ids.length; i++) scene.add(load.ids[i], load.xs[i], load.ys[i]);
+      } else if (how === 'addMany') {
         scene.addMany(load.ids, load.xs, load.ys);
       } else {
-        for (let i = 0; i < load.ids.length; i++) scene.add(load.ids[i], load.xs[i], load.ys[i]);
+        scene.addMany(load.ids, load.xs.map((x) => x - how.movedFrom), load.ys.map((y) => y - how.movedFrom));
+        scene.moveMany(load.ids, load.xs, load.ys);
       }
       scene.drainArray();
     },
@@ -105,32 +115,6 @@ function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, batch
       } else {
         for (let k = 0; k < load.moveIds.length; k++) scene.move(load.moveIds[k], load.moveXs[k], load.moveYs[k]);
       }
-      return scene.drainArray();
-    },
-    dispose() {
-      scene.dispose();
-    },
-  };
-}
-
-/**
- * The wasm scene built at `from` (the world's layout shifted back by `from`
- * on both axes), then moved in one batch to where the workload starts: the
- * whole population migrates without growing.
- */
-function migratedRunner(name: string, from: number): Runner {
-  let scene: Scene;
-  return {
-    name,
-    build(load) {
-      scene = new Scene({ defaultRange: load.world.range });
-      scene.addMany(load.ids, load.xs.map((x) => x - from), load.ys.map((y) => y - from));
-      scene.moveMany(load.ids, load.xs, load.ys);
-      scene.drainArray();
-    },
-    tick(load) {
-      load.nextTick();
-      scene.moveMany(load.moveIds, load.moveXs, load.moveYs);
       return scene.drainArray();
     },
     dispose() {
@@ -241,7 +225,7 @@ export const aoiSuite: Suite = {
     // W5: the W1 population, built three world widths away and moved here in one batch, against one built here.
     const w5: World = { ...w1, offset: 3 * w1.size };
     tickCase(context, 'W5 migration: W1 ticks after the whole population moved three world widths in one batch', w5, () => [
-      migratedRunner('wasm moveMany, scene moved here in one batch', w5.offset!),
+      sceneRunner('wasm moveMany, scene moved here in one batch', 'wasm', true, { movedFrom: w5.offset! }),
       sceneRunner('wasm moveMany, scene built here', 'wasm', true),
     ]);
 
@@ -260,7 +244,7 @@ export const aoiSuite: Suite = {
     );
     // One add call per entity scans the x strip of its box: far slower at this density, so timed
     // once, and left out of quick runs.
-    if (!context.quick) context.bench('W4 per call: the same 100,000 adds, one add() call each', [building(sceneRunner('wasm add per call', 'wasm', false, false))], {
+    if (!context.quick) context.bench('W4 per call: the same 100,000 adds, one add() call each', [building(sceneRunner('wasm add per call', 'wasm', false, 'add'))], {
       opsPerRun: w1.count,
       opName: 'add',
       minSamples: 1,
