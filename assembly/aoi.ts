@@ -567,10 +567,11 @@ class AoiScene {
   alive: i32 = 0;
   /** Entities when the axes were last re-banded for the scene's extent. */
   bandedAt: i32 = 0;
-  /** What measureCut found: the band-axis extent and largest range there. */
+  /** What measureCut found: the band-axis extent, the largest range there, and the nodes to link. */
   cutLo: f64 = 0;
   cutHi: f64 = 0;
   cutRange: f64 = 0;
+  cutNodes: i32 = 0;
   axis0: AxisList = changetype<AxisList>(0);
   axis1: AxisList = changetype<AxisList>(0);
   axis2: AxisList = changetype<AxisList>(0);
@@ -775,9 +776,15 @@ class AoiScene {
    * band axis, and its largest range) and links every live slot's nodes anew.
    */
   reband(a: i32): void {
+    this.measureCut(a);
+    this.bandAsMeasured(a);
+  }
+
+  /** reband, with the cut measureCut(a) has just found. */
+  bandAsMeasured(a: i32): void {
     const axis = this.axis(a);
     const f = filterAxis(a, this.dims);
-    const count = this.measureCut(a);
+    const count = this.cutNodes;
     axis.recut(this.cutLo, this.cutHi, this.cutRange);
     const records = heap.alloc(<usize>max(count, 1) << 2);
     const bands = heap.alloc(<usize>max(count, 1) << 2);
@@ -815,8 +822,8 @@ class AoiScene {
     heap.free(bands);
   }
 
-  /** Sets cutLo, cutHi and cutRange to the live entities' extent on axis a's band axis and their largest range there; returns how many nodes they have on a. */
-  measureCut(a: i32): i32 {
+  /** Sets cutLo, cutHi and cutRange to the live entities' extent on axis a's band axis and their largest range there, and cutNodes to how many nodes they have on a. */
+  measureCut(a: i32): void {
     const f = filterAxis(a, this.dims);
     let lo = Infinity;
     let hi = -Infinity;
@@ -834,7 +841,7 @@ class AoiScene {
     this.cutLo = lo;
     this.cutHi = hi;
     this.cutRange = maxRange;
-    return count;
+    this.cutNodes = count;
   }
 
   /** Re-bands every axis once the scene has doubled since the last time, so bands follow the scene's extent. */
@@ -856,7 +863,7 @@ class AoiScene {
       if (axis.outside <= axis.spared + (this.alive >> 3) + BAND_MIN_ENTITIES) continue;
       this.measureCut(a);
       // Far outliers (entities parked far away) would stretch the cut and make every band taller: keep it.
-      if ((this.cutHi - this.cutLo) / <f64>MAX_BANDS <= 2 * BAND_RANGES * this.cutRange) this.reband(a);
+      if ((this.cutHi - this.cutLo) / <f64>MAX_BANDS <= 2 * BAND_RANGES * this.cutRange) this.bandAsMeasured(a);
       else axis.spared = axis.outside;
     }
   }

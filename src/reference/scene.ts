@@ -497,12 +497,12 @@ export class SceneCore {
 
   /**
    * Re-cuts axis a into bands for the entities there now (their extent on the
-   * band axis, and its largest range) and links every live slot's nodes anew.
+   * band axis, and its largest range: measured here unless the caller just
+   * measured them) and links every live slot's nodes anew.
    */
-  private reband(a: number): void {
+  private reband(a: number, [min, max, maxRange] = this.measureCut(a)): void {
     const axis = this.axes[a];
     const f = this.bandAxis(a);
-    const [min, max, maxRange] = this.measureCut(a);
     axis.recut(min, max, maxRange);
     const nodes: number[] = [];
     for (let s = 1; s < this.capacity; s++) {
@@ -564,9 +564,10 @@ export class SceneCore {
     for (let a = 0; a < this.dimensions; a++) {
       const axis = this.axes[a];
       if (axis.outside <= axis.spared + (this.alive >> 3) + BAND_MIN_ENTITIES) continue;
-      const [min, max, maxRange] = this.measureCut(a);
+      const cut = this.measureCut(a);
+      const [min, max, maxRange] = cut;
       // Far outliers (entities parked far away) would stretch the cut and make every band taller: keep it.
-      if ((max - min) / MAX_BANDS <= 2 * BAND_RANGES * maxRange) this.reband(a);
+      if ((max - min) / MAX_BANDS <= 2 * BAND_RANGES * maxRange) this.reband(a, cut);
       else axis.spared = axis.outside;
     }
   }
