@@ -23,7 +23,7 @@ interface MapData {
   walkable: Uint8Array;
 }
 
-const MOVING_AI_DIR = resolve('..', 'shared', 'data', 'movingai');
+const MOVING_AI_DIR = resolve('test', 'fixtures', 'movingai');
 const MOVING_AI_MAPS = ['arena.map', 'arena2.map', 'random512-10-0.map', 'maze512-1-0.map'];
 const TOLERANCE = 1e-6;
 

@@ -1,6 +1,6 @@
-// Runs the Moving AI Lab scenarios (../shared/data/movingai next to the
-// repository) through GridMap and checks each answer against the published
-// optimal length and the path checker. The data is read in place, never copied.
+// Runs the Moving AI Lab scenarios (test/fixtures/movingai, ODC-By, see the
+// README there) through GridMap and checks each answer against the published
+// optimal length and the path checker.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
@@ -8,7 +8,7 @@ import { GridMap, type Backend, type DiagonalRule, type GridAlgorithm } from '..
 import { parseMovingAIMap, parseMovingAIScenarios, type MovingAIScenario } from '../../src/movingai.js';
 import { checkPath, type PlainGrid } from './grid-dijkstra.js';
 
-export const MOVING_AI_DIR = fileURLToPath(new URL('../../../shared/data/movingai/', import.meta.url));
+export const MOVING_AI_DIR = fileURLToPath(new URL('../fixtures/movingai/', import.meta.url));
 export const MOVING_AI_MAPS = ['arena.map', 'arena2.map', 'random512-10-0.map', 'maze512-1-0.map'];
 
 /**
