@@ -22,17 +22,20 @@ export interface CaseOptions {
   opName?: string;
   /** Contender whose time the ratios divide by (default: the first contender). */
   baseline?: string;
-  /** Minimum number of timed samples (default 7; quick mode 3). */
+  /** Minimum number of timed samples (full 7, default 3, smoke 1). */
   minSamples?: number;
-  /** Minimum total time per contender in ms (default 800; quick mode 150). */
+  /** Minimum total time per contender in ms (full 800, default 150, smoke 0). */
   minTimeMs?: number;
-  /** Warm-up runs before timing (default 2; quick mode 1). */
+  /** Warm-up runs before timing (full 2, default 1, smoke 0). */
   warmup?: number;
+  /** Short label: the case joins the headline table printed at the end of a run. */
+  headline?: string;
 }
 
 export interface CaseResult {
   suite: string;
   name: string;
+  headline?: string;
   opName: string;
   opsPerRun: number;
   baseline: string;
@@ -48,9 +51,19 @@ export interface CaseResult {
   notes: string[];
 }
 
+/**
+ * How much a run measures. `full`: every case, many samples. `default`: every
+ * suite's main cases at full size, fewer samples (about two minutes in all).
+ * `smoke`: every case at a small size, one sample: proves each suite runs.
+ */
+export type BenchMode = 'smoke' | 'default' | 'full';
+
 export interface SuiteContext {
-  /** True when BENCH_QUICK is set: fewer samples, for smoke runs. */
+  readonly mode: BenchMode;
+  /** Smoke mode: suites shrink their data so that every case runs in moments. */
   readonly quick: boolean;
+  /** Full mode: suites add their secondary cases. */
+  readonly full: boolean;
   /** Times the contenders of one case and records the result. */
   bench(name: string, contenders: Contender[], options?: CaseOptions): CaseResult;
   /** Adds a free-form line under the suite's tables (memory, checks, pair counts). */
@@ -65,6 +78,13 @@ export interface Suite {
 }
 
 const now = (): number => performance.now();
+
+/** Sampling per mode; a case may ask for fewer samples than these, never more. */
+const REPEATS: Record<BenchMode, { warmup: number; minSamples: number; minTimeMs: number }> = {
+  smoke: { warmup: 0, minSamples: 1, minTimeMs: 0 },
+  default: { warmup: 1, minSamples: 3, minTimeMs: 150 },
+  full: { warmup: 2, minSamples: 7, minTimeMs: 800 },
+};
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -110,10 +130,27 @@ export function formatCase(result: CaseResult): string {
   return lines.join('\n');
 }
 
+/**
+ * The headline cases of a run as one Markdown table: the baseline's time per
+ * run, then every other contender as its ratio to it.
+ */
+export function formatHeadlines(results: CaseResult[]): string {
+  const rows = results.filter((r) => r.headline !== undefined);
+  if (rows.length === 0) return '';
+  const fmt = (ms: number): string => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms.toPrecision(3));
+  const lines = ['| case | spatialkit | others: time / spatialkit |', '|---|---:|---|'];
+  for (const r of rows) {
+    const base = r.contenders.find((c) => c.name === r.baseline)!;
+    const others = r.contenders.filter((c) => c !== base).map((c) => `${c.name} ${c.ratio.toFixed(2)}x`);
+    lines.push(`| ${r.headline} | ${fmt(base.medianMs)} ms | ${others.join(', ')} |`);
+  }
+  return lines.join('\n');
+}
+
 /** Runs suites in order in this process; returns every case result. */
 export async function runSuites(
   suites: Suite[],
-  options: { quick: boolean; print: (text: string) => void },
+  options: { mode: BenchMode; print: (text: string) => void },
 ): Promise<{ results: CaseResult[]; suiteNotes: Record<string, string[]> }> {
   const results: CaseResult[] = [];
   const suiteNotes: Record<string, string[]> = {};
@@ -122,15 +159,19 @@ export async function runSuites(
     const notes: string[] = [];
     suiteNotes[suite.name] = notes;
     const context: SuiteContext = {
-      quick: options.quick,
+      mode: options.mode,
+      quick: options.mode === 'smoke',
+      full: options.mode === 'full',
       note(line) {
         notes.push(line);
         options.print(`- ${line}`);
       },
       bench(name, contenders, caseOptions = {}) {
-        const warmup = caseOptions.warmup ?? (options.quick ? 1 : 2);
-        const minSamples = caseOptions.minSamples ?? (options.quick ? 3 : 7);
-        const minTimeMs = caseOptions.minTimeMs ?? (options.quick ? 150 : 800);
+        const repeats = REPEATS[options.mode];
+        const smoke = options.mode === 'smoke';
+        const warmup = smoke ? 0 : caseOptions.warmup ?? repeats.warmup;
+        const minSamples = smoke ? 1 : Math.min(caseOptions.minSamples ?? repeats.minSamples, repeats.minSamples);
+        const minTimeMs = smoke ? 0 : Math.min(caseOptions.minTimeMs ?? repeats.minTimeMs, repeats.minTimeMs);
         const opsPerRun = caseOptions.opsPerRun ?? 1;
         const baseline = caseOptions.baseline ?? contenders[0].name;
         const timed = contenders.map((c) => ({ name: c.name, samples: timeContender(c, warmup, minSamples, minTimeMs) }));
@@ -140,6 +181,7 @@ export async function runSuites(
         const result: CaseResult = {
           suite: suite.name,
           name,
+          headline: caseOptions.headline,
           opName: caseOptions.opName ?? 'op',
           opsPerRun,
           baseline,
@@ -161,7 +203,9 @@ export async function runSuites(
         return result;
       },
     };
+    const started = now();
     await suite.run(context);
+    options.print(`\n(${suite.name}: ${((now() - started) / 1000).toFixed(1)} s)`);
   }
   return { results, suiteNotes };
 }

@@ -1,7 +1,12 @@
 // Runs every suite (or those named on the command line) in one process,
-// prints a Markdown table per case and writes bench/results/latest.json.
+// prints a Markdown table per case and the headline table at the end, and
+// writes bench/results/latest.json.
+//   npm run bench                  every suite's main cases at full size, few samples (~2 minutes)
+//   npm run bench -- --full        every case, more samples (~10 minutes)
+//   npm run bench -- --smoke       every case at a small size, one sample: does each suite run?
+//   npm run bench -- aoi quadtree  only the suites named
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { runSuites, type Suite } from './harness.js';
+import { formatHeadlines, runSuites, type BenchMode, type Suite } from './harness.js';
 import { boundarySuite } from './boundary.js';
 import { pathsGraphSuite } from './paths-graph.js';
 import { pathsGridSuite } from './paths-grid.js';
@@ -9,18 +14,30 @@ import { quadtreeSuite } from './quadtree.js';
 import { aoiSuite } from './aoi.js';
 
 const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, pathsGraphSuite, pathsGridSuite];
+const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
-const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
-const selected = wanted.length === 0 ? suites : suites.filter((s) => wanted.includes(s.name));
-if (selected.length === 0) {
-  console.error(`no suite named ${wanted.join(', ')}; suites: ${suites.map((s) => s.name).join(', ')}`);
+const args = process.argv.slice(2);
+const flags = args.filter((arg) => arg.startsWith('-'));
+const unknown = flags.filter((flag) => !(flag in MODES));
+if (unknown.length > 0 || flags.length > 1) {
+  console.error(`unknown or conflicting flags ${flags.join(' ')}; use at most one of ${Object.keys(MODES).join(', ')}`);
   process.exit(1);
 }
-const quick = process.env.BENCH_QUICK !== undefined && process.env.BENCH_QUICK !== '0';
+const mode: BenchMode = flags.length === 1 ? MODES[flags[0]] : 'default';
+const wanted = args.filter((arg) => !arg.startsWith('-'));
+const missing = wanted.filter((name) => !suites.some((s) => s.name === name));
+if (missing.length > 0) {
+  console.error(`no suite named ${missing.join(', ')}; suites: ${suites.map((s) => s.name).join(', ')}`);
+  process.exit(1);
+}
 
-console.log(`# spatialkit benchmarks\n\nNode ${process.version}, ${new Date().toISOString()}${quick ? ', quick mode' : ''}`);
-const { results, suiteNotes } = await runSuites(selected, { quick, print: (text) => console.log(text) });
+const selected = wanted.length === 0 ? suites : suites.filter((s) => wanted.includes(s.name));
+const started = performance.now();
+console.log(`# spatialkit benchmarks\n\nNode ${process.version}, ${new Date().toISOString()}, ${mode} mode`);
+const { results, suiteNotes } = await runSuites(selected, { mode, print: (text) => console.log(text) });
+const headlines = formatHeadlines(results);
+if (headlines !== '') console.log(`\n## Headline (${mode} mode; ratio above 1: spatialkit is faster)\n\n${headlines}`);
 mkdirSync('bench/results', { recursive: true });
-const report = { node: process.version, date: new Date().toISOString(), quick, results, notes: suiteNotes };
+const report = { node: process.version, date: new Date().toISOString(), mode, results, notes: suiteNotes };
 writeFileSync('bench/results/latest.json', JSON.stringify(report, null, 2) + '\n');
-console.log('\nwrote bench/results/latest.json');
+console.log(`\nwrote bench/results/latest.json (${((performance.now() - started) / 1000).toFixed(0)} s)`);

@@ -8,5 +8,4 @@ await build({
   entryPoints: ['src/index.ts'],
   outfile: 'dist/index.js',
   platform: 'neutral',
-  sourcemap: true,
 });

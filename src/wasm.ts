@@ -1,3 +1,4 @@
+/// <reference path="./wasm-module.d.ts" />
 // Loading the wasm core once, in Node and in browsers. The module's bytes are
 // embedded in the bundle, so there is no file to fetch and no path to configure.
 import bytes from '../build/spatialkit.wasm';
