@@ -24,7 +24,6 @@ const QUERY_SIDE = 1_000; // 1% of the area
 const MOVE_FRACTION = 0.1;
 const MOVE_STEP = 5;
 const GRID_CELL = 64;
-const CAPACITY = 32;
 
 function makeRects(n: number, seed: number, centre: (random: () => number) => [number, number]): Rects {
   const random = mulberry32(seed);
@@ -40,10 +39,10 @@ function makeRects(n: number, seed: number, centre: (random: () => number) => [n
   return r;
 }
 
-const uniform = (n: number): Rects => makeRects(n, 1, (random) => [random() * SIZE, random() * SIZE]);
+export const uniform = (n: number): Rects => makeRects(n, 1, (random) => [random() * SIZE, random() * SIZE]);
 
 /** A few dense Gaussian clusters: where a grid sized for the average density degrades. */
-function clustered(n: number): Rects {
+export function clustered(n: number): Rects {
   const pick = mulberry32(7);
   const centres = Array.from({ length: 6 }, () => [1000 + pick() * 8000, 1000 + pick() * 8000]);
   return makeRects(n, 2, (random) => {
@@ -54,7 +53,7 @@ function clustered(n: number): Rects {
   });
 }
 
-function makeQueries(count: number): Float64Array {
+export function makeQueries(count: number): Float64Array {
   const random = mulberry32(3);
   const q = new Float64Array(count * 4);
   for (let k = 0; k < count; k++) {
@@ -66,19 +65,19 @@ function makeQueries(count: number): Float64Array {
   return q;
 }
 
-/** A spatialkit QuadTree as a contender. */
-function spatialkitIndex(backend: 'wasm' | 'js'): RectIndex & { tree(): QuadTree } {
+/** A spatialkit QuadTree as a contender: default options, or the capacity given. */
+export function spatialkitIndex(backend: 'wasm' | 'js', capacity?: number): RectIndex & { tree(): QuadTree } {
   let tree: QuadTree | null = null;
   // The batch arrays are kept between builds, as a game keeps its entity arrays (the grid keeps its own too).
   let ids = new Int32Array(0);
   let rects = new Float64Array(0);
   return {
-    name: `spatialkit ${backend}`,
+    name: capacity === undefined ? `spatialkit ${backend}` : `spatialkit ${backend} capacity ${capacity}`,
     tree: () => tree!,
     build(r) {
       // A game rebuilding its index keeps the tree and refills it, as the grid keeps and refills its arrays.
       if (tree) tree.clear();
-      else tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: SIZE, maxY: SIZE }, capacity: CAPACITY, backend });
+      else tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: SIZE, maxY: SIZE }, capacity, backend });
       if (ids.length !== r.n) {
         ids = Int32Array.from({ length: r.n }, (_, i) => i);
         rects = new Float64Array(r.n * 4);
@@ -129,7 +128,7 @@ function memoryNote(tree: QuadTree, n: number): string {
 }
 
 /** Moves a tenth of the items by up to MOVE_STEP per axis; the same sequence for every contender. */
-class Mover {
+export class Mover {
   private readonly random = mulberry32(11);
   readonly moved: Int32Array;
 
@@ -296,7 +295,7 @@ export const quadtreeSuite: Suite = {
     const n = Number(process.env.QT_N ?? (context.quick ? 20_000 : 100_000));
     const queryCount = context.quick ? 200 : 1_000;
     context.note(
-      `spatialkit capacity ${CAPACITY} ('split' mode); grid cell ${GRID_CELL}; quadtree-ts maxObjects 10, maxLevels 8; ` +
+      `spatialkit with default options (capacity ${new QuadTree({ bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 }, backend: 'js' }).capacity}, 'split' mode); grid cell ${GRID_CELL}; quadtree-ts maxObjects 10, maxLevels 8; ` +
         'flatbush, kdbush, quadtree-ts and d3-quadtree are rebuilt each frame, rbush does remove + insert per moved item; ' +
         'box-intersect has no range query (skipped in queries) and no incremental index (build skipped)',
     );

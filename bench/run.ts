@@ -11,9 +11,10 @@ import { boundarySuite } from './boundary.js';
 import { pathsGraphSuite } from './paths-graph.js';
 import { pathsGridSuite } from './paths-grid.js';
 import { quadtreeSuite } from './quadtree.js';
+import { quadtreeCapacitySuite } from './quadtree-capacity.js';
 import { aoiSuite } from './aoi.js';
 
-const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, pathsGraphSuite, pathsGridSuite];
+const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, quadtreeCapacitySuite, pathsGraphSuite, pathsGridSuite];
 const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
 const args = process.argv.slice(2);
