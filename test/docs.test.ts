@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { QuadTree, Scene } from '../src/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const typedoc = join(root, 'node_modules', 'typedoc', 'bin', 'typedoc');
@@ -90,6 +91,19 @@ describe('hand-written documentation', () => {
       expect(figures.length, `${page} states bytes per cell`).toBeGreaterThan(0);
       for (const figure of figures) expect(fromCode, `${page}: ${figure} bytes per cell`).toContain(figure);
     }
+  });
+
+  it('states the defaults the constructors use', () => {
+    /** The default column of an options table row: | `name` | `value` | ... */
+    const documented = (page: string, option: string): number => {
+      const row = new RegExp(`^\\| \`${option}\` \\| \`([^\`]+)\` \\|`, 'm').exec(read(page));
+      if (row === null) throw new Error(`${page} has no default for ${option}`);
+      return Number(row[1]);
+    };
+    const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+    expect(documented('docs/scene.md', 'defaultRange')).toBe(new Scene({ backend: 'js' }).defaultRange);
+    expect(documented('docs/quadtree.md', 'capacity')).toBe(new QuadTree({ bounds, backend: 'js' }).capacity);
+    expect(documented('docs/quadtree.md', 'depth')).toBe(new QuadTree({ bounds, mode: 'fixed', backend: 'js' }).depth);
   });
 
   it('has no relative link to a file that does not exist', () => {
