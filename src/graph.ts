@@ -26,27 +26,37 @@ export type Heuristic = 'euclidean' | 'manhattan' | 'octile' | 'zero' | ((a: Ver
 /** Point-to-point algorithms of {@link Graph.path}. */
 export type PathAlgorithm = 'astar' | 'dijkstra' | 'bidirectional' | 'spfa';
 
+/** Options of the {@link Graph} constructor. */
 export interface GraphOptions {
+  /** 'wasm' (default, needs {@link init} first) or 'js' (the TypeScript reference). */
   backend?: Backend;
 }
 
+/** Options of {@link Graph.fromEdges}. */
 export interface FromEdgesOptions {
   /** Number of vertices (ids 0..vertexCount-1); default: the largest id + 1. */
   vertexCount?: number;
-  /** Positions of vertices 0..n-1 (both or neither). */
+  /** x coordinates of vertices 0..n-1, a Float64Array of length n; give both x and y, or neither. */
   x?: Float64Array;
+  /** y coordinates of vertices 0..n-1, a Float64Array of length n; give both x and y, or neither. */
   y?: Float64Array;
+  /** 'wasm' (default, needs {@link init} first) or 'js' (the TypeScript reference). */
   backend?: Backend;
 }
 
+/** Options of {@link Graph.path}. */
 export interface PathOptions {
+  /** The search to run; the default depends on the graph (see {@link Graph.path}). */
   algorithm?: PathAlgorithm;
+  /** The A* heuristic (default 'euclidean'); only 'astar' reads it, and giving one makes 'astar' the default algorithm. */
   heuristic?: Heuristic;
 }
 
 /** A point-to-point shortest path: ids from source to target, and its cost. */
 export interface PathResult {
+  /** Vertex ids from source to target, both included; [source] when source equals target. */
   path: VertexId[];
+  /** The sum of the edge weights along path; 0 when source equals target. */
   cost: number;
 }
 

@@ -5,12 +5,24 @@
 export const DIAGONAL_CODES = { never: 0, always: 1, 'no-corner-cutting': 2, 'one-obstacle': 3 } as const;
 export const ALGORITHM_CODES = { astar: 0, dijkstra: 1, spfa: 2, jps: 3 } as const;
 
+/**
+ * When a diagonal step is allowed: 'never', 'always', 'no-corner-cutting' or
+ * 'one-obstacle' (see {@link FindPathOptions.diagonal}).
+ * @useDeclaredType
+ */
 export type DiagonalRule = keyof typeof DIAGONAL_CODES;
+/**
+ * The search {@link GridMap.findPath} runs: 'astar', 'dijkstra', 'spfa' or
+ * 'jps' (see {@link FindPathOptions.algorithm}).
+ * @useDeclaredType
+ */
 export type GridAlgorithm = keyof typeof ALGORITHM_CODES;
 
 /** A path from the start cell to the target cell, each cell as [x, y], with its total cost. */
 export interface GridPath {
+  /** Every cell from the start to the target, both included, as [x, y]; consecutive cells are neighbours. */
   path: Array<[number, number]>;
+  /** The path's cost: 1 per orthogonal step and sqrt(2) per diagonal step, each times the cost of the cell entered. */
   cost: number;
 }
 

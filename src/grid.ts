@@ -18,14 +18,22 @@ import { resolveBackend, type Backend } from './wasm.js';
 
 export type { DiagonalRule, GridAlgorithm, GridPath } from './grid-backend.js';
 
-/** The largest grid: 16,777,216 cells (4096 x 4096), about 25 bytes each once searched. */
+/**
+ * The largest grid: 16,777,216 cells (4096 x 4096). The wasm core holds 10
+ * bytes per cell (walkability by rows and by columns, 1 byte each, and an f64
+ * cost), 30 once searched (a 16-byte search record and a 4-byte open-list
+ * position), 34 once SPFA ran (a 4-byte queue entry), over the grid plus a
+ * one-cell border.
+ */
 export const MAX_GRID_CELLS = 1 << 24;
 
+/** Options of the {@link GridMap} constructor and of {@link GridMap.fromMovingAI}. */
 export interface GridMapOptions {
   /** 'wasm' (default) or 'js'. */
   backend?: Backend;
 }
 
+/** Options of {@link GridMap.findPath}. */
 export interface FindPathOptions {
   /**
    * When a diagonal step is allowed (default 'no-corner-cutting'): 'never';

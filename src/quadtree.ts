@@ -11,12 +11,17 @@ export type { QuadTreeMode } from './reference/quadtree.js';
 
 /** An axis-aligned closed rectangle. */
 export interface QuadTreeBounds {
+  /** Left edge. */
   minX: number;
+  /** Top edge (the smaller y). */
   minY: number;
+  /** Right edge, >= minX. */
   maxX: number;
+  /** Bottom edge (the larger y), >= minY. */
   maxY: number;
 }
 
+/** Options of the {@link QuadTree} constructor. */
 export interface QuadTreeOptions {
   /** The area the tree subdivides. Items outside it are kept and found too, only less efficiently. */
   bounds: QuadTreeBounds;
@@ -28,6 +33,7 @@ export interface QuadTreeOptions {
   mode?: QuadTreeMode;
   /** 'fixed': number of levels (the root alone is 1), 1..10. Default 8. */
   depth?: number;
+  /** 'wasm' (default, needs {@link init} first) or 'js' (the TypeScript reference). */
   backend?: Backend;
 }
 

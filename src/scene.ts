@@ -14,11 +14,15 @@ export type AoiRange = number | { x: number; y: number; z?: number } | null;
 
 /** One visibility fact: `watcher` starts seeing, stops seeing, or sees a move of `target`. */
 export interface AoiEvent {
+  /** 'enter': watcher starts seeing target; 'leave': stops seeing it; 'move': target moved and watcher saw it before and after. */
   type: 'enter' | 'leave' | 'move';
+  /** The entity whose view changed. */
   watcher: number;
+  /** The entity seen. */
   target: number;
 }
 
+/** Options of the {@link Scene} constructor. */
 export interface SceneOptions {
   /** 'wasm' (default, needs init()) or 'js' (the TypeScript reference). */
   backend?: Backend;

@@ -49,6 +49,7 @@ export interface QuadTreeCore {
   dispose(): void;
 }
 
+/** How a {@link QuadTree} lays out its items: 'split' (capacity-split, data in leaves) or 'fixed' (pre-split, each item in one node). */
 export type QuadTreeMode = 'split' | 'fixed';
 
 // Node fields: NF doubles and NI ints per node.
