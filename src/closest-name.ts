@@ -34,7 +34,8 @@ function longestSharedRun(a: string, b: string): number {
 
 /**
  * The candidate closest to name: one that contains name or is contained in it
- * (case aside) first, then the smallest edit distance, ties going to the
+ * (case aside, both at least 3 characters, so 'x' is no match for every name
+ * with an x) first, then the smallest edit distance, ties going to the
  * longest shared run of characters ('viewRange' is as far from 'index' as from
  * 'defaultRange', but shares 'Range' with the latter). Undefined when there
  * are no candidates.
@@ -45,7 +46,7 @@ export function closestName(name: string, candidates: readonly string[]): string
   let bestScore: number[] = [];
   for (const candidate of candidates) {
     const other = candidate.toLowerCase();
-    const contained = other.includes(lower) || lower.includes(other) ? 0 : 1;
+    const contained = Math.min(lower.length, other.length) >= 3 && (other.includes(lower) || lower.includes(other)) ? 0 : 1;
     const score = [contained, editDistance(name, candidate), -longestSharedRun(name, candidate)];
     if (best === undefined || (score[0] - bestScore[0] || score[1] - bestScore[1] || score[2] - bestScore[2]) < 0) {
       best = candidate;
