@@ -2,6 +2,7 @@
 // the graph unchanged, results that outlive later edits, use after dispose.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Graph, SpatialError, init, type Backend, type PathOptions, type VertexId } from '../src/index.js';
+import { ARRAY_KINDS } from './array-kinds.js';
 import { codeOf } from './graph-codes.js';
 
 beforeAll(() => init());
@@ -269,16 +270,9 @@ describe.each(BACKENDS)('Graph (%s backend)', (backend) => {
     const expected = view(
       Graph.fromEdges(Int32Array.from(from), Int32Array.from(to), Float64Array.from(weight), { x: Float64Array.from(xs), y: Float64Array.from(ys), backend }),
     );
-    const arrayLike = (values: number[]): ArrayLike<number> => Object.assign({ length: values.length }, values);
-    const kinds: Array<[(v: number[]) => ArrayLike<number>, (v: number[]) => ArrayLike<number>]> = [
-      [(v) => v, (v) => v],
-      [(v) => Uint8Array.from(v), (v) => Float32Array.from(v)],
-      [(v) => Float64Array.from(v), (v) => Int16Array.from(v)],
-      [arrayLike, arrayLike],
-    ];
-    for (const [idsOf, numbersOf] of kinds) {
+    for (const [kind, idsOf, numbersOf] of ARRAY_KINDS) {
       const g = Graph.fromEdges(idsOf(from), idsOf(to), numbersOf(weight), { x: numbersOf(xs), y: numbersOf(ys), backend });
-      expect(view(g)).toEqual(expected);
+      expect(view(g), kind).toEqual(expected);
     }
   });
 

@@ -2,6 +2,7 @@
 // wrong, bad input leaving the tree untouched, and use after dispose.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, QuadTree, SpatialError, type QuadTreeOptions } from '../src/index.js';
+import { ARRAY_KINDS } from './array-kinds.js';
 
 beforeAll(() => init());
 
@@ -351,18 +352,11 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
       typed.updateMany(Int32Array.from(moveIds), Float64Array.from(moves));
       const expected = snapshot(typed);
       expect(typed.pairs().length).toBeGreaterThan(0);
-      const arrayLike = (values: number[]): ArrayLike<number> => Object.assign({ length: values.length }, values);
-      const kinds: Array<[(v: number[]) => ArrayLike<number>, (v: number[]) => ArrayLike<number>]> = [
-        [(v) => v, (v) => v],
-        [(v) => Uint16Array.from(v), (v) => Float32Array.from(v)],
-        [(v) => Float64Array.from(v), (v) => Int32Array.from(v)],
-        [arrayLike, arrayLike],
-      ];
-      for (const [idsOf, numbersOf] of kinds) {
+      for (const [kind, idsOf, numbersOf] of ARRAY_KINDS) {
         const tree = make();
         tree.insertMany(idsOf(ids), numbersOf(rects));
         tree.updateMany(idsOf(moveIds), numbersOf(moves));
-        expect(snapshot(tree)).toEqual(expected);
+        expect(snapshot(tree), kind).toEqual(expected);
       }
     });
 

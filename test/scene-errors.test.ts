@@ -1,6 +1,7 @@
 // Bad input is rejected with its code, and the scene is exactly as before.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, Scene, SpatialError } from '../src/index.js';
+import { ARRAY_KINDS } from './array-kinds.js';
 
 beforeAll(() => init());
 
@@ -117,13 +118,6 @@ describe.each(['wasm', 'js'] as const)('Scene (%s): bad input changes nothing', 
     const moveIds = [3, 1, 5];
     const moveXs = [10, 2, 41];
     const moveYs = [1, 2, 39];
-    const arrayLike = (values: number[]): ArrayLike<number> => Object.assign({ length: values.length }, values);
-    const kinds: Array<[string, (values: number[]) => ArrayLike<number>, (values: number[]) => ArrayLike<number>]> = [
-      ['plain arrays', (v) => v, (v) => v],
-      ['other typed arrays', (v) => Uint16Array.from(v), (v) => Float32Array.from(v)],
-      ['Int32Array coordinates', (v) => Float64Array.from(v), (v) => Int32Array.from(v)],
-      ['array-like objects', arrayLike, arrayLike],
-    ];
     const typed = new Scene({ backend });
     typed.addMany(Int32Array.from(ids), Float64Array.from(xs), Float64Array.from(ys), undefined, Float64Array.from(ranges));
     const added = Array.from(typed.drainArray());
@@ -132,13 +126,13 @@ describe.each(['wasm', 'js'] as const)('Scene (%s): bad input changes nothing', 
     const expected = snapshot(typed, ids);
     expect(added.length).toBeGreaterThan(0);
     expect(moved.length).toBeGreaterThan(0);
-    for (const [, idsOf, numbersOf] of kinds) {
+    for (const [kind, idsOf, numbersOf] of ARRAY_KINDS) {
       const scene = new Scene({ backend });
       scene.addMany(idsOf(ids), numbersOf(xs), numbersOf(ys), undefined, numbersOf(ranges));
-      expect(Array.from(scene.drainArray())).toEqual(added);
+      expect(Array.from(scene.drainArray()), kind).toEqual(added);
       scene.moveMany(idsOf(moveIds), numbersOf(moveXs), numbersOf(moveYs));
-      expect(Array.from(scene.drainArray())).toEqual(moved);
-      expect(snapshot(scene, ids)).toEqual(expected);
+      expect(Array.from(scene.drainArray()), kind).toEqual(moved);
+      expect(snapshot(scene, ids), kind).toEqual(expected);
     }
   });
 
