@@ -173,7 +173,10 @@ export class Graph {
     checkIdEntries(from);
     checkIdEntries(to);
     let largest = -1;
-    for (let e = 0; e < edges; e++) largest = Math.max(largest, from[e], to[e]);
+    for (let e = 0; e < edges; e++) {
+      if (from[e] > largest) largest = from[e];
+      if (to[e] > largest) largest = to[e];
+    }
     const n = options.vertexCount ?? largest + 1;
     if (!Number.isInteger(n) || n < 0 || n > MAX_VERTICES) {
       throw new SpatialError('INVALID_ARGUMENT', `vertexCount must be an integer in [0, ${MAX_VERTICES}], got ${String(n)}`);
