@@ -183,7 +183,7 @@ class SlotTable {
 const QUADTREE_OPTION_KEYS = ['bounds', 'capacity', 'maxDepth', 'mode', 'depth', 'backend'];
 
 /** Option names other quadtree libraries use (maxObjects, maxLevels: @timohausmann/quadtree-ts) and what they mean here. */
-const QUADTREE_OPTION_ALIASES = { maxObjects: 'capacity', maxItems: 'capacity', maxLevels: 'maxDepth' };
+const QUADTREE_OPTION_ALIASES = { maxObjects: 'capacity', maxLevels: 'maxDepth' };
 
 const DENSE_IDS = 1 << 24;
 const MAX_SPLIT_LEVELS = 32;
@@ -220,7 +220,7 @@ export class QuadTree implements Iterable<number> {
   /** Visits in progress, innermost last. */
   private readonly visits: Visit[] = [];
 
-  /** Creates a tree over `bounds`; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad options. */
+  /** Creates a tree over `bounds`; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad options, unknown option keys included. */
   constructor(options: QuadTreeOptions) {
     if (options === undefined) throw new SpatialError('INVALID_ARGUMENT', 'QuadTree needs an options object with bounds');
     checkOptions('QuadTree', options, QUADTREE_OPTION_KEYS, QUADTREE_OPTION_ALIASES);

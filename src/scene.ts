@@ -234,7 +234,8 @@ export class Scene {
    * Adds ids[k] at (xs[k], ys[k][, zs[k]]) with square half-extent ranges[k]
    * (defaultRange when omitted), with the events of as many add calls, in one
    * crossing. The arrays may be plain arrays or typed arrays of any kind, all
-   * of one length. Rejected whole, before anything changes, if any entry is
+   * of one length; zs is required in a 3-D scene and ignored in a 2-D one.
+   * Rejected whole, before anything changes, if any entry is
    * invalid (as {@link moveMany}, plus DUPLICATE_ID and NEGATIVE_RANGE).
    */
   addMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>, ranges?: ArrayLike<number>): void {
