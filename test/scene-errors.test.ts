@@ -136,7 +136,7 @@ describe.each(['wasm', 'js'] as const)('Scene (%s): bad input changes nothing', 
     }
   });
 
-  it('adds a plain-array batch as add would: addMany([3], [1], [1])', () => {
+  it('adds a one-entry plain-array batch as add would, on the wasm core too', () => {
     const batch = setup();
     const single = setup();
     batch.addMany([5], [1], [1]);
