@@ -15,7 +15,17 @@ import {
   type SlotPath,
   type SlotTree,
 } from './reference/graph-search.js';
-import { checkAlive, checkFinite, checkId } from './validate.js';
+import {
+  asFloat64Array,
+  asInt32Array,
+  checkAlive,
+  checkArrayLike,
+  checkFinite,
+  checkId,
+  checkIdEntries,
+  checkNumbers,
+  checkOptions,
+} from './validate.js';
 import { resolveBackend, type Backend } from './wasm.js';
 
 export type { VertexId } from './graph-ids.js';
@@ -36,10 +46,10 @@ export interface GraphOptions {
 export interface FromEdgesOptions {
   /** Number of vertices (ids 0..vertexCount-1); default: the largest id + 1. */
   vertexCount?: number;
-  /** x coordinates of vertices 0..n-1, a Float64Array of length n; give both x and y, or neither. */
-  x?: Float64Array;
-  /** y coordinates of vertices 0..n-1, a Float64Array of length n; give both x and y, or neither. */
-  y?: Float64Array;
+  /** x coordinates of vertices 0..n-1 (give both x and y, or neither); a plain or typed array of length n. */
+  x?: ArrayLike<number>;
+  /** y coordinates of vertices 0..n-1 (give both x and y, or neither); a plain or typed array of length n. */
+  y?: ArrayLike<number>;
   /** 'wasm' (default, needs {@link init} first) or 'js' (the TypeScript reference). */
   backend?: Backend;
 }
@@ -94,6 +104,11 @@ class SlotShortestPaths implements ShortestPaths {
   }
 }
 
+/** Every key each options object may have. */
+const GRAPH_OPTION_KEYS = ['backend'];
+const FROM_EDGES_OPTION_KEYS = ['vertexCount', 'x', 'y', 'backend'];
+const PATH_OPTION_KEYS = ['algorithm', 'heuristic'];
+
 const HEURISTIC_NAMES = new Set(['euclidean', 'manhattan', 'octile', 'zero']);
 const ALGORITHMS = new Set(['astar', 'dijkstra', 'bidirectional', 'spfa']);
 
@@ -143,8 +158,9 @@ export class Graph {
   private disposed = false;
   private searching = false;
 
-  /** Creates an empty graph; `backend` 'wasm' (default, needs init()) or 'js'. */
+  /** Creates an empty graph; `backend` 'wasm' (default, needs init()) or 'js'. Unknown option keys throw INVALID_ARGUMENT. */
   constructor(options: GraphOptions = {}) {
+    checkOptions('Graph', options, GRAPH_OPTION_KEYS);
     this.backend = createBackend(options.backend);
     this.ids = new VertexIds();
   }
@@ -152,27 +168,23 @@ export class Graph {
   /**
    * Builds a graph over ids 0..n-1 from parallel edge arrays in one pass: the
    * fast path for big graphs. A repeated (from, to) keeps its last weight, as
-   * addEdge would. Throws INVALID_ARGUMENT for mismatched lengths or types,
-   * INVALID_ID for an id outside 0..n-1, INVALID_NUMBER for a non-finite
-   * weight or coordinate.
+   * addEdge would. The arrays (and options.x, options.y) may be plain arrays
+   * or typed arrays of any kind. Throws INVALID_ARGUMENT for a non-array,
+   * mismatched lengths or an unknown option, INVALID_ID for an id that is not
+   * an integer in 0..n-1, INVALID_NUMBER for a weight or coordinate that is
+   * not a finite number.
    */
-  static fromEdges(from: Int32Array, to: Int32Array, weight: Float64Array, options: FromEdgesOptions = {}): Graph {
-    if (!(from instanceof Int32Array) || !(to instanceof Int32Array) || !(weight instanceof Float64Array)) {
-      throw new SpatialError('INVALID_ARGUMENT', 'from and to must be Int32Arrays, weight a Float64Array');
-    }
-    if (from.length !== to.length || from.length !== weight.length) {
-      throw new SpatialError('INVALID_ARGUMENT', `edge arrays differ in length: ${from.length}, ${to.length}, ${weight.length}`);
-    }
+  static fromEdges(from: ArrayLike<number>, to: ArrayLike<number>, weight: ArrayLike<number>, options: FromEdgesOptions = {}): Graph {
+    checkOptions('Graph.fromEdges', options, FROM_EDGES_OPTION_KEYS);
+    const edges = checkArrayLike('from', from);
+    checkArrayLike('to', to, edges);
+    checkNumbers('weight', weight, edges);
+    checkIdEntries(from);
+    checkIdEntries(to);
     let largest = -1;
-    for (let e = 0; e < from.length; e++) {
-      const u = from[e];
-      const v = to[e];
-      if (u < 0 || v < 0) throw new SpatialError('INVALID_ID', `edge ${e} has a negative id`);
-      if (u > largest) largest = u;
-      if (v > largest) largest = v;
-      if (!Number.isFinite(weight[e])) {
-        throw new SpatialError('INVALID_NUMBER', `weight of edge ${e} must be finite, got ${weight[e]}`);
-      }
+    for (let e = 0; e < edges; e++) {
+      if (from[e] > largest) largest = from[e];
+      if (to[e] > largest) largest = to[e];
     }
     const n = options.vertexCount ?? largest + 1;
     if (!Number.isInteger(n) || n < 0 || n > MAX_VERTICES) {
@@ -182,17 +194,18 @@ export class Graph {
     const { x, y } = options;
     if ((x === undefined) !== (y === undefined)) throw new SpatialError('INVALID_ARGUMENT', 'give both x and y, or neither');
     if (x !== undefined && y !== undefined) {
-      if (!(x instanceof Float64Array) || !(y instanceof Float64Array) || x.length !== n || y.length !== n) {
-        throw new SpatialError('INVALID_ARGUMENT', `x and y must be Float64Arrays of length ${n}`);
-      }
-      for (let i = 0; i < n; i++) {
-        if (!Number.isFinite(x[i]) || !Number.isFinite(y[i])) {
-          throw new SpatialError('INVALID_NUMBER', `position of vertex ${i} must be finite, got (${x[i]}, ${y[i]})`);
-        }
-      }
+      checkNumbers('x', x, n);
+      checkNumbers('y', y, n);
     }
     const graph = new Graph({ backend: options.backend });
-    graph.backend.load(n, from, to, weight, x, y);
+    graph.backend.load(
+      n,
+      asInt32Array(from),
+      asInt32Array(to),
+      asFloat64Array(weight),
+      x === undefined ? undefined : asFloat64Array(x),
+      y === undefined ? undefined : asFloat64Array(y),
+    );
     graph.ids = VertexIds.identity(n);
     graph.positioned = new Uint8Array(Math.max(n, 16));
     if (x !== undefined) {
@@ -328,11 +341,13 @@ export class Graph {
    * a position, else 'bidirectional' (Dijkstra from both ends). 'astar', 'dijkstra' and
    * 'bidirectional' throw NEGATIVE_WEIGHT on a graph with a negative edge;
    * 'spfa' throws NEGATIVE_CYCLE when one is reachable from the source.
+   * Unknown option keys throw INVALID_ARGUMENT.
    */
   path(source: VertexId, target: VertexId, options: PathOptions = {}): PathResult | null {
     this.alive();
     checkVertexId(source);
     checkVertexId(target);
+    checkOptions('Graph.path', options, PATH_OPTION_KEYS);
     const { heuristic = 'euclidean' } = options;
     let { algorithm } = options;
     if (algorithm !== undefined && !ALGORITHMS.has(algorithm)) {

@@ -13,7 +13,7 @@ import {
 import { WasmGrid } from './grid-wasm.js';
 import { parseMovingAIMap } from './movingai.js';
 import { ReferenceGrid } from './reference/grid.js';
-import { checkAlive, checkFinite, checkPositiveInteger } from './validate.js';
+import { checkAlive, checkFinite, checkOptions, checkPositiveInteger } from './validate.js';
 import { resolveBackend, type Backend } from './wasm.js';
 
 export type { DiagonalRule, GridAlgorithm, GridPath } from './grid-backend.js';
@@ -50,6 +50,13 @@ export interface FindPathOptions {
   algorithm?: GridAlgorithm;
 }
 
+/** Every key each options object may have. */
+const GRID_OPTION_KEYS = ['backend'];
+const FIND_PATH_OPTION_KEYS = ['diagonal', 'algorithm'];
+
+/** Option names other path-finding libraries use (allowDiagonal: PathFinding.js) and what they mean here. */
+const FIND_PATH_OPTION_ALIASES = { allowDiagonal: 'diagonal', dontCrossCorners: 'diagonal' };
+
 function checkOption<T extends string>(name: string, value: unknown, allowed: Record<T, number>, fallback: T): number {
   if (value === undefined) return allowed[fallback];
   if (typeof value === 'string' && Object.prototype.hasOwnProperty.call(allowed, value)) return allowed[value as T];
@@ -68,9 +75,11 @@ export class GridMap {
   /**
    * Creates a grid with every cell walkable at cost 1. Width and height are
    * integers >= 1 with at most {@link MAX_GRID_CELLS} cells (INVALID_ARGUMENT).
-   * A wasm-backed grid needs `await init()` first (NOT_INITIALIZED).
+   * A wasm-backed grid needs `await init()` first (NOT_INITIALIZED). Unknown
+   * option keys throw INVALID_ARGUMENT.
    */
   constructor(width: number, height: number, options: GridMapOptions = {}) {
+    checkOptions('GridMap', options, GRID_OPTION_KEYS);
     checkPositiveInteger('width', width);
     checkPositiveInteger('height', height);
     if (width * height > MAX_GRID_CELLS) {
@@ -84,9 +93,11 @@ export class GridMap {
 
   /**
    * Reads a Moving AI Lab `.map` file ('.', 'G', 'S' passable; '@', 'O', 'T',
-   * 'W' blocked; CRLF accepted). Malformed text throws INVALID_ARGUMENT.
+   * 'W' blocked; CRLF accepted). Malformed text and unknown option keys
+   * throw INVALID_ARGUMENT.
    */
   static fromMovingAI(mapText: string, options: GridMapOptions = {}): GridMap {
+    checkOptions('GridMap.fromMovingAI', options, GRID_OPTION_KEYS);
     const map = parseMovingAIMap(mapText);
     const grid = new GridMap(map.width, map.height, options);
     grid.impl.loadWalkable(map.cells);
@@ -130,12 +141,13 @@ export class GridMap {
    * one sqrt(2), each times the cost of the cell entered). Start == target
    * gives a one-cell path of cost 0. Returns null when the target cannot be
    * reached, including when the start or the target cell is blocked.
-   * Cells off the grid throw OUT_OF_GRID.
+   * Cells off the grid throw OUT_OF_GRID; unknown option keys INVALID_ARGUMENT.
    */
   findPath(sx: number, sy: number, tx: number, ty: number, options: FindPathOptions = {}): GridPath | null {
     this.checkCell(sx, sy);
     this.checkCell(tx, ty);
-    const { diagonal: rule, algorithm: name } = options ?? {};
+    checkOptions('GridMap.findPath', options, FIND_PATH_OPTION_KEYS, FIND_PATH_OPTION_ALIASES);
+    const { diagonal: rule, algorithm: name } = options;
     const diagonal = checkOption('diagonal', rule, DIAGONAL_CODES, 'no-corner-cutting');
     const algorithm = checkOption('algorithm', name, ALGORITHM_CODES, 'astar');
     return this.impl.findPath(sx, sy, tx, ty, diagonal, algorithm);

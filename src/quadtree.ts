@@ -2,7 +2,7 @@
 // dense slots and delegates to a backend (the wasm core or the reference), so
 // both backends reject identically and a rejected call changes nothing.
 import { SpatialError } from './errors.js';
-import { checkAlive, checkId, checkPositiveInteger, checkRect } from './validate.js';
+import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkId, checkOptions, checkPositiveInteger, checkRect } from './validate.js';
 import { resolveBackend, type Backend } from './wasm.js';
 import { WasmQuadTree } from './quadtree-wasm.js';
 import { ReferenceQuadTree, type QuadTreeCore, type QuadTreeMode } from './reference/quadtree.js';
@@ -185,6 +185,12 @@ class SlotTable {
   }
 }
 
+/** Every key a QuadTreeOptions object may have. */
+const QUADTREE_OPTION_KEYS = ['bounds', 'capacity', 'maxDepth', 'mode', 'depth', 'backend'];
+
+/** Option names other quadtree libraries use (maxObjects, maxLevels: @timohausmann/quadtree-ts) and what they mean here. */
+const QUADTREE_OPTION_ALIASES = { maxObjects: 'capacity', maxLevels: 'maxDepth' };
+
 const DENSE_IDS = 1 << 24;
 const MAX_SPLIT_LEVELS = 32;
 const MAX_FIXED_LEVELS = 10;
@@ -220,11 +226,10 @@ export class QuadTree implements Iterable<number> {
   /** Visits in progress, innermost last. */
   private readonly visits: Visit[] = [];
 
-  /** Creates a tree over `bounds`; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad options. */
+  /** Creates a tree over `bounds`; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad options, unknown option keys included. */
   constructor(options: QuadTreeOptions) {
-    if (typeof options !== 'object' || options === null) {
-      throw new SpatialError('INVALID_ARGUMENT', 'QuadTree needs an options object with bounds');
-    }
+    if (options === undefined) throw new SpatialError('INVALID_ARGUMENT', 'QuadTree needs an options object with bounds');
+    checkOptions('QuadTree', options, QUADTREE_OPTION_KEYS, QUADTREE_OPTION_ALIASES);
     const [minX, minY, maxX, maxY] = readBounds(options.bounds);
     const mode = options.mode ?? 'split';
     if (mode !== 'split' && mode !== 'fixed') {
@@ -291,20 +296,22 @@ export class QuadTree implements Iterable<number> {
 
   /**
    * Inserts many items in one crossing: ids[i] with the rect rects[4i..4i+3]
-   * (minX, minY, maxX, maxY). The batch is rejected whole, before anything
-   * changes, if any entry is invalid or any id is present or repeated.
+   * (minX, minY, maxX, maxY); plain arrays and typed arrays of any kind are
+   * accepted. The batch is rejected whole, before anything changes, if any
+   * entry is invalid or any id is present or repeated.
    */
   insertMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
     this.change();
     const count = checkBatch(ids, rects);
     const slots = this.slots.addMany(ids);
-    this.core.insertMany(slots, ids instanceof Int32Array ? ids : Int32Array.from(ids), rects instanceof Float64Array ? rects : Float64Array.from(rects));
+    this.core.insertMany(slots, asInt32Array(ids), asFloat64Array(rects));
   }
 
   /**
    * Moves many items in one crossing, in array order, exactly as if update
-   * were called for each: the fast path for a game tick. The batch is
-   * rejected whole, before anything changes, if any entry is invalid or unknown.
+   * were called for each: the fast path for a game tick. Arrays as in
+   * {@link insertMany}. The batch is rejected whole, before anything changes,
+   * if any entry is invalid or unknown.
    */
   updateMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
     this.change();
@@ -315,7 +322,7 @@ export class QuadTree implements Iterable<number> {
       if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${ids[i]} is not in the tree`);
       slots[i] = slot;
     }
-    this.core.updateMany(slots, rects instanceof Float64Array ? rects : Float64Array.from(rects));
+    this.core.updateMany(slots, asFloat64Array(rects));
   }
 
   /** Removes an item; returns false when it was absent. */
@@ -486,23 +493,19 @@ const FIRST_VISIT_CHUNK = 64;
 
 /** Validates a batch of ids and flat rects; returns the number of entries. */
 function checkBatch(ids: ArrayLike<number>, rects: ArrayLike<number>): number {
-  if (ids === null || typeof ids !== 'object' || rects === null || typeof rects !== 'object') {
-    throw new SpatialError('INVALID_ARGUMENT', 'a batch needs an array of ids and an array of rects');
-  }
-  const count = ids.length;
-  if (rects.length !== count * 4) {
-    throw new SpatialError('INVALID_ARGUMENT', `${count} ids need ${count * 4} rect coordinates, got ${rects.length}`);
-  }
+  const count = checkArrayLike('ids', ids);
+  checkArrayLike('rects (four coordinates per id)', rects, count * 4);
   if (ids instanceof Int32Array && rects instanceof Float64Array && typedBatchFine(ids, rects, count)) return count;
   // One cheap pass over well-formed input; the exact checks (and their
   // messages) only for the first entry it doubts.
   const typed = rects instanceof Float64Array;
   for (let i = 0; i < count; i++) {
     const id = ids[i], x0 = rects[i * 4], y0 = rects[i * 4 + 1], x1 = rects[i * 4 + 2], y1 = rects[i * 4 + 3];
+    // Types first: arithmetic on a bigint or a symbol would throw. Then
     // x - x is 0 only for a finite number; x0 <= x1 fails for NaN.
     const fine =
-      (id | 0) === id && id >= 0 && x0 <= x1 && y0 <= y1 && x0 - x0 === 0 && x1 - x1 === 0 && y0 - y0 === 0 && y1 - y1 === 0 &&
-      (typed || (typeof x0 === 'number' && typeof y0 === 'number' && typeof x1 === 'number' && typeof y1 === 'number'));
+      typeof id === 'number' && (typed || (typeof x0 === 'number' && typeof y0 === 'number' && typeof x1 === 'number' && typeof y1 === 'number')) &&
+      (id | 0) === id && id >= 0 && x0 <= x1 && y0 <= y1 && x0 - x0 === 0 && x1 - x1 === 0 && y0 - y0 === 0 && y1 - y1 === 0;
     if (!fine) {
       checkId(id);
       checkRect(x0, y0, x1, y1);

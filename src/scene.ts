@@ -6,7 +6,19 @@
 import { SpatialError } from './errors.js';
 import { SceneCore } from './reference/scene.js';
 import { WasmSceneCore } from './scene-wasm.js';
-import { checkAlive, checkFinite, checkId, checkRange, checkRect } from './validate.js';
+import {
+  asFloat64Array,
+  asInt32Array,
+  checkAlive,
+  checkArrayLike,
+  checkFinite,
+  checkId,
+  checkIdEntries,
+  checkNumbers,
+  checkOptions,
+  checkRange,
+  checkRect,
+} from './validate.js';
 import { resolveBackend, type Backend } from './wasm.js';
 
 /** A view range: a square (cube) half-extent, per-axis half-extents, or null for a marker that watches nothing. */
@@ -49,6 +61,9 @@ export interface SceneBackend {
   dispose?(): void;
 }
 
+/** Every key a SceneOptions object may have. */
+const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize'];
+
 const EVENT_TYPES: ReadonlyArray<AoiEvent['type']> = ['enter', 'leave', 'move'];
 
 const ascending = (a: number, b: number): number => a - b;
@@ -71,7 +86,9 @@ export class Scene {
   private disposed = false;
   private batchSlots = new Int32Array(64);
 
+  /** Creates an empty scene; unknown option keys throw INVALID_ARGUMENT. */
   constructor(options: SceneOptions = {}) {
+    checkOptions('Scene', options, SCENE_OPTION_KEYS);
     this.backend = resolveBackend(options.backend);
     const dimensions = options.dimensions ?? 2;
     if (dimensions !== 2 && dimensions !== 3) {
@@ -121,13 +138,21 @@ export class Scene {
     this.core.move(slot, x, y, zz);
   }
 
-  /** Removes entity id: every watcher of it and everything it saw get a leave. */
-  remove(id: number): void {
+  /**
+   * Removes entity id: every watcher of it and everything it saw get a leave.
+   * Returns false, changing nothing, when id is not in the scene.
+   */
+  remove(id: number): boolean {
     this.alive();
-    const slot = this.slotOf(id);
+    const slot = this.slots.get(id);
+    if (slot === undefined) {
+      checkId(id);
+      return false;
+    }
     this.core.remove(slot);
     this.slots.delete(id);
     this.freeSlots.push(slot);
+    return true;
   }
 
   /** Changes what id sees; only id's own view produces enter / leave events. */
@@ -193,56 +218,53 @@ export class Scene {
 
   /**
    * Moves ids[k] to (xs[k], ys[k][, zs[k]]) in array order, with the events of
-   * as many move calls, in one crossing. Rejected whole, before anything moves,
-   * if any entry is invalid.
+   * as many move calls, in one crossing. The arrays may be plain arrays or
+   * typed arrays of any kind, all of one length; zs is required in a 3-D
+   * scene and ignored in a 2-D one. Rejected whole, before anything moves, if
+   * any entry is invalid (INVALID_ARGUMENT for a non-array or a length
+   * mismatch, INVALID_ID / UNKNOWN_ID, INVALID_NUMBER for an entry that is not
+   * a finite number).
    */
-  moveMany(ids: Int32Array, xs: Float64Array, ys: Float64Array, zs?: Float64Array): void {
+  moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>): void {
     this.alive();
-    const n = ids.length;
-    this.checkLengths(n, xs, ys, zs);
+    const n = this.checkBatch(ids, xs, ys, zs);
     const slots = this.batch(n);
-    for (let k = 0; k < n; k++) {
-      const slot = this.slots.get(ids[k]);
-      if (slot === undefined) {
-        checkId(ids[k]);
-        this.fail('UNKNOWN_ID', `no entity ${ids[k]} (moveMany entry ${k})`);
-      }
-      slots[k] = slot;
-      if (!Number.isFinite(xs[k]) || !Number.isFinite(ys[k]) || (zs !== undefined && this.dimensions === 3 && !Number.isFinite(zs[k]))) {
-        this.fail('INVALID_NUMBER', `moveMany entry ${k} has a non-finite coordinate`);
-      }
-    }
-    this.core.moveMany(slots.subarray(0, n), xs, ys, this.dimensions === 3 ? zs! : null);
+    for (let k = 0; k < n; k++) slots[k] = this.slotOf(ids[k]);
+    const [x, y, z] = this.coordinates(xs, ys, zs);
+    this.core.moveMany(slots.subarray(0, n), x, y, z);
   }
 
   /**
    * Adds ids[k] at (xs[k], ys[k][, zs[k]]) with square half-extent ranges[k]
    * (defaultRange when omitted), with the events of as many add calls, in one
-   * crossing. Rejected whole, before anything changes, if any entry is invalid.
+   * crossing. The arrays may be plain arrays or typed arrays of any kind, all
+   * of one length; zs is required in a 3-D scene and ignored in a 2-D one.
+   * Rejected whole, before anything changes, if any entry is
+   * invalid (as {@link moveMany}, plus DUPLICATE_ID and NEGATIVE_RANGE).
    */
-  addMany(ids: Int32Array, xs: Float64Array, ys: Float64Array, zs?: Float64Array, ranges?: Float64Array): void {
+  addMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>, ranges?: ArrayLike<number>): void {
     this.alive();
-    const n = ids.length;
-    this.checkLengths(n, xs, ys, zs);
-    if (ranges !== undefined && ranges.length !== n) this.fail('INVALID_ARGUMENT', 'ranges must have one entry per id');
+    const n = this.checkBatch(ids, xs, ys, zs);
+    if (ranges !== undefined) {
+      checkNumbers('ranges', ranges, n);
+      for (let k = 0; k < n; k++) if (ranges[k] < 0) checkRange(`ranges[${k}]`, ranges[k]);
+    }
+    checkIdEntries(ids);
     const fresh = new Set<number>();
     for (let k = 0; k < n; k++) {
       const id = ids[k];
-      checkId(id);
       if (this.slots.has(id) || fresh.has(id)) this.fail('DUPLICATE_ID', `entity ${id} is already in the scene (addMany entry ${k})`);
       fresh.add(id);
-      if (!Number.isFinite(xs[k]) || !Number.isFinite(ys[k]) || (zs !== undefined && this.dimensions === 3 && !Number.isFinite(zs[k]))) {
-        this.fail('INVALID_NUMBER', `addMany entry ${k} has a non-finite coordinate`);
-      }
-      if (ranges !== undefined) checkRange(`ranges[${k}]`, ranges[k]);
     }
+    const [x, y, z] = this.coordinates(xs, ys, zs);
+    const r = ranges === undefined ? new Float64Array(n).fill(this.defaultRange) : asFloat64Array(ranges);
+    const batchIds = asInt32Array(ids);
     const slots = this.batch(n).subarray(0, n);
     for (let k = 0; k < n; k++) {
       slots[k] = this.takeSlot();
-      this.slots.set(ids[k], slots[k]);
+      this.slots.set(batchIds[k], slots[k]);
     }
-    const r = ranges ?? new Float64Array(n).fill(this.defaultRange);
-    this.core.addMany(slots, ids, xs, ys, this.dimensions === 3 ? zs! : null, r);
+    this.core.addMany(slots, batchIds, x, y, z, r);
   }
 
   /** Removes every entity and forgets undrained events (no leave events). */
@@ -299,10 +321,23 @@ export class Scene {
     return z;
   }
 
-  private checkLengths(n: number, xs: Float64Array, ys: Float64Array, zs: Float64Array | undefined): void {
-    if (xs.length !== n || ys.length !== n) this.fail('INVALID_ARGUMENT', 'ids, xs and ys must have the same length');
+  /**
+   * Checks that a batch's arrays are array-likes of one length (zs required
+   * in 3-D) and that its coordinates are finite; returns the length.
+   */
+  private checkBatch(ids: unknown, xs: unknown, ys: unknown, zs: unknown): number {
+    const n = checkArrayLike('ids', ids);
+    checkNumbers('xs', xs, n);
+    checkNumbers('ys', ys, n);
     if (this.dimensions === 3 && zs === undefined) this.fail('INVALID_ARGUMENT', 'zs is required in a 3-D scene');
-    if (zs !== undefined && zs.length !== n) this.fail('INVALID_ARGUMENT', 'zs must have one entry per id');
+    if (zs !== undefined) checkArrayLike('zs', zs, n);
+    if (this.dimensions === 3) checkNumbers('zs', zs, n);
+    return n;
+  }
+
+  /** A checked batch's coordinates as the Float64Arrays the cores take (zs null in 2-D). */
+  private coordinates(xs: ArrayLike<number>, ys: ArrayLike<number>, zs: ArrayLike<number> | undefined): [Float64Array, Float64Array, Float64Array | null] {
+    return [asFloat64Array(xs), asFloat64Array(ys), this.dimensions === 3 ? asFloat64Array(zs!) : null];
   }
 
   private batch(n: number): Int32Array {

@@ -1,5 +1,6 @@
 // Input checks shared by every component. They run before anything changes
 // or crosses into wasm, which is what makes a rejected call leave no trace.
+import { closestName } from './closest-name.js';
 import { SpatialError } from './errors.js';
 
 const MAX_ID = 0x7fffffff;
@@ -45,4 +46,91 @@ export function checkPositiveInteger(name: string, value: number): void {
 /** Throws DISPOSED when the object has been disposed. */
 export function checkAlive(disposed: boolean, what: string): void {
   if (disposed) throw new SpatialError('DISPOSED', `${what} was disposed`);
+}
+
+/** True for an object literal or Object.create(null) (from any realm): not an array, class instance or function. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as object | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/**
+ * Throws INVALID_ARGUMENT unless options is undefined or a plain object whose
+ * own keys are all in allowedKeys. The message names the first unknown key
+ * and the valid key it most likely meant: `aliases` maps names other
+ * libraries use for the same setting to it, otherwise the closest by spelling.
+ */
+export function checkOptions(
+  where: string,
+  options: unknown,
+  allowedKeys: readonly string[],
+  aliases: Readonly<Record<string, string>> = {},
+): void {
+  if (options === undefined) return;
+  if (!isPlainObject(options)) {
+    const got = options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options;
+    throw new SpatialError('INVALID_ARGUMENT', `${where}: options must be a plain object, got ${got}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (allowedKeys.includes(key)) continue;
+    const meant = Object.prototype.hasOwnProperty.call(aliases, key) ? aliases[key] : closestName(key, allowedKeys);
+    const hint = meant === undefined ? '' : ` (did you mean '${meant}'?)`;
+    throw new SpatialError(
+      'INVALID_ARGUMENT',
+      `${where}: unknown option '${key}'${hint}; valid options: ${allowedKeys.join(', ')}`,
+    );
+  }
+}
+
+/**
+ * Throws INVALID_ARGUMENT unless values is an array-like (an array, a typed
+ * array, or an object with an integer length >= 0), with exactly `length`
+ * entries when given; returns its length.
+ */
+export function checkArrayLike(name: string, values: unknown, length?: number): number {
+  const count = typeof values === 'object' && values !== null ? (values as { length?: unknown }).length : undefined;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) {
+    throw new SpatialError('INVALID_ARGUMENT', `${name} must be an array or a typed array of numbers`);
+  }
+  if (length !== undefined && count !== length) {
+    throw new SpatialError('INVALID_ARGUMENT', `${name} must have ${length} entries, got ${count}`);
+  }
+  return count;
+}
+
+/**
+ * Throws as {@link checkArrayLike}, then INVALID_NUMBER unless every entry of
+ * values is a finite number (a hole or a non-number is not); returns the length.
+ */
+export function checkNumbers(name: string, values: unknown, length?: number): number {
+  const count = checkArrayLike(name, values, length);
+  const entries = values as ArrayLike<unknown>;
+  for (let i = 0; i < count; i++) {
+    if (!Number.isFinite(entries[i])) {
+      throw new SpatialError('INVALID_NUMBER', `${name}[${i}] must be a finite number, got ${String(entries[i])}`);
+    }
+  }
+  return count;
+}
+
+/** Throws INVALID_ID unless every entry of values is an id (see {@link checkId}). */
+export function checkIdEntries(values: ArrayLike<number>): void {
+  if (values instanceof Int32Array) {
+    // Int32Array entries are integers below 2^31: only the sign can be wrong.
+    let signs = 0;
+    for (let i = 0; i < values.length; i++) signs |= values[i];
+    if (signs >= 0) return;
+  }
+  for (let i = 0; i < values.length; i++) checkId(values[i]);
+}
+
+/** values as a Float64Array: itself when it is one, else a copy. For entries already checked to be numbers. */
+export function asFloat64Array(values: ArrayLike<number>): Float64Array {
+  return values instanceof Float64Array ? values : Float64Array.from(values);
+}
+
+/** values as an Int32Array: itself when it is one, else a copy. For entries already checked to be ids. */
+export function asInt32Array(values: ArrayLike<number>): Int32Array {
+  return values instanceof Int32Array ? values : Int32Array.from(values);
 }

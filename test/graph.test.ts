@@ -1,7 +1,8 @@
 // Graph facts a user relies on: worked examples, ids, bad input rejected with
 // the graph unchanged, results that outlive later edits, use after dispose.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Graph, SpatialError, init, type Backend, type VertexId } from '../src/index.js';
+import { Graph, SpatialError, init, type Backend, type PathOptions, type VertexId } from '../src/index.js';
+import { ARRAY_KINDS } from './array-kinds.js';
 import { codeOf } from './graph-codes.js';
 
 beforeAll(() => init());
@@ -210,6 +211,8 @@ describe.each(BACKENDS)('Graph (%s backend)', (backend) => {
       ['UNKNOWN_ID', () => g.astar('a', 'q')],
       ['UNKNOWN_ID', () => g.path('q', 'a')],
       ['INVALID_ARGUMENT', () => g.path('a', 'e', { algorithm: 'bfs' as 'astar' })],
+      ['INVALID_ARGUMENT', () => g.path('a', 'e', { algo: 'dijkstra' } as PathOptions)],
+      ['INVALID_ARGUMENT', () => g.path('a', 'e', null as unknown as PathOptions)],
       ['INVALID_ARGUMENT', () => g.astar('a', 'e', 'chebyshev' as 'zero')],
       ['INVALID_NUMBER', () => g.astar('a', 'e', () => NaN)],
       ['INVALID_ARGUMENT', () => new Graph({ backend: 'gpu' as Backend })],
@@ -232,7 +235,14 @@ describe.each(BACKENDS)('Graph (%s backend)', (backend) => {
     const f = (...v: number[]): Float64Array => Float64Array.from(v);
     const cases: Array<[string, () => unknown]> = [
       ['INVALID_ARGUMENT', () => Graph.fromEdges(i(0, 1), i(1), f(1, 1), { backend })],
-      ['INVALID_ARGUMENT', () => Graph.fromEdges([0] as unknown as Int32Array, i(1), f(1), { backend })],
+      ['INVALID_ARGUMENT', () => Graph.fromEdges(0 as unknown as number[], i(1), f(1), { backend })],
+      ['INVALID_ARGUMENT', () => Graph.fromEdges([0, 1], [1, 0], [1], { backend })],
+      ['INVALID_ARGUMENT', () => Graph.fromEdges([0], [1], [1], { backend, vertexcount: 3 } as { backend: Backend })],
+      ['INVALID_ID', () => Graph.fromEdges([0, , 2] as number[], [1, 0, 1], [1, 1, 1], { backend })],
+      ['INVALID_ID', () => Graph.fromEdges(Float64Array.of(0, 1.5), [1, 0], [1, 1], { backend })],
+      ['INVALID_ID', () => Graph.fromEdges(['0' as unknown as number], [1], [1], { backend })],
+      ['INVALID_NUMBER', () => Graph.fromEdges([0, 1], [1, 0], [1, '2' as unknown as number], { backend })],
+      ['INVALID_NUMBER', () => Graph.fromEdges([0], [1], [1], { x: [0, 0], y: [0, undefined as unknown as number], backend })],
       ['INVALID_ID', () => Graph.fromEdges(i(0, -1), i(1, 0), f(1, 1), { backend })],
       ['INVALID_ID', () => Graph.fromEdges(i(0, 3), i(1, 0), f(1, 1), { vertexCount: 3, backend })],
       ['INVALID_NUMBER', () => Graph.fromEdges(i(0), i(1), f(NaN), { backend })],
@@ -242,6 +252,28 @@ describe.each(BACKENDS)('Graph (%s backend)', (backend) => {
       ['INVALID_NUMBER', () => Graph.fromEdges(i(0), i(1), f(1), { x: f(0, NaN), y: f(0, 0), backend })],
     ];
     for (const [code, run] of cases) expect(codeOf(run), String(run)).toBe(code);
+  });
+
+  it('builds the same graph from plain arrays, other typed arrays and array-likes as from Int32Array / Float64Array', () => {
+    const from = [0, 1, 2, 0, 3, 1];
+    const to = [1, 2, 3, 3, 4, 4];
+    const weight = [1, 2, 1, 7, 1, 9];
+    const xs = [0, 1, 2, 3, 4];
+    const ys = [0, 0, 1, 1, 0];
+    /** What a user sees: counts and every shortest path from each vertex. */
+    const view = (g: Graph): unknown => ({
+      vertexCount: g.vertexCount,
+      edgeCount: g.edgeCount,
+      paths: xs.map((_, s) => xs.map((__, t) => g.path(s, t))),
+      astar: g.astar(0, 4),
+    });
+    const expected = view(
+      Graph.fromEdges(Int32Array.from(from), Int32Array.from(to), Float64Array.from(weight), { x: Float64Array.from(xs), y: Float64Array.from(ys), backend }),
+    );
+    for (const [kind, idsOf, numbersOf] of ARRAY_KINDS) {
+      const g = Graph.fromEdges(idsOf(from), idsOf(to), numbersOf(weight), { x: numbersOf(xs), y: numbersOf(ys), backend });
+      expect(view(g), kind).toEqual(expected);
+    }
   });
 
   it('builds from edge arrays with positions, isolated vertices and repeats', () => {

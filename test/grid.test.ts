@@ -20,11 +20,11 @@ function expectCode(fn: () => unknown, code: string): void {
   expect.fail(`expected SpatialError ${code}`);
 }
 
-/** Every cell's walkability and cost: the observable state of a grid. */
-function snapshot(grid: GridMap): Array<[boolean, number]> {
+/** Every cell's walkability and cost, and the corner-to-corner path: the observable state of a grid. */
+function snapshot(grid: GridMap): unknown {
   const cells: Array<[boolean, number]> = [];
   for (let y = 0; y < grid.height; y++) for (let x = 0; x < grid.width; x++) cells.push([grid.isWalkable(x, y), grid.getCost(x, y)]);
-  return cells;
+  return { cells, path: grid.findPath(0, 0, grid.width - 1, grid.height - 1) };
 }
 
 describe.each(BACKENDS)('GridMap (%s backend)', (backend) => {
@@ -150,6 +150,10 @@ describe.each(BACKENDS)('GridMap (%s backend)', (backend) => {
       [() => grid.findPath(0, 0, 0, Number.NaN), 'INVALID_NUMBER'],
       [() => g.findPath(0, 0, 1, 0, { diagonal: 'sometimes' }), 'INVALID_ARGUMENT'],
       [() => g.findPath(0, 0, 1, 0, { algorithm: 'bfs' }), 'INVALID_ARGUMENT'],
+      [() => g.findPath(0, 0, 3, 2, { allowDiagonal: false }), 'INVALID_ARGUMENT'],
+      [() => g.findPath(0, 0, 3, 2, { diagonal: 'never', Algorithm: 'jps' }), 'INVALID_ARGUMENT'],
+      [() => g.findPath(0, 0, 3, 2, null), 'INVALID_ARGUMENT'],
+      [() => g.findPath(0, 0, 3, 2, 'never'), 'INVALID_ARGUMENT'],
     ];
     for (const [fn, code] of rejected) {
       expectCode(fn, code);

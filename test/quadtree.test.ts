@@ -2,6 +2,7 @@
 // wrong, bad input leaving the tree untouched, and use after dispose.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, QuadTree, SpatialError, type QuadTreeOptions } from '../src/index.js';
+import { ARRAY_KINDS } from './array-kinds.js';
 
 beforeAll(() => init());
 
@@ -259,6 +260,19 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
         ['INVALID_ARGUMENT', () => tree.insertMany([60, 61], new Float64Array(4))],
         ['UNKNOWN_ID', () => tree.updateMany([1, 2, 77], new Float64Array(12))],
         ['INVALID_RECT', () => tree.updateMany([1, 2], [0, 0, 1, 1, 3, 3, 2, 2])],
+        // What is not an array of numbers is rejected whole, never half applied.
+        ['INVALID_ARGUMENT', () => tree.insertMany(60 as unknown as number[], [0, 0, 1, 1])],
+        ['INVALID_ARGUMENT', () => tree.insertMany('6' as unknown as number[], [0, 0, 1, 1])],
+        ['INVALID_ARGUMENT', () => tree.insertMany([60], null as unknown as number[])],
+        ['INVALID_ARGUMENT', () => tree.insertMany([60], { 0: 0, 1: 0, 2: 1, 3: 1 } as unknown as number[])],
+        ['INVALID_ARGUMENT', () => tree.updateMany([1], [0, 0, 1, 1, 2])],
+        ['INVALID_NUMBER', () => tree.insertMany([60, 61], [0, 0, 1, 1, 0, 0, , 1] as number[])],
+        ['INVALID_NUMBER', () => tree.insertMany([60], new BigInt64Array(4) as unknown as number[])],
+        ['INVALID_NUMBER', () => tree.updateMany([1], [0, 0, Symbol('x') as unknown as number, 1])],
+        ['INVALID_ID', () => tree.insertMany([60, , 62] as number[], new Float64Array(12))],
+        ['INVALID_ID', () => tree.insertMany(Float64Array.of(60, 60.5), new Float64Array(8))],
+        ['INVALID_ID', () => tree.insertMany(new BigInt64Array(1) as unknown as number[], [0, 0, 1, 1])],
+        ['INVALID_ID', () => tree.updateMany([Symbol('x') as unknown as number], [0, 0, 1, 1])],
       ];
       for (const [code, call] of rejected) {
         expect(codeOf(call)).toBe(code);
@@ -328,6 +342,24 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
       expect(batch.pairs()).toEqual([[6, 7]]);
     });
 
+    it('takes plain arrays, typed arrays of any kind and array-likes as the same batch', () => {
+      const ids = [5, 6, 7, 8];
+      const rects = [0, 0, 10, 10, 5, 5, 15, 15, 90, 90, 95, 95, 9, 9, 30, 30];
+      const moveIds = [7, 5];
+      const moves = [14, 14, 20, 20, 70, 70, 80, 80];
+      const typed = make();
+      typed.insertMany(Int32Array.from(ids), Float64Array.from(rects));
+      typed.updateMany(Int32Array.from(moveIds), Float64Array.from(moves));
+      const expected = snapshot(typed);
+      expect(typed.pairs().length).toBeGreaterThan(0);
+      for (const [kind, idsOf, numbersOf] of ARRAY_KINDS) {
+        const tree = make();
+        tree.insertMany(idsOf(ids), numbersOf(rects));
+        tree.updateMany(idsOf(moveIds), numbersOf(moves));
+        expect(snapshot(tree), kind).toEqual(expected);
+      }
+    });
+
     it('throws DISPOSED after dispose, which may be called twice', () => {
       const tree = make();
       tree.insert(1, 0, 0, 1, 1);
@@ -389,6 +421,8 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
       ['INVALID_ARGUMENT', { bounds, mode: 'fixed', depth: 11 }],
       ['INVALID_ARGUMENT', { bounds, mode: 'loose' }],
       ['INVALID_ARGUMENT', { bounds, backend: 'gpu' }],
+      ['INVALID_ARGUMENT', { bounds, maxObjects: 4 }],
+      ['INVALID_ARGUMENT', { bounds, Capacity: 4 }],
     ];
     for (const [code, options] of bad) expect(codeOf(() => new QuadTree({ ...(options as QuadTreeOptions), backend: (options as QuadTreeOptions | undefined)?.backend ?? backend }))).toBe(code);
   });

@@ -96,6 +96,9 @@ function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs'): void
     const at = oracle.entities.get(m.id)!.p;
     return [at[0] + m.p[0], at[1] + m.p[1], at[2] + m.p[2]];
   };
+  // Every other batch goes in as plain arrays, which must act as typed ones.
+  let batches = 0;
+  const given = (values: Int32Array | Float64Array): ArrayLike<number> => (batches % 2 === 1 ? Array.from(values) : values);
   for (const op of ops) {
     switch (op.kind) {
       case 'add':
@@ -125,7 +128,8 @@ function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs'): void
           [xs[k], ys[k], zs[k]] = p;
           oracle.move(m.id, p);
         });
-        for (const s of scenes) s.moveMany(ids, xs, ys, dimensions === 3 ? zs : undefined);
+        batches++;
+        for (const s of scenes) s.moveMany(given(ids), given(xs), given(ys), dimensions === 3 ? given(zs) : undefined);
         break;
       }
       case 'addMany': {
@@ -133,15 +137,19 @@ function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs'): void
         const adds = op.adds.filter((a) => !oracle.entities.has(a.id) && !fresh.has(a.id) && fresh.add(a.id));
         const column = (f: (a: (typeof adds)[number]) => number): Float64Array => Float64Array.from(adds, f);
         const ids = Int32Array.from(adds, (a) => a.id);
-        for (const s of scenes) s.addMany(ids, column((a) => a.p[0]), column((a) => a.p[1]), dimensions === 3 ? column((a) => a.p[2]) : undefined, column((a) => a.range));
+        batches++;
+        const zs = dimensions === 3 ? given(column((a) => a.p[2])) : undefined;
+        for (const s of scenes) s.addMany(given(ids), given(column((a) => a.p[0])), given(column((a) => a.p[1])), zs, given(column((a) => a.range)));
         for (const a of adds) oracle.add(a.id, a.p, toTriple(a.range, dimensions));
         break;
       }
-      case 'remove':
-        if (!oracle.entities.has(op.id)) continue;
-        for (const s of scenes) s.remove(op.id);
-        oracle.remove(op.id);
+      case 'remove': {
+        // An absent id is no error: remove says false and changes nothing.
+        const present = oracle.entities.has(op.id);
+        for (const s of scenes) expect(s.remove(op.id)).toBe(present);
+        if (present) oracle.remove(op.id);
         break;
+      }
       case 'setRange':
         if (!oracle.entities.has(op.id)) continue;
         for (const s of scenes) s.setRange(op.id, op.range);
