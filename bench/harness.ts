@@ -64,6 +64,8 @@ export interface SuiteContext {
   readonly quick: boolean;
   /** Full mode: suites add their secondary cases. */
   readonly full: boolean;
+  /** The value for this run's mode: sizes, query counts, contender lists. */
+  pick<T>(values: Record<BenchMode, T>): T;
   /** Times the contenders of one case and records the result. */
   bench(name: string, contenders: Contender[], options?: CaseOptions): CaseResult;
   /** Adds a free-form line under the suite's tables (memory, checks, pair counts). */
@@ -162,6 +164,7 @@ export async function runSuites(
       mode: options.mode,
       quick: options.mode === 'smoke',
       full: options.mode === 'full',
+      pick: (values) => values[options.mode],
       note(line) {
         notes.push(line);
         options.print(`- ${line}`);
