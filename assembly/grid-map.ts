@@ -25,6 +25,7 @@ export const ALGORITHM_ASTAR = 0;
 export const ALGORITHM_DIJKSTRA = 1;
 export const ALGORITHM_SPFA = 2;
 export const ALGORITHM_JPS = 3;
+export const ALGORITHM_THETA = 4;
 
 @unmanaged
 export class Grid {
@@ -51,9 +52,18 @@ export class Grid {
   heap: usize = 0;
   /** SPFA's FIFO ring, allocated on its first use. */
   queue: usize = 0;
-  /** Result block: [count: i32, pad, cost: f64, x0, y0, x1, y1, ...]. */
+  /** Result block: [count: i32, partial: i32, cost: f64, x0, y0, x1, y1, ...]. */
   out: usize = 0;
   outCapacity: usize = 0;
+  /**
+   * While a search has a budget: the expanded cell nearest the target (by
+   * the search's distance estimate; the cheaper on a tie, the first expanded
+   * on a full tie), and whether the budget ran out before the target.
+   */
+  nearestCell: i32 = -1;
+  nearestDistance: f64 = Infinity;
+  nearestCost: f64 = Infinity;
+  partial: bool = false;
 }
 
 export const NODE_BYTES = 16;
@@ -110,15 +120,37 @@ export function beginSearch(grid: Grid): void {
   }
   grid.generation += 2;
   changetype<IndexedHeap>(grid.heap).clear();
+  grid.nearestCell = -1;
+  grid.nearestDistance = Infinity;
+  grid.nearestCost = Infinity;
+  grid.partial = false;
+}
+
+/**
+ * Bookkeeping for a budget, when a search closes a cell other than the
+ * target (`expanded` cells expanded before it): offers the cell as the
+ * nearest so far, and says whether the budget is spent (then the search ends
+ * at grid.nearestCell).
+ */
+export function spend(grid: Grid, cell: i32, distance: f64, cost: f64, budget: i32, expanded: i32): bool {
+  if (distance < grid.nearestDistance || (distance == grid.nearestDistance && cost < grid.nearestCost)) {
+    grid.nearestCell = cell;
+    grid.nearestDistance = distance;
+    grid.nearestCost = cost;
+  }
+  if (expanded < budget) return false;
+  grid.partial = true;
+  return true;
 }
 
 /**
  * Follows parents from target back to the start and writes the path, start
  * first, into the result block. Consecutive parents may be several cells apart
- * on one straight or diagonal line (jump point search); the cells between are
- * filled in.
+ * on one straight or diagonal line (jump point search); with `fill` the cells
+ * between are filled in, without it the parents alone are written (Theta*'s
+ * corners).
  */
-export function writePath(grid: Grid, target: i32): usize {
+export function writePath(grid: Grid, target: i32, fill: bool): usize {
   const stride = grid.stride;
   const nodes = grid.nodes;
   let count = 1;
@@ -128,7 +160,7 @@ export function writePath(grid: Grid, target: i32): usize {
     if (from < 0) break;
     const dy = cell / stride - from / stride;
     const dx = cell - cell / stride * stride - (from - from / stride * stride);
-    count += max(abs(dx), abs(dy));
+    count += fill ? max(abs(dx), abs(dy)) : 1;
     cell = from;
   }
   const bytes: usize = 16 + (<usize>count << 3);
@@ -139,6 +171,7 @@ export function writePath(grid: Grid, target: i32): usize {
   }
   const out = grid.out;
   store<i32>(out, count);
+  store<i32>(out + 4, grid.partial ? 1 : 0);
   store<f64>(out + 8, load<f64>(nodeAt(nodes, target)));
   let at = out + 16 + (<usize>(count - 1) << 3);
   cell = target;
@@ -151,8 +184,8 @@ export function writePath(grid: Grid, target: i32): usize {
     if (from < 0) break;
     const fy = from / stride;
     const fx = from - fy * stride;
-    const sx = fx > x ? 1 : fx < x ? -1 : 0;
-    const sy = fy > y ? 1 : fy < y ? -1 : 0;
+    const sx = fill ? (fx > x ? 1 : fx < x ? -1 : 0) : fx - x;
+    const sy = fill ? (fy > y ? 1 : fy < y ? -1 : 0) : fy - y;
     while (x != fx || y != fy) {
       x += sx;
       y += sy;

@@ -1,6 +1,6 @@
 import { IndexedHeap } from './indexed-heap';
 import {
-  DIAGONAL_NEVER, Grid, SQRT2, TIE, diagonalAllowed, distance, nodeAt, walkableAt,
+  DIAGONAL_NEVER, Grid, SQRT2, TIE, diagonalAllowed, distance, nodeAt, spend, walkableAt,
 } from './grid-map';
 
 // Cell-by-cell searches: A* and Dijkstra (one best-first loop, with or
@@ -9,11 +9,13 @@ import {
 
 /**
  * A* (with a heuristic) or Dijkstra (without) from start, stopping when
- * target is closed. Instantiated twice: `Weighted` = f64 reads each entered
+ * target is closed, or when `budget` cells (0: no limit) have been expanded.
+ * Returns the cell to read the path back from: the target, the nearest cell
+ * at a spent budget, or -1 when the target is unreachable. Instantiated twice: `Weighted` = f64 reads each entered
  * cell's cost, `Weighted` = u8 is the uniform-cost case (every cost is 1, so
  * the step length alone is the step cost and the cost array is never read).
  */
-export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, diagonal: i32, heuristic: bool): bool {
+export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, diagonal: i32, heuristic: bool, budget: i32): i32 {
   const stride = grid.stride;
   const walk = grid.walk;
   const cost = grid.cost;
@@ -29,16 +31,18 @@ export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, d
   store<i32>(first, -1, 12);
   held = start;
   heldKey = 0.0;
+  let expanded = 0;
   while (held >= 0 || !queue.empty) {
     let cell = held;
     if (cell >= 0) held = -1;
     else cell = queue.pop();
     const node = nodeAt(nodes, cell);
     store<u32>(node, closed, 8);
-    if (cell == target) return true;
+    if (cell == target) return target;
     const base = load<f64>(node);
     const cy = cell / stride;
     const cx = cell - cy * stride;
+    if (budget > 0 && spend(grid, cell, distance(cx - tx, cy - ty, diagonal), base, budget, expanded++)) return grid.nearestCell;
     const north = walkableAt(walk, cell - stride);
     const south = walkableAt(walk, cell + stride);
     const west = walkableAt(walk, cell - 1);
@@ -71,7 +75,7 @@ export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, d
       held = -1;
     }
   }
-  return false;
+  return -1;
 }
 
 // The best successor of the cell being expanded, held out of the heap: on
