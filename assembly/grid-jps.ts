@@ -1,6 +1,6 @@
 import { IndexedHeap } from './indexed-heap';
 import {
-  DIAGONAL_ALWAYS, DIAGONAL_NEVER, DIAGONAL_ONE_OBSTACLE, Grid, TIE, columnIndex, diagonalAllowed, distance, nodeAt, spend, walkableAt,
+  DIAGONAL_ALWAYS, DIAGONAL_NEVER, DIAGONAL_ONE_OBSTACLE, Grid, TIE, columnIndex, diagonalAllowed, distance, nodeAt, seed, spend, walkableAt,
 } from './grid-map';
 
 // Jump point search on uniform-cost grids (every cell costs 1), under every
@@ -147,10 +147,7 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32, bu
   const columns = grid.walkColumns;
   const columnStride = grid.columnStride;
   const targetColumn = columnIndex(grid, tx - 1, ty - 1);
-  const first = nodeAt(nodes, start);
-  store<f64>(first, 0.0);
-  store<u32>(first, open, 8);
-  store<i32>(first, -1, 12);
+  seed(grid, start, open);
   queue.push(0.0, start);
   let expanded = 0;
   while (!queue.empty) {

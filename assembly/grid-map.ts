@@ -104,6 +104,32 @@ export const WALK_PAD: usize = 8;
   return true; // DIAGONAL_ALWAYS
 }
 
+/**
+ * The k-th neighbour of a cell, in the order N, S, W, E, NW, NE, SW, SE, when
+ * the rule allows the step there; else -1. `north` .. `east` say which
+ * orthogonal neighbours are walkable. A step to neighbour k has length 1
+ * (k < 4) or sqrt 2.
+ */
+@inline export function neighbour(
+  walk: usize, stride: i32, cell: i32, k: i32, north: bool, south: bool, west: bool, east: bool, diagonal: i32,
+): i32 {
+  if (k == 0) return north ? cell - stride : -1;
+  if (k == 1) return south ? cell + stride : -1;
+  if (k == 2) return west ? cell - 1 : -1;
+  if (k == 3) return east ? cell + 1 : -1;
+  if (diagonal == DIAGONAL_NEVER) return -1;
+  const next = cell + (k < 6 ? -stride : stride) + ((k & 1) == 0 ? -1 : 1);
+  return walkableAt(walk, next) && diagonalAllowed(k < 6 ? north : south, (k & 1) == 0 ? west : east, diagonal) ? next : -1;
+}
+
+/** Puts the start cell in the search at cost 0, without a parent, with the given stamp. */
+export function seed(grid: Grid, start: i32, stamp: u32): void {
+  const node = nodeAt(grid.nodes, start);
+  store<f64>(node, 0.0);
+  store<u32>(node, stamp, 8);
+  store<i32>(node, -1, 12);
+}
+
 /** Prepares the reusable search state for one query: a fresh generation, an empty heap. */
 export function beginSearch(grid: Grid): void {
   const cells = <usize>grid.cells;

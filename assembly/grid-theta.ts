@@ -1,6 +1,6 @@
 import { IndexedHeap } from './indexed-heap';
 import {
-  Grid, SQRT2, TIE, diagonalAllowed, nodeAt, spend, walkableAt,
+  Grid, SQRT2, TIE, neighbour, nodeAt, seed, spend, walkableAt,
 } from './grid-map';
 import { segmentCost, sight } from './grid-sight';
 
@@ -36,10 +36,7 @@ export function thetaSearch(grid: Grid, start: i32, target: i32, diagonal: i32, 
   const queue = changetype<IndexedHeap>(grid.heap);
   const ty = target / stride;
   const tx = target - ty * stride;
-  const first = nodeAt(nodes, start);
-  store<f64>(first, 0.0);
-  store<u32>(first, open, 8);
-  store<i32>(first, -1, 12);
+  seed(grid, start, open);
   queue.push(0.0, start);
   let expanded = 0;
   while (!queue.empty) {
@@ -58,19 +55,9 @@ export function thetaSearch(grid: Grid, start: i32, target: i32, diagonal: i32, 
     const east = walkableAt(walk, cell + 1);
     // Neighbours in the order of the other searches: N, S, W, E, NW, NE, SW, SE.
     for (let k = 0; k < 8; k++) {
-      let next: i32;
-      let step: f64 = 1.0;
-      if (k == 0) { if (!north) continue; next = cell - stride; }
-      else if (k == 1) { if (!south) continue; next = cell + stride; }
-      else if (k == 2) { if (!west) continue; next = cell - 1; }
-      else if (k == 3) { if (!east) continue; next = cell + 1; }
-      else {
-        const vertical = k < 6 ? north : south;
-        const horizontal = (k & 1) == 0 ? west : east;
-        next = cell + (k < 6 ? -stride : stride) + ((k & 1) == 0 ? -1 : 1);
-        if (!walkableAt(walk, next) || !diagonalAllowed(vertical, horizontal, diagonal)) continue;
-        step = SQRT2;
-      }
+      const next = neighbour(walk, stride, cell, k, north, south, west, east, diagonal);
+      if (next < 0) continue;
+      const step = k < 4 ? 1.0 : SQRT2;
       const reached = nodeAt(nodes, next);
       const seen = load<u32>(reached, 8);
       if (seen == closed) continue;

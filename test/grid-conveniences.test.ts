@@ -2,30 +2,13 @@
 // budgets on both backends: worked examples a user can check by hand, and
 // bad input rejected with a code, the grid (and the caller's arrays) unchanged.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GridMap, SpatialError, init, parseMovingAIScenarios, type Backend, type FindPathOptions } from '../src/index.js';
+import { GridMap, init, parseMovingAIScenarios, type Backend, type FindPathOptions } from '../src/index.js';
+import { expectCode, snapshot } from './grid-helpers.js';
 
 beforeAll(() => init());
 
 const BACKENDS: Backend[] = ['wasm', 'js'];
 const S = Math.SQRT2;
-
-function expectCode(fn: () => unknown, code: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpatialError);
-    expect((error as SpatialError).code).toBe(code);
-    return;
-  }
-  expect.fail(`expected SpatialError ${code}`);
-}
-
-/** Every cell's walkability and cost: the observable state of a grid. */
-function snapshot(grid: GridMap): Array<[boolean, number]> {
-  const cells: Array<[boolean, number]> = [];
-  for (let y = 0; y < grid.height; y++) for (let x = 0; x < grid.width; x++) cells.push([grid.isWalkable(x, y), grid.getCost(x, y)]);
-  return cells;
-}
 
 // PathFinding.js's matrix convention: 0 walkable, anything else blocked.
 const ROWS = [

@@ -10,12 +10,9 @@
 // Theta* path is never longer than the A* path. The heuristic is the
 // straight-line distance, which no segment undercuts.
 import { segmentCost, sight, type SightCells } from './grid-sight.js';
+import { SQRT2, TIE, neighbour } from './grid-steps.js';
 import type { IndexedHeap } from './indexed-heap.js';
 import type { Nearest } from './nearest.js';
-
-const TIE = 1 / 68719476736; // 2^-36, as in the other searches
-const NO_CORNER_CUTTING = 2;
-const ONE_OBSTACLE = 3;
 
 /** What Theta* reads and writes of the reference grid. */
 export interface ThetaState extends SightCells {
@@ -25,6 +22,7 @@ export interface ThetaState extends SightCells {
   readonly generation: number;
   readonly heap: IndexedHeap;
   readonly nearest: Nearest;
+  seed(start: number, stamp: number): void;
   spend(cell: number, distance: number, budget: number, expanded: number): boolean;
 }
 
@@ -45,9 +43,7 @@ export function thetaStar(state: ThetaState, start: number, target: number, diag
   const closed = open + 1;
   const ty = Math.floor(target / stride);
   const tx = target - ty * stride;
-  g[start] = 0;
-  parent[start] = -1;
-  stamp[start] = open;
+  state.seed(start, open);
   heap.push(0, start);
   let expanded = 0;
   while (!heap.empty) {
@@ -65,20 +61,9 @@ export function thetaStar(state: ThetaState, start: number, target: number, diag
     const east = walk[cell + 1] !== 0;
     // Neighbours in the order of the other searches: N, S, W, E, NW, NE, SW, SE.
     for (let k = 0; k < 8; k++) {
-      let next: number;
-      let step = 1;
-      if (k === 0) { if (!north) continue; next = cell - stride; }
-      else if (k === 1) { if (!south) continue; next = cell + stride; }
-      else if (k === 2) { if (!west) continue; next = cell - 1; }
-      else if (k === 3) { if (!east) continue; next = cell + 1; }
-      else {
-        const vertical = k < 6 ? north : south;
-        const horizontal = (k & 1) === 0 ? west : east;
-        next = cell + (k < 6 ? -stride : stride) + ((k & 1) === 0 ? -1 : 1);
-        if (walk[next] === 0) continue;
-        if (diagonal === NO_CORNER_CUTTING ? !(vertical && horizontal) : diagonal === ONE_OBSTACLE && !(vertical || horizontal)) continue;
-        step = Math.SQRT2;
-      }
+      const next = neighbour(walk, stride, cell, k, north, south, west, east, diagonal);
+      if (next < 0) continue;
+      const step = k < 4 ? 1 : SQRT2;
       const seen = stamp[next];
       if (seen === closed) continue;
       let tentative = base + step * cost[next];

@@ -7,36 +7,15 @@
 // grids under every diagonal rule and A* runs in its place otherwise.
 import type { GridBackend, GridPath } from '../grid-backend.js';
 import { pullString } from './grid-sight.js';
+import { ALWAYS, NEVER, ONE_OBSTACLE, SQRT2, TIE, diagonalAllowed, distance, neighbour } from './grid-steps.js';
 import { thetaStar } from './grid-theta.js';
 import { IndexedHeap } from './indexed-heap.js';
 import { Nearest } from './nearest.js';
 
-const SQRT2 = Math.SQRT2;
-const TIE = 1 / 68719476736; // 2^-36, as in the core
-const NEVER = 0;
-const ALWAYS = 1;
-const NO_CORNER_CUTTING = 2;
-const ONE_OBSTACLE = 3;
 const DIJKSTRA = 1;
 const SPFA = 2;
 const JPS = 3;
 const THETA = 4;
-
-/** Octile distance (or manhattan when diagonal steps are not allowed). */
-export function distance(dx: number, dy: number, diagonal: number): number {
-  dx = Math.abs(dx);
-  dy = Math.abs(dy);
-  if (diagonal === NEVER) return dx + dy;
-  const lo = Math.min(dx, dy);
-  return Math.max(dx, dy) - lo + SQRT2 * lo;
-}
-
-/** Whether a diagonal step is allowed, given which of its two orthogonal neighbours are walkable. */
-function diagonalAllowed(first: boolean, second: boolean, diagonal: number): boolean {
-  if (diagonal === NO_CORNER_CUTTING) return first && second;
-  if (diagonal === ONE_OBSTACLE) return first || second;
-  return true;
-}
 
 export class ReferenceGrid implements GridBackend {
   // Cells and search state are read by the searches in their own files (grid-theta.ts).
@@ -158,6 +137,13 @@ export class ReferenceGrid implements GridBackend {
     this.partial = false;
   }
 
+  /** Puts the start cell in the search at cost 0, without a parent, with the given stamp. */
+  seed(start: number, stamp: number): void {
+    this.g![start] = 0;
+    this.parent[start] = -1;
+    this.stamp[start] = stamp;
+  }
+
   /**
    * Bookkeeping for a budget, when a search closes a cell other than the
    * target: offers the cell as the nearest so far, and says whether the
@@ -183,9 +169,7 @@ export class ReferenceGrid implements GridBackend {
     const closed = open + 1;
     const ty = Math.floor(target / stride);
     const tx = target - ty * stride;
-    g[start] = 0;
-    parent[start] = -1;
-    stamp[start] = open;
+    this.seed(start, open);
     // The best successor of the cell being expanded is held out of the heap:
     // on open ground it is usually the very next cell to expand (same f,
     // larger g), and holding it saves a push and a pop per step.
@@ -257,9 +241,7 @@ export class ReferenceGrid implements GridBackend {
     const ring = (this.ring ??= new Int32Array(cells));
     const seen = this.generation; // reached, not queued
     const queued = seen + 1;
-    g[start] = 0;
-    parent[start] = -1;
-    stamp[start] = queued;
+    this.seed(start, queued);
     ring[0] = start;
     let head = 0;
     let tail = 1;
@@ -275,20 +257,9 @@ export class ReferenceGrid implements GridBackend {
       const west = walk[cell - 1] !== 0;
       const east = walk[cell + 1] !== 0;
       for (let k = 0; k < 8; k++) {
-        let next: number;
-        let step = 1;
-        if (k === 0) { if (!north) continue; next = cell - stride; }
-        else if (k === 1) { if (!south) continue; next = cell + stride; }
-        else if (k === 2) { if (!west) continue; next = cell - 1; }
-        else if (k === 3) { if (!east) continue; next = cell + 1; }
-        else {
-          if (diagonal === NEVER) break;
-          const vertical = k < 6 ? north : south;
-          const horizontal = (k & 1) === 0 ? west : east;
-          next = cell + (k < 6 ? -stride : stride) + ((k & 1) === 0 ? -1 : 1);
-          if (walk[next] === 0 || !diagonalAllowed(vertical, horizontal, diagonal)) continue;
-          step = SQRT2;
-        }
+        const next = neighbour(walk, stride, cell, k, north, south, west, east, diagonal);
+        if (next < 0) continue;
+        const step = k < 4 ? 1 : SQRT2;
         const tentative = base + step * cost[next];
         const state = stamp[next];
         if (state >= seen && tentative >= g[next]) continue;
@@ -387,9 +358,7 @@ export class ReferenceGrid implements GridBackend {
     const cornerPassing = diagonal === ALWAYS || oneObstacle;
     const ty = Math.floor(target / stride);
     const tx = target - ty * stride;
-    g[start] = 0;
-    parent[start] = -1;
-    stamp[start] = open;
+    this.seed(start, open);
     heap.push(0, start);
     let expanded = 0;
     while (!heap.empty) {

@@ -4,7 +4,7 @@
 // arithmetic in doubled coordinates), sharing no code with the library's
 // supercover walk. Checks any-angle paths segment by segment.
 import type { DiagonalRule } from '../../src/index.js';
-import { stepCost, type PlainGrid } from './grid-dijkstra.js';
+import { checkLegs, stepCost, type PlainGrid } from './grid-dijkstra.js';
 
 /** Whether the segment between the centres of (ax, ay) and (bx, by) meets the closed square of cell (x, y). */
 function touches(ax: number, ay: number, bx: number, by: number, x: number, y: number): boolean {
@@ -56,17 +56,5 @@ export function segmentCostOracle(grid: PlainGrid, ax: number, ay: number, bx: n
 export function checkCorners(
   grid: PlainGrid, path: Array<[number, number]>, sx: number, sy: number, tx: number, ty: number, rule: DiagonalRule,
 ): number | string {
-  if (path.length === 0) return 'empty path';
-  const [fx, fy] = path[0];
-  const [lx, ly] = path[path.length - 1];
-  if (fx !== sx || fy !== sy) return `starts at (${fx}, ${fy}), not (${sx}, ${sy})`;
-  if (lx !== tx || ly !== ty) return `ends at (${lx}, ${ly}), not (${tx}, ${ty})`;
-  if (!grid.walkable[sy * grid.width + sx]) return 'start blocked';
-  let cost = 0;
-  for (let i = 1; i < path.length; i++) {
-    const segment = segmentCostOracle(grid, path[i - 1][0], path[i - 1][1], path[i][0], path[i][1], rule);
-    if (typeof segment === 'string') return segment;
-    cost += segment;
-  }
-  return cost;
+  return checkLegs(grid, path, sx, sy, tx, ty, (x0, y0, x1, y1) => segmentCostOracle(grid, x0, y0, x1, y1, rule));
 }
