@@ -151,7 +151,7 @@ export class GridMap {
     if (typeof walkable !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'walkable must be a function');
     const open = readWalkable(width, height, cells, walkable);
     const multipliers = costs === undefined ? null : readCosts(width, height, costs);
-    const grid = new GridMap(width, height, options);
+    const grid = new GridMap(width, height, { backend: options?.backend });
     grid.impl.loadWalkable(open);
     if (multipliers !== null) grid.impl.loadCosts(multipliers);
     return grid;

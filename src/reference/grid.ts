@@ -1,5 +1,6 @@
 // The pure-TypeScript GridMap backend: the same design as the wasm core
-// (assembly/grid-map.ts, grid-search.ts, grid-jps.ts). Cells live in typed
+// (assembly/grid-map.ts, grid-search.ts, grid-jps.ts; Theta* and line of sight
+// in grid-theta.ts and grid-sight.ts beside this file). Cells live in typed
 // arrays with a one-cell blocked border (stride = width + 2); search state is
 // reused between queries through a generation stamp; A* breaks f ties toward
 // the larger g and holds its best successor out of the heap; the open list is
