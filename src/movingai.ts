@@ -15,14 +15,17 @@ export interface MovingAIScenario {
   bucket: number;
   /** The map file the scenario belongs to, as written in the line (e.g. 'arena.map'). */
   map: string;
-  /** The map's width and height, as written in the line. */
+  /** The map's width, as written in the line. */
   mapWidth: number;
+  /** The map's height, as written in the line. */
   mapHeight: number;
-  /** Start cell: x from the left, y from the top. */
+  /** Start cell column, from the left. */
   startX: number;
+  /** Start cell row, from the top. */
   startY: number;
-  /** Goal cell. */
+  /** Goal cell column. */
   goalX: number;
+  /** Goal cell row. */
   goalY: number;
   /** The shortest path's length: orthogonal steps 1, diagonal steps sqrt(2), no corner cutting. */
   optimalLength: number;
