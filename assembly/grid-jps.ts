@@ -1,6 +1,6 @@
 import { IndexedHeap } from './indexed-heap';
 import {
-  DIAGONAL_ALWAYS, DIAGONAL_NEVER, DIAGONAL_ONE_OBSTACLE, Grid, TIE, columnIndex, diagonalAllowed, distance, nodeAt, walkableAt,
+  DIAGONAL_ALWAYS, DIAGONAL_NEVER, DIAGONAL_ONE_OBSTACLE, Grid, TIE, columnIndex, diagonalAllowed, distance, nodeAt, seed, spend, walkableAt,
 } from './grid-map';
 
 // Jump point search on uniform-cost grids (every cell costs 1), under every
@@ -131,7 +131,8 @@ function jumpDiagonalPassing(walk: usize, cell: i32, stepX: i32, stepY: i32, str
   }
 }
 
-export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): bool {
+/** Jump point search; a budget (counting jump points) and the result as in bestFirstSearch. */
+export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32, budget: i32): i32 {
   const stride = grid.stride;
   const walk = grid.walk;
   const nodes = grid.nodes;
@@ -146,18 +147,17 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
   const columns = grid.walkColumns;
   const columnStride = grid.columnStride;
   const targetColumn = columnIndex(grid, tx - 1, ty - 1);
-  const first = nodeAt(nodes, start);
-  store<f64>(first, 0.0);
-  store<u32>(first, open, 8);
-  store<i32>(first, -1, 12);
+  seed(grid, start, open);
   queue.push(0.0, start);
+  let expanded = 0;
   while (!queue.empty) {
     const cell = queue.pop();
     const node = nodeAt(nodes, cell);
     store<u32>(node, closed, 8);
-    if (cell == target) return true;
+    if (cell == target) return target;
     const cy = cell / stride;
     const cx = cell - cy * stride;
+    if (budget > 0 && spend(grid, cell, distance(cx - tx, cy - ty, diagonal), load<f64>(node), budget, expanded++)) return grid.nearestCell;
     const from = load<i32>(node, 12);
     // Direction of arrival (0, 0 at the start), one of 8 unit steps.
     let dx = 0;
@@ -258,7 +258,7 @@ export function jpsSearch(grid: Grid, start: i32, target: i32, diagonal: i32): b
       store<i32>(reached, cell, 12);
     }
   }
-  return false;
+  return -1;
 }
 
 @inline function diagonalBit(dx: i32, dy: i32): i32 {

@@ -25,6 +25,7 @@ export const ALGORITHM_ASTAR = 0;
 export const ALGORITHM_DIJKSTRA = 1;
 export const ALGORITHM_SPFA = 2;
 export const ALGORITHM_JPS = 3;
+export const ALGORITHM_THETA = 4;
 
 @unmanaged
 export class Grid {
@@ -51,9 +52,18 @@ export class Grid {
   heap: usize = 0;
   /** SPFA's FIFO ring, allocated on its first use. */
   queue: usize = 0;
-  /** Result block: [count: i32, pad, cost: f64, x0, y0, x1, y1, ...]. */
+  /** Result block: [count: i32, partial: i32, cost: f64, x0, y0, x1, y1, ...]. */
   out: usize = 0;
   outCapacity: usize = 0;
+  /**
+   * While a search has a budget: the expanded cell nearest the target (by
+   * the search's distance estimate; the cheaper on a tie, the first expanded
+   * on a full tie), and whether the budget ran out before the target.
+   */
+  nearestCell: i32 = -1;
+  nearestDistance: f64 = Infinity;
+  nearestCost: f64 = Infinity;
+  partial: bool = false;
 }
 
 export const NODE_BYTES = 16;
@@ -94,6 +104,32 @@ export const WALK_PAD: usize = 8;
   return true; // DIAGONAL_ALWAYS
 }
 
+/**
+ * The k-th neighbour of a cell, in the order N, S, W, E, NW, NE, SW, SE, when
+ * the rule allows the step there; else -1. `north` .. `east` say which
+ * orthogonal neighbours are walkable. A step to neighbour k has length 1
+ * (k < 4) or sqrt 2.
+ */
+@inline export function neighbour(
+  walk: usize, stride: i32, cell: i32, k: i32, north: bool, south: bool, west: bool, east: bool, diagonal: i32,
+): i32 {
+  if (k == 0) return north ? cell - stride : -1;
+  if (k == 1) return south ? cell + stride : -1;
+  if (k == 2) return west ? cell - 1 : -1;
+  if (k == 3) return east ? cell + 1 : -1;
+  if (diagonal == DIAGONAL_NEVER) return -1;
+  const next = cell + (k < 6 ? -stride : stride) + ((k & 1) == 0 ? -1 : 1);
+  return walkableAt(walk, next) && diagonalAllowed(k < 6 ? north : south, (k & 1) == 0 ? west : east, diagonal) ? next : -1;
+}
+
+/** Puts the start cell in the search at cost 0, without a parent, with the given stamp. */
+export function seed(grid: Grid, start: i32, stamp: u32): void {
+  const node = nodeAt(grid.nodes, start);
+  store<f64>(node, 0.0);
+  store<u32>(node, stamp, 8);
+  store<i32>(node, -1, 12);
+}
+
 /** Prepares the reusable search state for one query: a fresh generation, an empty heap. */
 export function beginSearch(grid: Grid): void {
   const cells = <usize>grid.cells;
@@ -110,15 +146,37 @@ export function beginSearch(grid: Grid): void {
   }
   grid.generation += 2;
   changetype<IndexedHeap>(grid.heap).clear();
+  grid.nearestCell = -1;
+  grid.nearestDistance = Infinity;
+  grid.nearestCost = Infinity;
+  grid.partial = false;
+}
+
+/**
+ * Bookkeeping for a budget, when a search closes a cell other than the
+ * target (`expanded` cells expanded before it): offers the cell as the
+ * nearest so far, and says whether the budget is spent (then the search ends
+ * at grid.nearestCell).
+ */
+export function spend(grid: Grid, cell: i32, distance: f64, cost: f64, budget: i32, expanded: i32): bool {
+  if (distance < grid.nearestDistance || (distance == grid.nearestDistance && cost < grid.nearestCost)) {
+    grid.nearestCell = cell;
+    grid.nearestDistance = distance;
+    grid.nearestCost = cost;
+  }
+  if (expanded < budget) return false;
+  grid.partial = true;
+  return true;
 }
 
 /**
  * Follows parents from target back to the start and writes the path, start
  * first, into the result block. Consecutive parents may be several cells apart
- * on one straight or diagonal line (jump point search); the cells between are
- * filled in.
+ * on one straight or diagonal line (jump point search); with `fill` the cells
+ * between are filled in, without it the parents alone are written (Theta*'s
+ * corners).
  */
-export function writePath(grid: Grid, target: i32): usize {
+export function writePath(grid: Grid, target: i32, fill: bool): usize {
   const stride = grid.stride;
   const nodes = grid.nodes;
   let count = 1;
@@ -128,7 +186,7 @@ export function writePath(grid: Grid, target: i32): usize {
     if (from < 0) break;
     const dy = cell / stride - from / stride;
     const dx = cell - cell / stride * stride - (from - from / stride * stride);
-    count += max(abs(dx), abs(dy));
+    count += fill ? max(abs(dx), abs(dy)) : 1;
     cell = from;
   }
   const bytes: usize = 16 + (<usize>count << 3);
@@ -139,6 +197,7 @@ export function writePath(grid: Grid, target: i32): usize {
   }
   const out = grid.out;
   store<i32>(out, count);
+  store<i32>(out + 4, grid.partial ? 1 : 0);
   store<f64>(out + 8, load<f64>(nodeAt(nodes, target)));
   let at = out + 16 + (<usize>(count - 1) << 3);
   cell = target;
@@ -151,8 +210,8 @@ export function writePath(grid: Grid, target: i32): usize {
     if (from < 0) break;
     const fy = from / stride;
     const fx = from - fy * stride;
-    const sx = fx > x ? 1 : fx < x ? -1 : 0;
-    const sy = fy > y ? 1 : fy < y ? -1 : 0;
+    const sx = fill ? (fx > x ? 1 : fx < x ? -1 : 0) : fx - x;
+    const sy = fill ? (fy > y ? 1 : fy < y ? -1 : 0) : fy - y;
     while (x != fx || y != fy) {
       x += sx;
       y += sy;

@@ -1,6 +1,6 @@
 import { IndexedHeap } from './indexed-heap';
 import {
-  DIAGONAL_NEVER, Grid, SQRT2, TIE, diagonalAllowed, distance, nodeAt, walkableAt,
+  DIAGONAL_NEVER, Grid, SQRT2, TIE, diagonalAllowed, distance, neighbour, nodeAt, seed, spend, walkableAt,
 } from './grid-map';
 
 // Cell-by-cell searches: A* and Dijkstra (one best-first loop, with or
@@ -9,11 +9,13 @@ import {
 
 /**
  * A* (with a heuristic) or Dijkstra (without) from start, stopping when
- * target is closed. Instantiated twice: `Weighted` = f64 reads each entered
+ * target is closed, or when `budget` cells (0: no limit) have been expanded.
+ * Returns the cell to read the path back from: the target, the nearest cell
+ * at a spent budget, or -1 when the target is unreachable. Instantiated twice: `Weighted` = f64 reads each entered
  * cell's cost, `Weighted` = u8 is the uniform-cost case (every cost is 1, so
  * the step length alone is the step cost and the cost array is never read).
  */
-export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, diagonal: i32, heuristic: bool): bool {
+export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, diagonal: i32, heuristic: bool, budget: i32): i32 {
   const stride = grid.stride;
   const walk = grid.walk;
   const cost = grid.cost;
@@ -23,22 +25,21 @@ export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, d
   const queue = changetype<IndexedHeap>(grid.heap);
   const ty = target / stride;
   const tx = target - ty * stride;
-  const first = nodeAt(nodes, start);
-  store<f64>(first, 0.0);
-  store<u32>(first, open, 8);
-  store<i32>(first, -1, 12);
+  seed(grid, start, open);
   held = start;
   heldKey = 0.0;
+  let expanded = 0;
   while (held >= 0 || !queue.empty) {
     let cell = held;
     if (cell >= 0) held = -1;
     else cell = queue.pop();
     const node = nodeAt(nodes, cell);
     store<u32>(node, closed, 8);
-    if (cell == target) return true;
+    if (cell == target) return target;
     const base = load<f64>(node);
     const cy = cell / stride;
     const cx = cell - cy * stride;
+    if (budget > 0 && spend(grid, cell, distance(cx - tx, cy - ty, diagonal), base, budget, expanded++)) return grid.nearestCell;
     const north = walkableAt(walk, cell - stride);
     const south = walkableAt(walk, cell + stride);
     const west = walkableAt(walk, cell - 1);
@@ -71,7 +72,7 @@ export function bestFirstSearch<Weighted>(grid: Grid, start: i32, target: i32, d
       held = -1;
     }
   }
-  return false;
+  return -1;
 }
 
 // The best successor of the cell being expanded, held out of the heap: on
@@ -130,10 +131,7 @@ export function spfaSearch(grid: Grid, start: i32, target: i32, diagonal: i32): 
   const nodes = grid.nodes;
   const seen = grid.generation; // reached, not queued
   const queued = seen + 1;
-  const first = nodeAt(nodes, start);
-  store<f64>(first, 0.0);
-  store<u32>(first, queued, 8);
-  store<i32>(first, -1, 12);
+  seed(grid, start, queued);
   store<i32>(ring, start);
   let head = 0;
   let tail = 1;
@@ -150,21 +148,9 @@ export function spfaSearch(grid: Grid, start: i32, target: i32, diagonal: i32): 
     const west = walkableAt(walk, cell - 1);
     const east = walkableAt(walk, cell + 1);
     for (let k = 0; k < 8; k++) {
-      let next: i32;
-      let step: f64 = 1.0;
-      // The same neighbour order as best-first search: N, S, W, E, NW, NE, SW, SE.
-      if (k == 0) { if (!north) continue; next = cell - stride; }
-      else if (k == 1) { if (!south) continue; next = cell + stride; }
-      else if (k == 2) { if (!west) continue; next = cell - 1; }
-      else if (k == 3) { if (!east) continue; next = cell + 1; }
-      else {
-        if (diagonal == DIAGONAL_NEVER) break;
-        const vertical = k < 6 ? north : south;
-        const horizontal = (k & 1) == 0 ? west : east;
-        next = cell + (k < 6 ? -stride : stride) + ((k & 1) == 0 ? -1 : 1);
-        if (!walkableAt(walk, next) || !diagonalAllowed(vertical, horizontal, diagonal)) continue;
-        step = SQRT2;
-      }
+      const next = neighbour(walk, stride, cell, k, north, south, west, east, diagonal);
+      if (next < 0) continue;
+      const step = k < 4 ? 1.0 : SQRT2;
       const tentative = base + step * load<f64>(cost + (<usize>next << 3));
       const entered = nodeAt(nodes, next);
       const state = load<u32>(entered, 8);

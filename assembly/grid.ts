@@ -1,10 +1,12 @@
 import { IndexedHeap } from './indexed-heap';
 import {
-  ALGORITHM_DIJKSTRA, ALGORITHM_JPS, ALGORITHM_SPFA,
+  ALGORITHM_DIJKSTRA, ALGORITHM_JPS, ALGORITHM_SPFA, ALGORITHM_THETA,
   Grid, WALK_PAD, beginSearch, cellIndex, columnIndex, walkableAt, writePath,
 } from './grid-map';
 import { bestFirstSearch, spfaSearch } from './grid-search';
 import { jpsSearch } from './grid-jps';
+import { pullString } from './grid-sight';
+import { thetaSearch } from './grid-theta';
 
 // The GridMap exports: a grid is a handle (a pointer to its Grid record).
 // The TypeScript side validates every argument before calling in.
@@ -78,35 +80,51 @@ export function gridSetCost(handle: i32, x: i32, y: i32, cost: f64): void {
   store<f64>(at, cost);
 }
 
+/** Sets every cell's cost from width * height f64 at ptr (row-major, each finite and >= 1). */
+export function gridLoadCosts(handle: i32, ptr: usize): void {
+  const grid = changetype<Grid>(<usize>handle);
+  for (let y = 0; y < grid.height; y++) {
+    for (let x = 0; x < grid.width; x++) gridSetCost(handle, x, y, load<f64>(ptr + (<usize>(y * grid.width + x) << 3)));
+  }
+}
+
 export function gridGetCost(handle: i32, x: i32, y: i32): f64 {
   const grid = changetype<Grid>(<usize>handle);
   return load<f64>(grid.cost + (<usize>cellIndex(grid, x, y) << 3));
 }
 
 /**
- * Shortest path from (sx, sy) to (tx, ty), both on the grid. Returns a pointer
- * to the result block (count, cost, then x, y per cell), or 0 when there is no
- * path (including when the start or the target is blocked).
+ * Shortest path from (sx, sy) to (tx, ty), both on the grid, expanding at most
+ * `budget` cells (0: no limit; never with SPFA), string-pulled when `smooth`
+ * is nonzero. Returns a pointer to the result block (count, partial flag,
+ * cost, then x, y per cell or corner), or 0 when there is no path (including
+ * when the start or the target is blocked).
  */
-export function gridFindPath(handle: i32, sx: i32, sy: i32, tx: i32, ty: i32, diagonal: i32, algorithm: i32): i32 {
+export function gridFindPath(
+  handle: i32, sx: i32, sy: i32, tx: i32, ty: i32, diagonal: i32, algorithm: i32, budget: i32, smooth: i32,
+): i32 {
   const grid = changetype<Grid>(<usize>handle);
   const start = cellIndex(grid, sx, sy);
   const target = cellIndex(grid, tx, ty);
   if (!walkableAt(grid.walk, start) || !walkableAt(grid.walk, target)) return 0;
   beginSearch(grid);
-  let found: bool;
-  if (algorithm == ALGORITHM_JPS && grid.nonUnit == 0) {
-    found = jpsSearch(grid, start, target, diagonal);
+  let end: i32;
+  if (algorithm == ALGORITHM_THETA) {
+    end = thetaSearch(grid, start, target, diagonal, budget);
+  } else if (algorithm == ALGORITHM_JPS && grid.nonUnit == 0) {
+    end = jpsSearch(grid, start, target, diagonal, budget);
   } else if (algorithm == ALGORITHM_SPFA) {
-    found = spfaSearch(grid, start, target, diagonal);
+    end = spfaSearch(grid, start, target, diagonal) ? target : -1;
   } else {
     const heuristic = algorithm != ALGORITHM_DIJKSTRA;
-    found = grid.nonUnit == 0
-      ? bestFirstSearch<u8>(grid, start, target, diagonal, heuristic)
-      : bestFirstSearch<f64>(grid, start, target, diagonal, heuristic);
+    end = grid.nonUnit == 0
+      ? bestFirstSearch<u8>(grid, start, target, diagonal, heuristic, budget)
+      : bestFirstSearch<f64>(grid, start, target, diagonal, heuristic, budget);
   }
-  if (!found) return 0;
-  return <i32>writePath(grid, target);
+  if (end < 0) return 0;
+  const out = writePath(grid, end, algorithm != ALGORITHM_THETA);
+  if (smooth != 0) pullString(grid);
+  return <i32>out;
 }
 
 

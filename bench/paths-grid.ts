@@ -1,15 +1,19 @@
 // GridMap against PathFinding.js and a plain typed-array A*, on
 // P1: a 512 x 512 grid with 20% random obstacles and 1,000 random reachable
-// start / goal pairs, and P2: the Moving AI Lab maps and their scenarios.
+// start / goal pairs, P2: the Moving AI Lab maps and their scenarios, and
+// P3: any-angle paths (smooth, Theta*) on the same maps against
+// PathFinding.js's smoothenPath, with path lengths over the optimal ones.
 // Every contender's path lengths are checked against ours (and ours against
 // Dijkstra) before anything is timed; PathFinding.js's jump point finder,
 // which is not always optimal, is reported with how much longer it is.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { GridMap, init } from '../src/index.js';
+import { GridMap, init, type FindPathOptions } from '../src/index.js';
 import { parseMovingAIMap, parseMovingAIScenarios } from '../src/movingai.js';
 import type { CaseResult, Contender, Suite, SuiteContext } from './harness.js';
-import { pathfindingFinder, pathfindingGrid, stepsLength } from './peers/grid-pathfinding.js';
+import type { PlainGrid } from '../test/oracles/grid-dijkstra.js';
+import { checkCorners } from '../test/oracles/grid-sight.js';
+import { pathfindingFinder, pathfindingGrid, pathfindingSmoothen, polylineLength, stepsLength } from './peers/grid-pathfinding.js';
 import { PlainAStar } from './peers/grid-plain-astar.js';
 import { mulberry32 } from './random.js';
 
@@ -99,6 +103,57 @@ function pathfindingContenders(map: MapData, pairs: Pairs, expected: number[]): 
   };
 }
 
+/** Mean and largest ratio of lengths to the optimal ones, as "mean x (max y)". */
+function ratios(lengths: number[], optimal: number[]): { mean: number; max: number; text: string } {
+  let total = 0;
+  let max = 0;
+  lengths.forEach((length, i) => {
+    const ratio = optimal[i] > 0 ? length / optimal[i] : 1;
+    total += ratio;
+    max = Math.max(max, ratio);
+  });
+  const mean = total / lengths.length;
+  return { mean, max, text: `mean ${mean.toFixed(4)} (max ${max.toFixed(4)})` };
+}
+
+/**
+ * P3, any-angle paths on one Moving AI map: wasm A* + smooth and wasm Theta*
+ * next to PathFinding.js's A* + Util.smoothenPath. Before timing, notes each
+ * contender's path length over the optimal grid (octile) length on every
+ * pair, and how many of PathFinding.js's smoothed paths touch a blocked cell
+ * by the supercover line-of-sight test ours pass (their line test walks
+ * fewer cells). Returns the lengths for the totals across maps.
+ */
+function benchSmoothing(context: SuiteContext, map: MapData, pairs: Pairs, optimal: number[], timed: Pairs): Record<string, number[]> {
+  const name = map.name.replace('P2', 'P3');
+  const wasm = gridOf(map, 'wasm');
+  const base = pathfindingGrid(map.width, map.height, map.walkable);
+  const astar = pathfindingFinder('astar');
+  const plain: PlainGrid = { width: map.width, height: map.height, walkable: Array.from(map.walkable, (c) => c === 1), cost: new Array<number>(map.walkable.length).fill(1) };
+  const ours = (options: FindPathOptions) => (some: Pairs): number[] =>
+    some.map(([sx, sy, tx, ty]) => wasm.findPath(sx, sy, tx, ty, options)?.cost ?? -1);
+  const pf = (some: Pairs): number[][][] => some.map(([sx, sy, tx, ty]) => {
+    const grid = base.clone();
+    return pathfindingSmoothen(grid, astar.findPath(sx, sy, tx, ty, grid));
+  });
+  const pfPaths = pf(pairs);
+  const cutting = pfPaths.filter((path, i) => typeof checkCorners(plain, path as Array<[number, number]>, ...pairs[i], 'no-corner-cutting') === 'string').length;
+  const lengths: Record<string, number[]> = {
+    'wasm A* + smooth': ours({ smooth: true })(pairs),
+    'wasm Theta*': ours({ algorithm: 'theta*' })(pairs),
+    'PathFinding.js A* + smoothenPath': pfPaths.map(polylineLength),
+  };
+  for (const [who, values] of Object.entries(lengths)) context.note(`${name} ${who}: path length / optimal grid length ${ratios(values, optimal).text} over ${pairs.length} pairs`);
+  context.note(`${name}: ${cutting} of ${pairs.length} PathFinding.js smoothed paths touch a blocked cell by the supercover test (ours: none, checked by the tests)`);
+  const heavy = { minSamples: context.quick ? 2 : 3, warmup: 0, minTimeMs: context.quick ? 0 : 300, opName: 'search', opsPerRun: timed.length };
+  context.bench(`${name}: ${timed.length} smoothed searches against PathFinding.js`, [
+    { name: 'wasm A* + smooth', run: () => ours({ smooth: true })(timed) },
+    { name: 'wasm Theta*', run: () => ours({ algorithm: 'theta*' })(timed) },
+    { name: 'PathFinding.js A* + clone + smoothenPath', run: () => pf(timed), teardown: () => wasm.dispose() },
+  ], heavy);
+  return lengths;
+}
+
 /** The 512 x 512 map of P1: 20% of cells blocked, seeded. */
 function randomMap(): MapData {
   const size = 512;
@@ -164,7 +219,7 @@ function noteTotals(context: SuiteContext, label: string, cases: CaseResult[]): 
 
 export const pathsGridSuite: Suite = {
   name: 'paths-grid',
-  title: 'GridMap: A* and jump point search against PathFinding.js and a plain typed-array A*',
+  title: 'GridMap: A*, jump point search and any-angle paths against PathFinding.js and a plain typed-array A*',
   async run(context) {
     await init();
     const quick = context.quick;
@@ -179,6 +234,8 @@ export const pathsGridSuite: Suite = {
 
     // P2: the Moving AI maps, a spread of each file's scenarios (they are sorted by length).
     const p2: CaseResult[][] = [];
+    const p3: Record<string, number[]> = {};
+    const p3Optimal: number[] = [];
     for (const name of MOVING_AI_MAPS) {
       const parsed = parseMovingAIMap(readFileSync(resolve(MOVING_AI_DIR, name), 'utf8'));
       const map: MapData = { name: `P2 ${name}`, ...parsed, walkable: parsed.cells };
@@ -192,6 +249,12 @@ export const pathsGridSuite: Suite = {
       const spacing = Math.ceil(chosen.length / (quick ? 4 : 12));
       const spread = (_: unknown, i: number): boolean => i % spacing === 0;
       p2.push(benchMap(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread), optimal.filter(spread)));
+      const lengths = benchSmoothing(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread));
+      for (const [name, values] of Object.entries(lengths)) (p3[name] ??= []).push(...values);
+      p3Optimal.push(...optimal);
+    }
+    for (const [name, values] of Object.entries(p3)) {
+      context.note(`P3, all four maps together, ${name}: path length / optimal grid length ${ratios(values, p3Optimal).text} over ${values.length} pairs`);
     }
     noteTotals(context, 'P2, all four maps together', p2.map(([fast]) => fast));
     noteTotals(context, 'P2 against PathFinding.js, all four maps together', p2.map(([, peers]) => peers));

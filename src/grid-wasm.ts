@@ -30,6 +30,14 @@ export class WasmGrid implements GridBackend {
     buffer.free();
   }
 
+  loadCosts(costs: Float64Array): void {
+    const buffer = new WasmBuffer(this.core.exports, this.core.memory);
+    buffer.reserve(costs.byteLength);
+    this.core.memory.f64.set(costs, buffer.ptr >>> 3);
+    this.core.exports.gridLoadCosts(this.handle, buffer.ptr);
+    buffer.free();
+  }
+
   setCost(x: number, y: number, cost: number): void {
     this.core.exports.gridSetCost(this.handle, x, y, cost);
   }
@@ -38,16 +46,19 @@ export class WasmGrid implements GridBackend {
     return this.core.exports.gridGetCost(this.handle, x, y);
   }
 
-  findPath(sx: number, sy: number, tx: number, ty: number, diagonal: number, algorithm: number): GridPath | null {
+  findPath(
+    sx: number, sy: number, tx: number, ty: number, diagonal: number, algorithm: number, budget: number, smooth: boolean,
+  ): GridPath | null {
     // The block's address comes back as an i32: >>> 0 reads it unsigned.
-    const block = this.core.exports.gridFindPath(this.handle, sx, sy, tx, ty, diagonal, algorithm) >>> 0;
+    const block = this.core.exports.gridFindPath(this.handle, sx, sy, tx, ty, diagonal, algorithm, budget, smooth ? 1 : 0) >>> 0;
     if (block === 0) return null;
     const i32 = this.core.memory.i32;
     const count = i32[block >>> 2];
     const cost = this.core.memory.f64[(block + 8) >>> 3];
     const path = new Array<[number, number]>(count);
     for (let i = 0, at = (block + 16) >>> 2; i < count; i++, at += 2) path[i] = [i32[at], i32[at + 1]];
-    return { path, cost };
+    if (budget === 0) return { path, cost };
+    return { path, cost, complete: i32[(block + 4) >>> 2] === 0 };
   }
 
   dispose(): void {

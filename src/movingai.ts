@@ -11,12 +11,23 @@ export interface MovingAIMap {
 
 /** One scenario line: a start, a goal and the optimal length (8-connected, no corner cutting). */
 export interface MovingAIScenario {
+  /** The scenario's bucket (scenarios are grouped by optimal length, 4 units per bucket). */
   bucket: number;
+  /** The map file the scenario belongs to, as written in the line (e.g. 'arena.map'). */
   map: string;
+  /** The map's width, as written in the line. */
+  mapWidth: number;
+  /** The map's height, as written in the line. */
+  mapHeight: number;
+  /** Start cell column, from the left. */
   startX: number;
+  /** Start cell row, from the top. */
   startY: number;
+  /** Goal cell column. */
   goalX: number;
+  /** Goal cell row. */
   goalY: number;
+  /** The shortest path's length: orthogonal steps 1, diagonal steps sqrt(2), no corner cutting. */
   optimalLength: number;
 }
 
@@ -63,21 +74,38 @@ export function parseMovingAIMap(text: string): MovingAIMap {
   return { width, height, cells };
 }
 
-/** Parses a `.scen` file (`version 1`, then one tab-separated scenario per line). */
+/**
+ * Parses a Moving AI Lab `.scen` file: a `version` line, then one scenario
+ * per line, nine tab-separated fields (bucket, map, map width, map height,
+ * start x, start y, goal x, goal y, optimal length). CRLF line endings and
+ * blank lines are accepted. A missing version line, a line without nine
+ * fields, or a field that is not a number where one belongs (integers >= 0
+ * for the bucket, sizes and cells) throws INVALID_ARGUMENT.
+ */
 export function parseMovingAIScenarios(text: string): MovingAIScenario[] {
+  if (typeof text !== 'string') throw new SpatialError('INVALID_ARGUMENT', 'malformed scenario file: expected a string');
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
   if (!/^version\s/.test(lines[0] ?? '')) throw new SpatialError('INVALID_ARGUMENT', 'malformed scenario file: no version line');
   return lines.slice(1).map((line) => {
     const f = line.split('\t');
-    if (f.length !== 9) throw new SpatialError('INVALID_ARGUMENT', `malformed scenario line: ${JSON.stringify(line)}`);
+    const bad = (): SpatialError => new SpatialError('INVALID_ARGUMENT', `malformed scenario line: ${JSON.stringify(line)}`);
+    if (f.length !== 9) throw bad();
+    const whole = (field: string): number => {
+      if (!/^\d+$/.test(field.trim())) throw bad();
+      return Number(field);
+    };
+    const length = Number(f[8]);
+    if (f[8].trim() === '' || !Number.isFinite(length) || length < 0) throw bad();
     return {
-      bucket: Number(f[0]),
+      bucket: whole(f[0]),
       map: f[1],
-      startX: Number(f[4]),
-      startY: Number(f[5]),
-      goalX: Number(f[6]),
-      goalY: Number(f[7]),
-      optimalLength: Number(f[8]),
+      mapWidth: whole(f[2]),
+      mapHeight: whole(f[3]),
+      startX: whole(f[4]),
+      startY: whole(f[5]),
+      goalX: whole(f[6]),
+      goalY: whole(f[7]),
+      optimalLength: length,
     };
   });
 }

@@ -2,30 +2,13 @@
 // diagonal rules, the Moving AI map format, bad input rejected with the grid
 // unchanged, use after dispose, and a 2048 x 2048 grid.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GridMap, SpatialError, init, type Backend, type DiagonalRule } from '../src/index.js';
+import { GridMap, init, type Backend, type DiagonalRule } from '../src/index.js';
+import { expectCode, snapshot } from './grid-helpers.js';
 
 beforeAll(() => init());
 
 const BACKENDS: Backend[] = ['wasm', 'js'];
 const S = Math.SQRT2;
-
-function expectCode(fn: () => unknown, code: string): void {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpatialError);
-    expect((error as SpatialError).code).toBe(code);
-    return;
-  }
-  expect.fail(`expected SpatialError ${code}`);
-}
-
-/** Every cell's walkability and cost, and the corner-to-corner path: the observable state of a grid. */
-function snapshot(grid: GridMap): unknown {
-  const cells: Array<[boolean, number]> = [];
-  for (let y = 0; y < grid.height; y++) for (let x = 0; x < grid.width; x++) cells.push([grid.isWalkable(x, y), grid.getCost(x, y)]);
-  return { cells, path: grid.findPath(0, 0, grid.width - 1, grid.height - 1) };
-}
 
 describe.each(BACKENDS)('GridMap (%s backend)', (backend) => {
   it('starts all walkable at cost 1 and walks diagonally on an open grid', () => {

@@ -37,7 +37,8 @@ function bags(backend: Backend): Array<{ where: string; call: (options: unknown)
     { where: 'Graph.path', call: (o) => graph.path(0, 1, o as never), valid: { algorithm: 'dijkstra', heuristic: 'zero' } },
     { where: 'GridMap', call: (o) => new GridMap(2, 2, o as never), valid: { backend } },
     { where: 'GridMap.fromMovingAI', call: (o) => GridMap.fromMovingAI(MAP, o as never), valid: { backend } },
-    { where: 'GridMap.findPath', call: (o) => grid.findPath(0, 0, 2, 2, o as never), valid: { diagonal: 'never', algorithm: 'jps' } },
+    { where: 'GridMap.fromArray', call: (o) => GridMap.fromArray(2, 2, [0, 0, 0, 1], o as never), valid: { backend, walkable: (v: number) => v !== 1, costs: [1, 2, 1, 1] } },
+    { where: 'GridMap.findPath', call: (o) => grid.findPath(0, 0, 2, 2, o as never), valid: { diagonal: 'always', algorithm: 'jps', maxExpansions: 100, fractional: 'floor', smooth: true } },
   ];
 }
 
@@ -57,6 +58,8 @@ const MISTAKES: Array<[string, string, string]> = [
   ['GridMap.fromMovingAI', 'backnd', 'backend'],
   ['GridMap.findPath', 'allowDiagonal', 'diagonal'],
   ['GridMap.findPath', 'algoritm', 'algorithm'],
+  ['GridMap.findPath', 'smoothen', 'smooth'],
+  ['GridMap.fromArray', 'cost', 'costs'],
 ];
 
 describe.each(['wasm', 'js'] as const)('options objects (%s backend)', (backend) => {

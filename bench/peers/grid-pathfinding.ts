@@ -16,6 +16,7 @@ interface PathFindingModule {
   AStarFinder: new (options: { diagonalMovement: number }) => PFFinder;
   JumpPointFinder: new (options: { diagonalMovement: number }) => PFFinder;
   DiagonalMovement: { OnlyWhenNoObstacles: number };
+  Util: { smoothenPath(grid: PFGrid, path: number[][]): number[][] };
 }
 
 const PF = createRequire(import.meta.url)('pathfinding') as PathFindingModule;
@@ -31,6 +32,21 @@ export function pathfindingGrid(width: number, height: number, walkable: Uint8Ar
 export function pathfindingFinder(kind: 'astar' | 'jps'): PFFinder {
   const options = { diagonalMovement: PF.DiagonalMovement.OnlyWhenNoObstacles };
   return kind === 'astar' ? new PF.AStarFinder(options) : new PF.JumpPointFinder(options);
+}
+
+/**
+ * PathFinding.js's string pulling (Util.smoothenPath): its line test walks
+ * the cells of a Bresenham-style line between corners, on the grid searched.
+ */
+export function pathfindingSmoothen(grid: PFGrid, path: number[][]): number[][] {
+  return path.length === 0 ? path : PF.Util.smoothenPath(grid, path);
+}
+
+/** Length of a polyline through cell centres, given as [x, y] corners. */
+export function polylineLength(path: ArrayLike<ArrayLike<number>>): number {
+  let length = 0;
+  for (let i = 1; i < path.length; i++) length += Math.hypot(path[i][0] - path[i - 1][0], path[i][1] - path[i - 1][1]);
+  return length;
 }
 
 /** Length of a path given as [x, y] steps (PathFinding.js returns [] when there is none). */

@@ -1,51 +1,40 @@
 // The pure-TypeScript GridMap backend: the same design as the wasm core
-// (assembly/grid-map.ts, grid-search.ts, grid-jps.ts). Cells live in typed
+// (assembly/grid-map.ts, grid-search.ts, grid-jps.ts; Theta* and line of sight
+// in grid-theta.ts and grid-sight.ts beside this file). Cells live in typed
 // arrays with a one-cell blocked border (stride = width + 2); search state is
 // reused between queries through a generation stamp; A* breaks f ties toward
 // the larger g and holds its best successor out of the heap; the open list is
 // an indexed heap with decrease-key; jump point search runs on uniform-cost
 // grids under every diagonal rule and A* runs in its place otherwise.
 import type { GridBackend, GridPath } from '../grid-backend.js';
+import { pullString } from './grid-sight.js';
+import { ALWAYS, NEVER, ONE_OBSTACLE, SQRT2, TIE, diagonalAllowed, distance, neighbour } from './grid-steps.js';
+import { thetaStar } from './grid-theta.js';
 import { IndexedHeap } from './indexed-heap.js';
+import { Nearest } from './nearest.js';
 
-const SQRT2 = Math.SQRT2;
-const TIE = 1 / 68719476736; // 2^-36, as in the core
-const NEVER = 0;
-const ALWAYS = 1;
-const NO_CORNER_CUTTING = 2;
-const ONE_OBSTACLE = 3;
 const DIJKSTRA = 1;
 const SPFA = 2;
 const JPS = 3;
-
-/** Octile distance (or manhattan when diagonal steps are not allowed). */
-function distance(dx: number, dy: number, diagonal: number): number {
-  dx = Math.abs(dx);
-  dy = Math.abs(dy);
-  if (diagonal === NEVER) return dx + dy;
-  const lo = Math.min(dx, dy);
-  return Math.max(dx, dy) - lo + SQRT2 * lo;
-}
-
-/** Whether a diagonal step is allowed, given which of its two orthogonal neighbours are walkable. */
-function diagonalAllowed(first: boolean, second: boolean, diagonal: number): boolean {
-  if (diagonal === NO_CORNER_CUTTING) return first && second;
-  if (diagonal === ONE_OBSTACLE) return first || second;
-  return true;
-}
+const THETA = 4;
 
 export class ReferenceGrid implements GridBackend {
-  private readonly stride: number;
-  private readonly walk: Uint8Array;
-  private readonly cost: Float64Array;
+  // Cells and search state are read by the searches in their own files (grid-theta.ts).
+  readonly stride: number;
+  readonly walk: Uint8Array;
+  readonly cost: Float64Array;
   private nonUnit = 0;
   // Search state, allocated on the first query.
-  private g: Float64Array | null = null;
-  private parent = new Int32Array(0);
-  private stamp = new Uint32Array(0);
-  private generation = 0;
-  private heap = new IndexedHeap(0);
+  g: Float64Array | null = null;
+  parent = new Int32Array(0);
+  stamp = new Uint32Array(0);
+  generation = 0;
+  heap = new IndexedHeap(0);
   private ring: Int32Array | null = null;
+  /** The expanded cell nearest the target, kept while a search has a budget. */
+  readonly nearest = new Nearest();
+  /** Whether the last search stopped at its budget before reaching the target. */
+  partial = false;
 
   constructor(
     private readonly width: number,
@@ -77,6 +66,12 @@ export class ReferenceGrid implements GridBackend {
     }
   }
 
+  loadCosts(costs: Float64Array): void {
+    for (let y = 0; y < this.height; y++) {
+      for (let x = 0; x < this.width; x++) this.setCost(x, y, costs[y * this.width + x]);
+    }
+  }
+
   setCost(x: number, y: number, cost: number): void {
     const i = this.index(x, y);
     if (this.cost[i] !== 1) this.nonUnit--;
@@ -88,20 +83,34 @@ export class ReferenceGrid implements GridBackend {
     return this.cost[this.index(x, y)];
   }
 
-  findPath(sx: number, sy: number, tx: number, ty: number, diagonal: number, algorithm: number): GridPath | null {
+  findPath(
+    sx: number, sy: number, tx: number, ty: number, diagonal: number, algorithm: number, budget: number, smooth: boolean,
+  ): GridPath | null {
     const start = this.index(sx, sy);
     const target = this.index(tx, ty);
     if (this.walk[start] === 0 || this.walk[target] === 0) return null;
     this.beginSearch();
-    let found: boolean;
-    if (algorithm === JPS && this.nonUnit === 0) {
-      found = this.jps(start, target, diagonal);
+    let end: number;
+    if (algorithm === THETA) {
+      end = thetaStar(this, start, target, diagonal, budget);
+    } else if (algorithm === JPS && this.nonUnit === 0) {
+      end = this.jps(start, target, diagonal, budget);
     } else if (algorithm === SPFA) {
-      found = this.spfa(start, target, diagonal);
+      end = this.spfa(start, target, diagonal) ? target : -1;
     } else {
-      found = this.bestFirst(start, target, diagonal, algorithm !== DIJKSTRA);
+      end = this.bestFirst(start, target, diagonal, algorithm !== DIJKSTRA, budget);
     }
-    return found ? this.readPath(target) : null;
+    if (end < 0) return null;
+    const cells = this.chain(end, algorithm !== THETA);
+    let result: GridPath;
+    if (smooth) {
+      const { corners, cost } = pullString(this, cells);
+      result = { path: corners.map((cell) => this.point(cell)), cost };
+    } else {
+      result = { path: cells.map((cell) => this.point(cell)), cost: this.g![end] };
+    }
+    if (budget > 0) result.complete = !this.partial;
+    return result;
   }
 
   dispose(): void {
@@ -125,19 +134,43 @@ export class ReferenceGrid implements GridBackend {
     }
     this.generation += 2;
     this.heap.clear();
+    this.nearest.clear();
+    this.partial = false;
   }
 
-  /** A* (with a heuristic) or Dijkstra (without) from start, stopping when target is closed. */
-  private bestFirst(start: number, target: number, diagonal: number, heuristic: boolean): boolean {
+  /** Puts the start cell in the search at cost 0, without a parent, with the given stamp. */
+  seed(start: number, stamp: number): void {
+    this.g![start] = 0;
+    this.parent[start] = -1;
+    this.stamp[start] = stamp;
+  }
+
+  /**
+   * Bookkeeping for a budget, when a search closes a cell other than the
+   * target: offers the cell as the nearest so far, and says whether the
+   * budget is spent (then the search ends at the nearest cell).
+   */
+  spend(cell: number, distance: number, budget: number, expanded: number): boolean {
+    this.nearest.offer(cell, distance, this.g![cell]);
+    if (expanded < budget) return false;
+    this.partial = true;
+    return true;
+  }
+
+  /**
+   * A* (with a heuristic) or Dijkstra (without) from start, stopping when
+   * target is closed, or when `budget` cells (0: no limit) have been
+   * expanded. Returns the cell to read the path back from: the target, the
+   * nearest cell at a spent budget, or -1 when the target is unreachable.
+   */
+  private bestFirst(start: number, target: number, diagonal: number, heuristic: boolean, budget: number): number {
     const { stride, walk, cost, parent, stamp, heap } = this;
     const g = this.g!;
     const open = this.generation;
     const closed = open + 1;
     const ty = Math.floor(target / stride);
     const tx = target - ty * stride;
-    g[start] = 0;
-    parent[start] = -1;
-    stamp[start] = open;
+    this.seed(start, open);
     // The best successor of the cell being expanded is held out of the heap:
     // on open ground it is usually the very next cell to expand (same f,
     // larger g), and holding it saves a push and a pop per step.
@@ -165,15 +198,17 @@ export class ReferenceGrid implements GridBackend {
         heap.push(key, next);
       }
     };
+    let expanded = 0;
     while (held >= 0 || !heap.empty) {
       let cell = held;
       if (cell >= 0) held = -1;
       else cell = heap.pop();
       stamp[cell] = closed;
-      if (cell === target) return true;
-      const base = g[cell];
+      if (cell === target) return target;
       const cy = Math.floor(cell / stride);
       const cx = cell - cy * stride;
+      if (budget > 0 && this.spend(cell, distance(cx - tx, cy - ty, diagonal), budget, expanded++)) return this.nearest.cell;
+      const base = g[cell];
       const north = walk[cell - stride] !== 0;
       const south = walk[cell + stride] !== 0;
       const west = walk[cell - 1] !== 0;
@@ -196,7 +231,7 @@ export class ReferenceGrid implements GridBackend {
         held = -1;
       }
     }
-    return false;
+    return -1;
   }
 
   /** SPFA: a FIFO of cells, each queued at most once at a time, until no g can drop. */
@@ -207,9 +242,7 @@ export class ReferenceGrid implements GridBackend {
     const ring = (this.ring ??= new Int32Array(cells));
     const seen = this.generation; // reached, not queued
     const queued = seen + 1;
-    g[start] = 0;
-    parent[start] = -1;
-    stamp[start] = queued;
+    this.seed(start, queued);
     ring[0] = start;
     let head = 0;
     let tail = 1;
@@ -225,20 +258,9 @@ export class ReferenceGrid implements GridBackend {
       const west = walk[cell - 1] !== 0;
       const east = walk[cell + 1] !== 0;
       for (let k = 0; k < 8; k++) {
-        let next: number;
-        let step = 1;
-        if (k === 0) { if (!north) continue; next = cell - stride; }
-        else if (k === 1) { if (!south) continue; next = cell + stride; }
-        else if (k === 2) { if (!west) continue; next = cell - 1; }
-        else if (k === 3) { if (!east) continue; next = cell + 1; }
-        else {
-          if (diagonal === NEVER) break;
-          const vertical = k < 6 ? north : south;
-          const horizontal = (k & 1) === 0 ? west : east;
-          next = cell + (k < 6 ? -stride : stride) + ((k & 1) === 0 ? -1 : 1);
-          if (walk[next] === 0 || !diagonalAllowed(vertical, horizontal, diagonal)) continue;
-          step = SQRT2;
-        }
+        const next = neighbour(walk, stride, cell, k, north, south, west, east, diagonal);
+        if (next < 0) continue;
+        const step = k < 4 ? 1 : SQRT2;
         const tentative = base + step * cost[next];
         const state = stamp[next];
         if (state >= seen && tentative >= g[next]) continue;
@@ -326,8 +348,8 @@ export class ReferenceGrid implements GridBackend {
     }
   }
 
-  /** Jump point search: A* over jump points on a uniform-cost grid. */
-  private jps(start: number, target: number, diagonal: number): boolean {
+  /** Jump point search: A* over jump points on a uniform-cost grid; a budget and the result as in bestFirst. */
+  private jps(start: number, target: number, diagonal: number, budget: number): number {
     const { stride, walk, parent, stamp, heap } = this;
     const g = this.g!;
     const open = this.generation;
@@ -337,16 +359,16 @@ export class ReferenceGrid implements GridBackend {
     const cornerPassing = diagonal === ALWAYS || oneObstacle;
     const ty = Math.floor(target / stride);
     const tx = target - ty * stride;
-    g[start] = 0;
-    parent[start] = -1;
-    stamp[start] = open;
+    this.seed(start, open);
     heap.push(0, start);
+    let expanded = 0;
     while (!heap.empty) {
       const cell = heap.pop();
       stamp[cell] = closed;
-      if (cell === target) return true;
+      if (cell === target) return target;
       const cy = Math.floor(cell / stride);
       const cx = cell - cy * stride;
+      if (budget > 0 && this.spend(cell, distance(cx - tx, cy - ty, diagonal), budget, expanded++)) return this.nearest.cell;
       const from = parent[cell];
       let dx = 0;
       let dy = 0;
@@ -422,30 +444,33 @@ export class ReferenceGrid implements GridBackend {
         stamp[jump] = open;
       }
     }
-    return false;
+    return -1;
   }
 
-  /** Follows parents back from target, filling in the cells between jump points. */
-  private readPath(target: number): GridPath {
+  /**
+   * Follows parents back from `end` and returns the cells from the start to
+   * it; with `fill`, the cells between jump points too (one straight or
+   * diagonal line each), without it the parents alone (Theta*'s corners).
+   */
+  private chain(end: number, fill: boolean): number[] {
     const { stride, parent } = this;
-    const path: Array<[number, number]> = [];
-    let cell = target;
-    let y = Math.floor(cell / stride);
-    let x = cell - y * stride;
-    path.push([x - 1, y - 1]);
-    for (let from = parent[cell]; from >= 0; from = parent[cell]) {
-      const fy = Math.floor(from / stride);
-      const fx = from - fy * stride;
-      const sx = Math.sign(fx - x);
-      const sy = Math.sign(fy - y);
-      while (x !== fx || y !== fy) {
-        x += sx;
-        y += sy;
-        path.push([x - 1, y - 1]);
+    const cells = [end];
+    for (let cell = end, from = parent[end]; from >= 0; cell = from, from = parent[from]) {
+      if (fill) {
+        const fy = Math.floor(from / stride);
+        const cy = Math.floor(cell / stride);
+        const step = Math.sign(fy - cy) * stride + Math.sign(from - fy * stride - (cell - cy * stride));
+        for (let between = cell + step; between !== from; between += step) cells.push(between);
       }
-      cell = from;
+      cells.push(from);
     }
-    return { path: path.reverse(), cost: this.g![target] };
+    return cells.reverse();
+  }
+
+  /** A padded cell index as [x, y] on the grid. */
+  private point(cell: number): [number, number] {
+    const y = Math.floor(cell / this.stride);
+    return [cell - y * this.stride - 1, y - 1];
   }
 }
 

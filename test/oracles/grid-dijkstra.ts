@@ -54,12 +54,13 @@ export function oracleCost(grid: PlainGrid, sx: number, sy: number, tx: number, 
 }
 
 /**
- * Checks a returned path: it starts and ends where asked, every cell is
- * walkable, every step is to a neighbour allowed by the rule. Returns the cost
- * recomputed from the steps, or a string saying what is wrong.
+ * Walks a path: it must start and end where asked, at a walkable start, and
+ * `leg` must allow each leg (returning its cost, or a string saying why not).
+ * Returns the total cost, or a string saying what is wrong.
  */
-export function checkPath(
-  grid: PlainGrid, path: Array<[number, number]>, sx: number, sy: number, tx: number, ty: number, rule: DiagonalRule,
+export function checkLegs(
+  grid: PlainGrid, path: Array<[number, number]>, sx: number, sy: number, tx: number, ty: number,
+  leg: (x0: number, y0: number, x1: number, y1: number) => number | string,
 ): number | string {
   if (path.length === 0) return 'empty path';
   const [fx, fy] = path[0];
@@ -69,11 +70,21 @@ export function checkPath(
   if (!open(grid, sx, sy)) return 'start blocked';
   let cost = 0;
   for (let i = 1; i < path.length; i++) {
-    const [x0, y0] = path[i - 1];
-    const [x1, y1] = path[i];
-    const step = stepCost(grid, x0, y0, x1 - x0, y1 - y0, rule);
-    if (step === null) return `step ${i} (${x0}, ${y0}) -> (${x1}, ${y1}) is not allowed`;
-    cost += step;
+    const c = leg(path[i - 1][0], path[i - 1][1], path[i][0], path[i][1]);
+    if (typeof c === 'string') return `leg ${i}: ${c}`;
+    cost += c;
   }
   return cost;
+}
+
+/**
+ * Checks a returned path: it starts and ends where asked, every cell is
+ * walkable, every step is to a neighbour allowed by the rule. Returns the cost
+ * recomputed from the steps, or a string saying what is wrong.
+ */
+export function checkPath(
+  grid: PlainGrid, path: Array<[number, number]>, sx: number, sy: number, tx: number, ty: number, rule: DiagonalRule,
+): number | string {
+  return checkLegs(grid, path, sx, sy, tx, ty, (x0, y0, x1, y1) =>
+    stepCost(grid, x0, y0, x1 - x0, y1 - y0, rule) ?? `step (${x0}, ${y0}) -> (${x1}, ${y1}) is not allowed`);
 }

@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { GridMap, type Backend, type DiagonalRule, type GridAlgorithm } from '../../src/index.js';
 import { parseMovingAIMap, parseMovingAIScenarios, type MovingAIScenario } from '../../src/movingai.js';
 import { checkPath, type PlainGrid } from './grid-dijkstra.js';
+import { checkCorners } from './grid-sight.js';
 
 export const MOVING_AI_DIR = fileURLToPath(new URL('../fixtures/movingai/', import.meta.url));
 export const MOVING_AI_MAPS = ['arena.map', 'arena2.map', 'random512-10-0.map', 'maze512-1-0.map'];
@@ -79,5 +80,36 @@ export function compareJpsWithAStar(map: string, diagonal: DiagonalRule, every: 
     checked++;
   }
   grid.dispose();
+  return checked;
+}
+
+/**
+ * Smoothed A* and Theta* on every `every`-th scenario of one map, on both
+ * backends: the two backends return the same path; every segment passes the
+ * brute-force line-of-sight check; the cost is the segments' cost, at most
+ * the published optimal (grid) length and at least the straight-line
+ * distance. Returns how many scenarios were checked.
+ */
+export function checkAnyAngle(map: string, every: number): number {
+  const wasm = load(map, 'wasm');
+  const js = load(map, 'js');
+  let checked = 0;
+  for (let i = 0; i < wasm.scenarios.length; i += every) {
+    const s = wasm.scenarios[i];
+    for (const options of [{ smooth: true }, { algorithm: 'theta*' as const }]) {
+      const where = `${map} scenario ${i} ${JSON.stringify(options)}`;
+      const result = wasm.grid.findPath(s.startX, s.startY, s.goalX, s.goalY, options);
+      expect(js.grid.findPath(s.startX, s.startY, s.goalX, s.goalY, options), where).toEqual(result);
+      if (result === null) expect.fail(`${where}: no path`);
+      const cost = checkCorners(wasm.plain, result.path, s.startX, s.startY, s.goalX, s.goalY, 'no-corner-cutting');
+      if (typeof cost === 'string') expect.fail(`${where}: ${cost}`);
+      expect(result.cost, where).toBeCloseTo(cost, 9);
+      expect(result.cost, where).toBeLessThanOrEqual(s.optimalLength + TOLERANCE);
+      expect(result.cost, where).toBeGreaterThanOrEqual(Math.hypot(s.goalX - s.startX, s.goalY - s.startY) - TOLERANCE);
+    }
+    checked++;
+  }
+  wasm.grid.dispose();
+  js.grid.dispose();
   return checked;
 }
