@@ -23,6 +23,8 @@ export interface WorldOptions {
   npcStep?: number;
   /** Milliseconds between ticks and between patches (default 50). */
   tickMs?: number;
+  /** Seconds a dropped client has to reconnect before its player leaves the world (default 20). */
+  reconnectSeconds?: number;
 }
 
 /** What a player sends to walk (and may join with): where it wants to stand. */
@@ -42,7 +44,9 @@ export class WorldRoom extends Room<{ state: WorldState }> {
   npcSightings = 0;
   protected size = 1000;
   private npcStep = 2;
-  private playerRange = 60;
+  /** Half-extent of every player's view box. */
+  playerRange = 60;
+  private reconnectSeconds = 20;
   private nextId = 0;
   private readonly npcHeadings = new Map<number, number>();
   private readonly wanted = new Map<number, MoveMessage>();
@@ -60,6 +64,7 @@ export class WorldRoom extends Room<{ state: WorldState }> {
     this.size = options.size ?? 1000;
     this.npcStep = options.npcStep ?? 2;
     this.playerRange = options.playerRange ?? 60;
+    this.reconnectSeconds = options.reconnectSeconds ?? 20;
     const tickMs = options.tickMs ?? 50;
     this.interest = new Interest(new Scene({ defaultRange: this.playerRange }), {
       onNpcSight: () => this.npcSightings++,
@@ -85,10 +90,11 @@ export class WorldRoom extends Room<{ state: WorldState }> {
     this.players.set(client.sessionId, id);
   }
 
-  override async onDrop(client: Client): Promise<void> {
-    // The player stays in the world while its client may come back; the
-    // reconnected client keeps the same StateView.
-    await this.allowReconnection(client, 20);
+  override onDrop(client: Client): void {
+    // The player stays in the world while its client may come back (the
+    // reconnected client keeps the same StateView). A client that does not
+    // come back (or a room shutting down) rejects this; onLeave follows then.
+    this.allowReconnection(client, this.reconnectSeconds).catch(() => undefined);
   }
 
   override onLeave(client: Client): void {

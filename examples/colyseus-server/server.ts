@@ -3,6 +3,7 @@
 import { Server, type Room } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import type { AddressInfo } from 'node:net';
+import './node20.js';
 import { WorldRoom, type WorldOptions } from './room.js';
 
 /** A running example server. */

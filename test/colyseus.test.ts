@@ -1,0 +1,274 @@
+// spatialkit/colyseus against the real thing: the example server on
+// 127.0.0.1 and Colyseus SDK clients. After every patch, each client's
+// decoded state must hold exactly its own player and the entities its player
+// sees, computed by brute force from the positions the server used for that
+// patch; joins, leaves, drops with reconnection and a drop without one happen
+// on the way, and nothing is left in any view or in the Scene at the end.
+import type { Client } from '@colyseus/core';
+import type { StateView } from '@colyseus/schema';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SpatialError } from 'spatialkit';
+import { connectBot, walk, type Bot } from '../examples/colyseus-server/bot.js';
+import { WorldRoom } from '../examples/colyseus-server/room.js';
+import { Entity } from '../examples/colyseus-server/schema.js';
+import { startServer, type RunningServer } from '../examples/colyseus-server/server.js';
+
+const WORLD = { size: 300, npcs: 120, npcWatcherEvery: 6, playerRange: 40, npcRange: 25, npcStep: 5, tickMs: 20, reconnectSeconds: 1 };
+
+/** What the server used for one patch: every entity's Scene position, and each session's player. */
+interface Snapshot {
+  positions: Map<number, { x: number; y: number }>;
+  players: Map<string, number>;
+}
+
+/** The example room, watched: a snapshot per patch, every view it handed out, waiters for frames and leaves. */
+class ObservedRoom extends WorldRoom {
+  static current: ObservedRoom | undefined;
+  readonly snapshots = new Map<number, Snapshot>();
+  readonly views: StateView[] = [];
+  readonly objects: Entity[] = [];
+  private readonly frameWaiters: Array<{ frame: number; resolve: () => void }> = [];
+  private readonly leaveWaiters = new Map<string, () => void>();
+
+  override async onCreate(options: object): Promise<void> {
+    await super.onCreate(options);
+    this.autoDispose = false;
+    this.objects.push(...this.state.entities.values());
+    ObservedRoom.current = this;
+  }
+
+  override onJoin(client: Client, options?: { x?: number; y?: number }): void {
+    super.onJoin(client, options);
+    this.views.push(client.view as StateView);
+    this.objects.push(this.state.entities.get(String(this.players.get(client.sessionId))) as Entity);
+  }
+
+  override onLeave(client: Client): void {
+    super.onLeave(client);
+    this.leaveWaiters.get(client.sessionId)?.();
+  }
+
+  override onBeforePatch(): void {
+    super.onBeforePatch();
+    const positions = new Map<number, { x: number; y: number }>();
+    for (const [key, entity] of this.state.entities) {
+      const id = Number(key);
+      const at = this.interest.scene.position(id);
+      expect([entity.x, entity.y]).toEqual([at.x, at.y]); // the state shows where the Scene has it
+      positions.set(id, { x: at.x, y: at.y });
+    }
+    this.snapshots.set(this.state.frame, { positions, players: new Map(this.players) });
+    for (let i = this.frameWaiters.length - 1; i >= 0; i--) {
+      if (this.state.frame >= this.frameWaiters[i].frame) this.frameWaiters.splice(i, 1)[0].resolve();
+    }
+  }
+
+  /** Resolves once n more patches have gone out. */
+  frames(n: number): Promise<void> {
+    return new Promise((resolve) => this.frameWaiters.push({ frame: this.state.frame + n, resolve }));
+  }
+
+  /** Resolves once the session's player has left the world. */
+  left(sessionId: string): Promise<void> {
+    if (!this.players.has(sessionId)) return Promise.resolve();
+    return new Promise((resolve) => this.leaveWaiters.set(sessionId, resolve));
+  }
+}
+
+/** Ids a player should see at a patch: itself and, by brute force, every entity inside its view box. */
+function expectedView(snapshot: Snapshot, self: number): number[] {
+  const me = snapshot.positions.get(self)!;
+  const ids = [self];
+  for (const [id, at] of snapshot.positions) {
+    if (id !== self && Math.abs(at.x - me.x) <= WORLD.playerRange && Math.abs(at.y - me.y) <= WORLD.playerRange) ids.push(id);
+  }
+  return ids.sort((a, b) => a - b);
+}
+
+/** Schema numbers travel as float32 when that loses less than 1e-4. */
+function nearlyEqual(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-4 * Math.max(1, Math.abs(a));
+}
+
+/** A bot whose every decoded patch is checked against the server's snapshot of that patch. */
+class CheckedBot {
+  checked = 0;
+  lastFrame = -1;
+  /** Patches whose set of visible ids differed from the one before (proof that views changed). */
+  changes = 0;
+  readonly mismatches: string[] = [];
+  private skipNext = true; // a (re)join's full state is taken between patches; the patches after it are checked
+  private previous = '';
+  private readonly waiters: Array<{ frame: number; resolve: () => void }> = [];
+
+  constructor(readonly bot: Bot) {
+    bot.room.onReconnect(() => {
+      this.skipNext = true;
+    });
+    bot.room.onStateChange((state) => this.check(state.frame, state.entities));
+  }
+
+  /** Resolves once this client has decoded a patch at or after frame. */
+  reach(frame: number): Promise<void> {
+    if (this.lastFrame >= frame) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ frame, resolve }));
+  }
+
+  private check(frame: number, entities: Map<string, { x: number; y: number }>): void {
+    this.lastFrame = frame;
+    if (this.skipNext) {
+      this.skipNext = false;
+    } else {
+      const snapshot = ObservedRoom.current!.snapshots.get(frame)!;
+      const self = snapshot.players.get(this.bot.room.sessionId)!;
+      const want = expectedView(snapshot, self);
+      const got = [...entities.keys()].map(Number).sort((a, b) => a - b);
+      const wrongPlace = got.filter((id) => {
+        const at = snapshot.positions.get(id);
+        const seen = entities.get(String(id))!;
+        return at === undefined || !nearlyEqual(at.x, seen.x) || !nearlyEqual(at.y, seen.y);
+      });
+      if (JSON.stringify(got) !== JSON.stringify(want) || wrongPlace.length > 0) {
+        this.mismatches.push(`frame ${frame} session ${this.bot.room.sessionId}: got [${got}] want [${want}] misplaced [${wrongPlace}]`);
+      }
+      const key = got.join();
+      if (key !== this.previous) this.changes++;
+      this.previous = key;
+      this.checked++;
+    }
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      if (frame >= this.waiters[i].frame) this.waiters.splice(i, 1)[0].resolve();
+    }
+  }
+}
+
+let server: RunningServer;
+let url: string;
+
+beforeAll(async () => {
+  server = await startServer({ port: 0, room: ObservedRoom, world: WORLD });
+  url = `ws://127.0.0.1:${server.port}`;
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function join(count: number): Promise<CheckedBot[]> {
+  const bots = await Promise.all(Array.from({ length: count }, () => connectBot(url, Math.random() * WORLD.size, Math.random() * WORLD.size)));
+  return bots.map((bot) => new CheckedBot(bot));
+}
+
+/** Lets n patches go out, then waits until every listed client has decoded the last of them. */
+async function play(n: number, clients: CheckedBot[]): Promise<void> {
+  const room = ObservedRoom.current!;
+  await room.frames(n);
+  const frame = room.state.frame;
+  await Promise.all(clients.map((client) => client.reach(frame)));
+}
+
+describe('spatialkit/colyseus on a live Colyseus server', () => {
+  it('keeps every client view equal to what its player sees, through joins, leaves, drops and reconnections', async () => {
+    const online = new Set(await join(6));
+    const everyone = new Set(online);
+    const walking = setInterval(() => {
+      for (const client of online) walk(client.bot, 6, WORLD.size);
+    }, WORLD.tickMs);
+    try {
+      const room = ObservedRoom.current!;
+      await play(60, [...online]);
+
+      // Joins while the world runs.
+      for (const client of await join(4)) {
+        online.add(client);
+        everyone.add(client);
+      }
+      await play(60, [...online]);
+
+      // Two players leave for good.
+      const leaving = [...online].slice(0, 2);
+      for (const client of leaving) {
+        online.delete(client);
+        await client.bot.room.leave();
+        await room.left(client.bot.room.sessionId);
+      }
+      await play(40, [...online]);
+
+      // Two connections drop; the SDK reconnects and the same views carry on.
+      const dropping = [...online].slice(0, 2);
+      await Promise.all(
+        dropping.map(async (client) => {
+          client.bot.room.reconnection.minUptime = 0;
+          client.bot.room.reconnection.minDelay = 10;
+          const back = new Promise<void>((resolve) => client.bot.room.onReconnect.once(resolve));
+          dropConnection(client.bot);
+          await back;
+        }),
+      );
+      await play(60, [...online]);
+
+      // One connection drops and never comes back: its player leaves when the seat expires.
+      const lost = [...online][online.size - 1];
+      online.delete(lost);
+      lost.bot.room.reconnection.enabled = false;
+      const lostSession = lost.bot.room.sessionId;
+      dropConnection(lost.bot);
+      await room.left(lostSession);
+      await play(40, [...online]);
+
+      // Bad input is refused with a code and the room keeps running.
+      const someone = room.players.values().next().value as number;
+      const entity = room.state.entities.get(String(someone))!;
+      expect(codeOf(() => room.interest.addNpc(someone, entity, { x: 1, y: 1 }))).toBe('DUPLICATE_ID');
+      const stray = new Entity({ kind: 'npc', x: 5, y: 5 });
+      room.state.entities.set('999999', stray);
+      expect(codeOf(() => room.interest.addClient(999_999, {} as Client, stray, { x: 5, y: 5 }))).toBe('INVALID_ARGUMENT');
+      room.state.entities.delete('999999');
+      expect(codeOf(() => room.interest.addNpc(999_999, new Entity({ kind: 'npc', x: 5, y: 5 }), { x: 5, y: 5 }))).toBe('INVALID_ARGUMENT'); // not in the state
+      expect(codeOf(() => room.interest.move(123_456_789, 1, 1))).toBe('UNKNOWN_ID');
+      expect(codeOf(() => room.interest.move(someone, Number.NaN, 1))).toBe('INVALID_NUMBER');
+      expect(room.interest.has(999_999)).toBe(false);
+      expect(room.interest.size).toBe(room.interest.scene.size);
+      await play(40, [...online]);
+
+      for (const client of everyone) expect(client.mismatches.slice(0, 5)).toEqual([]);
+      const checked = [...everyone].reduce((sum, client) => sum + client.checked, 0);
+      const changes = [...everyone].reduce((sum, client) => sum + client.changes, 0);
+      expect(checked).toBeGreaterThan(1500);
+      expect(changes).toBeGreaterThan(200); // views really changed along the way
+
+      // Everybody leaves: no view holds anything, only NPCs remain, then none.
+      clearInterval(walking);
+      for (const client of online) {
+        await client.bot.room.leave();
+        await room.left(client.bot.room.sessionId);
+      }
+      expect(room.players.size).toBe(0);
+      for (const view of room.views) {
+        for (const object of room.objects) expect(view.has(object)).toBe(false);
+      }
+      expect(room.interest.scene.size).toBe(WORLD.npcs);
+      for (const key of [...room.state.entities.keys()]) room.despawn(Number(key));
+      expect(room.interest.scene.size).toBe(0);
+      expect(room.interest.size).toBe(0);
+      expect(room.state.entities.size).toBe(0);
+    } finally {
+      clearInterval(walking);
+    }
+  });
+});
+
+/** Cuts a client's socket without a close handshake, as a lost network would. */
+function dropConnection(bot: Bot): void {
+  (bot.room.connection.transport as unknown as { ws: { terminate(): void } }).ws.terminate();
+}
+
+function codeOf(fn: () => void): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof SpatialError) return error.code;
+    throw error;
+  }
+  return undefined;
+}
