@@ -7,8 +7,9 @@ import { pathsGraphSuite } from './paths-graph.js';
 import { pathsGridSuite } from './paths-grid.js';
 import { quadtreeSuite } from './quadtree.js';
 import { aoiSuite } from './aoi.js';
+import { colyseusSuite } from './colyseus.js';
 
-const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, pathsGraphSuite, pathsGridSuite];
+const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const selected = wanted.length === 0 ? suites : suites.filter((s) => wanted.includes(s.name));

@@ -67,6 +67,8 @@ export class Interest {
   private readonly entries = new Map<number, Entry>();
   private readonly onNpcSight: NpcSight | undefined;
   private readonly seeSelf: boolean;
+  /** Per watcher, per target: enters minus leaves in the events being applied. */
+  private readonly net = new Map<number, Map<number, number>>();
   private stagedIds = new Int32Array(64);
   private stagedXs = new Float64Array(64);
   private stagedYs = new Float64Array(64);
@@ -198,22 +200,34 @@ export class Interest {
     else this.scene.add(id, at.x, at.y, range);
   }
 
-  /** Turns the scene's pending enters and leaves into view changes and NPC sights. */
+  /**
+   * Turns the scene's pending enters and leaves into view changes and NPC
+   * sights. Only each pair's net change counts: a target that leaves and comes
+   * back within one update stays in the view instead of being deleted and sent
+   * again whole.
+   */
   private apply(): void {
     const events = this.scene.drainArray();
-    const entries = this.entries;
+    const net = this.net;
     for (let i = 0; i < events.length; i += 3) {
       const type = events[i];
       if (type !== ENTER && type !== LEAVE) continue;
-      const watcher = entries.get(events[i + 1]) as Entry;
-      if (watcher.view === undefined) {
-        this.onNpcSight?.(type === ENTER ? 'enter' : 'leave', events[i + 1], events[i + 2]);
-        continue;
-      }
-      const target = (entries.get(events[i + 2]) as Entry).object;
-      if (type === ENTER) watcher.view.add(target);
-      else watcher.view.remove(target);
+      const watcher = events[i + 1];
+      let targets = net.get(watcher);
+      if (targets === undefined) net.set(watcher, (targets = new Map()));
+      const target = events[i + 2];
+      targets.set(target, (targets.get(target) ?? 0) + (type === ENTER ? 1 : -1));
     }
+    for (const [watcher, targets] of net) {
+      const view = (this.entries.get(watcher) as Entry).view;
+      for (const [target, change] of targets) {
+        if (change === 0) continue;
+        if (view === undefined) this.onNpcSight?.(change > 0 ? 'enter' : 'leave', watcher, target);
+        else if (change > 0) view.add((this.entries.get(target) as Entry).object);
+        else view.remove((this.entries.get(target) as Entry).object);
+      }
+    }
+    net.clear();
   }
 
   private growStaging(): void {
