@@ -7,11 +7,13 @@
 import type { Client } from '@colyseus/core';
 import type { StateView } from '@colyseus/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpatialError } from 'spatialkit';
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { connectBot, walk, type Bot } from '../examples/colyseus-server/bot.js';
 import { WorldRoom } from '../examples/colyseus-server/room.js';
 import { Entity } from '../examples/colyseus-server/schema.js';
 import { startServer, type RunningServer } from '../examples/colyseus-server/server.js';
+import { codeOf } from './graph-codes.js';
 
 const WORLD = { size: 300, npcs: 120, npcWatcherEvery: 6, playerRange: 40, npcRange: 25, npcStep: 5, tickMs: 20, reconnectSeconds: 1 };
 
@@ -263,12 +265,23 @@ function dropConnection(bot: Bot): void {
   (bot.room.connection.transport as unknown as { ws: { terminate(): void } }).ws.terminate();
 }
 
-function codeOf(fn: () => void): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SpatialError) return error.code;
-    throw error;
-  }
-  return undefined;
-}
+describe('the spatialkit/colyseus subpath of the built package', () => {
+  // The subpath imports the main entry by name instead of bundling a copy,
+  // so its errors are the main entry's SpatialError and its Scene the main one.
+  it('loads with import and require and throws the main entry\'s SpatialError', () => {
+    const program = `
+      const { Interest } = await import('spatialkit/colyseus');
+      const { init, Scene, SpatialError } = await import('spatialkit');
+      await init();
+      const interest = new Interest(new Scene());
+      let code = 'none';
+      try { interest.move(1, 0, 0); } catch (error) { code = error instanceof SpatialError ? error.code : 'foreign error'; }
+      const required = require('spatialkit/colyseus').Interest === Interest;
+      console.log(JSON.stringify({ code, required }));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', `import { createRequire } from 'node:module'; const require = createRequire(process.cwd() + '/'); ${program}`], {
+      cwd: resolve(__dirname, '..'),
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(output)).toEqual({ code: 'UNKNOWN_ID', required: true });
+  });
+});
