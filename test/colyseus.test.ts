@@ -4,14 +4,16 @@
 // sees, computed by brute force from the positions the server used for that
 // patch; joins, leaves, drops with reconnection and a drop without one happen
 // on the way, and nothing is left in any view or in the Scene at the end.
-import type { Client } from '@colyseus/core';
-import type { StateView } from '@colyseus/schema';
+import { ClientState, SchemaSerializer, type Client } from '@colyseus/core';
+import { StateView } from '@colyseus/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { connectBot, walk, type Bot } from '../examples/colyseus-server/bot.js';
 import { WorldRoom } from '../examples/colyseus-server/room.js';
-import { Entity } from '../examples/colyseus-server/schema.js';
+import { Entity, WorldState } from '../examples/colyseus-server/schema.js';
+import { init, Scene } from '../src/index.js';
+import { Interest } from '../src/colyseus.js';
 import { startServer, type RunningServer } from '../examples/colyseus-server/server.js';
 import { codeOf } from './graph-codes.js';
 
@@ -283,5 +285,41 @@ describe('the spatialkit/colyseus subpath of the built package', () => {
       encoding: 'utf8',
     });
     expect(JSON.parse(output)).toEqual({ code: 'UNKNOWN_ID', required: true });
+  });
+});
+
+describe('Interest.update', () => {
+  it('sends nothing for a target that leaves a view and comes back within one update', async () => {
+    await init();
+    const state = new WorldState({ frame: 0 });
+    const serializer = new SchemaSerializer<WorldState>();
+    serializer.reset(state);
+    const client = { state: ClientState.JOINED, view: new StateView(), bytes: 0, raw(bytes: Uint8Array) { this.bytes += bytes.length; } };
+    const send = (): number => {
+      client.bytes = 0;
+      serializer.applyPatches([client as unknown as Client]);
+      return client.bytes;
+    };
+    const interest = new Interest(new Scene({ backend: 'js', defaultRange: 10 }));
+    const player = new Entity({ kind: 'player', x: 0, y: 0 });
+    const npc = new Entity({ kind: 'npc', x: 5, y: 0 });
+    state.entities.set('1', player);
+    state.entities.set('2', npc);
+    interest.addClient(1, client as unknown as Client, player, { x: 0, y: 0 });
+    interest.addNpc(2, npc, { x: 5, y: 0 });
+    expect(send()).toBeGreaterThan(0);
+    expect(send()).toBe(0);
+
+    interest.move(2, 500, 0); // out of the player's view ...
+    interest.move(2, 5, 0); // ... and back, in the same update
+    interest.update();
+    expect(client.view.has(npc)).toBe(true);
+    expect(send()).toBe(0);
+
+    interest.move(2, 500, 0);
+    interest.update();
+    expect(client.view.has(npc)).toBe(false);
+    expect(send()).toBeGreaterThan(0);
+    interest.scene.dispose();
   });
 });

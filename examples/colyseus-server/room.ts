@@ -113,6 +113,11 @@ export class WorldRoom extends Room<{ state: WorldState }> {
     this.interest.scene.dispose();
   }
 
+  override onUncaughtException(error: Error, method: string): void {
+    // A rejected spatialkit call changed nothing, so the room carries on.
+    console.error(`world room: ${method} threw ${error.message}`);
+  }
+
   /** Adds an NPC at (x, y): a marker when range is null, a watcher otherwise. Returns its id. */
   spawnNpc(x: number, y: number, range: number | null): number {
     const id = this.nextId++;
