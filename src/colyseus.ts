@@ -148,9 +148,9 @@ export class Interest {
   update(): void {
     if (this.staged === 0) return;
     const n = this.staged;
-    this.staged = 0;
     const zs = this.scene.dimensions === 3 ? this.stagedZs.subarray(0, n) : undefined;
     this.scene.moveMany(this.stagedIds.subarray(0, n), this.stagedXs.subarray(0, n), this.stagedYs.subarray(0, n), zs);
+    this.staged = 0;
     this.apply();
   }
 
