@@ -31,6 +31,9 @@ class ObservedRoom extends WorldRoom {
   readonly snapshots = new Map<number, Snapshot>();
   readonly views: StateView[] = [];
   readonly objects: Entity[] = [];
+  /** Watching NPCs' sight (kept from onNpcSight) checked against brute force at every patch. */
+  readonly npcMismatches: string[] = [];
+  npcChecks = 0;
   private readonly frameWaiters: Array<{ frame: number; resolve: () => void }> = [];
   private readonly leaveWaiters = new Map<string, () => void>();
 
@@ -62,6 +65,12 @@ class ObservedRoom extends WorldRoom {
       positions.set(id, { x: at.x, y: at.y });
     }
     this.snapshots.set(this.state.frame, { positions, players: new Map(this.players) });
+    for (const [npc, seen] of this.npcSight) {
+      const want = boxMembers(positions, npc, WORLD.npcRange);
+      const got = [...seen].sort((a, b) => a - b);
+      if (got.join() !== want.join()) this.npcMismatches.push(`frame ${this.state.frame} npc ${npc}: sees [${got}] want [${want}]`);
+      this.npcChecks++;
+    }
     for (let i = this.frameWaiters.length - 1; i >= 0; i--) {
       if (this.state.frame >= this.frameWaiters[i].frame) this.frameWaiters.splice(i, 1)[0].resolve();
     }
@@ -79,14 +88,19 @@ class ObservedRoom extends WorldRoom {
   }
 }
 
-/** Ids a player should see at a patch: itself and, by brute force, every entity inside its view box. */
-function expectedView(snapshot: Snapshot, self: number): number[] {
-  const me = snapshot.positions.get(self)!;
-  const ids = [self];
-  for (const [id, at] of snapshot.positions) {
-    if (id !== self && Math.abs(at.x - me.x) <= WORLD.playerRange && Math.abs(at.y - me.y) <= WORLD.playerRange) ids.push(id);
+/** Ids other than self positioned inside self's square view box of half-extent range, ascending. */
+function boxMembers(positions: Map<number, { x: number; y: number }>, self: number, range: number): number[] {
+  const me = positions.get(self)!;
+  const ids: number[] = [];
+  for (const [id, at] of positions) {
+    if (id !== self && Math.abs(at.x - me.x) <= range && Math.abs(at.y - me.y) <= range) ids.push(id);
   }
   return ids.sort((a, b) => a - b);
+}
+
+/** Ids a player should see at a patch: itself and, by brute force, every entity inside its view box. */
+function expectedView(snapshot: Snapshot, self: number): number[] {
+  return [self, ...boxMembers(snapshot.positions, self, WORLD.playerRange)].sort((a, b) => a - b);
 }
 
 /** Schema numbers travel as float32 when that loses less than 1e-4. */
@@ -236,6 +250,8 @@ describe('spatialkit/colyseus on a live Colyseus server', () => {
       await play(40, [...online]);
 
       for (const client of everyone) expect(client.mismatches.slice(0, 5)).toEqual([]);
+      expect(room.npcMismatches.slice(0, 5)).toEqual([]);
+      expect(room.npcChecks).toBeGreaterThan(1000);
       const checked = [...everyone].reduce((sum, client) => sum + client.checked, 0);
       const changes = [...everyone].reduce((sum, client) => sum + client.changes, 0);
       expect(checked).toBeGreaterThan(1500);

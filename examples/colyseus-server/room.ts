@@ -40,8 +40,8 @@ export class WorldRoom extends Room<{ state: WorldState }> {
   interest!: Interest;
   /** Entity id of each client's player, by session id. */
   readonly players = new Map<string, number>();
-  /** NPC sightings reported by watching NPCs (a stand-in for NPC AI reacting to what it sees). */
-  npcSightings = 0;
+  /** What each watching NPC sees, kept from the sightings the adapter reports (what an NPC's AI would act on). */
+  readonly npcSight = new Map<number, Set<number>>();
   protected size = 1000;
   private npcStep = 2;
   /** Half-extent of every player's view box. */
@@ -67,7 +67,11 @@ export class WorldRoom extends Room<{ state: WorldState }> {
     this.reconnectSeconds = options.reconnectSeconds ?? 20;
     const tickMs = options.tickMs ?? 50;
     this.interest = new Interest(new Scene({ defaultRange: this.playerRange }), {
-      onNpcSight: () => this.npcSightings++,
+      onNpcSight: (type, watcher, target) => {
+        const seen = this.npcSight.get(watcher) as Set<number>;
+        if (type === 'enter') seen.add(target);
+        else seen.delete(target);
+      },
     });
     const npcs = options.npcs ?? 400;
     const watcherEvery = options.npcWatcherEvery ?? 10;
@@ -123,6 +127,7 @@ export class WorldRoom extends Room<{ state: WorldState }> {
     const id = this.nextId++;
     const entity = new Entity({ kind: 'npc', x, y });
     this.state.entities.set(String(id), entity);
+    if (range !== null) this.npcSight.set(id, new Set());
     this.interest.addNpc(id, entity, { x, y, range });
     this.npcHeadings.set(id, Math.random() * 2 * Math.PI);
     return id;
@@ -131,6 +136,7 @@ export class WorldRoom extends Room<{ state: WorldState }> {
   /** Removes an entity from the views, the Scene and the state. */
   despawn(id: number): void {
     this.interest.remove(id);
+    this.npcSight.delete(id);
     this.state.entities.delete(String(id));
     this.npcHeadings.delete(id);
     this.wanted.delete(id);
