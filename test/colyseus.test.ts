@@ -304,23 +304,33 @@ describe('the spatialkit/colyseus subpath of the built package', () => {
   });
 });
 
-describe('Interest.update', () => {
-  it('sends nothing for a target that leaves a view and comes back within one update', async () => {
-    await init();
-    const state = new WorldState({ frame: 0 });
-    const serializer = new SchemaSerializer<WorldState>();
-    serializer.reset(state);
-    const client = { state: ClientState.JOINED, view: new StateView(), bytes: 0, raw(bytes: Uint8Array) { this.bytes += bytes.length; } };
-    const send = (): number => {
-      client.bytes = 0;
-      serializer.applyPatches([client as unknown as Client]);
-      return client.bytes;
-    };
-    const interest = new Interest(new Scene({ backend: 'js', defaultRange: 10 }));
-    const player = new Entity({ kind: 'player', x: 0, y: 0 });
-    const npc = new Entity({ kind: 'npc', x: 5, y: 0 });
-    state.entities.set('1', player);
-    state.entities.set('2', npc);
+/** A room state encoded by Colyseus's own serializer, one client that counts the bytes it is sent, and an Interest over a Scene. */
+function serverWithOneClient(scene: Scene) {
+  const state = new WorldState({ frame: 0 });
+  const serializer = new SchemaSerializer<WorldState>();
+  serializer.reset(state);
+  const client = { state: ClientState.JOINED, view: new StateView(), bytes: 0, raw(bytes: Uint8Array) { this.bytes += bytes.length; } };
+  const send = (): number => {
+    client.bytes = 0;
+    serializer.applyPatches([client as unknown as Client]);
+    return client.bytes;
+  };
+  const interest = new Interest(scene);
+  const spawn = (id: number, kind: string): Entity => {
+    const entity = new Entity({ kind, x: 0, y: 0 });
+    state.entities.set(String(id), entity);
+    return entity;
+  };
+  return { client, send, interest, spawn };
+}
+
+describe('Interest without a server', () => {
+  beforeAll(() => init());
+
+  it('sends nothing for a target that leaves a view and comes back within one update', () => {
+    const { client, send, interest, spawn } = serverWithOneClient(new Scene({ backend: 'js', defaultRange: 10 }));
+    const player = spawn(1, 'player');
+    const npc = spawn(2, 'npc');
     interest.addClient(1, client as unknown as Client, player, { x: 0, y: 0 });
     interest.addNpc(2, npc, { x: 5, y: 0 });
     expect(send()).toBeGreaterThan(0);
@@ -336,6 +346,25 @@ describe('Interest.update', () => {
     interest.update();
     expect(client.view.has(npc)).toBe(false);
     expect(send()).toBeGreaterThan(0);
+    interest.scene.dispose();
+  });
+
+  it('works in a 3-D scene: height counts, and a move needs z', () => {
+    const { client, interest, spawn } = serverWithOneClient(new Scene({ dimensions: 3, defaultRange: 10 }));
+    const player = spawn(1, 'player');
+    const bird = spawn(2, 'npc');
+    interest.addClient(1, client as unknown as Client, player, { x: 0, y: 0, z: 0 });
+    interest.addNpc(2, bird, { x: 0, y: 0, z: 50 });
+    expect(client.view.has(bird)).toBe(false); // same x and y, too high
+    expect(client.view.has(player)).toBe(true);
+    expect(codeOf(() => interest.move(2, 0, 0))).toBe('INVALID_NUMBER');
+    interest.move(2, 0, 0, 8);
+    interest.update();
+    expect(client.view.has(bird)).toBe(true);
+    interest.remove(1);
+    expect(client.view.has(bird)).toBe(false);
+    expect(client.view.has(player)).toBe(false);
+    expect(interest.scene.size).toBe(1);
     interest.scene.dispose();
   });
 });
