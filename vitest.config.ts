@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Tests import src/ directly; this plugin does for .wasm what esbuild's
@@ -13,8 +14,18 @@ const wasmBytes = {
   },
 };
 
+// Code that imports the package by name (the Colyseus example) gets src/ too,
+// so a test sees one copy of every class.
+const source = (file: string): string => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
+
 export default defineConfig({
   plugins: [wasmBytes],
+  resolve: {
+    alias: [
+      { find: /^spatialkit$/, replacement: source('index.ts') },
+      { find: /^spatialkit\/colyseus$/, replacement: source('colyseus.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,

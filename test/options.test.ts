@@ -5,6 +5,7 @@
 // checked with the other bad input of each class.)
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Graph, GridMap, init, QuadTree, Scene, SpatialError, type Backend } from '../src/index.js';
+import { Interest } from '../src/colyseus.js';
 
 beforeAll(() => init());
 
@@ -39,6 +40,7 @@ function bags(backend: Backend): Array<{ where: string; call: (options: unknown)
     { where: 'GridMap.fromMovingAI', call: (o) => GridMap.fromMovingAI(MAP, o as never), valid: { backend } },
     { where: 'GridMap.fromArray', call: (o) => GridMap.fromArray(2, 2, [0, 0, 0, 1], o as never), valid: { backend, walkable: (v: number) => v !== 1, costs: [1, 2, 1, 1] } },
     { where: 'GridMap.findPath', call: (o) => grid.findPath(0, 0, 2, 2, o as never), valid: { diagonal: 'always', algorithm: 'jps', maxExpansions: 100, fractional: 'floor', smooth: true } },
+    { where: 'Interest', call: (o) => new Interest(new Scene({ backend }), o as never), valid: { seeSelf: false, onNpcSight: () => {} } },
   ];
 }
 
@@ -60,6 +62,7 @@ const MISTAKES: Array<[string, string, string]> = [
   ['GridMap.findPath', 'algoritm', 'algorithm'],
   ['GridMap.findPath', 'smoothen', 'smooth'],
   ['GridMap.fromArray', 'cost', 'costs'],
+  ['Interest', 'seeSelve', 'seeSelf'],
 ];
 
 describe.each(['wasm', 'js'] as const)('options objects (%s backend)', (backend) => {

@@ -48,9 +48,17 @@ describe('the published package', () => {
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('ships the bundle, its one declaration file, README and LICENSE, and nothing else', () => {
+  it('ships the two entries with one declaration file each, README and LICENSE, and nothing else', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
-    expect(listed).toEqual(['package/LICENSE', 'package/README.md', 'package/dist/index.d.ts', 'package/dist/index.js', 'package/package.json']);
+    expect(listed).toEqual([
+      'package/LICENSE',
+      'package/README.md',
+      'package/dist/colyseus.d.ts',
+      'package/dist/colyseus.js',
+      'package/dist/index.d.ts',
+      'package/dist/index.js',
+      'package/package.json',
+    ]);
   });
 
   it('loads with import and with require, and both run a scene', () => {
@@ -72,6 +80,12 @@ describe('the published package', () => {
     expect(typeCheck(consumer, 'consumer.mts', 'NodeNext', 'NodeNext')).toBe('');
     expect(typeCheck(consumer, 'consumer.cts', 'NodeNext', 'NodeNext')).toBe('');
     expect(typeCheck(consumer, 'consumer.cts', 'CommonJS', 'Node10')).toBe('');
+  });
+
+  it('type-checks a program that uses the Colyseus subpath with the main entry', () => {
+    // @colyseus/schema is the user's own (an optional peer): lend it the repo's copy.
+    symlinkSync(join(root, 'node_modules', '@colyseus'), join(consumer, 'node_modules', '@colyseus'), 'dir');
+    expect(typeCheck(consumer, 'colyseus-consumer.mts', 'NodeNext', 'NodeNext')).toBe('');
   });
 
   it('builds dist on npm pack from a checkout that has none', () => {
