@@ -1,6 +1,6 @@
 // The byte layer of snapshots: a 16-byte header (4-byte magic, u16 format
-// version, u16 flags, u32 total length, u32 checksum of everything after the
-// header), then a little-endian body written and read field by field. Reading
+// version, u16 flags, u32 total length, u32 checksum of every other byte),
+// then a little-endian body written and read field by field. Reading
 // checks every bound, so truncated or corrupt bytes end in INVALID_SNAPSHOT,
 // never in a wrong structure or a RangeError.
 import { SpatialError } from './errors.js';
@@ -9,10 +9,11 @@ const HEADER_BYTES = 16;
 const LENGTH_AT = 8;
 const CHECKSUM_AT = 12;
 
-/** FNV-1a (32-bit) of bytes[begin..]: cheap, and any flipped byte changes it. */
-function checksum(bytes: Uint8Array, begin: number): number {
+/** FNV-1a (32-bit) of every byte but the checksum's own four: cheap, and any flipped byte changes it. */
+function checksum(bytes: Uint8Array): number {
   let hash = 0x811c9dc5;
-  for (let i = begin; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
+  for (let i = 0; i < CHECKSUM_AT; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
+  for (let i = HEADER_BYTES; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
   return hash >>> 0;
 }
 
@@ -65,7 +66,7 @@ export class SnapshotWriter {
     const bytes = this.bytes.slice(0, this.at);
     const view = new DataView(bytes.buffer);
     view.setUint32(LENGTH_AT, bytes.length, true);
-    view.setUint32(CHECKSUM_AT, checksum(bytes, HEADER_BYTES), true);
+    view.setUint32(CHECKSUM_AT, checksum(bytes), true);
     return bytes;
   }
 
@@ -103,7 +104,7 @@ export class SnapshotReader {
     this.flags = this.view.getUint16(6, true);
     const length = this.view.getUint32(LENGTH_AT, true);
     if (length !== bytes.length) throw invalid(`${what} snapshot is ${bytes.length} bytes, its header says ${length}`);
-    if (this.view.getUint32(CHECKSUM_AT, true) !== checksum(bytes, HEADER_BYTES)) {
+    if (this.view.getUint32(CHECKSUM_AT, true) !== checksum(bytes)) {
       throw invalid(`${what} snapshot checksum does not match its contents`);
     }
   }
