@@ -1,11 +1,12 @@
 // P3: shortest paths on random sparse graphs (100,000 vertices, 400,000
 // edges), point to point, against ngraph.path, graphology-shortest-path and a
-// plain CSR A* written here; plus building each graph, and SPFA next to
-// Dijkstra single-source. Every contender's costs are checked against the
+// plain CSR A* written here; plus building each graph, SPFA next to Dijkstra
+// single-source, and the geometric graph as an undirected road network
+// (directed: false) against ngraph.path's undirected search (oriented: false). Every contender's costs are checked against the
 // wasm backend's before anything is timed.
 import { Graph, init, type PathAlgorithm } from '../src/index.js';
 import type { Contender, SuiteContext, Suite } from './harness.js';
-import { geometricGraph, uniformGraph, type BenchGraph } from './peers/graph-data.js';
+import { geometricGraph, undirectedOf, uniformGraph, type BenchGraph } from './peers/graph-data.js';
 import { graphologyBuild, graphologySearcher } from './peers/graph-graphology.js';
 import { ngraphBuild, ngraphSearcher } from './peers/graph-ngraph.js';
 import { plainCsr, plainSearcher } from './peers/graph-plain.js';
@@ -15,11 +16,11 @@ const EDGES = 400_000;
 
 type Search = (s: number, t: number) => number;
 
-function bulk(data: BenchGraph, backend: 'wasm' | 'js'): Graph {
-  return Graph.fromEdges(data.from, data.to, data.weight, { vertexCount: data.n, x: data.x, y: data.y, backend });
+function bulk(data: BenchGraph, backend: 'wasm' | 'js', directed = true): Graph<number> {
+  return Graph.fromEdges(data.from, data.to, data.weight, { vertexCount: data.n, x: data.x, y: data.y, backend, directed });
 }
 
-function ours(graph: Graph, algorithm: PathAlgorithm): Search {
+function ours(graph: Graph<number>, algorithm: PathAlgorithm): Search {
   return (s, t) => graph.path(s, t, { algorithm })?.cost ?? Infinity;
 }
 
@@ -105,6 +106,45 @@ function singleSourceCase(context: SuiteContext, title: string, data: BenchGraph
   js.dispose();
 }
 
+// Each edge of an undirected graph as its two arcs, for the plain CSR baseline.
+function bothWays(data: BenchGraph): { from: Int32Array; to: Int32Array; weight: Float64Array } {
+  const m = data.from.length;
+  const from = new Int32Array(2 * m);
+  const to = new Int32Array(2 * m);
+  const weight = new Float64Array(2 * m);
+  from.set(data.from);
+  from.set(data.to, m);
+  to.set(data.to);
+  to.set(data.from, m);
+  weight.set(data.weight);
+  weight.set(data.weight, m);
+  return { from, to, weight };
+}
+
+function undirectedCase(context: SuiteContext, data: BenchGraph): void {
+  const title = `undirected: ${data.n.toLocaleString('en-US')} vertices, ${data.from.length.toLocaleString('en-US')} edges`;
+  let ngraph: ReturnType<typeof ngraphBuild> | null = null;
+  context.bench(`P3 build, ${title}`, [
+    { name: 'spatialkit wasm Graph.fromEdges directed: false', run: () => bulk(data, 'wasm', false).dispose() },
+    { name: 'spatialkit js Graph.fromEdges directed: false', run: () => bulk(data, 'js', false).dispose() },
+    { name: 'ngraph.graph addNode/addLink', run: () => { ngraph = null; ngraph = ngraphBuild(data); } },
+  ], { opName: 'build', warmup: context.quick ? 0 : 1, minSamples: context.quick ? 1 : 2, minTimeMs: 0 });
+  if (ngraph === null) throw new Error('undirected build case ran no peer');
+  const wasm = bulk(data, 'wasm', false);
+  const js = bulk(data, 'js', false);
+  const arcs = bothWays(data);
+  queryCase(context, `P3 ${title}: A* with the euclidean heuristic`, data, [
+    ['wasm path astar', ours(wasm, 'astar')],
+    ['wasm path bidirectional', ours(wasm, 'bidirectional')],
+    ['js path astar', ours(js, 'astar')],
+    ['plain CSR A* over both arcs (typed arrays)', plainSearcher(plainCsr(data.n, arcs.from, arcs.to, arcs.weight, data.x, data.y), true)],
+    ['ngraph.path aStar oriented: false', ngraphSearcher(ngraph, data, 'aStar', true, false)],
+    ['ngraph.path nba oriented: false', ngraphSearcher(ngraph, data, 'nba', true, false)],
+  ]);
+  wasm.dispose();
+  js.dispose();
+}
+
 export const pathsGraphSuite: Suite = {
   name: 'paths-graph',
   title: 'Graph shortest paths on random sparse graphs (P3)',
@@ -136,6 +176,8 @@ export const pathsGraphSuite: Suite = {
       wasm.dispose();
       js.dispose();
     }
+
+    undirectedCase(context, undirectedOf(geometric));
 
     {
       const wasm = bulk(uniform, 'wasm');
