@@ -342,11 +342,9 @@ export class Graph<Id extends VertexId = VertexId> {
   /** Removes the edge from -> to (in an undirected graph, the edge between them); false when there is none. */
   removeEdge(from: Id, to: Id): boolean {
     this.editable();
-    checkVertexId(from);
-    checkVertexId(to);
-    const u = this.ids.slotOf(from);
-    const v = this.ids.slotOf(to);
-    if (u < 0 || v < 0) return false;
+    const slots = this.edgeSlots(from, to);
+    if (slots === null) return false;
+    const [u, v] = slots;
     const removed = this.backend.removeEdge(u, v, !this.directed);
     if (removed && u === v && !this.directed) this.selfLoops--;
     return removed;
@@ -367,12 +365,9 @@ export class Graph<Id extends VertexId = VertexId> {
    */
   weight(from: Id, to: Id): number | undefined {
     this.alive();
-    checkVertexId(from);
-    checkVertexId(to);
-    const u = this.ids.slotOf(from);
-    const v = this.ids.slotOf(to);
-    if (u < 0 || v < 0) return undefined;
-    const w = this.backend.weightOf(u, v);
+    const slots = this.edgeSlots(from, to);
+    if (slots === null) return undefined;
+    const w = this.backend.weightOf(slots[0], slots[1]);
     return Number.isNaN(w) ? undefined : w;
   }
 
@@ -539,6 +534,15 @@ export class Graph<Id extends VertexId = VertexId> {
     const slot = this.ids.slotOf(id);
     if (slot < 0) throw new SpatialError('UNKNOWN_ID', `no vertex ${describe(id)}`);
     return slot;
+  }
+
+  // The slots of an edge's two ends, or null when either vertex is absent.
+  private edgeSlots(from: Id, to: Id): [number, number] | null {
+    checkVertexId(from);
+    checkVertexId(to);
+    const u = this.ids.slotOf(from);
+    const v = this.ids.slotOf(to);
+    return u < 0 || v < 0 ? null : [u, v];
   }
 
   private sourceSlot(source: Id): number {

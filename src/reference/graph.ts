@@ -154,37 +154,6 @@ export class ReferenceGraph implements GraphBackend {
     return { xs: this.xs.slice(0, this.n), ys: this.ys.slice(0, this.n) };
   }
 
-  private setArc(u: number, v: number, w: number): boolean {
-    const found = this.index.get(edgeKey(u, v));
-    if (found !== undefined) {
-      const old = this.edgeWeight[found];
-      this.edgeWeight[found] = w;
-      if (this.csrValid) {
-        const at = this.edgeCsr[found];
-        this.csr.weight[at] = w;
-        this.negatives += (w < 0 ? 1 : 0) - (old < 0 ? 1 : 0);
-        if (this.reverseValid) this.csr.rWeight[this.reverseAt[at]] = w;
-      }
-      return false;
-    }
-    this.invalidate();
-    this.reserveEdges(this.m + 1);
-    const e = this.m++;
-    this.edgeFrom[e] = u;
-    this.edgeTo[e] = v;
-    this.edgeWeight[e] = w;
-    this.index.set(edgeKey(u, v), e);
-    return true;
-  }
-
-  private removeArc(u: number, v: number): boolean {
-    const found = this.index.get(edgeKey(u, v));
-    if (found === undefined) return false;
-    this.removeEdgeAt(found);
-    this.invalidate();
-    return true;
-  }
-
   clearVertex(v: number): void {
     this.prepareEdit();
     // Walk down so an edge moved into a freed place has already been looked at.
@@ -265,6 +234,38 @@ export class ReferenceGraph implements GraphBackend {
   }
 
   // ---- internals ----
+
+  // Adds u -> v or replaces its weight, patching a valid CSR in place.
+  private setArc(u: number, v: number, w: number): boolean {
+    const found = this.index.get(edgeKey(u, v));
+    if (found !== undefined) {
+      const old = this.edgeWeight[found];
+      this.edgeWeight[found] = w;
+      if (this.csrValid) {
+        const at = this.edgeCsr[found];
+        this.csr.weight[at] = w;
+        this.negatives += (w < 0 ? 1 : 0) - (old < 0 ? 1 : 0);
+        if (this.reverseValid) this.csr.rWeight[this.reverseAt[at]] = w;
+      }
+      return false;
+    }
+    this.invalidate();
+    this.reserveEdges(this.m + 1);
+    const e = this.m++;
+    this.edgeFrom[e] = u;
+    this.edgeTo[e] = v;
+    this.edgeWeight[e] = w;
+    this.index.set(edgeKey(u, v), e);
+    return true;
+  }
+
+  private removeArc(u: number, v: number): boolean {
+    const found = this.index.get(edgeKey(u, v));
+    if (found === undefined) return false;
+    this.removeEdgeAt(found);
+    this.invalidate();
+    return true;
+  }
 
   private tree(): SlotTree {
     return { dist: this.state.dist.slice(0, this.n), parent: this.state.parent.slice(0, this.n) };
