@@ -1,13 +1,15 @@
 // P3: shortest paths on random sparse graphs (100,000 vertices, 400,000
 // edges), point to point, against ngraph.path, graphology-shortest-path and a
 // plain CSR A* written here; plus building each graph, SPFA next to Dijkstra
-// single-source, and the geometric graph as an undirected road network
-// (directed: false) against ngraph.path's undirected search (oriented: false). Every contender's costs are checked against the
+// single-source, the geometric graph as an undirected road network
+// (directed: false) against ngraph.path's undirected search (oriented: false),
+// and a snapshot round trip (toBuffer -> fromBuffer) against graphology's
+// export -> JSON -> import. Every contender's costs are checked against the
 // wasm backend's before anything is timed.
 import { Graph, init, type PathAlgorithm } from '../src/index.js';
 import type { Contender, SuiteContext, Suite } from './harness.js';
 import { geometricGraph, undirectedOf, uniformGraph, type BenchGraph } from './peers/graph-data.js';
-import { graphologyBuild, graphologySearcher } from './peers/graph-graphology.js';
+import { graphologyBuild, graphologyRoundTrip, graphologySearcher } from './peers/graph-graphology.js';
 import { ngraphBuild, ngraphSearcher } from './peers/graph-ngraph.js';
 import { plainCsr, plainSearcher } from './peers/graph-plain.js';
 
@@ -106,6 +108,32 @@ function singleSourceCase(context: SuiteContext, title: string, data: BenchGraph
   js.dispose();
 }
 
+// Persisting a graph or handing it to a worker: bytes out and a graph back.
+// Every restored graph is checked to answer like the original first.
+function snapshotCase(context: SuiteContext, data: BenchGraph, graphology: ReturnType<typeof graphologyBuild>): void {
+  const wasm = bulk(data, 'wasm');
+  const js = bulk(data, 'js');
+  const probe = 5;
+  const expected = costs(data, ours(wasm, 'astar'), probe);
+  const bytes = wasm.toBuffer();
+  for (const backend of ['wasm', 'js'] as const) {
+    const copy = Graph.fromBuffer<number>(bytes, { backend });
+    compare(`fromBuffer (${backend})`, costs(data, ours(copy, 'astar'), probe), expected);
+    copy.dispose();
+  }
+  const restored = graphologyRoundTrip(graphology);
+  if (restored.order !== data.n || restored.size !== data.from.length) throw new Error('graphology round trip lost vertices or edges');
+  context.note(`snapshot: ${bytes.length.toLocaleString('en-US')} bytes (${(bytes.length / data.n).toFixed(1)} per vertex); restored graphs answer ${probe} queries as the original`);
+  context.bench(`P3 snapshot round trip: ${data.n.toLocaleString('en-US')} vertices with positions, ${data.from.length.toLocaleString('en-US')} edges`, [
+    { name: 'wasm toBuffer + fromBuffer', run: () => Graph.fromBuffer(wasm.toBuffer()).dispose() },
+    { name: 'js toBuffer + fromBuffer', run: () => Graph.fromBuffer(js.toBuffer(), { backend: 'js' }).dispose() },
+    { name: 'wasm fromEdges from the arrays (no snapshot)', run: () => bulk(data, 'wasm').dispose() },
+    { name: 'graphology export + JSON + import', run: () => graphologyRoundTrip(graphology) },
+  ], { opName: 'round trip', warmup: context.quick ? 0 : 1, minSamples: context.quick ? 1 : 3, minTimeMs: 0 });
+  wasm.dispose();
+  js.dispose();
+}
+
 // Each edge of an undirected graph as its two arcs, for the plain CSR baseline.
 function bothWays(data: BenchGraph): { from: Int32Array; to: Int32Array; weight: Float64Array } {
   const m = data.from.length;
@@ -175,6 +203,7 @@ export const pathsGraphSuite: Suite = {
       ]);
       wasm.dispose();
       js.dispose();
+      snapshotCase(context, geometric, graphology);
     }
 
     undirectedCase(context, undirectedOf(geometric));

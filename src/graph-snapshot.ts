@@ -136,7 +136,6 @@ function readArcs(input: SnapshotReader, ids: ReadonlyArray<VertexId | undefined
   const from = new Int32Array(count);
   const to = new Int32Array(count);
   const weight = new Float64Array(count);
-  const seen = new Map<number, number>();
   for (let e = 0; e < count; e++) {
     const u = input.u32();
     const v = input.u32();
@@ -145,19 +144,55 @@ function readArcs(input: SnapshotReader, ids: ReadonlyArray<VertexId | undefined
       throw snapshotError(`edge ${e} joins a slot that holds no vertex`);
     }
     if (!Number.isFinite(w)) throw snapshotError(`edge ${e} has a non-finite weight`);
-    const key = u * MAX_VERTICES + v;
-    if (seen.has(key)) throw snapshotError(`edge ${e} repeats an earlier edge`);
-    seen.set(key, w);
     from[e] = u;
     to[e] = v;
     weight[e] = w;
   }
-  if (!directed) {
-    for (let e = 0; e < count; e++) {
-      if (seen.get(to[e] * MAX_VERTICES + from[e]) !== weight[e]) throw snapshotError(`undirected edge ${e} lacks its mirror arc`);
-    }
-  }
+  checkArcSet(ids.length, from, to, weight, directed);
   return { from, to, weight };
+}
+
+// Arcs grouped by one end (a counting sort): where each group starts, and the
+// other end and weight of each arc in it.
+function groupBy(n: number, key: Int32Array, other: Int32Array, weight: Float64Array) {
+  const start = new Int32Array(n + 1);
+  for (let e = 0; e < key.length; e++) start[key[e] + 1]++;
+  for (let k = 0; k < n; k++) start[k + 1] += start[k];
+  const cursor = start.slice(0, n);
+  const ends = new Int32Array(key.length);
+  const weights = new Float64Array(key.length);
+  for (let e = 0; e < key.length; e++) {
+    const at = cursor[key[e]]++;
+    ends[at] = other[e];
+    weights[at] = weight[e];
+  }
+  return { start, ends, weights };
+}
+
+// No (from, to) twice; when undirected, the arcs into each vertex are its arcs
+// out, mirrored, with the same weights. Linear time: per vertex, its out-arcs
+// are stamped into arrays indexed by the other end.
+function checkArcSet(n: number, from: Int32Array, to: Int32Array, weight: Float64Array, directed: boolean): void {
+  const out = groupBy(n, from, to, weight);
+  const into = directed ? null : groupBy(n, to, from, weight);
+  const stamp = new Int32Array(n);
+  const weightTo = new Float64Array(n);
+  for (let u = 0; u < n; u++) {
+    for (let at = out.start[u]; at < out.start[u + 1]; at++) {
+      const v = out.ends[at];
+      if (stamp[v] === u + 1) throw snapshotError(`the edge from slot ${u} to slot ${v} is listed twice`);
+      stamp[v] = u + 1;
+      weightTo[v] = out.weights[at];
+    }
+    if (into === null) continue;
+    // Without repeats, equal counts and every in-arc matching an out-arc make the two sets equal.
+    let mirrored = into.start[u + 1] - into.start[u] === out.start[u + 1] - out.start[u];
+    for (let at = into.start[u]; mirrored && at < into.start[u + 1]; at++) {
+      const s = into.ends[at];
+      mirrored = stamp[s] === u + 1 && weightTo[s] === into.weights[at];
+    }
+    if (!mirrored) throw snapshotError(`an undirected edge at slot ${u} lacks its mirror arc`);
+  }
 }
 
 /**
