@@ -1,6 +1,8 @@
 // Graph: a weighted graph, directed or undirected, with SPFA, Dijkstra, A*
-// and bidirectional Dijkstra. This facade validates every call, owns the id <-> slot mapping and
-// delegates to a backend (the wasm core or the TypeScript reference).
+// and bidirectional Dijkstra. This facade validates every call, owns the
+// id <-> slot mapping and delegates to a backend (the wasm core or the
+// TypeScript reference). An undirected edge is kept as its two arcs, so every
+// search runs unchanged on undirected graphs.
 import { SpatialError } from './errors.js';
 import { MAX_VERTICES, type GraphBackend } from './graph-backend.js';
 import { VertexIds, type VertexId } from './graph-ids.js';
