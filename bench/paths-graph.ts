@@ -186,6 +186,7 @@ export const pathsGraphSuite: Suite = {
     // First, while the peers' big object graphs do not yet load the garbage collector.
     singleSourceCase(context, 'P3 single source, geometric: SPFA next to Dijkstra', geometric);
     singleSourceCase(context, 'P3 single source, uniform: SPFA next to Dijkstra', uniform);
+    undirectedCase(context, undirectedOf(geometric));
 
     {
       const { ngraph, graphology } = buildCase(context, geometric);
@@ -205,8 +206,6 @@ export const pathsGraphSuite: Suite = {
       js.dispose();
       snapshotCase(context, geometric, graphology);
     }
-
-    undirectedCase(context, undirectedOf(geometric));
 
     {
       const wasm = bulk(uniform, 'wasm');
