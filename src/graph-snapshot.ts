@@ -9,6 +9,7 @@
 // the original, ties included, and goes on doing so through the same edits.
 import { MAX_VERTICES } from './graph-backend.js';
 import type { VertexId } from './graph-ids.js';
+import { rowStarts } from './reference/graph.js';
 import { SnapshotReader, SnapshotWriter, snapshotError } from './snapshot-bytes.js';
 
 const MAGIC = 'SKGR';
@@ -155,9 +156,7 @@ function readArcs(input: SnapshotReader, ids: ReadonlyArray<VertexId | undefined
 // Arcs grouped by one end (a counting sort): where each group starts, and the
 // other end and weight of each arc in it.
 function groupBy(n: number, key: Int32Array, other: Int32Array, weight: Float64Array) {
-  const start = new Int32Array(n + 1);
-  for (let e = 0; e < key.length; e++) start[key[e] + 1]++;
-  for (let k = 0; k < n; k++) start[k + 1] += start[k];
+  const start = rowStarts(n, key, key.length);
   const cursor = start.slice(0, n);
   const ends = new Int32Array(key.length);
   const weights = new Float64Array(key.length);

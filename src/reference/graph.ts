@@ -41,8 +41,8 @@ function capacityFor(current: number, needed: number): number {
   return capacity;
 }
 
-// The first half of a counting sort: start[k] = how many of the m keys are below k.
-function rowStarts(n: number, keys: Int32Array, m: number): Int32Array {
+/** The first half of a counting sort: start[k] = how many of the first m keys are below k. */
+export function rowStarts(n: number, keys: Int32Array, m: number): Int32Array {
   const start = new Int32Array(n + 1);
   for (let e = 0; e < m; e++) start[keys[e] + 1]++;
   for (let k = 0; k < n; k++) start[k + 1] += start[k];
