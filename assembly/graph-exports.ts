@@ -1,4 +1,4 @@
-// The Graph core's exports: structure and edits, then searches.
+// The Graph core's exports: structure and edits, read-only accessors, then searches.
 export {
   graphCreate,
   graphDispose,
@@ -14,9 +14,11 @@ export {
   graphEdgeTo,
   graphEdgeWeight,
   graphLoadEdges,
+  graphLoadListed,
   graphNegativeEdges,
   graphCsrPointers,
 } from './graph';
+export { graphWeightOf, graphDegree, graphNeighbors, graphNearest } from './graph-accessors';
 export {
   graphSpfa,
   graphDijkstra,

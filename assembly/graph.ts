@@ -184,7 +184,7 @@ export function graphPositions(handle: i32): i32 {
   return <i32>((key * 0x9e3779b97f4a7c15) >> 40) & mask;
 }
 
-function hashFind(g: Graph, from: i32, to: i32): i32 {
+export function hashFind(g: Graph, from: i32, to: i32): i32 {
   const key = edgeKey(from, to);
   const mask = g.hashCapacity - 1;
   let slot = hashSlot(key, mask);
@@ -255,7 +255,7 @@ function rebuildHash(g: Graph, capacity: i32): void {
 }
 
 // Edits need the hash and a list without repeats.
-function prepareEdit(g: Graph): void {
+export function prepareEdit(g: Graph): void {
   if (g.raw) buildCsr(g);
   if (!g.hashValid) rebuildHash(g, max(g.hashCapacity, 64));
 }
@@ -274,13 +274,20 @@ function reserveEdges(g: Graph, count: i32): void {
 }
 
 /**
- * Adds from -> to or replaces its weight; returns 1 when the edge is new. A
+ * Adds from -> to or replaces its weight, and with `mirror` the arc to -> from
+ * with the same weight (an undirected edge); returns 1 when from -> to is new. A
  * new weight on an existing edge is patched into the CSR arrays, so games
  * that change costs between queries do not pay for a rebuild.
  */
-export function graphSetEdge(handle: i32, from: i32, to: i32, w: f64): i32 {
+export function graphSetEdge(handle: i32, from: i32, to: i32, w: f64, mirror: bool): i32 {
   const g = changetype<Graph>(<usize>handle);
   prepareEdit(g);
+  const added = setArc(g, from, to, w);
+  if (mirror && from != to) setArc(g, to, from, w);
+  return added;
+}
+
+function setArc(g: Graph, from: i32, to: i32, w: f64): i32 {
   const found = hashFind(g, from, to);
   if (found != EMPTY) {
     const old = f64At(g.edgeWeight, found);
@@ -319,10 +326,16 @@ function removeEdgeAt(g: Graph, e: i32): void {
   }
 }
 
-/** Removes from -> to; returns 1 when it existed. */
-export function graphRemoveEdge(handle: i32, from: i32, to: i32): i32 {
+/** Removes from -> to (and to -> from when mirror); returns 1 when from -> to existed. */
+export function graphRemoveEdge(handle: i32, from: i32, to: i32, mirror: bool): i32 {
   const g = changetype<Graph>(<usize>handle);
   prepareEdit(g);
+  const removed = removeArc(g, from, to);
+  if (mirror && from != to) removeArc(g, to, from);
+  return removed;
+}
+
+function removeArc(g: Graph, from: i32, to: i32): i32 {
   const found = hashFind(g, from, to);
   if (found == EMPTY) return 0;
   removeEdgeAt(g, found);
@@ -381,6 +394,16 @@ export function graphLoadEdges(handle: i32): i32 {
   const g = changetype<Graph>(<usize>handle);
   buildCsr(g);
   return g.m;
+}
+
+/**
+ * Indexes edges written after graphReserveLoad that hold no repeated pair,
+ * keeping the list in the order given (a snapshot's edge list).
+ */
+export function graphLoadListed(handle: i32): void {
+  const g = changetype<Graph>(<usize>handle);
+  g.raw = false;
+  buildCsr(g);
 }
 
 // ---- CSR ---------------------------------------------------------------------

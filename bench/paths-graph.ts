@@ -1,12 +1,15 @@
 // P3: shortest paths on random sparse graphs (100,000 vertices, 400,000
 // edges), point to point, against ngraph.path, graphology-shortest-path and a
-// plain CSR A* written here; plus building each graph, and SPFA next to
-// Dijkstra single-source. Every contender's costs are checked against the
+// plain CSR A* written here; plus building each graph, SPFA next to Dijkstra
+// single-source, the geometric graph as an undirected road network
+// (directed: false) against ngraph.path's undirected search (oriented: false),
+// and a snapshot round trip (toBuffer -> fromBuffer) against graphology's
+// export -> JSON -> import. Every contender's costs are checked against the
 // wasm backend's before anything is timed.
 import { Graph, init, type PathAlgorithm } from '../src/index.js';
 import type { Contender, SuiteContext, Suite } from './harness.js';
-import { geometricGraph, uniformGraph, type BenchGraph } from './peers/graph-data.js';
-import { graphologyBuild, graphologySearcher } from './peers/graph-graphology.js';
+import { geometricGraph, undirectedOf, uniformGraph, type BenchGraph } from './peers/graph-data.js';
+import { graphologyBuild, graphologyRoundTrip, graphologySearcher } from './peers/graph-graphology.js';
 import { ngraphBuild, ngraphSearcher } from './peers/graph-ngraph.js';
 import { plainCsr, plainSearcher } from './peers/graph-plain.js';
 
@@ -15,11 +18,11 @@ const EDGES = 400_000;
 
 type Search = (s: number, t: number) => number;
 
-function bulk(data: BenchGraph, backend: 'wasm' | 'js'): Graph {
-  return Graph.fromEdges(data.from, data.to, data.weight, { vertexCount: data.n, x: data.x, y: data.y, backend });
+function bulk(data: BenchGraph, backend: 'wasm' | 'js', directed = true): Graph<number> {
+  return Graph.fromEdges(data.from, data.to, data.weight, { vertexCount: data.n, x: data.x, y: data.y, backend, directed });
 }
 
-function ours(graph: Graph, algorithm: PathAlgorithm): Search {
+function ours(graph: Graph<number>, algorithm: PathAlgorithm): Search {
   return (s, t) => graph.path(s, t, { algorithm })?.cost ?? Infinity;
 }
 
@@ -105,6 +108,71 @@ function singleSourceCase(context: SuiteContext, title: string, data: BenchGraph
   js.dispose();
 }
 
+// Persisting a graph or handing it to a worker: bytes out and a graph back.
+// Every restored graph is checked to answer like the original first.
+function snapshotCase(context: SuiteContext, data: BenchGraph, graphology: ReturnType<typeof graphologyBuild>): void {
+  const wasm = bulk(data, 'wasm');
+  const js = bulk(data, 'js');
+  const probe = 5;
+  const expected = costs(data, ours(wasm, 'astar'), probe);
+  const bytes = wasm.toBuffer();
+  for (const backend of ['wasm', 'js'] as const) {
+    const copy = Graph.fromBuffer<number>(bytes, { backend });
+    compare(`fromBuffer (${backend})`, costs(data, ours(copy, 'astar'), probe), expected);
+    copy.dispose();
+  }
+  const restored = graphologyRoundTrip(graphology);
+  if (restored.order !== data.n || restored.size !== data.from.length) throw new Error('graphology round trip lost vertices or edges');
+  context.note(`snapshot: ${bytes.length.toLocaleString('en-US')} bytes (${(bytes.length / data.n).toFixed(1)} per vertex); restored graphs answer ${probe} queries as the original`);
+  context.bench(`P3 snapshot round trip: ${data.n.toLocaleString('en-US')} vertices with positions, ${data.from.length.toLocaleString('en-US')} edges`, [
+    { name: 'wasm toBuffer + fromBuffer', run: () => Graph.fromBuffer(wasm.toBuffer()).dispose() },
+    { name: 'js toBuffer + fromBuffer', run: () => Graph.fromBuffer(js.toBuffer(), { backend: 'js' }).dispose() },
+    { name: 'wasm fromEdges from the arrays (no snapshot)', run: () => bulk(data, 'wasm').dispose() },
+    { name: 'graphology export + JSON + import', run: () => graphologyRoundTrip(graphology) },
+  ], { opName: 'round trip', warmup: context.quick ? 0 : 1, minSamples: context.quick ? 1 : 3, minTimeMs: 0 });
+  wasm.dispose();
+  js.dispose();
+}
+
+// Each edge of an undirected graph as its two arcs, for the plain CSR baseline.
+function bothWays(data: BenchGraph): { from: Int32Array; to: Int32Array; weight: Float64Array } {
+  const m = data.from.length;
+  const from = new Int32Array(2 * m);
+  const to = new Int32Array(2 * m);
+  const weight = new Float64Array(2 * m);
+  from.set(data.from);
+  from.set(data.to, m);
+  to.set(data.to);
+  to.set(data.from, m);
+  weight.set(data.weight);
+  weight.set(data.weight, m);
+  return { from, to, weight };
+}
+
+function undirectedCase(context: SuiteContext, data: BenchGraph): void {
+  const title = `undirected: ${data.n.toLocaleString('en-US')} vertices, ${data.from.length.toLocaleString('en-US')} edges`;
+  let ngraph: ReturnType<typeof ngraphBuild> | null = null;
+  context.bench(`P3 build, ${title}`, [
+    { name: 'spatialkit wasm Graph.fromEdges directed: false', run: () => bulk(data, 'wasm', false).dispose() },
+    { name: 'spatialkit js Graph.fromEdges directed: false', run: () => bulk(data, 'js', false).dispose() },
+    { name: 'ngraph.graph addNode/addLink', run: () => { ngraph = null; ngraph = ngraphBuild(data); } },
+  ], { opName: 'build', warmup: context.quick ? 0 : 1, minSamples: context.quick ? 1 : 2, minTimeMs: 0 });
+  if (ngraph === null) throw new Error('undirected build case ran no peer');
+  const wasm = bulk(data, 'wasm', false);
+  const js = bulk(data, 'js', false);
+  const arcs = bothWays(data);
+  queryCase(context, `P3 ${title}: A* with the euclidean heuristic`, data, [
+    ['wasm path astar', ours(wasm, 'astar')],
+    ['wasm path bidirectional', ours(wasm, 'bidirectional')],
+    ['js path astar', ours(js, 'astar')],
+    ['plain CSR A* over both arcs (typed arrays)', plainSearcher(plainCsr(data.n, arcs.from, arcs.to, arcs.weight, data.x, data.y), true)],
+    ['ngraph.path aStar oriented: false', ngraphSearcher(ngraph, data, 'aStar', true, false)],
+    ['ngraph.path nba oriented: false', ngraphSearcher(ngraph, data, 'nba', true, false)],
+  ]);
+  wasm.dispose();
+  js.dispose();
+}
+
 export const pathsGraphSuite: Suite = {
   name: 'paths-graph',
   title: 'Graph shortest paths on random sparse graphs (P3)',
@@ -118,6 +186,7 @@ export const pathsGraphSuite: Suite = {
     // First, while the peers' big object graphs do not yet load the garbage collector.
     singleSourceCase(context, 'P3 single source, geometric: SPFA next to Dijkstra', geometric);
     singleSourceCase(context, 'P3 single source, uniform: SPFA next to Dijkstra', uniform);
+    undirectedCase(context, undirectedOf(geometric));
 
     {
       const { ngraph, graphology } = buildCase(context, geometric);
@@ -135,6 +204,7 @@ export const pathsGraphSuite: Suite = {
       ]);
       wasm.dispose();
       js.dispose();
+      snapshotCase(context, geometric, graphology);
     }
 
     {

@@ -8,10 +8,25 @@ export interface GraphBackend {
   ensureVertices(count: number): void;
   /** Sets a slot's position; NaN x clears it. */
   setPosition(v: number, x: number, y: number): void;
-  /** Adds u -> v or replaces its weight; true when the edge is new. */
-  setEdge(u: number, v: number, w: number): boolean;
-  /** Removes u -> v; true when it existed. */
-  removeEdge(u: number, v: number): boolean;
+  /**
+   * Adds u -> v or replaces its weight, then with `mirror` also v -> u (an
+   * undirected edge: both arcs, one weight); true when u -> v is new.
+   */
+  setEdge(u: number, v: number, w: number, mirror: boolean): boolean;
+  /** Removes u -> v, then with `mirror` also v -> u; true when u -> v existed. */
+  removeEdge(u: number, v: number, mirror: boolean): boolean;
+  /** Weight of u -> v; NaN when there is no such edge. */
+  weightOf(u: number, v: number): number;
+  /** Number of edges out of v. */
+  degree(v: number): number;
+  /** Targets of the edges out of v, in the searches' adjacency order. */
+  neighbors(v: number): Int32Array;
+  /** Every positioned slot at the least squared distance from (x, y), ascending; empty when none has a position. */
+  nearest(x: number, y: number): Int32Array;
+  /** Copies of the edge list, in the order edits and loads left it (no repeated pair). */
+  arcs(): { from: Int32Array; to: Int32Array; weight: Float64Array };
+  /** Copies of the positions of slots 0..n-1; NaN x and y where there is none. */
+  positions(): { xs: Float64Array; ys: Float64Array };
   /** Removes every edge into or out of v and clears its position. */
   clearVertex(v: number): void;
   /** Number of distinct edges. */
@@ -20,9 +35,12 @@ export interface GraphBackend {
   negativeEdges(): number;
   /**
    * Replaces every edge with the given ones over n fresh slots (a repeated
-   * pair keeps its last weight), with positions when xs / ys are given.
+   * pair keeps its last weight), with positions when xs / ys are given. With
+   * `listed` the edges hold no repeated pair and the edge list keeps their
+   * order exactly (a snapshot's list), so later edits and searches go as they
+   * went on the graph the list came from.
    */
-  load(n: number, from: Int32Array, to: Int32Array, weight: Float64Array, xs?: Float64Array, ys?: Float64Array): void;
+  load(n: number, from: Int32Array, to: Int32Array, weight: Float64Array, xs?: Float64Array, ys?: Float64Array, listed?: boolean): void;
   /** SPFA from s: the tree, or NEGATIVE_CYCLE. */
   spfa(s: number): SlotTree | number;
   /** Dijkstra from s: the tree (the graph has no negative weight). */

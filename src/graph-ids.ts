@@ -35,6 +35,27 @@ export class VertexIds {
     return new VertexIds(ids, new Map(), new Map(), [], n);
   }
 
+  /**
+   * Rebuilds the ids from a slot layout (slot -> id, undefined for a free
+   * slot) and the free-slot stack, as `layout` gives them. The caller
+   * guarantees the ids are distinct and the stack lists the free slots once.
+   */
+  static fromLayout(ids: Array<VertexId | undefined>, free: number[]): VertexIds {
+    const byNumber = new Map<number, number>();
+    const byString = new Map<string, number>();
+    for (let slot = 0; slot < ids.length; slot++) {
+      const id = ids[slot];
+      if (typeof id === 'string') byString.set(id, slot);
+      else if (id !== undefined && id !== slot) byNumber.set(id, slot);
+    }
+    return new VertexIds(ids, byNumber, byString, free, ids.length - free.length);
+  }
+
+  /** The slot layout and the free-slot stack (top last), read-only, for a snapshot. */
+  layout(): { ids: ReadonlyArray<VertexId | undefined>; free: readonly number[] } {
+    return { ids: this.ids, free: this.free };
+  }
+
   /** Number of vertices. */
   get size(): number {
     return this.live;

@@ -37,12 +37,55 @@ export class WasmGraph implements GraphBackend {
     this.core.exports.graphSetPosition(this.handle, v, x, y);
   }
 
-  setEdge(u: number, v: number, w: number): boolean {
-    return this.core.exports.graphSetEdge(this.handle, u, v, w) === 1;
+  setEdge(u: number, v: number, w: number, mirror: boolean): boolean {
+    return this.core.exports.graphSetEdge(this.handle, u, v, w, mirror) === 1;
   }
 
-  removeEdge(u: number, v: number): boolean {
-    return this.core.exports.graphRemoveEdge(this.handle, u, v) === 1;
+  removeEdge(u: number, v: number, mirror: boolean): boolean {
+    return this.core.exports.graphRemoveEdge(this.handle, u, v, mirror) === 1;
+  }
+
+  weightOf(u: number, v: number): number {
+    return this.core.exports.graphWeightOf(this.handle, u, v);
+  }
+
+  degree(v: number): number {
+    return this.core.exports.graphDegree(this.handle, v);
+  }
+
+  neighbors(v: number): Int32Array {
+    return this.list(this.core.exports.graphNeighbors(this.handle, v));
+  }
+
+  nearest(x: number, y: number): Int32Array {
+    return this.list(this.core.exports.graphNearest(this.handle, x, y));
+  }
+
+  arcs(): { from: Int32Array; to: Int32Array; weight: Float64Array } {
+    const { exports, memory } = this.core;
+    const h = this.handle;
+    const m = exports.graphEdgeCount(h); // settles a bulk load's repeats first
+    const from = (exports.graphEdgeFrom(h) >>> 0) / 4;
+    const to = (exports.graphEdgeTo(h) >>> 0) / 4;
+    const weight = (exports.graphEdgeWeight(h) >>> 0) / 8;
+    return {
+      from: memory.i32.slice(from, from + m),
+      to: memory.i32.slice(to, to + m),
+      weight: memory.f64.slice(weight, weight + m),
+    };
+  }
+
+  positions(): { xs: Float64Array; ys: Float64Array } {
+    const { exports, memory } = this.core;
+    const at = (exports.graphPositions(this.handle) >>> 0) / 8;
+    const f64 = memory.f64;
+    const xs = new Float64Array(this.n);
+    const ys = new Float64Array(this.n);
+    for (let v = 0; v < this.n; v++) {
+      xs[v] = f64[at + 2 * v];
+      ys[v] = f64[at + 2 * v + 1];
+    }
+    return { xs, ys };
   }
 
   clearVertex(v: number): void {
@@ -57,7 +100,7 @@ export class WasmGraph implements GraphBackend {
     return this.core.exports.graphNegativeEdges(this.handle);
   }
 
-  load(n: number, from: Int32Array, to: Int32Array, weight: Float64Array, xs?: Float64Array, ys?: Float64Array): void {
+  load(n: number, from: Int32Array, to: Int32Array, weight: Float64Array, xs?: Float64Array, ys?: Float64Array, listed = false): void {
     const { exports, memory } = this.core;
     const h = this.handle;
     this.ensureVertices(n);
@@ -75,7 +118,8 @@ export class WasmGraph implements GraphBackend {
     memory.i32.set(from, (exports.graphEdgeFrom(h) >>> 0) / 4);
     memory.i32.set(to, (exports.graphEdgeTo(h) >>> 0) / 4);
     memory.f64.set(weight, (exports.graphEdgeWeight(h) >>> 0) / 8);
-    exports.graphLoadEdges(h);
+    if (listed) exports.graphLoadListed(h);
+    else exports.graphLoadEdges(h);
   }
 
   spfa(s: number): SlotTree | number {
@@ -107,6 +151,13 @@ export class WasmGraph implements GraphBackend {
 
   dispose(): void {
     this.core.exports.graphDispose(this.handle);
+  }
+
+  // Copies a [count, slot, ...] list the core wrote.
+  private list(pointer: number): Int32Array {
+    const i32 = this.core.memory.i32;
+    const at = (pointer >>> 0) / 4;
+    return i32.slice(at + 1, at + 1 + i32[at]);
   }
 
   // Copies the last single-source result out of the core's per-vertex

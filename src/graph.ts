@@ -1,9 +1,12 @@
-// Graph: a weighted directed graph with SPFA, Dijkstra, A* and bidirectional
-// Dijkstra. This facade validates every call, owns the id <-> slot mapping and
-// delegates to a backend (the wasm core or the TypeScript reference).
+// Graph: a weighted graph, directed or undirected, with SPFA, Dijkstra, A*
+// and bidirectional Dijkstra. This facade validates every call, owns the
+// id <-> slot mapping and delegates to a backend (the wasm core or the
+// TypeScript reference). An undirected edge is kept as its two arcs, so every
+// search runs unchanged on undirected graphs.
 import { SpatialError } from './errors.js';
 import { MAX_VERTICES, type GraphBackend } from './graph-backend.js';
 import { VertexIds, type VertexId } from './graph-ids.js';
+import { decodeGraph, encodeGraph } from './graph-snapshot.js';
 import { WasmGraph } from './graph-wasm.js';
 import { ReferenceGraph } from './reference/graph.js';
 import {
@@ -31,14 +34,25 @@ import { resolveBackend, type Backend } from './wasm.js';
 export type { VertexId } from './graph-ids.js';
 
 /** A heuristic by name (from vertex positions), or a function of (vertex id, target id). */
-export type Heuristic = 'euclidean' | 'manhattan' | 'octile' | 'zero' | ((a: VertexId, b: VertexId) => number);
+export type Heuristic<Id extends VertexId = VertexId> = 'euclidean' | 'manhattan' | 'octile' | 'zero' | ((a: Id, b: Id) => number);
 
 /** Point-to-point algorithms of {@link Graph.path}. */
 export type PathAlgorithm = 'astar' | 'dijkstra' | 'bidirectional' | 'spfa';
 
 /** Options of the {@link Graph} constructor. */
 export interface GraphOptions {
-  /** 'wasm' (default, needs {@link init} first) or 'js' (the TypeScript reference). */
+  /** Which implementation backs the graph: 'wasm' (default, needs init()) or 'js'. */
+  backend?: Backend;
+  /**
+   * false for an undirected graph: each edge is the two arcs u -> v and
+   * v -> u with one weight. Default true.
+   */
+  directed?: boolean;
+}
+
+/** Options of {@link Graph.fromBuffer}. */
+export interface FromBufferOptions {
+  /** Which implementation backs the restored graph: 'wasm' (default, needs init()) or 'js'. */
   backend?: Backend;
 }
 
@@ -52,52 +66,54 @@ export interface FromEdgesOptions {
   y?: ArrayLike<number>;
   /** 'wasm' (default, needs {@link init} first) or 'js' (the TypeScript reference). */
   backend?: Backend;
+  /** false for an undirected graph: each (from[i], to[i]) is one edge usable both ways. Default true. */
+  directed?: boolean;
 }
 
 /** Options of {@link Graph.path}. */
-export interface PathOptions {
+export interface PathOptions<Id extends VertexId = VertexId> {
   /** The search to run; the default depends on the graph (see {@link Graph.path}). */
   algorithm?: PathAlgorithm;
   /** The A* heuristic (default 'euclidean'); only 'astar' reads it, and giving one makes 'astar' the default algorithm. */
-  heuristic?: Heuristic;
+  heuristic?: Heuristic<Id>;
 }
 
 /** A point-to-point shortest path: ids from source to target, and its cost. */
-export interface PathResult {
+export interface PathResult<Id extends VertexId = VertexId> {
   /** Vertex ids from source to target, both included; [source] when source equals target. */
-  path: VertexId[];
+  path: Id[];
   /** The sum of the edge weights along path; 0 when source equals target. */
   cost: number;
 }
 
 /** Every vertex's distance from one source, and the paths that realise them. */
-export interface ShortestPaths {
+export interface ShortestPaths<Id extends VertexId = VertexId> {
   /** Cost of the shortest path from the source; Infinity if unreachable. */
-  distance(id: VertexId): number;
+  distance(id: Id): number;
   /** Ids from the source to id, or null if unreachable. */
-  path(id: VertexId): VertexId[] | null;
+  path(id: Id): Id[] | null;
 }
 
 /** A single-source result over a snapshot of the ids at query time. */
-class SlotShortestPaths implements ShortestPaths {
+class SlotShortestPaths<Id extends VertexId> implements ShortestPaths<Id> {
   constructor(
     private readonly ids: VertexIds,
     private readonly tree: SlotTree,
   ) {}
 
-  distance(id: VertexId): number {
+  distance(id: Id): number {
     return this.tree.dist[this.slot(id)];
   }
 
-  path(id: VertexId): VertexId[] | null {
+  path(id: Id): Id[] | null {
     const slot = this.slot(id);
     if (this.tree.dist[slot] === Infinity) return null;
-    const path: VertexId[] = [];
-    for (let v = slot; v !== -1; v = this.tree.parent[v]) path.push(this.ids.idAt(v));
+    const path: Id[] = [];
+    for (let v = slot; v !== -1; v = this.tree.parent[v]) path.push(this.ids.idAt(v) as Id);
     return path.reverse();
   }
 
-  private slot(id: VertexId): number {
+  private slot(id: Id): number {
     const slot = this.ids.slotOf(id);
     if (slot < 0) throw new SpatialError('UNKNOWN_ID', `no vertex ${describe(id)} when these paths were computed`);
     return slot;
@@ -105,8 +121,9 @@ class SlotShortestPaths implements ShortestPaths {
 }
 
 /** Every key each options object may have. */
-const GRAPH_OPTION_KEYS = ['backend'];
-const FROM_EDGES_OPTION_KEYS = ['vertexCount', 'x', 'y', 'backend'];
+const GRAPH_OPTION_KEYS = ['backend', 'directed'];
+const FROM_BUFFER_OPTION_KEYS = ['backend'];
+const FROM_EDGES_OPTION_KEYS = ['vertexCount', 'x', 'y', 'backend', 'directed'];
 const PATH_OPTION_KEYS = ['algorithm', 'heuristic'];
 
 const HEURISTIC_NAMES = new Set(['euclidean', 'manhattan', 'octile', 'zero']);
@@ -138,16 +155,37 @@ function checkHeuristic(heuristic: unknown): asserts heuristic is Heuristic {
   }
 }
 
+function checkDirected(directed: unknown): boolean {
+  if (directed === undefined) return true;
+  if (typeof directed !== 'boolean') throw new SpatialError('INVALID_ARGUMENT', `directed must be a boolean, got ${String(directed)}`);
+  return directed;
+}
+
+/**
+ * The order of {@link Graph.neighbors} and of ties in
+ * {@link Graph.nearestVertex}: numbers ascending, then strings by UTF-16
+ * code units.
+ */
+function compareIds(a: VertexId, b: VertexId): number {
+  if (typeof a !== typeof b) return typeof a === 'number' ? -1 : 1;
+  if (typeof a === 'number') return a - (b as number);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function createBackend(backend: Backend | undefined): GraphBackend {
   return resolveBackend(backend) === 'wasm' ? new WasmGraph() : new ReferenceGraph();
 }
 
 /**
- * A weighted directed graph whose vertices are string or number ids, with
- * single-source (SPFA, Dijkstra) and point-to-point (A*, Dijkstra,
- * bidirectional Dijkstra, SPFA) shortest paths.
+ * A weighted graph, directed (default) or undirected, whose vertices are
+ * string or number ids, with single-source (SPFA, Dijkstra) and
+ * point-to-point (A*, Dijkstra, bidirectional Dijkstra, SPFA) shortest paths.
+ * `Id` narrows the ids in TypeScript: `new Graph<string>()`, and graphs from
+ * {@link Graph.fromEdges} are `Graph<number>`.
  */
-export class Graph {
+export class Graph<Id extends VertexId = VertexId> {
+  /** False for an undirected graph (each edge is both arcs, with one weight). */
+  readonly directed: boolean;
   private readonly backend: GraphBackend;
   private ids: VertexIds;
   /** True while a ShortestPaths result reads `ids`: the next vertex edit copies it first. */
@@ -155,12 +193,19 @@ export class Graph {
   /** Per slot: 1 when the vertex has a position. */
   private positioned = new Uint8Array(16);
   private positionedCount = 0;
+  /** Undirected graphs: vertices with a self-loop, the one edge that is a single arc. */
+  private selfLoops = 0;
   private disposed = false;
   private searching = false;
 
-  /** Creates an empty graph; `backend` 'wasm' (default, needs init()) or 'js'. Unknown option keys throw INVALID_ARGUMENT. */
+  /**
+   * Creates an empty graph; `backend` 'wasm' (default, needs init()) or 'js',
+   * `directed` true (default) or false. Throws INVALID_ARGUMENT for a bad
+   * option or an unknown option key.
+   */
   constructor(options: GraphOptions = {}) {
     checkOptions('Graph', options, GRAPH_OPTION_KEYS);
+    this.directed = checkDirected(options.directed);
     this.backend = createBackend(options.backend);
     this.ids = new VertexIds();
   }
@@ -168,13 +213,16 @@ export class Graph {
   /**
    * Builds a graph over ids 0..n-1 from parallel edge arrays in one pass: the
    * fast path for big graphs. A repeated (from, to) keeps its last weight, as
-   * addEdge would. The arrays (and options.x, options.y) may be plain arrays
-   * or typed arrays of any kind. Throws INVALID_ARGUMENT for a non-array,
-   * mismatched lengths or an unknown option, INVALID_ID for an id that is not
-   * an integer in 0..n-1, INVALID_NUMBER for a weight or coordinate that is
-   * not a finite number.
+   * addEdge would; with `directed: false` each entry is an undirected edge,
+   * and (u, v) and (v, u) are the same edge. The arrays (and options.x,
+   * options.y) may be plain arrays or typed arrays of any kind. Throws
+   * INVALID_ARGUMENT for a non-array, mismatched lengths or an unknown option,
+   * INVALID_ID for an id that is not an integer in 0..n-1, INVALID_NUMBER for
+   * a weight or coordinate that is not a finite number. The graph is a
+   * `Graph<number>`; name another `Id` (`Graph.fromEdges<VertexId>(...)`) to
+   * add string vertices later.
    */
-  static fromEdges(from: ArrayLike<number>, to: ArrayLike<number>, weight: ArrayLike<number>, options: FromEdgesOptions = {}): Graph {
+  static fromEdges<Id extends VertexId = number>(from: ArrayLike<number>, to: ArrayLike<number>, weight: ArrayLike<number>, options: FromEdgesOptions = {}): Graph<Id> {
     checkOptions('Graph.fromEdges', options, FROM_EDGES_OPTION_KEYS);
     const edges = checkArrayLike('from', from);
     checkArrayLike('to', to, edges);
@@ -197,15 +245,11 @@ export class Graph {
       checkNumbers('x', x, n);
       checkNumbers('y', y, n);
     }
-    const graph = new Graph({ backend: options.backend });
-    graph.backend.load(
-      n,
-      asInt32Array(from),
-      asInt32Array(to),
-      asFloat64Array(weight),
-      x === undefined ? undefined : asFloat64Array(x),
-      y === undefined ? undefined : asFloat64Array(y),
-    );
+    const graph = new Graph<Id>({ backend: options.backend, directed: options.directed });
+    const [ints, tos, weights] = [asInt32Array(from), asInt32Array(to), asFloat64Array(weight)];
+    const [xs, ys] = x === undefined || y === undefined ? [undefined, undefined] : [asFloat64Array(x), asFloat64Array(y)];
+    if (graph.directed) graph.backend.load(n, ints, tos, weights, xs, ys);
+    else graph.loadUndirected(n, ints, tos, weights, xs, ys);
     graph.ids = VertexIds.identity(n);
     graph.positioned = new Uint8Array(Math.max(n, 16));
     if (x !== undefined) {
@@ -221,14 +265,51 @@ export class Graph {
     return this.ids.size;
   }
 
-  /** Number of edges (a repeated edge counts once). */
+  /**
+   * Restores a graph from {@link Graph.toBuffer} bytes, written by either
+   * backend: the same ids, positions, edges, weights and directedness, and
+   * the same answer to every query. Throws INVALID_SNAPSHOT for truncated,
+   * corrupt or unsupported bytes, INVALID_ARGUMENT when bytes is not a
+   * Uint8Array or an option is bad.
+   */
+  static fromBuffer<Id extends VertexId = VertexId>(bytes: Uint8Array, options: FromBufferOptions = {}): Graph<Id> {
+    checkOptions('Graph.fromBuffer', options, FROM_BUFFER_OPTION_KEYS);
+    const layout = decodeGraph(bytes);
+    const graph = new Graph<Id>({ backend: options.backend, directed: layout.directed });
+    const n = layout.ids.length;
+    graph.backend.load(n, layout.from, layout.to, layout.weight, layout.xs, layout.ys, true);
+    graph.ids = VertexIds.fromLayout(layout.ids.slice(), layout.free.slice());
+    graph.positioned = new Uint8Array(Math.max(n, 16));
+    for (let slot = 0; slot < n; slot++) {
+      if (Number.isNaN(layout.xs[slot])) continue;
+      graph.positioned[slot] = 1;
+      graph.positionedCount++;
+    }
+    if (!graph.directed) for (let e = 0; e < layout.from.length; e++) if (layout.from[e] === layout.to[e]) graph.selfLoops++;
+    return graph;
+  }
+
+  /**
+   * The graph as bytes (format 'SKGR' version 1) for {@link Graph.fromBuffer}:
+   * persistence, or handing the graph to a worker. Either backend reads what
+   * either writes; the same graph gives the same bytes on both.
+   */
+  toBuffer(): Uint8Array {
+    this.alive();
+    const { ids, free } = this.ids.layout();
+    const { xs, ys } = this.backend.positions();
+    return encodeGraph({ directed: this.directed, ids, free, xs, ys, ...this.backend.arcs() });
+  }
+
+  /** Number of edges (a repeated edge counts once; an undirected edge counts once). */
   get edgeCount(): number {
     this.alive();
-    return this.backend.edgeCount();
+    const arcs = this.backend.edgeCount();
+    return this.directed ? arcs : (arcs + this.selfLoops) / 2;
   }
 
   /** True when the graph has a vertex with this id. */
-  hasVertex(id: VertexId): boolean {
+  hasVertex(id: Id): boolean {
     this.alive();
     checkVertexId(id);
     return this.ids.slotOf(id) >= 0;
@@ -238,7 +319,7 @@ export class Graph {
    * Adds a vertex, optionally with a position that A* heuristics read.
    * Throws DUPLICATE_ID when the id exists (use setPosition to place it).
    */
-  addVertex(id: VertexId, pos?: { x: number; y: number }): void {
+  addVertex(id: Id, pos?: { x: number; y: number }): void {
     this.editable();
     checkVertexId(id);
     if (pos !== undefined) checkPosition(pos);
@@ -249,7 +330,7 @@ export class Graph {
   }
 
   /** Sets (or with null, clears) the position of an existing vertex. */
-  setPosition(id: VertexId, pos: { x: number; y: number } | null): void {
+  setPosition(id: Id, pos: { x: number; y: number } | null): void {
     this.editable();
     checkVertexId(id);
     if (pos !== null) checkPosition(pos);
@@ -259,11 +340,13 @@ export class Graph {
   }
 
   /**
-   * Adds the directed edge from -> to, creating missing vertices; a repeated
-   * edge replaces its weight. Weights may be negative (only SPFA accepts
-   * them); a non-finite weight throws INVALID_NUMBER.
+   * Adds the edge from -> to (in an undirected graph the edge between them,
+   * both arcs with this weight), creating missing vertices; a repeated edge
+   * replaces its weight. Weights may be negative (only SPFA accepts them; an
+   * undirected negative edge is a negative cycle of two arcs); a non-finite
+   * weight throws INVALID_NUMBER.
    */
-  addEdge(from: VertexId, to: VertexId, weight: number): void {
+  addEdge(from: Id, to: Id, weight: number): void {
     this.editable();
     checkVertexId(from);
     checkVertexId(to);
@@ -273,26 +356,93 @@ export class Graph {
     this.checkRoom((u < 0 ? 1 : 0) + (v < 0 && from !== to ? 1 : 0));
     if (u < 0) u = this.createVertex(from);
     if (v < 0) v = from === to ? u : this.createVertex(to);
-    this.backend.setEdge(u, v, weight);
+    const added = this.backend.setEdge(u, v, weight, !this.directed);
+    if (added && u === v && !this.directed) this.selfLoops++;
   }
 
-  /** Removes the edge from -> to; false when there is none. */
-  removeEdge(from: VertexId, to: VertexId): boolean {
+  /** Removes the edge from -> to (in an undirected graph, the edge between them); false when there is none. */
+  removeEdge(from: Id, to: Id): boolean {
     this.editable();
-    checkVertexId(from);
-    checkVertexId(to);
-    const u = this.ids.slotOf(from);
-    const v = this.ids.slotOf(to);
-    if (u < 0 || v < 0) return false;
-    return this.backend.removeEdge(u, v);
+    const slots = this.edgeSlots(from, to);
+    if (slots === null) return false;
+    const [u, v] = slots;
+    const removed = this.backend.removeEdge(u, v, !this.directed);
+    if (removed && u === v && !this.directed) this.selfLoops--;
+    return removed;
+  }
+
+  /**
+   * True when the edge from -> to exists (in an undirected graph, the edge
+   * between them, either way round); false when it or either vertex does not.
+   */
+  hasEdge(from: Id, to: Id): boolean {
+    return this.weight(from, to) !== undefined;
+  }
+
+  /**
+   * Weight of the edge from -> to (undirected: the edge between them);
+   * undefined when there is no such edge or either vertex does not exist,
+   * as Map.get answers.
+   */
+  weight(from: Id, to: Id): number | undefined {
+    this.alive();
+    const slots = this.edgeSlots(from, to);
+    if (slots === null) return undefined;
+    const w = this.backend.weightOf(slots[0], slots[1]);
+    return Number.isNaN(w) ? undefined : w;
+  }
+
+  /**
+   * Out-neighbours of id: every vertex an edge from id leads to (undirected:
+   * every vertex joined to id, id itself when it has a self-loop), each once,
+   * numbers ascending and then strings by UTF-16 code units. Throws
+   * UNKNOWN_ID for an unknown vertex. Reads the adjacency the searches use,
+   * which the first read after an edit rebuilds (O(V + E)).
+   */
+  neighbors(id: Id): Id[] {
+    const slots = this.backend.neighbors(this.sourceSlot(id));
+    const ids = new Array<Id>(slots.length);
+    for (let i = 0; i < slots.length; i++) ids[i] = this.ids.idAt(slots[i]) as Id;
+    return ids.sort(compareIds);
+  }
+
+  /**
+   * Out-degree of id: the number of edges leaving it, neighbors(id).length
+   * (undirected: the edges at id, a self-loop counted once). Throws
+   * UNKNOWN_ID for an unknown vertex.
+   */
+  degree(id: Id): number {
+    return this.backend.degree(this.sourceSlot(id));
+  }
+
+  /**
+   * The id of the vertex whose position is nearest to (x, y) by euclidean
+   * distance (compared as squared distances in doubles); among equally near
+   * vertices the least id (numbers ascending, then strings). null when no
+   * vertex has a position. A scan of every vertex: O(V). Throws
+   * INVALID_NUMBER for a non-finite coordinate.
+   */
+  nearestVertex(x: number, y: number): Id | null {
+    this.alive();
+    checkFinite('x', x);
+    checkFinite('y', y);
+    const tied = this.backend.nearest(x, y);
+    if (tied.length === 0) return null;
+    let best = this.ids.idAt(tied[0]);
+    for (let i = 1; i < tied.length; i++) {
+      const id = this.ids.idAt(tied[i]);
+      if (compareIds(id, best) < 0) best = id;
+    }
+    return best as Id;
   }
 
   /** Removes a vertex and every edge into or out of it; false when absent. */
-  removeVertex(id: VertexId): boolean {
+  removeVertex(id: Id): boolean {
     this.editable();
     checkVertexId(id);
     const slot = this.ids.slotOf(id);
     if (slot < 0) return false;
+    if (!this.directed && !Number.isNaN(this.backend.weightOf(slot, slot))) this.selfLoops--;
     this.backend.clearVertex(slot);
     if (this.positioned[slot] === 1) {
       this.positioned[slot] = 0;
@@ -305,9 +455,10 @@ export class Graph {
   /**
    * Single-source shortest paths by SPFA (queue-based relaxation); negative
    * weights are allowed. Throws NEGATIVE_CYCLE when a negative cycle is
-   * reachable from the source, UNKNOWN_ID for an unknown source.
+   * reachable from the source (in an undirected graph any negative edge is
+   * one: its two arcs), UNKNOWN_ID for an unknown source.
    */
-  spfa(source: VertexId): ShortestPaths {
+  spfa(source: Id): ShortestPaths<Id> {
     const s = this.sourceSlot(source);
     const tree = this.backend.spfa(s);
     if (typeof tree === 'number') throw this.cycleError(source);
@@ -318,7 +469,7 @@ export class Graph {
    * Single-source shortest paths by Dijkstra with a binary heap. Throws
    * NEGATIVE_WEIGHT if any edge of the graph is negative.
    */
-  dijkstra(source: VertexId): ShortestPaths {
+  dijkstra(source: Id): ShortestPaths<Id> {
     const s = this.sourceSlot(source);
     this.refuseNegative();
     return this.shortestPaths(this.backend.dijkstra(s));
@@ -330,7 +481,7 @@ export class Graph {
    * contributing 0, or is a function (vertexId, targetId) => lower bound.
    * Throws NEGATIVE_WEIGHT if any edge is negative.
    */
-  astar(source: VertexId, target: VertexId, heuristic: Heuristic = 'euclidean'): PathResult | null {
+  astar(source: Id, target: Id, heuristic: Heuristic<Id> = 'euclidean'): PathResult<Id> | null {
     return this.path(source, target, { algorithm: 'astar', heuristic });
   }
 
@@ -343,7 +494,7 @@ export class Graph {
    * 'spfa' throws NEGATIVE_CYCLE when one is reachable from the source.
    * Unknown option keys throw INVALID_ARGUMENT.
    */
-  path(source: VertexId, target: VertexId, options: PathOptions = {}): PathResult | null {
+  path(source: Id, target: Id, options: PathOptions<Id> = {}): PathResult<Id> | null {
     this.alive();
     checkVertexId(source);
     checkVertexId(target);
@@ -376,8 +527,8 @@ export class Graph {
     if (found === NEGATIVE_WEIGHT) throw this.negativeWeightError();
     if (found === NEGATIVE_CYCLE) throw this.cycleError(source);
     if (found === null || typeof found === 'number') return null;
-    const path = new Array<VertexId>(found.slots.length);
-    for (let i = 0; i < path.length; i++) path[i] = this.ids.idAt(found.slots[i]);
+    const path = new Array<Id>(found.slots.length);
+    for (let i = 0; i < path.length; i++) path[i] = this.ids.idAt(found.slots[i]) as Id;
     return { path, cost: found.cost };
   }
 
@@ -402,13 +553,22 @@ export class Graph {
     if (this.searching) throw new SpatialError('INVALID_ARGUMENT', 'the graph cannot change while a heuristic function runs');
   }
 
-  private slotOf(id: VertexId): number {
+  private slotOf(id: Id): number {
     const slot = this.ids.slotOf(id);
     if (slot < 0) throw new SpatialError('UNKNOWN_ID', `no vertex ${describe(id)}`);
     return slot;
   }
 
-  private sourceSlot(source: VertexId): number {
+  // The slots of an edge's two ends, or null when either vertex is absent.
+  private edgeSlots(from: Id, to: Id): [number, number] | null {
+    checkVertexId(from);
+    checkVertexId(to);
+    const u = this.ids.slotOf(from);
+    const v = this.ids.slotOf(to);
+    return u < 0 || v < 0 ? null : [u, v];
+  }
+
+  private sourceSlot(source: Id): number {
     this.alive();
     checkVertexId(source);
     return this.slotOf(source);
@@ -422,7 +582,7 @@ export class Graph {
     return new SpatialError('NEGATIVE_WEIGHT', 'the graph has a negative edge weight; use spfa');
   }
 
-  private cycleError(source: VertexId): SpatialError {
+  private cycleError(source: Id): SpatialError {
     return new SpatialError('NEGATIVE_CYCLE', `a negative cycle is reachable from ${describe(source)}`);
   }
 
@@ -435,9 +595,9 @@ export class Graph {
     return this.ids;
   }
 
-  private shortestPaths(tree: SlotTree): ShortestPaths {
+  private shortestPaths(tree: SlotTree): ShortestPaths<Id> {
     this.idsShared = true;
-    return new SlotShortestPaths(this.ids, tree);
+    return new SlotShortestPaths<Id>(this.ids, tree);
   }
 
   private checkRoom(added: number): void {
@@ -446,7 +606,7 @@ export class Graph {
     }
   }
 
-  private createVertex(id: VertexId): number {
+  private createVertex(id: Id): number {
     const slot = this.ownIds().add(id);
     this.backend.ensureVertices(slot + 1);
     if (slot >= this.positioned.length) {
@@ -464,11 +624,31 @@ export class Graph {
     this.backend.setPosition(slot, x, y);
   }
 
+  // An undirected bulk load: each edge as its two arcs, side by side, so a
+  // repeated edge in either direction keeps its last weight on both arcs.
+  private loadUndirected(n: number, from: Int32Array, to: Int32Array, weight: Float64Array, x?: Float64Array, y?: Float64Array): void {
+    const m = from.length;
+    const arcFrom = new Int32Array(2 * m);
+    const arcTo = new Int32Array(2 * m);
+    const arcWeight = new Float64Array(2 * m);
+    const looped = new Uint8Array(n);
+    for (let e = 0; e < m; e++) {
+      arcFrom[2 * e] = arcTo[2 * e + 1] = from[e];
+      arcTo[2 * e] = arcFrom[2 * e + 1] = to[e];
+      arcWeight[2 * e] = arcWeight[2 * e + 1] = weight[e];
+      if (from[e] === to[e] && looped[from[e]] === 0) {
+        looped[from[e]] = 1;
+        this.selfLoops++;
+      }
+    }
+    this.backend.load(n, arcFrom, arcTo, arcWeight, x, y);
+  }
+
   // A user heuristic as a per-slot estimate; it must return a finite number.
-  private userEstimate(heuristic: (a: VertexId, b: VertexId) => number, target: VertexId): Estimate {
+  private userEstimate(heuristic: (a: Id, b: Id) => number, target: Id): Estimate {
     const ids = this.ids;
     return (v) => {
-      const h = heuristic(ids.idAt(v), target);
+      const h = heuristic(ids.idAt(v) as Id, target);
       if (!Number.isFinite(h)) {
         throw new SpatialError('INVALID_NUMBER', `heuristic returned ${String(h)} for ${describe(ids.idAt(v))}`);
       }

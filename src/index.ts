@@ -4,7 +4,7 @@ export type { Backend } from './wasm.js';
 export { SpatialError } from './errors.js';
 export type { SpatialErrorCode } from './errors.js';
 export { Graph } from './graph.js';
-export type { FromEdgesOptions, GraphOptions, Heuristic, PathAlgorithm, PathOptions, PathResult, ShortestPaths, VertexId } from './graph.js';
+export type { FromBufferOptions, FromEdgesOptions, GraphOptions, Heuristic, PathAlgorithm, PathOptions, PathResult, ShortestPaths, VertexId } from './graph.js';
 export { GridMap, MAX_GRID_CELLS } from './grid.js';
 export type { GridMapOptions, FindPathOptions, DiagonalRule, GridAlgorithm, GridPath } from './grid.js';
 export type { FromArrayOptions, FractionalCoordinates, GridCells } from './grid.js';

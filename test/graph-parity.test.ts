@@ -5,182 +5,19 @@
 // exactly when the oracle finds one reachable from the source.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Graph, init, type Backend, type PathResult } from '../src/index.js';
+import { Graph, init, type Backend } from '../src/index.js';
 import { codeOf } from './graph-codes.js';
-import { bellmanFord, type Id, type OracleEdge } from './oracles/bellman-ford.js';
+import { apply, checkAgainstOracle, expectPath, idArb, opArb, type Op } from './graph-checks.js';
+import { bellmanFord, type Id } from './oracles/bellman-ford.js';
+import { GraphModel } from './oracles/graph-model.js';
 
 beforeAll(() => init());
 
 const BACKENDS: Backend[] = ['wasm', 'js'];
 
-/** The graph as a user would describe it: vertices in insertion order, edges by (from, to). */
-class GraphModel {
-  vertices: Id[] = [];
-  edges = new Map<Id, Map<Id, number>>();
-
-  has(id: Id): boolean {
-    return this.edges.has(id);
-  }
-  addVertex(id: Id): void {
-    if (this.has(id)) return;
-    this.vertices.push(id);
-    this.edges.set(id, new Map());
-  }
-  addEdge(from: Id, to: Id, weight: number): void {
-    this.addVertex(from);
-    this.addVertex(to);
-    this.edges.get(from)?.set(to, weight);
-  }
-  removeEdge(from: Id, to: Id): boolean {
-    return this.edges.get(from)?.delete(to) ?? false;
-  }
-  removeVertex(id: Id): boolean {
-    if (!this.has(id)) return false;
-    this.edges.delete(id);
-    this.vertices = this.vertices.filter((v) => v !== id);
-    for (const out of this.edges.values()) out.delete(id);
-    return true;
-  }
-  edgeList(): OracleEdge[] {
-    const list: OracleEdge[] = [];
-    for (const [from, out] of this.edges) for (const [to, weight] of out) list.push({ from, to, weight });
-    return list;
-  }
-  weight(from: Id, to: Id): number | undefined {
-    return this.edges.get(from)?.get(to);
-  }
-}
-
-type Op =
-  | { kind: 'addEdge'; from: Id; to: Id; weight: number }
-  | { kind: 'addVertex'; id: Id }
-  | { kind: 'removeEdge'; from: Id; to: Id }
-  | { kind: 'removeVertex'; id: Id }
-  | { kind: 'reweight'; pick: number; weight: number };
-
-// Numbers and look-alike strings, so 1 and '1' must stay two vertices.
-const idArb = fc.constantFrom<Id>(0, 1, 2, 3, 4, 5, 6, '1', '2', 'a', 'b', 'c');
-
-const opArb = (weight: fc.Arbitrary<number>): fc.Arbitrary<Op> =>
-  fc.oneof(
-    { weight: 8, arbitrary: fc.record({ kind: fc.constant('addEdge' as const), from: idArb, to: idArb, weight }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('addVertex' as const), id: idArb }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeEdge' as const), from: idArb, to: idArb }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeVertex' as const), id: idArb }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('reweight' as const), pick: fc.nat(), weight }) },
-  );
-
 // Integer weights keep every sum exact, so distances compare with ===.
 const signedOps = fc.array(opArb(fc.integer({ min: -3, max: 9 })), { maxLength: 40 });
 const nonNegativeOps = fc.array(opArb(fc.integer({ min: 0, max: 9 })), { maxLength: 40 });
-
-
-/** Applies one op to the model and both graphs, checking they answer alike. */
-function apply(op: Op, model: GraphModel, graphs: Graph[]): void {
-  if (op.kind === 'reweight') {
-    // A new weight on an existing edge, when there is one.
-    const edges = model.edgeList();
-    if (edges.length === 0) return;
-    const { from, to } = edges[op.pick % edges.length];
-    op = { kind: 'addEdge', from, to, weight: op.weight };
-  }
-  switch (op.kind) {
-    case 'addEdge':
-      model.addEdge(op.from, op.to, op.weight);
-      for (const g of graphs) g.addEdge(op.from, op.to, op.weight);
-      break;
-    case 'addVertex': {
-      const expected = model.has(op.id) ? 'DUPLICATE_ID' : null;
-      model.addVertex(op.id);
-      for (const g of graphs) expect(codeOf(() => g.addVertex(op.id))).toBe(expected);
-      break;
-    }
-    case 'removeEdge': {
-      const expected = model.removeEdge(op.from, op.to);
-      for (const g of graphs) expect(g.removeEdge(op.from, op.to)).toBe(expected);
-      break;
-    }
-    case 'removeVertex': {
-      const expected = model.removeVertex(op.id);
-      for (const g of graphs) expect(g.removeVertex(op.id)).toBe(expected);
-      break;
-    }
-  }
-  for (const g of graphs) {
-    expect(g.vertexCount).toBe(model.vertices.length);
-    expect(g.edgeCount).toBe(model.edgeList().length);
-  }
-}
-
-/** A path is real when it runs source..target over existing edges; returns its cost. */
-function walk(model: GraphModel, path: Id[], source: Id, target: Id): number {
-  expect(path[0]).toBe(source);
-  expect(path[path.length - 1]).toBe(target);
-  let cost = 0;
-  for (let i = 1; i < path.length; i++) {
-    const w = model.weight(path[i - 1], path[i]);
-    expect(w, `edge ${String(path[i - 1])} -> ${String(path[i])}`).toBeDefined();
-    cost += w as number;
-  }
-  return cost;
-}
-
-function expectPath(model: GraphModel, found: PathResult | null, source: Id, target: Id, distance: number): void {
-  if (distance === Infinity) {
-    expect(found).toBeNull();
-    return;
-  }
-  expect(found).not.toBeNull();
-  const { path, cost } = found as PathResult;
-  expect(cost).toBe(distance);
-  expect(walk(model, path, source, target)).toBe(distance);
-}
-
-function checkAgainstOracle(model: GraphModel, graphs: Graph[]): void {
-  const edges = model.edgeList();
-  const hasNegative = edges.some((e) => e.weight < 0);
-  for (const source of model.vertices) {
-    const oracle = bellmanFord(model.vertices, edges, source);
-    for (const g of graphs) {
-      if (oracle.negativeCycle) {
-        expect(codeOf(() => g.spfa(source))).toBe('NEGATIVE_CYCLE');
-        expect(codeOf(() => g.path(source, source, { algorithm: 'spfa' }))).toBe('NEGATIVE_CYCLE');
-      } else {
-        const tree = g.spfa(source);
-        for (const v of model.vertices) {
-          const d = oracle.dist.get(v) as number;
-          expect(tree.distance(v)).toBe(d);
-          const path = tree.path(v);
-          if (d === Infinity) expect(path).toBeNull();
-          else expect(walk(model, path as Id[], source, v)).toBe(d);
-          expectPath(model, g.path(source, v, { algorithm: 'spfa' }), source, v, d);
-          if (hasNegative) expectPath(model, g.path(source, v), source, v, d); // default falls back to SPFA
-        }
-      }
-      if (hasNegative) {
-        expect(codeOf(() => g.dijkstra(source))).toBe('NEGATIVE_WEIGHT');
-        for (const algorithm of ['astar', 'dijkstra', 'bidirectional'] as const) {
-          expect(codeOf(() => g.path(source, source, { algorithm }))).toBe('NEGATIVE_WEIGHT');
-        }
-        expect(codeOf(() => g.astar(source, source, () => 0))).toBe('NEGATIVE_WEIGHT');
-        continue;
-      }
-      const tree = g.dijkstra(source);
-      for (const target of model.vertices) {
-        const d = oracle.dist.get(target) as number;
-        expect(tree.distance(target)).toBe(d);
-        const treePath = tree.path(target);
-        if (d !== Infinity) expect(walk(model, treePath as Id[], source, target)).toBe(d);
-        expectPath(model, g.astar(source, target, 'zero'), source, target, d);
-        expectPath(model, g.astar(source, target, () => 0), source, target, d);
-        for (const algorithm of ['astar', 'dijkstra', 'bidirectional'] as const) {
-          expectPath(model, g.path(source, target, { algorithm }), source, target, d);
-        }
-        expectPath(model, g.path(source, target), source, target, d);
-      }
-    }
-  }
-}
 
 function build(ops: Op[]): { model: GraphModel; graphs: Graph[] } {
   const model = new GraphModel();
@@ -288,7 +125,7 @@ describe('Graph searches agree with Bellman-Ford (wasm and js)', () => {
         const graphs = BACKENDS.map((backend) => Graph.fromEdges(from, to, weight, { vertexCount: n, backend }));
         for (const g of graphs) {
           expect(g.vertexCount).toBe(n);
-          expect(g.edgeCount).toBe(model.edgeList().length);
+          expect(g.edgeCount).toBe(model.edgeCount());
         }
         checkAgainstOracle(model, graphs);
         // Edits after a bulk load behave like edits on any graph.
@@ -338,15 +175,7 @@ describe('A* with positions (wasm and js)', () => {
             const d = oracle.dist.get(t) as number;
             for (const g of graphs) {
               for (const heuristic of ['euclidean', 'manhattan', 'octile', userEuclidean] as const) {
-                const found = g.astar(s, t, heuristic);
-                if (d === Infinity) {
-                  expect(found).toBeNull();
-                  continue;
-                }
-                expect(found).not.toBeNull();
-                const { path, cost } = found as PathResult;
-                expect(cost).toBe(d);
-                expect(walk(model, path, s, t)).toBe(d);
+                expectPath(model, g.astar(s, t, heuristic), s, t, d);
               }
             }
           }

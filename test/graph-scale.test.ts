@@ -1,6 +1,7 @@
 // A 1,000,000-vertex graph through fromEdges: a chain of unit steps plus a
 // shortcut every 1,000 vertices costing 999.5, so the distance to k is known
-// in closed form: floor(k / 1000) * 999.5 + k % 1000.
+// in closed form: floor(k / 1000) * 999.5 + k % 1000. Undirected, the same
+// ladder walks both ways; and it survives a snapshot onto either backend.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Graph, init, type Backend } from '../src/index.js';
 
@@ -20,7 +21,7 @@ function cost(path: Array<string | number>): number {
   return total;
 }
 
-function ladder(backend: Backend): Graph {
+function ladder(backend: Backend, directed = true): Graph<number> {
   const shortcuts = N - HOP;
   const from = new Int32Array(N - 1 + shortcuts);
   const to = new Int32Array(from.length);
@@ -35,7 +36,7 @@ function ladder(backend: Backend): Graph {
     to[N - 1 + i] = i + HOP;
     weight[N - 1 + i] = HOP - 0.5;
   }
-  return Graph.fromEdges(from, to, weight, { backend });
+  return Graph.fromEdges(from, to, weight, { backend, directed });
 }
 
 describe.each(['wasm', 'js'] as Backend[])('a million vertices (%s backend)', (backend) => {
@@ -53,5 +54,23 @@ describe.each(['wasm', 'js'] as Backend[])('a million vertices (%s backend)', (b
     expect(cost(found?.path ?? [])).toBe(expected(N - 1));
     expect(g.path(N - 1, 0)).toBeNull();
     g.dispose();
+  });
+});
+
+describe.each(['wasm', 'js'] as Backend[])('a million vertices, undirected, through a snapshot (%s backend)', (backend) => {
+  it('walks the ladder both ways, before and after toBuffer / fromBuffer on either backend', () => {
+    const g = ladder(backend, false);
+    expect(g.edgeCount).toBe(2 * N - 1 - HOP);
+    const bytes = g.toBuffer();
+    g.dispose();
+    for (const target of ['wasm', 'js'] as Backend[]) {
+      const copy = Graph.fromBuffer<number>(bytes, { backend: target });
+      expect([copy.vertexCount, copy.edgeCount, copy.directed]).toEqual([N, 2 * N - 1 - HOP, false]);
+      const back = copy.path(N - 1, 0, { algorithm: 'bidirectional' });
+      expect(back?.cost).toBe(expected(N - 1));
+      expect(cost([...(back?.path ?? [])].reverse())).toBe(expected(N - 1));
+      expect(copy.degree(HOP)).toBe(4); // HOP - 1, HOP + 1, 0 and 2 * HOP
+      copy.dispose();
+    }
   });
 });

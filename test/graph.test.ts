@@ -277,7 +277,7 @@ describe.each(BACKENDS)('Graph (%s backend)', (backend) => {
   });
 
   it('builds from edge arrays with positions, isolated vertices and repeats', () => {
-    const g = Graph.fromEdges(Int32Array.of(0, 1, 0, 0), Int32Array.of(1, 2, 2, 2), Float64Array.of(1, 1, 5, 1.5), {
+    const g = Graph.fromEdges<VertexId>(Int32Array.of(0, 1, 0, 0), Int32Array.of(1, 2, 2, 2), Float64Array.of(1, 1, 5, 1.5), {
       vertexCount: 4,
       x: Float64Array.of(0, 1, 2, 9),
       y: Float64Array.of(0, 0, 0, 9),

@@ -3,6 +3,8 @@
 // square at unit density, each linked to up to four random neighbours within
 // its 3 x 3 cells, weight = distance x (1 + up to 0.5), so the euclidean
 // heuristic is admissible. Uniform: random endpoints and weights, no positions.
+// `undirectedOf` turns either into an undirected graph: each pair of vertices
+// joined once, whichever way round it was listed first.
 import { mulberry32 } from '../random.js';
 
 export interface BenchGraph {
@@ -83,4 +85,39 @@ export function uniformGraph(n: number, m: number, queryCount: number, seed: num
     if (u !== v) edges.set(u * n + v, 1 + 99 * random());
   }
   return finish(n, edges, queryCount, random);
+}
+
+/** The same graph with each unordered pair once (its first listing kept), for undirected searches. */
+export function undirectedOf(data: BenchGraph): BenchGraph {
+  const { n } = data;
+  const kept = new Map<number, number>();
+  const from: number[] = [];
+  const to: number[] = [];
+  const weight: number[] = [];
+  for (let e = 0; e < data.from.length; e++) {
+    const u = data.from[e];
+    const v = data.to[e];
+    const key = Math.min(u, v) * n + Math.max(u, v);
+    if (kept.has(key)) continue;
+    kept.set(key, data.weight[e]);
+    from.push(u);
+    to.push(v);
+    weight.push(data.weight[e]);
+  }
+  const pathCost = (path: number[]): number => {
+    let total = 0;
+    for (let i = 1; i < path.length; i++) {
+      const u = path[i - 1];
+      const v = path[i];
+      total += kept.get(Math.min(u, v) * n + Math.max(u, v)) ?? NaN;
+    }
+    return total;
+  };
+  return {
+    ...data,
+    from: Int32Array.from(from),
+    to: Int32Array.from(to),
+    weight: Float64Array.from(weight),
+    pathCost,
+  };
 }

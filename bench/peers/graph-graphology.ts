@@ -1,5 +1,6 @@
 // graphology + graphology-shortest-path adapters: a directed graph built one
-// edge at a time, and point-to-point searchers returning the path's cost.
+// edge at a time, point-to-point searchers returning the path's cost, and the
+// round trip a graphology user persists or posts a graph with.
 import { DirectedGraph } from 'graphology';
 import { astar, dijkstra } from 'graphology-shortest-path';
 import type { BenchGraph } from './graph-data.js';
@@ -29,4 +30,9 @@ export function graphologySearcher(
     if (!nodes || nodes.length === 0) return s === t ? 0 : Infinity;
     return data.pathCost(nodes.map(Number));
   };
+}
+
+/** export -> JSON text -> parse -> import: graphology's serialization round trip. */
+export function graphologyRoundTrip(graph: DirectedGraph): DirectedGraph {
+  return DirectedGraph.from(JSON.parse(JSON.stringify(graph.export())));
 }

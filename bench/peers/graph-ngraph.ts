@@ -21,9 +21,11 @@ export function ngraphSearcher(
   data: BenchGraph,
   algorithm: 'aStar' | 'nba',
   euclidean: boolean,
+  oriented = true,
 ): (s: number, t: number) => number {
+  // oriented: false walks every link both ways: ngraph's undirected graph.
   const finder = path[algorithm](graph, {
-    oriented: true,
+    oriented,
     distance: (_a, _b, link) => link.data,
     heuristic: euclidean ? (a, b) => Math.hypot(a.data.x - b.data.x, a.data.y - b.data.y) : () => 0,
   });

@@ -41,8 +41,8 @@ function capacityFor(current: number, needed: number): number {
   return capacity;
 }
 
-// The first half of a counting sort: start[k] = how many of the m keys are below k.
-function rowStarts(n: number, keys: Int32Array, m: number): Int32Array {
+/** The first half of a counting sort: start[k] = how many of the first m keys are below k. */
+export function rowStarts(n: number, keys: Int32Array, m: number): Int32Array {
   const start = new Int32Array(n + 1);
   for (let e = 0; e < m; e++) start[keys[e] + 1]++;
   for (let k = 0; k < n; k++) start[k + 1] += start[k];
@@ -97,37 +97,61 @@ export class ReferenceGraph implements GraphBackend {
     this.ys[v] = y;
   }
 
-  setEdge(u: number, v: number, w: number): boolean {
+  setEdge(u: number, v: number, w: number, mirror: boolean): boolean {
     this.prepareEdit();
-    const found = this.index.get(edgeKey(u, v));
-    if (found !== undefined) {
-      const old = this.edgeWeight[found];
-      this.edgeWeight[found] = w;
-      if (this.csrValid) {
-        const at = this.edgeCsr[found];
-        this.csr.weight[at] = w;
-        this.negatives += (w < 0 ? 1 : 0) - (old < 0 ? 1 : 0);
-        if (this.reverseValid) this.csr.rWeight[this.reverseAt[at]] = w;
-      }
-      return false;
-    }
-    this.invalidate();
-    this.reserveEdges(this.m + 1);
-    const e = this.m++;
-    this.edgeFrom[e] = u;
-    this.edgeTo[e] = v;
-    this.edgeWeight[e] = w;
-    this.index.set(edgeKey(u, v), e);
-    return true;
+    const added = this.setArc(u, v, w);
+    if (mirror && u !== v) this.setArc(v, u, w);
+    return added;
   }
 
-  removeEdge(u: number, v: number): boolean {
+  removeEdge(u: number, v: number, mirror: boolean): boolean {
+    this.prepareEdit();
+    const removed = this.removeArc(u, v);
+    if (mirror && u !== v) this.removeArc(v, u);
+    return removed;
+  }
+
+  weightOf(u: number, v: number): number {
     this.prepareEdit();
     const found = this.index.get(edgeKey(u, v));
-    if (found === undefined) return false;
-    this.removeEdgeAt(found);
-    this.invalidate();
-    return true;
+    return found === undefined ? NaN : this.edgeWeight[found];
+  }
+
+  degree(v: number): number {
+    this.ensureCsr();
+    return this.csr.start[v + 1] - this.csr.start[v];
+  }
+
+  neighbors(v: number): Int32Array {
+    this.ensureCsr();
+    return this.csr.target.slice(this.csr.start[v], this.csr.start[v + 1]);
+  }
+
+  nearest(x: number, y: number): Int32Array {
+    // Squared distances, as the core computes them, so ties agree exactly.
+    let best = Infinity;
+    const tied: number[] = [];
+    for (let v = 0; v < this.n; v++) {
+      if (Number.isNaN(this.xs[v])) continue;
+      const dx = this.xs[v] - x;
+      const dy = this.ys[v] - y;
+      const d = dx * dx + dy * dy;
+      if (d < best) {
+        best = d;
+        tied.length = 0;
+      }
+      if (d === best) tied.push(v);
+    }
+    return Int32Array.from(tied);
+  }
+
+  arcs(): { from: Int32Array; to: Int32Array; weight: Float64Array } {
+    const m = this.edgeCount(); // settles a bulk load's repeats first
+    return { from: this.edgeFrom.slice(0, m), to: this.edgeTo.slice(0, m), weight: this.edgeWeight.slice(0, m) };
+  }
+
+  positions(): { xs: Float64Array; ys: Float64Array } {
+    return { xs: this.xs.slice(0, this.n), ys: this.ys.slice(0, this.n) };
   }
 
   clearVertex(v: number): void {
@@ -151,7 +175,7 @@ export class ReferenceGraph implements GraphBackend {
     return this.negatives;
   }
 
-  load(n: number, from: Int32Array, to: Int32Array, weight: Float64Array, xs?: Float64Array, ys?: Float64Array): void {
+  load(n: number, from: Int32Array, to: Int32Array, weight: Float64Array, xs?: Float64Array, ys?: Float64Array, listed = false): void {
     this.ensureVertices(n);
     if (xs !== undefined && ys !== undefined) {
       this.xs.set(xs);
@@ -162,7 +186,7 @@ export class ReferenceGraph implements GraphBackend {
     this.edgeTo.set(to);
     this.edgeWeight.set(weight);
     this.m = from.length;
-    this.raw = true;
+    this.raw = !listed;
     this.indexValid = false;
     this.buildCsr();
   }
@@ -210,6 +234,38 @@ export class ReferenceGraph implements GraphBackend {
   }
 
   // ---- internals ----
+
+  // Adds u -> v or replaces its weight, patching a valid CSR in place.
+  private setArc(u: number, v: number, w: number): boolean {
+    const found = this.index.get(edgeKey(u, v));
+    if (found !== undefined) {
+      const old = this.edgeWeight[found];
+      this.edgeWeight[found] = w;
+      if (this.csrValid) {
+        const at = this.edgeCsr[found];
+        this.csr.weight[at] = w;
+        this.negatives += (w < 0 ? 1 : 0) - (old < 0 ? 1 : 0);
+        if (this.reverseValid) this.csr.rWeight[this.reverseAt[at]] = w;
+      }
+      return false;
+    }
+    this.invalidate();
+    this.reserveEdges(this.m + 1);
+    const e = this.m++;
+    this.edgeFrom[e] = u;
+    this.edgeTo[e] = v;
+    this.edgeWeight[e] = w;
+    this.index.set(edgeKey(u, v), e);
+    return true;
+  }
+
+  private removeArc(u: number, v: number): boolean {
+    const found = this.index.get(edgeKey(u, v));
+    if (found === undefined) return false;
+    this.removeEdgeAt(found);
+    this.invalidate();
+    return true;
+  }
 
   private tree(): SlotTree {
     return { dist: this.state.dist.slice(0, this.n), parent: this.state.parent.slice(0, this.n) };
