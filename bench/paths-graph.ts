@@ -53,11 +53,11 @@ function checked(name: string, data: BenchGraph, search: Search, expected: Float
   return { name, run: () => compare(name, costs(data, search), expected) };
 }
 
-function queryCase(context: SuiteContext, title: string, data: BenchGraph, searches: Array<[string, Search]>): void {
+function queryCase(context: SuiteContext, title: string, data: BenchGraph, searches: Array<[string, Search]>, headline?: string): void {
   const expected = costs(data, searches[0][1]);
   const reachable = expected.filter((c) => c !== Infinity).length;
   const contenders = searches.map(([name, search]) => checked(name, data, search, expected));
-  context.bench(title, contenders, { opsPerRun: expected.length, opName: 'query', warmup: 0, minSamples: 1, minTimeMs: 0 });
+  context.bench(title, contenders, { opsPerRun: expected.length, opName: 'query', warmup: 0, minSamples: 1, minTimeMs: 0, headline });
   context.note(`${title}: ${searches.length} contenders agree on all ${expected.length} query costs in every timed pass (${reachable} reachable, 1e-9 relative)`);
 }
 
@@ -73,6 +73,7 @@ function buildCase(context: SuiteContext, data: BenchGraph) {
   ];
   context.bench(`build: ${data.n.toLocaleString('en-US')} vertices with positions, ${data.from.length.toLocaleString('en-US')} edges`, contenders, {
     opName: 'build',
+    headline: `Graph: fromEdges, ${data.n.toLocaleString('en-US')} vertices, ${data.from.length.toLocaleString('en-US')} edges`,
     warmup: context.quick ? 0 : 1,
     minSamples: context.quick ? 1 : 2,
     minTimeMs: 0,
@@ -178,14 +179,16 @@ export const pathsGraphSuite: Suite = {
   title: 'Graph shortest paths on random sparse graphs (P3)',
   async run(context) {
     await init();
-    const queries = context.quick ? 10 : 200;
+    const queries = context.pick({ smoke: 10, default: 20, full: 200 });
     const geometric = geometricGraph(VERTICES, EDGES, queries, 1);
     const uniform = uniformGraph(VERTICES, EDGES, queries, 2);
     context.note(`geometric: ${geometric.n} vertices, ${geometric.from.length} edges; uniform: ${uniform.n} vertices, ${uniform.from.length} edges; ${queries} random queries each`);
 
     // First, while the peers' big object graphs do not yet load the garbage collector.
-    singleSourceCase(context, 'P3 single source, geometric: SPFA next to Dijkstra', geometric);
-    singleSourceCase(context, 'P3 single source, uniform: SPFA next to Dijkstra', uniform);
+    if (context.full) {
+      singleSourceCase(context, 'P3 single source, geometric: SPFA next to Dijkstra', geometric);
+      singleSourceCase(context, 'P3 single source, uniform: SPFA next to Dijkstra', uniform);
+    }
     undirectedCase(context, undirectedOf(geometric));
 
     {
@@ -201,7 +204,7 @@ export const pathsGraphSuite: Suite = {
         ['ngraph.path aStar', ngraphSearcher(ngraph, geometric, 'aStar', true)],
         ['ngraph.path nba', ngraphSearcher(ngraph, geometric, 'nba', true)],
         ['graphology astar', graphologySearcher(graphology, geometric, 'astar')],
-      ]);
+      ], `Graph: ${queries} A* queries, ${geometric.n.toLocaleString('en-US')} vertices with positions`);
       wasm.dispose();
       js.dispose();
       snapshotCase(context, geometric, graphology);
@@ -219,7 +222,7 @@ export const pathsGraphSuite: Suite = {
         ['plain CSR Dijkstra (typed arrays)', plainSearcher(plainCsr(uniform.n, uniform.from, uniform.to, uniform.weight), false)],
         ['ngraph.path nba', ngraphSearcher(ngraph, uniform, 'nba', false)],
         ['graphology dijkstra.bidirectional', graphologySearcher(graphology, uniform, 'dijkstra')],
-      ]);
+      ], `Graph: ${queries} point-to-point queries, random graph without positions`);
       wasm.dispose();
       js.dispose();
     }

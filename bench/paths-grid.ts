@@ -198,12 +198,16 @@ function confirmWithDijkstra(context: SuiteContext, map: MapData, pairs: Pairs, 
 }
 
 /** Times one map: our contenders and the plain A* on every pair, then PathFinding.js on a subset. */
-function benchMap(context: SuiteContext, map: MapData, pairs: Pairs, costs: number[], some: Pairs, someCosts: number[]): CaseResult[] {
+function benchMap(context: SuiteContext, map: MapData, pairs: Pairs, costs: number[], some: Pairs, someCosts: number[], headline?: string): CaseResult[] {
   // No warm-up run: checking the costs already ran every contender once over the same pairs.
   const heavy = { minSamples: context.quick ? 2 : 3, warmup: 0, minTimeMs: context.quick ? 0 : 300, opName: 'search' };
-  const fast = context.bench(`${map.name}: ${pairs.length} searches`, fastContenders(map, pairs, costs), { ...heavy, opsPerRun: pairs.length });
+  const fast = context.bench(`${map.name}: ${pairs.length} searches`, fastContenders(map, pairs, costs), { ...heavy, opsPerRun: pairs.length, headline });
   const { contenders, jpsExcess } = pathfindingContenders(map, some, someCosts);
-  const peers = context.bench(`${map.name}: ${some.length} searches against PathFinding.js`, contenders, { ...heavy, opsPerRun: some.length });
+  const peers = context.bench(`${map.name}: ${some.length} searches against PathFinding.js`, contenders, {
+    ...heavy,
+    opsPerRun: some.length,
+    headline: headline === undefined ? undefined : `${headline}, against PathFinding.js`,
+  });
   context.note(jpsExcess);
   return [fast, peers];
 }
@@ -222,15 +226,14 @@ export const pathsGridSuite: Suite = {
   title: 'GridMap: A*, jump point search and any-angle paths against PathFinding.js and a plain typed-array A*',
   async run(context) {
     await init();
-    const quick = context.quick;
     context.note('memory: 30 bytes per cell once searched (1 walkability and 1 in its column copy, 8 cost, 16 search record, 4 heap position), over the grid plus a one-cell border');
 
     // P1: the random grid.
     const p1 = randomMap();
-    const { pairs, costs } = randomPairs(p1, quick ? 200 : 1000);
-    confirmWithDijkstra(context, p1, pairs, costs, quick ? 20 : 100);
-    const pfCount = quick ? 5 : 25;
-    benchMap(context, p1, pairs, costs, pairs.slice(0, pfCount), costs.slice(0, pfCount));
+    const { pairs, costs } = randomPairs(p1, context.pick({ smoke: 200, default: 300, full: 1000 }));
+    confirmWithDijkstra(context, p1, pairs, costs, context.pick({ smoke: 20, default: 30, full: 100 }));
+    const pfCount = context.pick({ smoke: 5, default: 10, full: 25 });
+    benchMap(context, p1, pairs, costs, pairs.slice(0, pfCount), costs.slice(0, pfCount), 'GridMap: A* searches on 512 x 512, 20% of cells blocked');
 
     // P2: the Moving AI maps, a spread of each file's scenarios (they are sorted by length).
     const p2: CaseResult[][] = [];
@@ -240,13 +243,13 @@ export const pathsGridSuite: Suite = {
       const parsed = parseMovingAIMap(readFileSync(resolve(MOVING_AI_DIR, name), 'utf8'));
       const map: MapData = { name: `P2 ${name}`, ...parsed, walkable: parsed.cells };
       const scenarios = parseMovingAIScenarios(readFileSync(resolve(MOVING_AI_DIR, `${name}.scen`), 'utf8'));
-      const wanted = quick ? 40 : 120;
+      const wanted = context.pick({ smoke: 40, default: 60, full: 120 });
       const every = Math.max(1, Math.floor(scenarios.length / wanted));
       const chosen = scenarios.filter((_, i) => i % every === 0).slice(0, wanted);
       const scenarioPairs: Pairs = chosen.map((s) => [s.startX, s.startY, s.goalX, s.goalY]);
       const optimal = chosen.map((s) => s.optimalLength);
       context.note(`${map.name}: ${chosen.length} of ${scenarios.length} scenarios (1 in ${every}); costs checked against the published optimal lengths`);
-      const spacing = Math.ceil(chosen.length / (quick ? 4 : 12));
+      const spacing = Math.ceil(chosen.length / context.pick({ smoke: 4, default: 6, full: 12 }));
       const spread = (_: unknown, i: number): boolean => i % spacing === 0;
       p2.push(benchMap(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread), optimal.filter(spread)));
       const lengths = benchSmoothing(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread));
