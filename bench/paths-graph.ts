@@ -74,8 +74,8 @@ function buildCase(context: SuiteContext, data: BenchGraph) {
   context.bench(`build: ${data.n.toLocaleString('en-US')} vertices with positions, ${data.from.length.toLocaleString('en-US')} edges`, contenders, {
     opName: 'build',
     headline: `Graph: fromEdges, ${data.n.toLocaleString('en-US')} vertices, ${data.from.length.toLocaleString('en-US')} edges`,
-    warmup: context.quick ? 0 : 1,
-    minSamples: context.quick ? 1 : 2,
+    warmup: context.full ? 1 : 0,
+    minSamples: context.full ? 2 : 1,
     minTimeMs: 0,
   });
   if (ngraph === null || graphology === null) throw new Error('build case ran no peer');
@@ -189,7 +189,7 @@ export const pathsGraphSuite: Suite = {
       singleSourceCase(context, 'P3 single source, geometric: SPFA next to Dijkstra', geometric);
       singleSourceCase(context, 'P3 single source, uniform: SPFA next to Dijkstra', uniform);
     }
-    undirectedCase(context, undirectedOf(geometric));
+    if (context.full) undirectedCase(context, undirectedOf(geometric));
 
     {
       const { ngraph, graphology } = buildCase(context, geometric);
@@ -207,7 +207,7 @@ export const pathsGraphSuite: Suite = {
       ], `Graph: ${queries} A* queries, ${geometric.n.toLocaleString('en-US')} vertices with positions`);
       wasm.dispose();
       js.dispose();
-      snapshotCase(context, geometric, graphology);
+      if (context.full) snapshotCase(context, geometric, graphology);
     }
 
     {

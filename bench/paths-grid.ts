@@ -243,15 +243,16 @@ export const pathsGridSuite: Suite = {
       const parsed = parseMovingAIMap(readFileSync(resolve(MOVING_AI_DIR, name), 'utf8'));
       const map: MapData = { name: `P2 ${name}`, ...parsed, walkable: parsed.cells };
       const scenarios = parseMovingAIScenarios(readFileSync(resolve(MOVING_AI_DIR, `${name}.scen`), 'utf8'));
-      const wanted = context.pick({ smoke: 40, default: 60, full: 120 });
+      const wanted = context.pick({ smoke: 40, default: 40, full: 120 });
       const every = Math.max(1, Math.floor(scenarios.length / wanted));
       const chosen = scenarios.filter((_, i) => i % every === 0).slice(0, wanted);
       const scenarioPairs: Pairs = chosen.map((s) => [s.startX, s.startY, s.goalX, s.goalY]);
       const optimal = chosen.map((s) => s.optimalLength);
       context.note(`${map.name}: ${chosen.length} of ${scenarios.length} scenarios (1 in ${every}); costs checked against the published optimal lengths`);
-      const spacing = Math.ceil(chosen.length / context.pick({ smoke: 4, default: 6, full: 12 }));
+      const spacing = Math.ceil(chosen.length / context.pick({ smoke: 4, default: 4, full: 12 }));
       const spread = (_: unknown, i: number): boolean => i % spacing === 0;
       p2.push(benchMap(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread), optimal.filter(spread)));
+      if (!context.full) continue; // any-angle paths: full runs only
       const lengths = benchSmoothing(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread));
       for (const [name, values] of Object.entries(lengths)) (p3[name] ??= []).push(...values);
       p3Optimal.push(...optimal);
