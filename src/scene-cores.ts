@@ -28,6 +28,6 @@ export function resolveCellSize(cellSize: number | undefined, defaultRange: numb
 
 /** The core for a backend and an index. */
 export function createSceneCore(backend: Backend, index: SceneIndex, dimensions: 2 | 3, cellSize: number): SceneBackend {
-  if (index === 'grid') return new GridSceneCore(dimensions, cellSize);
+  if (index === 'grid') return backend === 'wasm' ? new WasmSceneCore(dimensions, 'grid', cellSize) : new GridSceneCore(dimensions, cellSize);
   return backend === 'wasm' ? new WasmSceneCore(dimensions) : new SceneCore(dimensions);
 }

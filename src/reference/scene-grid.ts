@@ -51,7 +51,8 @@ export function levelSize(cellSize: number, level: number): number {
 /** The lowest level whose cells are at least `extent` wide (0 for markers). */
 export function levelFor(cellSize: number, extent: number): number {
   if (!(extent > cellSize)) return 0;
-  let level = Math.max(0, Math.floor(Math.log2(extent / cellSize)) - 1);
+  // The estimate only shortens the search (clamped: the ratio may overflow); the loops make it exact.
+  let level = Math.min(2200, Math.max(0, Math.floor(Math.log2(extent / cellSize)) - 1));
   while (level > 0 && levelSize(cellSize, level - 1) >= extent) level--;
   while (levelSize(cellSize, level) < extent) level++;
   return level;
