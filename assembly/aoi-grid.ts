@@ -15,10 +15,11 @@ const EVENT_MOVE: i32 = 2;
 const CELL_LIMIT: f64 = <f64>(1 << 30);
 /** Bucket: cx, cy, cz, count (0: empty), capacity (records), block address. */
 const BUCKET: usize = 24;
+/** Record: slot, id, then dims coordinates and dims half-extents (f64). */
 const REACH_SLACK: f64 = 1e-15;
 const SCAN_ALL_RATIO: f64 = 2;
-/** Slot record: id, level (-1: free), cx, cy, cz, index in the cell. */
-const SLOT: usize = 24;
+/** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, address of its record. */
+const SLOT: usize = 32;
 
 const VISIT_STEP: i32 = 0;
 const VISIT_QUERY: i32 = 1;
@@ -47,12 +48,13 @@ function levelFor(cellSize: f64, extent: f64): i32 {
   return level;
 }
 
+/** Home bucket of a cell: four neighbours along x share a hashed group of four buckets, so a row of a region reads one or two cache lines. */
 @inline function cellHash(cx: i32, cy: i32, cz: i32, mask: i32): i32 {
-  let h = cx * <i32>0x9e3779b1 ^ cy * <i32>0x85ebca77 ^ cz * <i32>0xc2b2ae3d;
+  let h = (cx >> 2) * <i32>0x9e3779b1 ^ cy * <i32>0x85ebca77 ^ cz * <i32>0xc2b2ae3d;
   h ^= h >>> 16;
   h *= 0x7feb352d;
   h ^= h >>> 15;
-  return h & mask;
+  return ((h << 2) | (cx & 3)) & mask;
 }
 
 @unmanaged
@@ -177,7 +179,7 @@ function newLevel(size: f64): Level {
 class GridScene {
   dims: i32;
   cellSize: f64;
-  /** Bytes per record: slot (with padding), then dims coordinates and dims half-extents. */
+  /** Bytes per record: slot and id, then dims coordinates and dims half-extents. */
   record: usize;
   levels: usize;
   levelCount: i32;
@@ -188,14 +190,20 @@ class GridScene {
   results: IntList;
   visit: i32;
   subject: i32;
+  /** Address of the subject's record, as readOld found it. */
+  subjectRecord: usize;
   moved: bool;
   ox: f64; oy: f64; oz: f64;
   nx: f64; ny: f64; nz: f64;
   orx: f64; ory: f64; orz: f64;
   nrx: f64; nry: f64; nrz: f64;
-  // Two regions of cells: x0 y0 z0 x1 y1 z1 each.
+  // Two regions of cells: x0 y0 z0 x1 y1 z1 each, and the coordinate bounds they were cut from.
   ax0: i32; ay0: i32; az0: i32; ax1: i32; ay1: i32; az1: i32;
   bx0: i32; by0: i32; bz0: i32; bx1: i32; by1: i32; bz1: i32;
+  aLoX: f64; aLoY: f64; aLoZ: f64; aHiX: f64; aHiY: f64; aHiZ: f64;
+  bLoX: f64; bLoY: f64; bLoZ: f64; bHiX: f64; bHiY: f64; bHiZ: f64;
+  /** Bounds of the region being visited: a record outside them on any axis can change nothing. */
+  fLoX: f64; fLoY: f64; fLoZ: f64; fHiX: f64; fHiY: f64; fHiZ: f64;
 
   @inline slot(s: i32): usize {
     return this.slots + <usize>s * SLOT;
@@ -240,11 +248,8 @@ class GridScene {
   }
 
   /** Address of slot s's record. */
-  recordOf(s: i32): usize {
-    const lv = this.levelOf(s);
-    const p = this.slot(s);
-    const e = lv.bucket(lv.find(load<i32>(p, 8), load<i32>(p, 12), load<i32>(p, 16)));
-    return <usize>load<i32>(e, 20) + <usize>load<i32>(p, 20) * this.record;
+  @inline recordOf(s: i32): usize {
+    return <usize>load<u32>(this.slot(s), 28);
   }
 
   /** Appends slot s's record to its cell at level l. */
@@ -260,12 +265,16 @@ class GridScene {
     const cap = load<i32>(e, 16);
     if (k == cap) {
       const grown = max<i32>(cap << 1, 2);
-      const block = <usize>load<i32>(e, 20);
-      store<i32>(e, <i32>(block == 0 ? heap.alloc(<usize>grown * this.record) : heap.realloc(block, <usize>grown * this.record)), 20);
+      const old = <usize>load<i32>(e, 20);
+      const block = old == 0 ? heap.alloc(<usize>grown * this.record) : heap.realloc(old, <usize>grown * this.record);
+      store<i32>(e, <i32>block, 20);
       store<i32>(e, grown, 16);
+      // The block may have moved: its records' slots point at their new places.
+      for (let j = 0; j < k; j++) store<u32>(this.slot(load<i32>(block + <usize>j * this.record)), <u32>(block + <usize>j * this.record), 28);
     }
     const r = <usize>load<i32>(e, 20) + <usize>k * this.record;
     store<i32>(r, s);
+    store<i32>(r, load<i32>(this.slot(s)), 4);
     store<f64>(r, x, 8);
     store<f64>(r, y, 16);
     if (this.dims == 3) {
@@ -284,6 +293,7 @@ class GridScene {
     store<i32>(p, cy, 12);
     store<i32>(p, cz, 16);
     store<i32>(p, k, 20);
+    store<u32>(p, <u32>r, 28);
     if (lv.entities++ == 0) this.activate(l);
     if (rx >= 0) {
       lv.reach0 = max<f64>(lv.reach0, rx);
@@ -302,8 +312,11 @@ class GridScene {
     const last = load<i32>(e, 12) - 1;
     const k = load<i32>(p, 20);
     if (k != last) {
-      memory.copy(block + <usize>k * this.record, block + <usize>last * this.record, this.record);
-      store<i32>(this.slot(load<i32>(block + <usize>k * this.record)), k, 20);
+      const to = block + <usize>k * this.record;
+      memory.copy(to, block + <usize>last * this.record, this.record);
+      const moved = this.slot(load<i32>(to));
+      store<i32>(moved, k, 20);
+      store<u32>(moved, <u32>to, 28);
     }
     store<i32>(e, last, 12);
     if (last == 0) {
@@ -339,6 +352,7 @@ class GridScene {
   /** Reads slot s's position into (ox, oy, oz) and half-extents into (orx, ory, orz). */
   readOld(s: i32): void {
     const r = this.recordOf(s);
+    this.subjectRecord = r;
     this.ox = load<f64>(r, 8);
     this.oy = load<f64>(r, 16);
     if (this.dims == 3) {
@@ -374,6 +388,9 @@ class GridScene {
     const at = changetype<usize>(this) + (which == 0 ? offsetof<GridScene>('ax0') : offsetof<GridScene>('bx0')) + (<usize>a << 2);
     store<i32>(at, lv.cell(lo));
     store<i32>(at, lv.cell(hi), 12);
+    const bounds = changetype<usize>(this) + (which == 0 ? offsetof<GridScene>('aLoX') : offsetof<GridScene>('bLoX')) + (<usize>a << 3);
+    store<f64>(bounds, lo);
+    store<f64>(bounds, hi, 24);
     return true;
   }
 
@@ -412,12 +429,24 @@ class GridScene {
     if (hasA && hasB) {
       const meet = this.ax0 <= this.bx1 && this.bx0 <= this.ax1 && this.ay0 <= this.by1 && this.by0 <= this.ay1 && this.az0 <= this.bz1 && this.bz0 <= this.az1;
       if (meet) {
+        this.fLoX = min(this.aLoX, this.bLoX);
+        this.fLoY = min(this.aLoY, this.bLoY);
+        this.fLoZ = min(this.aLoZ, this.bLoZ);
+        this.fHiX = max(this.aHiX, this.bHiX);
+        this.fHiY = max(this.aHiY, this.bHiY);
+        this.fHiZ = max(this.aHiZ, this.bHiZ);
         this.visitRect(lv, min(this.ax0, this.bx0), min(this.ay0, this.by0), min(this.az0, this.bz0), max(this.ax1, this.bx1), max(this.ay1, this.by1), max(this.az1, this.bz1));
         return;
       }
     }
-    if (hasA) this.visitRect(lv, this.ax0, this.ay0, this.az0, this.ax1, this.ay1, this.az1);
-    if (hasB) this.visitRect(lv, this.bx0, this.by0, this.bz0, this.bx1, this.by1, this.bz1);
+    if (hasA) {
+      memory.copy(changetype<usize>(this) + offsetof<GridScene>('fLoX'), changetype<usize>(this) + offsetof<GridScene>('aLoX'), 48);
+      this.visitRect(lv, this.ax0, this.ay0, this.az0, this.ax1, this.ay1, this.az1);
+    }
+    if (hasB) {
+      memory.copy(changetype<usize>(this) + offsetof<GridScene>('fLoX'), changetype<usize>(this) + offsetof<GridScene>('bLoX'), 48);
+      this.visitRect(lv, this.bx0, this.by0, this.bz0, this.bx1, this.by1, this.bz1);
+    }
   }
 
   /** Judges the step in (o, or) -> (n, nr) at every level that holds entities. */
@@ -431,13 +460,14 @@ class GridScene {
     }
   }
 
+  /** Appends an event; watcher and target are ids. */
   @inline emit(type: i32, watcher: i32, target: i32): void {
     const events = this.events;
     if (events.length + 3 > events.capacity) events.reserve(events.length + 3);
     const at = events.data + (<usize>events.length << 2);
     store<i32>(at, type);
-    store<i32>(at, load<i32>(this.slot(watcher)), 4);
-    store<i32>(at, load<i32>(this.slot(target)), 8);
+    store<i32>(at, watcher, 4);
+    store<i32>(at, target, 8);
     events.length += 3;
   }
 
@@ -468,64 +498,74 @@ class GridScene {
       } else {
         hit = this.ox <= x && x <= this.nx && this.oy <= y && y <= this.ny && this.oz <= z && z <= this.nz;
       }
-      if (hit) this.results.push(load<i32>(this.slot(t)));
+      if (hit) this.results.push(load<i32>(r, 4));
     }
   }
 
-  /** The step's judgement of each record of a 2-D cell: others seeing the subject, the subject seeing them. */
+  /**
+   * The step's judgement of each record of a 2-D cell: does it see the
+   * subject before and after, does the subject see it before and after.
+   * Records outside the region's bounds are dropped first; the tests are
+   * branch-free, since their outcomes follow no pattern.
+   */
   judge2(block: usize, count: i32): void {
     const w = this.subject;
-    const ox = this.ox, oy = this.oy, nx = this.nx, ny = this.ny;
-    const oLoX = ox - this.orx, oHiX = ox + this.orx, oLoY = oy - this.ory, oHiY = oy + this.ory;
-    const nLoX = nx - this.nrx, nHiX = nx + this.nrx, nLoY = ny - this.nry, nHiY = ny + this.nry;
-    const moved = this.moved;
+    const wid = load<i32>(this.slot(w));
+    // (x, y) pairs in one v128: a record's position and half-extents are adjacent doubles.
+    const o = pair(this.ox, this.oy);
+    const n = pair(this.nx, this.ny);
+    const oR = pair(this.orx, this.ory);
+    const nR = pair(this.nrx, this.nry);
+    const oLo = f64x2.sub(o, oR), oHi = f64x2.add(o, oR);
+    const nLo = f64x2.sub(n, nR), nHi = f64x2.add(n, nR);
+    const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
+    const moved = <i32>this.moved;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * 40;
-      const t = load<i32>(r);
-      if (t == w) continue;
-      const x = load<f64>(r, 8);
-      const y = load<f64>(r, 16);
-      const rx = load<f64>(r, 24);
-      const ry = load<f64>(r, 32);
-      const saw = x - rx <= ox && ox <= x + rx && y - ry <= oy && oy <= y + ry;
-      const sees = x - rx <= nx && nx <= x + rx && y - ry <= ny && ny <= y + ry;
-      if (saw) {
-        if (!sees) this.emit(EVENT_LEAVE, t, w);
-        else if (moved) this.emit(EVENT_MOVE, t, w);
-      } else if (sees) {
-        this.emit(EVENT_ENTER, t, w);
-      }
-      const wasSeen = oLoX <= x && x <= oHiX && oLoY <= y && y <= oHiY;
-      const isSeen = nLoX <= x && x <= nHiX && nLoY <= y && y <= nHiY;
-      if (wasSeen != isSeen) this.emit(isSeen ? EVENT_ENTER : EVENT_LEAVE, w, t);
+      const p = v128.load(r, 8);
+      if (!i64x2.all_true(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi)))) continue;
+      if (load<i32>(r) == w) continue;
+      const range = v128.load(r, 24);
+      const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
+      const saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi)));
+      const sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi)));
+      const was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
+      const is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
+      this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
     }
   }
 
+  /** Emits what one record's four answers mean: its view of the subject (enter, leave, move), then the subject's view of it. */
+  @inline judged(tid: i32, wid: i32, saw: i32, sees: i32, was: i32, is: i32, moved: i32): void {
+    if (saw | sees) {
+      if ((saw & sees) == 0) this.emit(sees ? EVENT_ENTER : EVENT_LEAVE, tid, wid);
+      else if (moved) this.emit(EVENT_MOVE, tid, wid);
+    }
+    if (was ^ is) this.emit(is ? EVENT_ENTER : EVENT_LEAVE, wid, tid);
+  }
+
+  /** judge2 for a 3-D cell. */
   judge3(block: usize, count: i32): void {
     const w = this.subject;
+    const wid = load<i32>(this.slot(w));
     const ox = this.ox, oy = this.oy, oz = this.oz, nx = this.nx, ny = this.ny, nz = this.nz;
-    const moved = this.moved;
+    const fLoX = this.fLoX, fHiX = this.fHiX, fLoY = this.fLoY, fHiY = this.fHiY, fLoZ = this.fLoZ, fHiZ = this.fHiZ;
+    const moved = <i32>this.moved;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * 56;
-      const t = load<i32>(r);
-      if (t == w) continue;
       const x = load<f64>(r, 8);
       const y = load<f64>(r, 16);
       const z = load<f64>(r, 24);
+      if (<i32>(x < fLoX) | <i32>(x > fHiX) | <i32>(y < fLoY) | <i32>(y > fHiY) | <i32>(z < fLoZ) | <i32>(z > fHiZ)) continue;
+      if (load<i32>(r) == w) continue;
       const rx = load<f64>(r, 32);
       const ry = load<f64>(r, 40);
       const rz = load<f64>(r, 48);
-      const saw = inBox(x, y, z, rx, ry, rz, ox, oy, oz);
-      const sees = inBox(x, y, z, rx, ry, rz, nx, ny, nz);
-      if (saw) {
-        if (!sees) this.emit(EVENT_LEAVE, t, w);
-        else if (moved) this.emit(EVENT_MOVE, t, w);
-      } else if (sees) {
-        this.emit(EVENT_ENTER, t, w);
-      }
-      const wasSeen = inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
-      const isSeen = inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
-      if (wasSeen != isSeen) this.emit(isSeen ? EVENT_ENTER : EVENT_LEAVE, w, t);
+      const saw = <i32>inBox(x, y, z, rx, ry, rz, ox, oy, oz);
+      const sees = <i32>inBox(x, y, z, rx, ry, rz, nx, ny, nz);
+      const was = <i32>inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
+      const is = <i32>inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
+      this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
     }
   }
 
@@ -584,7 +624,7 @@ class GridScene {
     const p = this.slot(s);
     const lv = this.levelOf(s);
     if (lv.cell(this.nx) == load<i32>(p, 8) && lv.cell(this.ny) == load<i32>(p, 12) && lv.cell(this.nz) == load<i32>(p, 16)) {
-      const r = this.recordOf(s);
+      const r = this.subjectRecord;
       store<f64>(r, this.nx, 8);
       store<f64>(r, this.ny, 16);
       if (this.dims == 3) store<f64>(r, this.nz, 24);
@@ -703,6 +743,10 @@ class GridScene {
     }
     return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity) * 4;
   }
+}
+
+@inline function pair(x: f64, y: f64): v128 {
+  return f64x2.replace_lane(f64x2.splat(x), 1, y);
 }
 
 @inline function inBox(cx: f64, cy: f64, cz: f64, rx: f64, ry: f64, rz: f64, x: f64, y: f64, z: f64): bool {

@@ -58,13 +58,17 @@ export function levelFor(cellSize: number, extent: number): number {
   return level;
 }
 
-/** Bucket of cell (cx, cy, cz) in a table of mask + 1 buckets, before probing. */
+/**
+ * Home bucket of cell (cx, cy, cz) in a table of mask + 1 buckets: four
+ * neighbours along x share a hashed group of four buckets, so a row of a
+ * region reads one or two cache lines.
+ */
 export function cellHash(cx: number, cy: number, cz: number, mask: number): number {
-  let h = Math.imul(cx, 0x9e3779b1) ^ Math.imul(cy, 0x85ebca77) ^ Math.imul(cz, 0xc2b2ae3d);
+  let h = Math.imul(cx >> 2, 0x9e3779b1) ^ Math.imul(cy, 0x85ebca77) ^ Math.imul(cz, 0xc2b2ae3d);
   h ^= h >>> 16;
   h = Math.imul(h, 0x7feb352d);
   h ^= h >>> 15;
-  return h & mask;
+  return ((h << 2) | (cx & 3)) & mask;
 }
 
 /** One level: its cell side and an open-addressing table (linear probing) of its occupied cells. */
