@@ -6,7 +6,7 @@
 // What a step reads is contiguous: a cell's records (slot, position and
 // half-extents: 40 bytes in 2-D, 56 in 3-D) sit in one block, and the cell's
 // coordinates, count and block address in one 24-byte table bucket.
-import { IntList, newIntList, freeIntList } from './int-list';
+import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 
 const EVENT_ENTER: i32 = 0;
 const EVENT_LEAVE: i32 = 1;
@@ -589,12 +589,9 @@ class GridScene {
     this.nz = this.dims == 3 ? z : 0;
     this.setNewRange(watcher, rx, ry, rz);
     this.place(s, this.rangeLevel(watcher), this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
-    this.ox = NaN;
-    this.oy = NaN;
-    this.oz = NaN;
-    this.orx = NaN;
-    this.ory = NaN;
-    this.orz = NaN;
+    // Nothing was seen before an add: no box holds a NaN place.
+    memory.fill(changetype<usize>(this) + offsetof<GridScene>('ox'), 0xff, 24);
+    memory.fill(changetype<usize>(this) + offsetof<GridScene>('orx'), 0xff, 24);
     this.begin(VISIT_STEP, s, false);
     this.step();
   }
@@ -638,12 +635,9 @@ class GridScene {
   remove(s: i32): void {
     this.readOld(s);
     this.unplace(s);
-    this.nx = NaN;
-    this.ny = NaN;
-    this.nz = NaN;
-    this.nrx = NaN;
-    this.nry = NaN;
-    this.nrz = NaN;
+    // Nothing is seen after a remove: no box holds a NaN place.
+    memory.fill(changetype<usize>(this) + offsetof<GridScene>('nx'), 0xff, 24);
+    memory.fill(changetype<usize>(this) + offsetof<GridScene>('nrx'), 0xff, 24);
     this.begin(VISIT_STEP, s, false);
     this.step();
   }
@@ -692,9 +686,7 @@ class GridScene {
 
   watchers(s: i32): i32 {
     this.readNew(s);
-    this.nrx = NaN;
-    this.nry = NaN;
-    this.nrz = NaN;
+    memory.fill(changetype<usize>(this) + offsetof<GridScene>('nrx'), 0xff, 24);
     return this.collect(VISIT_WATCHERS, s, true);
   }
 
@@ -831,11 +823,8 @@ export function aoiGridEventData(ptr: i32): i32 {
   return <i32>grid(ptr).events.data;
 }
 
-/** Forgets the drained events; a buffer grown past 4 MiB by a burst (a big build) is given back. */
 export function aoiGridEventReset(ptr: i32): void {
-  const events = grid(ptr).events;
-  events.length = 0;
-  if (events.capacity > 1 << 20) events.release();
+  forgetEvents(grid(ptr).events);
 }
 
 export function aoiGridQuery(ptr: i32, slot: i32): i32 {

@@ -16,7 +16,7 @@
 // reference is where the bytes live: list nodes sit in compact records kept
 // in list order (see AxisList), so walks read memory forwards.
 
-import { growBytes, IntList, newIntList, freeIntList } from './int-list';
+import { growBytes, IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 
 const KIND_LOWER: i32 = 0;
 const KIND_ENTITY: i32 = 1;
@@ -1592,11 +1592,8 @@ export function aoiEventData(ptr: i32): i32 {
   return <i32>scene(ptr).events.data;
 }
 
-/** Forgets the drained events; a buffer grown past 4 MiB by a burst (a big build) is given back. */
 export function aoiEventReset(ptr: i32): void {
-  const events = scene(ptr).events;
-  events.length = 0;
-  if (events.capacity > 1 << 20) events.release();
+  forgetEvents(scene(ptr).events);
 }
 
 /** Writes the ids slot sees into the result buffer; returns their count. */

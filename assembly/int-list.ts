@@ -77,3 +77,9 @@ export function freeIntList(list: IntList): void {
   heap.free(changetype<usize>(list));
 }
 
+
+/** Forgets drained events; a buffer grown past 4 MiB by a burst (a big build) is given back. */
+export function forgetEvents(events: IntList): void {
+  events.length = 0;
+  if (events.capacity > 1 << 20) events.release();
+}

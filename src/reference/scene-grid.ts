@@ -39,7 +39,7 @@ const REACH_SLACK = 1e-15;
 const SCAN_ALL_RATIO = 2;
 
 /** Cell side of level L: cellSize * 2^L, exact (Infinity once beyond the doubles). */
-export function levelSize(cellSize: number, level: number): number {
+function levelSize(cellSize: number, level: number): number {
   let size = cellSize;
   while (level > 1000) {
     size *= 2 ** 1000;
@@ -49,7 +49,7 @@ export function levelSize(cellSize: number, level: number): number {
 }
 
 /** The lowest level whose cells are at least `extent` wide (0 for markers). */
-export function levelFor(cellSize: number, extent: number): number {
+function levelFor(cellSize: number, extent: number): number {
   if (!(extent > cellSize)) return 0;
   // The estimate only shortens the search (clamped: the ratio may overflow); the loops make it exact.
   let level = Math.min(2200, Math.max(0, Math.floor(Math.log2(extent / cellSize)) - 1));
@@ -63,7 +63,7 @@ export function levelFor(cellSize: number, extent: number): number {
  * neighbours along x share a hashed group of four buckets, so a row of a
  * region reads one or two cache lines.
  */
-export function cellHash(cx: number, cy: number, cz: number, mask: number): number {
+function cellHash(cx: number, cy: number, cz: number, mask: number): number {
   let h = Math.imul(cx >> 2, 0x9e3779b1) ^ Math.imul(cy, 0x85ebca77) ^ Math.imul(cz, 0xc2b2ae3d);
   h ^= h >>> 16;
   h = Math.imul(h, 0x7feb352d);
@@ -459,6 +459,7 @@ export class GridSceneCore implements SceneBackend {
 
   // ---- the operations -----------------------------------------------------
 
+  /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
   add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
     this.ensureSlot(slot);
     this.ids[slot] = id;
@@ -474,6 +475,7 @@ export class GridSceneCore implements SceneBackend {
     this.step();
   }
 
+  /** Moves entity `slot` to (x, y, z); a move to where it stands changes nothing. */
   move(slot: number, x: number, y: number, z: number): void {
     const o = this.o;
     this.read(slot, o, this.oldR);
@@ -483,7 +485,7 @@ export class GridSceneCore implements SceneBackend {
     n[0] = x;
     n[1] = y;
     n[2] = z;
-    this.newR.splice(0, 3, ...this.oldR);
+    for (let a = 0; a < 3; a++) this.newR[a] = this.oldR[a];
     this.relocate(slot, n);
     this.begin(Visit.Step, slot, true);
     this.step();
@@ -506,6 +508,7 @@ export class GridSceneCore implements SceneBackend {
     this.place(s, l, p, this.newR);
   }
 
+  /** Removes entity `slot`: everyone who saw it, and everyone it saw, gets a leave. */
   remove(slot: number): void {
     this.read(slot, this.o, this.oldR);
     this.unplace(slot);
@@ -515,6 +518,7 @@ export class GridSceneCore implements SceneBackend {
     this.step();
   }
 
+  /** Changes what `slot` sees (its level follows its new largest half-extent). */
   setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void {
     this.read(slot, this.o, this.oldR);
     this.n.splice(0, 3, ...this.o);
@@ -525,6 +529,7 @@ export class GridSceneCore implements SceneBackend {
     this.step();
   }
 
+  /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
   moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {
     for (let k = 0; k < slots.length; k++) this.move(slots[k], xs[k], ys[k], zs === null ? 0 : zs[k]);
   }
@@ -537,6 +542,7 @@ export class GridSceneCore implements SceneBackend {
     }
   }
 
+  /** Where `slot` stands (z is 0 in 2-D scenes). */
   position(slot: number): { x: number; y: number; z: number } {
     this.read(slot, this.n, this.newR);
     return { x: this.n[0], y: this.n[1], z: this.n[2] };
@@ -590,12 +596,14 @@ export class GridSceneCore implements SceneBackend {
     return this.results;
   }
 
+  /** The flat event buffer [type, watcherId, targetId, ...] since the last drain, then forgets it. */
   drain(): Int32Array {
     const out = Int32Array.from(this.events);
     this.events.length = 0;
     return out;
   }
 
+  /** Forgets every entity and every pending event. */
   clear(): void {
     for (const lv of this.levels) lv.reset();
     this.active.length = 0;
