@@ -18,6 +18,9 @@ const BUCKET: usize = 24;
 /** Record: slot, id, then dims coordinates and dims half-extents (f64). */
 const REACH_SLACK: f64 = 1e-15;
 const SCAN_ALL_RATIO: f64 = 2;
+const CHOOSE_MIN: i32 = 32;
+const SPARSE_CELL: f64 = 4;
+const DENSE_CELL: f64 = 32;
 /** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, address of its record. */
 const SLOT: usize = 32;
 
@@ -59,8 +62,12 @@ function levelFor(cellSize: f64, extent: f64): i32 {
 
 @unmanaged
 class Level {
+  /** cellSize * 2^level; the cell side is this or, while the level is sparse, twice it. */
+  base: f64;
   size: f64;
   inv: f64;
+  /** Entities when the cell side was last chosen. */
+  chosenAt: i32;
   reach0: f64;
   reach1: f64;
   reach2: f64;
@@ -138,16 +145,28 @@ class Level {
     this.cells--;
   }
 
+  resize(size: f64): void {
+    this.size = size;
+    this.inv = size == Infinity ? 0 : 1 / size;
+  }
+
+  /** Empties the table (the caller keeps or frees the blocks). */
+  clearTable(): void {
+    heap.free(this.table);
+    this.table = zeroed(8 * BUCKET);
+    this.mask = 7;
+    this.cells = 0;
+  }
+
   /** Frees every cell's block and empties the table. */
   reset(): void {
     for (let b = 0; b <= this.mask; b++) {
       const e = this.bucket(b);
       if (load<i32>(e, 12) != 0) heap.free(<usize>load<i32>(e, 20));
     }
-    heap.free(this.table);
-    this.table = zeroed(8 * BUCKET);
-    this.mask = 7;
-    this.cells = 0;
+    this.clearTable();
+    this.resize(this.base);
+    this.chosenAt = 0;
     this.entities = 0;
     this.reach0 = -1;
     this.reach1 = -1;
@@ -163,8 +182,9 @@ function zeroed(bytes: usize): usize {
 
 function newLevel(size: f64): Level {
   const lv = changetype<Level>(heap.alloc(offsetof<Level>()));
-  lv.size = size;
-  lv.inv = size == Infinity ? 0 : 1 / size;
+  lv.base = size;
+  lv.chosenAt = 0;
+  lv.resize(size);
   lv.table = zeroed(8 * BUCKET);
   lv.mask = 7;
   lv.cells = 0;
@@ -255,6 +275,18 @@ class GridScene {
   /** Appends slot s's record to its cell at level l. */
   place(s: i32, l: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64): void {
     const lv = this.level(l);
+    this.append(lv, s, x, y, z, rx, ry, rz);
+    store<i32>(this.slot(s), l, 4);
+    if (lv.entities++ == 0) this.activate(l);
+    if (rx >= 0) {
+      lv.reach0 = max<f64>(lv.reach0, rx);
+      lv.reach1 = max<f64>(lv.reach1, ry);
+      lv.reach2 = max<f64>(lv.reach2, rz);
+    }
+  }
+
+  /** Writes slot s's record at the end of its cell in level lv, creating the cell if needed. */
+  append(lv: Level, s: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64): void {
     const cx = lv.cell(x);
     const cy = lv.cell(y);
     const cz = lv.cell(z);
@@ -288,18 +320,53 @@ class GridScene {
     }
     store<i32>(e, k + 1, 12);
     const p = this.slot(s);
-    store<i32>(p, l, 4);
     store<i32>(p, cx, 8);
     store<i32>(p, cy, 12);
     store<i32>(p, cz, 16);
     store<i32>(p, k, 20);
     store<u32>(p, <u32>r, 28);
-    if (lv.entities++ == 0) this.activate(l);
-    if (rx >= 0) {
-      lv.reach0 = max<f64>(lv.reach0, rx);
-      lv.reach1 = max<f64>(lv.reach1, ry);
-      lv.reach2 = max<f64>(lv.reach2, rz);
+  }
+
+  /** Each time level l's entities double (from CHOOSE_MIN on), picks its cell side again (see the reference core). */
+  chooseCellSize(l: i32): void {
+    const lv = this.level(l);
+    if (lv.entities < CHOOSE_MIN || lv.entities < 2 * lv.chosenAt) return;
+    lv.chosenAt = lv.entities;
+    let squares: f64 = 0;
+    for (let b = 0; b <= lv.mask; b++) {
+      const count = <f64>load<i32>(lv.bucket(b), 12);
+      squares += count * count;
     }
+    const perCell = squares / <f64>lv.entities;
+    const coarse = lv.size != lv.base;
+    if (!coarse && perCell < SPARSE_CELL) this.regrid(lv, lv.base * 2);
+    else if (coarse && perCell > DENSE_CELL) this.regrid(lv, lv.base);
+  }
+
+  /** Re-cuts level lv into cells `size` wide: every record, in table order, goes to its new cell. */
+  regrid(lv: Level, size: f64): void {
+    const stride = this.record;
+    const all = heap.alloc(<usize>lv.entities * stride);
+    let at = all;
+    for (let b = 0; b <= lv.mask; b++) {
+      const e = lv.bucket(b);
+      const count = load<i32>(e, 12);
+      if (count == 0) continue;
+      const block = <usize>load<i32>(e, 20);
+      memory.copy(at, block, <usize>count * stride);
+      at += <usize>count * stride;
+      heap.free(block);
+    }
+    lv.clearTable();
+    lv.resize(size);
+    const three = this.dims == 3;
+    for (let r = all; r < at; r += stride) {
+      const x = load<f64>(r, 8);
+      const y = load<f64>(r, 16);
+      if (three) this.append(lv, load<i32>(r), x, y, load<f64>(r, 24), load<f64>(r, 32), load<f64>(r, 40), load<f64>(r, 48));
+      else this.append(lv, load<i32>(r), x, y, 0, load<f64>(r, 24), load<f64>(r, 32), 0);
+    }
+    heap.free(all);
   }
 
   unplace(s: i32): void {
@@ -594,6 +661,7 @@ class GridScene {
     memory.fill(changetype<usize>(this) + offsetof<GridScene>('orx'), 0xff, 24);
     this.begin(VISIT_STEP, s, false);
     this.step();
+    this.chooseCellSize(load<i32>(this.slot(s), 4));
   }
 
   @inline begin(visit: i32, s: i32, moved: bool): void {
@@ -652,6 +720,7 @@ class GridScene {
     this.place(s, this.rangeLevel(watcher), this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
     this.begin(VISIT_STEP, s, false);
     this.step();
+    this.chooseCellSize(load<i32>(this.slot(s), 4));
   }
 
   /** Visits, at every level, the region around n (the box nr, with others' reach when asked); returns the result count. */

@@ -135,13 +135,13 @@ interface Runner {
  */
 type SceneBuild = 'addMany' | 'add' | { movedFrom: number };
 
-/** A scene contender; `batch` picks moveMany over one move call per entity; the grid's cells are `cellRanges` ranges wide. */
-function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: SceneBuild = 'addMany', index: SceneIndex = 'lists', cellRanges = 1): Runner {
+/** A scene contender; `batch` picks moveMany over one move call per entity. */
+function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: SceneBuild = 'addMany', index: SceneIndex = 'lists'): Runner {
   let scene: Scene;
   return {
     name,
     build(load) {
-      scene = new Scene({ backend, index, defaultRange: load.world.range, cellSize: load.world.range * cellRanges });
+      scene = new Scene({ backend, index, defaultRange: load.world.range });
       if (how === 'add') {
         for (let i = 0; i < load.ids.length; i++) scene.add(load.ids[i], load.xs[i], load.ys[i], load.ranges[i]);
       } else if (how === 'addMany') {
@@ -197,7 +197,6 @@ const peers = (mixed = false): Runner[] => [...(mixed ? [] : [peerRunner('rbush 
 
 const runners = (mixed = false): Runner[] => [
   sceneRunner('wasm moveMany, grid', 'wasm', true, 'addMany', 'grid'),
-  sceneRunner('wasm moveMany, grid, cellSize 2 ranges', 'wasm', true, 'addMany', 'grid', 2),
   sceneRunner('wasm moveMany, lists', 'wasm', true),
   sceneRunner('wasm move per call, grid', 'wasm', false, 'addMany', 'grid'),
   sceneRunner('wasm move per call, lists', 'wasm', false),

@@ -392,3 +392,25 @@ describe('Scene parity (grid index): cell sizes, cell borders, teleports and far
     }
   });
 });
+
+describe('Scene grid: a sparse level takes cells twice its base, and goes back once it fills up', () => {
+  const levelSize = (scene: Scene): number => (scene as unknown as { core: { levels: Array<{ size: number }> } }).core.levels[0].size;
+
+  it('the cell side follows the density, with the events of the oracle throughout', () => {
+    // 64 entities on a 10-unit lattice (one per cell of side 1), then 400 more
+    // packed within 2.5 units (eighths keep every sum exact); random walks around both crowds.
+    const sparse = Array.from({ length: 64 }, (_, i) => ({ id: 100 + i, p: [(i % 8) * 10, Math.floor(i / 8) * 10, 0] as Vec, range: 1 }));
+    const dense = Array.from({ length: 400 }, (_, i) => ({ id: 200 + i, p: [(i % 20) / 8, Math.floor(i / 20) / 8, 0] as Vec, range: 1 }));
+    const walk = fc.array(fc.record({ kind: fc.constant('move' as const), id: fc.integer({ min: 100, max: 599 }), p: vec(step), relative: fc.constant(true) }), { maxLength: 30 });
+    fc.assert(
+      fc.property(walk, walk, (first, second) => run(2, [{ kind: 'addMany', adds: sparse }, ...first, { kind: 'addMany', adds: dense }, ...second], 'abs', 'grid', 1)),
+      { numRuns: 10 },
+    );
+    const scene = new Scene({ backend: 'js', index: 'grid', cellSize: 1, defaultRange: 1 });
+    const column = (list: typeof sparse, k: number): Float64Array => Float64Array.from(list, (a) => a.p[k]);
+    scene.addMany(Int32Array.from(sparse, (a) => a.id), column(sparse, 0), column(sparse, 1));
+    expect(levelSize(scene)).toBe(2);
+    scene.addMany(Int32Array.from(dense, (a) => a.id), column(dense, 0), column(dense, 1));
+    expect(levelSize(scene)).toBe(1);
+  });
+});

@@ -2,11 +2,13 @@
 // algorithm as assembly/aoi-grid.ts, written as plain TypeScript.
 //
 // Entities live in uniform cells, hashed by integer cell coordinates, so the
-// world has no bounds. Levels: level L has cells of cellSize * 2^L, and an
-// entity lives at the lowest level whose cells are at least as wide as its
+// world has no bounds. Levels: level L has cells of cellSize * 2^L (its
+// base), and an entity lives at the lowest level whose base is at least its
 // largest half-extent (markers at level 0). So every watcher's box spans at
 // most three cells per axis of its own level, and a wide watcher costs other
-// movers only a few cells of a coarse level, not a scan of its box.
+// movers only a few cells of a coarse level, not a scan of its box. A level
+// whose cells hold few entities takes cells twice its base (chooseCellSize):
+// a step then reads fewer, fuller cells.
 //
 // A cell keeps its entities' records together: slot, position and
 // half-extents. A step of entity W, at each level that holds entities, reads
@@ -37,6 +39,11 @@ const RECORD = 6;
 const REACH_SLACK = 1e-15;
 /** A region of more cells than this many times the level's occupied cells is read from the level's table. */
 const SCAN_ALL_RATIO = 2;
+/** A level's cell side is chosen again whenever its entities double, from this many on. */
+const CHOOSE_MIN = 32;
+/** Below this many entities in an entity's cell, on average, a level takes cells twice its base side; above DENSE_CELL (at that side) it goes back. */
+const SPARSE_CELL = 4;
+const DENSE_CELL = 32;
 
 /** Cell side of level L: cellSize * 2^L, exact (Infinity once beyond the doubles). */
 function levelSize(cellSize: number, level: number): number {
@@ -73,7 +80,11 @@ function cellHash(cx: number, cy: number, cz: number, mask: number): number {
 
 /** One level: its cell side and an open-addressing table (linear probing) of its occupied cells. */
 class Level {
-  readonly inv: number;
+  /** The cell side now: `base`, or twice that while the level is sparse. */
+  size: number;
+  inv: number;
+  /** Entities when the cell side was last chosen. */
+  chosenAt = 0;
   /** Largest half-extent per axis of a watcher placed here since the level was last empty; -1: none. */
   readonly reach = [-1, -1, -1];
   entities = 0;
@@ -81,8 +92,21 @@ class Level {
   table = new Int32Array(8 * BUCKET);
   mask = 7;
 
-  constructor(readonly size: number) {
+  constructor(readonly base: number) {
+    this.size = base;
+    this.inv = base === Infinity ? 0 : 1 / base;
+  }
+
+  resize(size: number): void {
+    this.size = size;
     this.inv = size === Infinity ? 0 : 1 / size;
+  }
+
+  /** Empties the table (the caller keeps the records). */
+  clearTable(): void {
+    this.cells = 0;
+    this.table = new Int32Array(8 * BUCKET);
+    this.mask = 7;
   }
 
   /** The cell coordinate of v: floor(v / size), clamped; every v shares cell 0 once the size is beyond the doubles. */
@@ -148,9 +172,9 @@ class Level {
   reset(): void {
     this.reach.fill(-1);
     this.entities = 0;
-    this.cells = 0;
-    this.table = new Int32Array(8 * BUCKET);
-    this.mask = 7;
+    this.chosenAt = 0;
+    this.resize(this.base);
+    this.clearTable();
   }
 }
 
@@ -242,6 +266,14 @@ export class GridSceneCore implements SceneBackend {
   /** Appends slot s's record (p, r) to its cell at level l. */
   private place(s: number, l: number, p: number[], r: number[]): void {
     const lv = this.level(l);
+    this.append(lv, s, p, r);
+    this.slotLevel[s] = l;
+    if (lv.entities++ === 0) this.activate(l);
+    if (r[0] >= 0) for (let a = 0; a < 3; a++) lv.reach[a] = Math.max(lv.reach[a], r[a]);
+  }
+
+  /** Writes slot s's record (p, r) at the end of its cell in level lv, creating the cell if needed. */
+  private append(lv: Level, s: number, p: number[], r: number[]): void {
     const cx = lv.cell(p[0]);
     const cy = lv.cell(p[1]);
     const cz = lv.cell(p[2]);
@@ -265,13 +297,53 @@ export class GridSceneCore implements SceneBackend {
     }
     this.blockSlots[block][k] = s;
     lv.table[e + 3] = k + 1;
-    this.slotLevel[s] = l;
     this.slotCell[s * 3] = cx;
     this.slotCell[s * 3 + 1] = cy;
     this.slotCell[s * 3 + 2] = cz;
     this.slotIndex[s] = k;
-    if (lv.entities++ === 0) this.activate(l);
-    if (r[0] >= 0) for (let a = 0; a < 3; a++) lv.reach[a] = Math.max(lv.reach[a], r[a]);
+  }
+
+  /**
+   * Each time a level's entities double (from CHOOSE_MIN on), picks its cell
+   * side again: twice the base while cells hold few entities (a step then
+   * reads fewer, fuller cells), the base once they fill up.
+   */
+  private chooseCellSize(l: number): void {
+    const lv = this.levels[l];
+    if (lv.entities < CHOOSE_MIN || lv.entities < 2 * lv.chosenAt) return;
+    lv.chosenAt = lv.entities;
+    // The population of the cell an entity stands in, on average: what a step reads per cell.
+    let squares = 0;
+    for (let e = 3; e < lv.table.length; e += BUCKET) squares += lv.table[e] * lv.table[e];
+    const perCell = squares / lv.entities;
+    const coarse = lv.size !== lv.base;
+    if (!coarse && perCell < SPARSE_CELL) this.regrid(lv, lv.base * 2);
+    else if (coarse && perCell > DENSE_CELL) this.regrid(lv, lv.base);
+  }
+
+  /** Re-cuts level lv into cells `size` wide: every record, in table order, goes to its new cell. */
+  private regrid(lv: Level, size: number): void {
+    const slots: number[] = [];
+    const records: number[] = [];
+    for (let e = 0; e < lv.table.length; e += BUCKET) {
+      const count = lv.table[e + 3];
+      if (count === 0) continue;
+      const block = lv.table[e + 4];
+      for (let k = 0; k < count; k++) slots.push(this.blockSlots[block][k]);
+      records.push(...this.blockData[block].subarray(0, count * RECORD));
+      this.freeBlocks.push(block);
+    }
+    lv.clearTable();
+    lv.resize(size);
+    const p = [0, 0, 0];
+    const r = [0, 0, 0];
+    slots.forEach((s, k) => {
+      for (let a = 0; a < 3; a++) {
+        p[a] = records[k * RECORD + a];
+        r[a] = records[k * RECORD + 3 + a];
+      }
+      this.append(lv, s, p, r);
+    });
   }
 
   /** Takes slot s's record out of its cell (the cell's last record fills the gap). */
@@ -473,6 +545,7 @@ export class GridSceneCore implements SceneBackend {
     this.oldR.fill(NaN);
     this.begin(Visit.Step, slot, false);
     this.step();
+    this.chooseCellSize(this.slotLevel[slot]);
   }
 
   /** Moves entity `slot` to (x, y, z); a move to where it stands changes nothing. */
@@ -527,6 +600,7 @@ export class GridSceneCore implements SceneBackend {
     this.place(slot, levelFor(this.cellSize, watcher ? Math.max(rx, ry, this.dimensions === 3 ? rz : 0) : -1), this.n, this.newR);
     this.begin(Visit.Step, slot, false);
     this.step();
+    this.chooseCellSize(this.slotLevel[slot]);
   }
 
   /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
