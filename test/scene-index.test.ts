@@ -54,6 +54,27 @@ describe.each(['wasm', 'js'] as const)('Scene index option (%s)', (backend) => {
   });
 });
 
+describe.each(['wasm', 'js'] as const)('Scene grid clear and dispose (%s)', (backend) => {
+  it('clear forgets every entity and event; the scene then works as new; dispose ends it', () => {
+    const scene = new Scene({ backend, index: 'grid', defaultRange: 2 });
+    const ids = Int32Array.from({ length: 100 }, (_, i) => i);
+    scene.addMany(ids, Float64Array.from(ids, (i) => i % 10), Float64Array.from(ids, (i) => Math.floor(i / 10)));
+    scene.move(5, 50, 50);
+    scene.clear();
+    expect(scene.size).toBe(0);
+    expect(scene.drain()).toEqual([]);
+    expect(scene.queryBox(-1e9, -1e9, 1e9, 1e9)).toEqual([]);
+    scene.add(5, 0, 0);
+    scene.add(6, 1, 1);
+    expect(normalize(scene.drain())).toEqual(['enter 5 6', 'enter 6 5']);
+    expect(scene.query(5)).toEqual([6]);
+    expect(scene.watchers(6)).toEqual([5]);
+    expect(scene.position(6)).toEqual({ x: 1, y: 1, z: 0 });
+    scene.dispose();
+    expect(code(() => scene.size)).toBe('DISPOSED');
+  });
+});
+
 describe('Scene grid memory', () => {
   it('a wasm grid scene reports the linear memory it holds, and gives cells back when entities leave', () => {
     const scene = new Scene({ index: 'grid', defaultRange: 1 });
