@@ -5,3 +5,4 @@ export * from './graph-exports';
 export * from './grid';
 export * from './quadtree';
 export * from './aoi';
+export * from './aoi-grid';

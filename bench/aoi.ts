@@ -4,7 +4,7 @@
 // do AOI without us: an rbush index with visible-set diffing and a
 // typed-array uniform grid. Every contender's events are checked equal on a
 // small instance before anything is timed.
-import { init, Scene } from '../src/index.js';
+import { init, Scene, type SceneIndex } from '../src/index.js';
 import type { Contender, Suite, SuiteContext } from './harness.js';
 import { GridAoi } from './peers/aoi-grid.js';
 import type { AoiPeer } from './peers/aoi-events.js';
@@ -23,6 +23,35 @@ interface World {
   step: number;
   /** Fraction of a tick's moves that jump anywhere. */
   teleports: number;
+  /** Mixed ranges: [share, multiple of range] pairs, shares summing to 1 (default: everyone has `range`). */
+  mix?: Array<[number, number]>;
+  /** Where entities start: uniform over the world (default) or in towns (Gaussian clusters joined by roads). */
+  layout?: 'uniform' | 'towns';
+}
+
+/** Towns: share of the entities in clusters (the rest on roads), cluster count, and spread as a share of the world. */
+const TOWNS = { share: 0.9, count: 6, sigma: 0.04 };
+
+/** Initial positions for the towns layout: Gaussian clusters, and roads (straight, a little jitter) joining each town to the next. */
+function townLayout(world: World, random: () => number, xs: Float64Array, ys: Float64Array): void {
+  const offset = world.offset ?? 0;
+  const size = world.size;
+  const centres = Array.from({ length: TOWNS.count }, () => [size * (0.15 + 0.7 * random()), size * (0.15 + 0.7 * random())]);
+  const gauss = (): number => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const clamp = (v: number): number => offset + Math.min(size, Math.max(0, v));
+  for (let i = 0; i < xs.length; i++) {
+    const town = Math.floor(random() * TOWNS.count);
+    const [cx, cy] = centres[town];
+    if (random() < TOWNS.share) {
+      xs[i] = clamp(cx + gauss() * TOWNS.sigma * size);
+      ys[i] = clamp(cy + gauss() * TOWNS.sigma * size);
+    } else {
+      const [dx, dy] = centres[(town + 1) % TOWNS.count];
+      const t = random();
+      xs[i] = clamp(cx + (dx - cx) * t + gauss() * 10);
+      ys[i] = clamp(cy + (dy - cy) * t + gauss() * 10);
+    }
+  }
 }
 
 /** Initial positions and an endless, seeded sequence of ticks; every contender gets its own copy. */
@@ -33,6 +62,10 @@ class Workload {
   readonly moveIds: Int32Array;
   readonly moveXs: Float64Array;
   readonly moveYs: Float64Array;
+  /** Each entity's square half-extent. */
+  readonly ranges: Float64Array;
+  /** The largest of them. */
+  readonly maxRange: number;
   private readonly random: () => number;
 
   constructor(readonly world: World, seed: number) {
@@ -42,6 +75,17 @@ class Workload {
     this.ids = Int32Array.from({ length: n }, (_, i) => i);
     this.xs = Float64Array.from({ length: n }, () => offset + random() * world.size);
     this.ys = Float64Array.from({ length: n }, () => offset + random() * world.size);
+    if (world.layout === 'towns') townLayout(world, random, this.xs, this.ys);
+    const mix = world.mix ?? [[1, 1]];
+    this.ranges = Float64Array.from({ length: n }, () => {
+      let pick = random();
+      for (const [share, multiple] of mix) {
+        if (pick < share) return world.range * multiple;
+        pick -= share;
+      }
+      return world.range * mix[mix.length - 1][1];
+    });
+    this.maxRange = this.ranges.reduce((a, b) => Math.max(a, b), 0);
     const m = Math.max(1, Math.round(n * world.moving));
     this.moveIds = new Int32Array(m);
     this.moveXs = new Float64Array(m);
@@ -92,18 +136,18 @@ interface Runner {
 type SceneBuild = 'addMany' | 'add' | { movedFrom: number };
 
 /** A scene contender; `batch` picks moveMany over one move call per entity. */
-function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: SceneBuild = 'addMany'): Runner {
+function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: SceneBuild = 'addMany', index: SceneIndex = 'lists'): Runner {
   let scene: Scene;
   return {
     name,
     build(load) {
-      scene = new Scene({ backend, defaultRange: load.world.range });
+      scene = new Scene({ backend, index, defaultRange: load.world.range });
       if (how === 'add') {
-        for (let i = 0; i < load.ids.length; i++) scene.add(load.ids[i], load.xs[i], load.ys[i]);
+        for (let i = 0; i < load.ids.length; i++) scene.add(load.ids[i], load.xs[i], load.ys[i], load.ranges[i]);
       } else if (how === 'addMany') {
-        scene.addMany(load.ids, load.xs, load.ys);
+        scene.addMany(load.ids, load.xs, load.ys, undefined, load.ranges);
       } else {
-        scene.addMany(load.ids, load.xs.map((x) => x - how.movedFrom), load.ys.map((y) => y - how.movedFrom));
+        scene.addMany(load.ids, load.xs.map((x) => x - how.movedFrom), load.ys.map((y) => y - how.movedFrom), undefined, load.ranges);
         scene.moveMany(load.ids, load.xs, load.ys);
       }
       scene.drainArray();
@@ -123,12 +167,12 @@ function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: 
   };
 }
 
-function peerRunner(name: string, make: (world: World) => AoiPeer): Runner {
+function peerRunner(name: string, make: (load: Workload) => AoiPeer): Runner {
   let peer: AoiPeer;
   return {
     name,
     build(load) {
-      peer = make(load.world);
+      peer = make(load);
       peer.addAll(load.ids, load.xs, load.ys);
       peer.drainArray();
     },
@@ -141,16 +185,24 @@ function peerRunner(name: string, make: (world: World) => AoiPeer): Runner {
   };
 }
 
-const peers = (): Runner[] => [
-  peerRunner('rbush + set diffing', (w) => new RbushAoi(w.range)),
-  peerRunner('uniform grid (typed arrays)', (w) => new GridAoi(w.range, w.size, w.count)),
-];
+/** The uniform grid peer: cells as wide as the largest range, a range per entity when they differ. */
+const gridPeer = (): Runner =>
+  peerRunner('uniform grid (typed arrays)', (load) => {
+    const equal = load.world.mix === undefined;
+    return new GridAoi(load.maxRange, load.world.size, load.world.count, equal ? undefined : load.ranges);
+  });
 
-const runners = (): Runner[] => [
-  sceneRunner('wasm moveMany', 'wasm', true),
-  sceneRunner('wasm move per call', 'wasm', false),
-  sceneRunner('js backend moveMany', 'js', true),
-  ...peers(),
+/** rbush and the uniform grid; rbush's diffing assumes one range for all, so it runs on equal ranges only. */
+const peers = (mixed = false): Runner[] => [...(mixed ? [] : [peerRunner('rbush + set diffing', (load) => new RbushAoi(load.world.range))]), gridPeer()];
+
+const runners = (mixed = false): Runner[] => [
+  sceneRunner('wasm moveMany, grid', 'wasm', true, 'addMany', 'grid'),
+  sceneRunner('wasm moveMany, lists', 'wasm', true),
+  sceneRunner('wasm move per call, grid', 'wasm', false, 'addMany', 'grid'),
+  sceneRunner('wasm move per call, lists', 'wasm', false),
+  sceneRunner('js backend moveMany, grid', 'js', true, 'addMany', 'grid'),
+  sceneRunner('js backend moveMany, lists', 'js', true),
+  ...peers(mixed),
 ];
 
 /** Events as a sorted list of numbers, so two multisets compare element by element. */
@@ -187,7 +239,7 @@ function checkEvents(context: SuiteContext, world: World, all: Runner[]): void {
 }
 
 /** Times ticks of `world` for each runner (its events checked equal across all of them first). */
-function tickCase(context: SuiteContext, title: string, world: World, makeRunners: () => Runner[] = runners): void {
+function tickCase(context: SuiteContext, title: string, world: World, makeRunners: () => Runner[] = () => runners(world.mix !== undefined), baseline?: string): void {
   checkEvents(context, world, makeRunners());
   const contenders: Contender[] = makeRunners().map((runner) => {
     let load: Workload;
@@ -204,7 +256,7 @@ function tickCase(context: SuiteContext, title: string, world: World, makeRunner
     };
   });
   const moves = Math.round(world.count * world.moving);
-  context.bench(title, contenders, { opsPerRun: moves, opName: 'move', minSamples: context.quick ? 3 : 5 });
+  context.bench(title, contenders, { opsPerRun: moves, opName: 'move', minSamples: context.quick ? 3 : 5, baseline });
 }
 
 export const aoiSuite: Suite = {
@@ -225,9 +277,18 @@ export const aoiSuite: Suite = {
     // W5: the W1 population, built three world widths away and moved here in one batch, against one built here.
     const w5: World = { ...w1, offset: 3 * w1.size };
     tickCase(context, 'W5 migration: W1 ticks after the whole population moved three world widths in one batch', w5, () => [
-      sceneRunner('wasm moveMany, scene moved here in one batch', 'wasm', true, { movedFrom: w5.offset! }),
-      sceneRunner('wasm moveMany, scene built here', 'wasm', true),
+      sceneRunner('wasm moveMany, grid, scene moved here in one batch', 'wasm', true, { movedFrom: w5.offset! }, 'grid'),
+      sceneRunner('wasm moveMany, grid, scene built here', 'wasm', true, 'addMany', 'grid'),
+      sceneRunner('wasm moveMany, lists, scene moved here in one batch', 'wasm', true, { movedFrom: w5.offset! }),
+      sceneRunner('wasm moveMany, lists, scene built here', 'wasm', true),
     ]);
+
+    // W6: W1 density at 20,000 entities, 90% range R, 9% 3R, 1% 10R (the grid peer's cells are 10R wide).
+    const w6: World = { ...w1, count: 20_000, size: Math.round(Math.sqrt(20_000 / (w1.count / w1.size ** 2))), mix: [[0.9, 1], [0.09, 3], [0.01, 10]] };
+    tickCase(context, `W6 mixed ranges: 20,000 entities in ${w6.size}², W1 density; 90% range 50, 9% 150, 1% 500; one tick`, w6, undefined, 'wasm moveMany, lists');
+    // W7: W1's count and world, but 90% of the entities in six Gaussian towns and the rest on roads between them.
+    const w7: World = { ...w1, layout: 'towns' };
+    tickCase(context, `W7 towns: 100,000 entities in 10,000², ${TOWNS.share * 100}% in ${TOWNS.count} Gaussian towns (sigma ${TOWNS.sigma * w1.size}), the rest on roads; range 50, one tick`, w7);
 
     const build = new Workload(w1, 3);
     const building = (runner: Runner): Contender => ({
@@ -239,12 +300,18 @@ export const aoiSuite: Suite = {
     });
     context.bench(
       'W4 build: add 100,000 entities from empty (W1 layout) and drain',
-      [sceneRunner('wasm addMany', 'wasm', true), sceneRunner('js backend addMany', 'js', true), ...peers()].map(building),
+      [
+        sceneRunner('wasm addMany, grid', 'wasm', true, 'addMany', 'grid'),
+        sceneRunner('wasm addMany, lists', 'wasm', true),
+        sceneRunner('js backend addMany, grid', 'js', true, 'addMany', 'grid'),
+        sceneRunner('js backend addMany, lists', 'js', true),
+        ...peers(),
+      ].map(building),
       { opsPerRun: w1.count, opName: 'add', minSamples: 3 },
     );
     // One add call per entity scans the x strip of its box: far slower at this density, so timed
     // once, and left out of quick runs.
-    if (!context.quick) context.bench('W4 per call: the same 100,000 adds, one add() call each', [building(sceneRunner('wasm add per call', 'wasm', false, 'add'))], {
+    if (!context.quick) context.bench('W4 per call: the same 100,000 adds, one add() call each', [building(sceneRunner('wasm add per call, grid', 'wasm', false, 'add', 'grid')), building(sceneRunner('wasm add per call, lists', 'wasm', false, 'add'))], {
       opsPerRun: w1.count,
       opName: 'add',
       minSamples: 1,
@@ -252,13 +319,15 @@ export const aoiSuite: Suite = {
       minTimeMs: 0,
     });
 
-    const scene = new Scene({ defaultRange: w1.range });
-    scene.addMany(build.ids, build.xs, build.ys);
-    const pairs = scene.drainArray().length / 3;
-    const bytes = scene.memoryBytes;
-    context.note(
-      `memory: a 100,000-entity 2-D scene holds ${(bytes / 2 ** 20).toFixed(1)} MiB of wasm memory, ${Math.round(bytes / w1.count)} bytes per entity (${pairs} visible pairs, ${(pairs / w1.count).toFixed(1)} per entity)`,
-    );
-    scene.dispose();
+    for (const index of ['grid', 'lists'] as const) {
+      const scene = new Scene({ index, defaultRange: w1.range });
+      scene.addMany(build.ids, build.xs, build.ys);
+      const pairs = scene.drainArray().length / 3;
+      const bytes = scene.memoryBytes;
+      context.note(
+        `memory (${index} index): a 100,000-entity 2-D scene (W1 layout) holds ${(bytes / 2 ** 20).toFixed(1)} MiB of wasm memory, ${Math.round(bytes / w1.count)} bytes per entity (${pairs} visible pairs, ${(pairs / w1.count).toFixed(1)} per entity)`,
+      );
+      scene.dispose();
+    }
   },
 };

@@ -14,3 +14,4 @@ export { QuadTree } from './quadtree.js';
 export type { QuadTreeBounds, QuadTreeOptions, QuadTreeMode } from './quadtree.js';
 export { Scene } from './scene.js';
 export type { AoiEvent, AoiRange, SceneOptions } from './scene.js';
+export type { SceneIndex } from './scene-cores.js';

@@ -1,47 +1,124 @@
-// The wasm-backed Scene core: a handle to an AoiScene in linear memory and
-// thin calls into assembly/aoi.ts. Batch inputs go through one WasmBuffer;
-// events and query results are read straight out of the core's buffers.
+// The wasm-backed Scene cores: a handle to a scene in linear memory (an
+// AoiScene of assembly/aoi.ts for the lists index, a GridScene of
+// assembly/aoi-grid.ts for the grid) and thin calls into it. Batch inputs go
+// through one WasmBuffer; events and query results are read straight out of
+// the core's buffers.
 import { WasmBuffer } from './memory.js';
 import type { SceneBackend } from './scene.js';
-import { wasmCore, type Core } from './wasm.js';
+import { wasmCore, type Core, type CoreExports } from './wasm.js';
+
+/** The calls one wasm scene core answers; the lists and the grid export the same set under their own names. */
+interface SceneCalls {
+  create(dimensions: number, cellSize: number): number;
+  destroy(handle: number): void;
+  add(handle: number, slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: number): void;
+  move(handle: number, slot: number, x: number, y: number, z: number): void;
+  remove(handle: number, slot: number): void;
+  setRange(handle: number, slot: number, rx: number, ry: number, rz: number, watcher: number): void;
+  moveMany(handle: number, slots: number, xs: number, ys: number, zs: number, count: number): void;
+  addMany(handle: number, slots: number, ids: number, xs: number, ys: number, zs: number, ranges: number, count: number): void;
+  eventLength(handle: number): number;
+  eventData(handle: number): number;
+  eventReset(handle: number): void;
+  query(handle: number, slot: number): number;
+  watchers(handle: number, slot: number): number;
+  queryBox(handle: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number;
+  resultData(handle: number): number;
+  positionOf(handle: number, slot: number): number;
+  clear(handle: number): void;
+  bytes(handle: number): number;
+}
+
+function listsCalls(e: CoreExports): SceneCalls {
+  return {
+    create: (dimensions) => e.aoiCreate(dimensions),
+    destroy: e.aoiDestroy,
+    add: e.aoiAdd,
+    move: e.aoiMove,
+    remove: e.aoiRemove,
+    setRange: e.aoiSetRange,
+    moveMany: e.aoiMoveMany,
+    addMany: e.aoiAddMany,
+    eventLength: e.aoiEventLength,
+    eventData: e.aoiEventData,
+    eventReset: e.aoiEventReset,
+    query: e.aoiQuery,
+    watchers: e.aoiWatchers,
+    queryBox: e.aoiQueryBox,
+    resultData: e.aoiResultData,
+    positionOf: e.aoiPositionOf,
+    clear: e.aoiClear,
+    bytes: e.aoiBytes,
+  };
+}
+
+function gridCalls(e: CoreExports): SceneCalls {
+  return {
+    create: e.aoiGridCreate,
+    destroy: e.aoiGridDestroy,
+    add: e.aoiGridAdd,
+    move: e.aoiGridMove,
+    remove: e.aoiGridRemove,
+    setRange: e.aoiGridSetRange,
+    moveMany: e.aoiGridMoveMany,
+    addMany: e.aoiGridAddMany,
+    eventLength: e.aoiGridEventLength,
+    eventData: e.aoiGridEventData,
+    eventReset: e.aoiGridEventReset,
+    query: e.aoiGridQuery,
+    watchers: e.aoiGridWatchers,
+    queryBox: e.aoiGridQueryBox,
+    resultData: e.aoiGridResultData,
+    positionOf: e.aoiGridPositionOf,
+    clear: e.aoiGridClear,
+    bytes: e.aoiGridBytes,
+  };
+}
 
 export class WasmSceneCore implements SceneBackend {
   private readonly core: Core;
+  private readonly calls: SceneCalls;
   private readonly handle: number;
   private readonly input: WasmBuffer;
 
-  constructor(readonly dimensions: number) {
+  /** A scene of `dimensions` in the wasm core: the lists index, or the grid with finest cells `cellSize` wide. */
+  constructor(
+    readonly dimensions: number,
+    index: 'lists' | 'grid' = 'lists',
+    cellSize = 1,
+  ) {
     this.core = wasmCore();
-    this.handle = this.core.exports.aoiCreate(dimensions);
+    this.calls = index === 'grid' ? gridCalls(this.core.exports) : listsCalls(this.core.exports);
+    this.handle = this.calls.create(dimensions, cellSize);
     this.input = new WasmBuffer(this.core.exports, this.core.memory);
   }
 
   add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
-    this.core.exports.aoiAdd(this.handle, slot, id, x, y, z, rx, ry, rz, watcher ? 1 : 0);
+    this.calls.add(this.handle, slot, id, x, y, z, rx, ry, rz, watcher ? 1 : 0);
   }
 
   move(slot: number, x: number, y: number, z: number): void {
-    this.core.exports.aoiMove(this.handle, slot, x, y, z);
+    this.calls.move(this.handle, slot, x, y, z);
   }
 
   remove(slot: number): void {
-    this.core.exports.aoiRemove(this.handle, slot);
+    this.calls.remove(this.handle, slot);
   }
 
   setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void {
-    this.core.exports.aoiSetRange(this.handle, slot, rx, ry, rz, watcher ? 1 : 0);
+    this.calls.setRange(this.handle, slot, rx, ry, rz, watcher ? 1 : 0);
   }
 
   moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {
     const n = slots.length;
     const [slotAt, xAt, yAt, zAt] = this.stage(n, 0, slots, xs, ys, zs);
-    this.core.exports.aoiMoveMany(this.handle, slotAt, xAt, yAt, zAt, n);
+    this.calls.moveMany(this.handle, slotAt, xAt, yAt, zAt, n);
   }
 
   addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void {
     const n = slots.length;
     const [slotAt, xAt, yAt, zAt, idAt, rangeAt] = this.stage(n, 1, slots, xs, ys, zs, ids, ranges);
-    this.core.exports.aoiAddMany(this.handle, slotAt, idAt, xAt, yAt, zAt, rangeAt, n);
+    this.calls.addMany(this.handle, slotAt, idAt, xAt, yAt, zAt, rangeAt, n);
   }
 
   /**
@@ -85,48 +162,47 @@ export class WasmSceneCore implements SceneBackend {
   }
 
   position(slot: number): { x: number; y: number; z: number } {
-    const at = (this.core.exports.aoiPositionOf(this.handle, slot) >>> 0) / 8;
+    const at = (this.calls.positionOf(this.handle, slot) >>> 0) / 8;
     const f64 = this.core.memory.f64;
     return { x: f64[at], y: f64[at + 1], z: f64[at + 2] };
   }
 
   query(slot: number): number[] {
-    return this.results(this.core.exports.aoiQuery(this.handle, slot));
+    return this.results(this.calls.query(this.handle, slot));
   }
 
   watchers(slot: number): number[] {
-    return this.results(this.core.exports.aoiWatchers(this.handle, slot));
+    return this.results(this.calls.watchers(this.handle, slot));
   }
 
   queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[] {
-    return this.results(this.core.exports.aoiQueryBox(this.handle, minX, minY, minZ, maxX, maxY, maxZ));
+    return this.results(this.calls.queryBox(this.handle, minX, minY, minZ, maxX, maxY, maxZ));
   }
 
   private results(count: number): number[] {
-    const at = (this.core.exports.aoiResultData(this.handle) >>> 0) / 4;
+    const at = (this.calls.resultData(this.handle) >>> 0) / 4;
     return Array.from(this.core.memory.i32.subarray(at, at + count));
   }
 
   drain(): Int32Array {
-    const exports = this.core.exports;
-    const length = exports.aoiEventLength(this.handle);
-    const at = (exports.aoiEventData(this.handle) >>> 0) / 4;
+    const length = this.calls.eventLength(this.handle);
+    const at = (this.calls.eventData(this.handle) >>> 0) / 4;
     const out = this.core.memory.i32.slice(at, at + length);
-    exports.aoiEventReset(this.handle);
+    this.calls.eventReset(this.handle);
     return out;
   }
 
   /** Bytes of linear memory the scene holds, by capacity. */
   bytes(): number {
-    return this.core.exports.aoiBytes(this.handle);
+    return this.calls.bytes(this.handle);
   }
 
   clear(): void {
-    this.core.exports.aoiClear(this.handle);
+    this.calls.clear(this.handle);
   }
 
   dispose(): void {
     this.input.free();
-    this.core.exports.aoiDestroy(this.handle);
+    this.calls.destroy(this.handle);
   }
 }

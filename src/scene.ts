@@ -1,11 +1,11 @@
-// Scene: area of interest by cross-linked sorted lists. This facade validates
-// every input, owns the id <-> slot mapping, and delegates to a core: the
-// wasm one (scene-wasm.ts) or the TypeScript reference (reference/scene.ts).
+// Scene: area of interest by cross-linked sorted lists or a cell grid. This
+// facade validates every input, owns the id <-> slot mapping, and delegates
+// to a core (scene-cores.ts picks it: wasm or the TypeScript reference, for
+// either index).
 // Both cores receive only valid, already-translated input, so they reject
 // identically and a rejected call changes nothing.
 import { SpatialError } from './errors.js';
-import { SceneCore } from './reference/scene.js';
-import { WasmSceneCore } from './scene-wasm.js';
+import { createSceneCore, resolveIndex, resolveCellSize, type SceneIndex } from './scene-cores.js';
 import {
   asFloat64Array,
   asInt32Array,
@@ -42,6 +42,10 @@ export interface SceneOptions {
   dimensions?: 2 | 3;
   /** Half-extent used when add is called without a range (default 2). */
   defaultRange?: number;
+  /** 'lists' (default: sorted lists, for unequal ranges) or 'grid' (uniform cells, for equal ranges); see docs/scene-index.md. */
+  index?: SceneIndex;
+  /** The grid index's finest cell side, > 0 (default: defaultRange, or 1 when that is 0); the lists ignore it. */
+  cellSize?: number;
 }
 
 /** The operations both cores provide, on slots (dense indices) rather than ids. */
@@ -59,6 +63,8 @@ export interface SceneBackend {
   drain(): Int32Array;
   clear(): void;
   dispose?(): void;
+  /** Bytes of wasm linear memory held (wasm cores only). */
+  bytes?(): number;
 }
 
 /** Every key a SceneOptions object may have. */
@@ -79,6 +85,8 @@ export class Scene {
   readonly backend: Backend;
   /** Half-extent given to entities added without a range. */
   readonly defaultRange: number;
+  /** The index this scene keeps: 'lists' or 'grid'. */
+  readonly index: SceneIndex;
   private readonly core: SceneBackend;
   private readonly slots = new Map<number, number>();
   private readonly freeSlots: number[] = [];
@@ -98,7 +106,9 @@ export class Scene {
     const defaultRange = options.defaultRange ?? 2;
     checkRange('defaultRange', defaultRange);
     this.defaultRange = defaultRange;
-    this.core = this.backend === 'wasm' ? new WasmSceneCore(dimensions) : new SceneCore(dimensions);
+    this.index = resolveIndex(options.index);
+    const cellSize = resolveCellSize(options.cellSize, defaultRange);
+    this.core = createSceneCore(this.backend, this.index, dimensions, cellSize);
   }
 
   /** Number of entities in the scene. */
@@ -113,7 +123,7 @@ export class Scene {
    */
   get memoryBytes(): number {
     this.alive();
-    return this.core instanceof WasmSceneCore ? this.core.bytes() : 0;
+    return this.core.bytes?.() ?? 0;
   }
 
   /** Adds entity id at (x, y) (z = 0 in a 3-D scene) with its view range (default: defaultRange; null: a marker). */

@@ -3,7 +3,7 @@
 // query / watchers / queryBox answer must agree.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init, Scene, type AoiRange } from '../src/index.js';
+import { init, Scene, type AoiRange, type SceneIndex } from '../src/index.js';
 import { AoiOracle, normalize } from './oracles/aoi-oracle.js';
 
 beforeAll(() => init());
@@ -88,8 +88,8 @@ function bandsOf(scene: Scene): number {
   return xCut(scene).bands;
 }
 
-function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs'): void {
-  const scenes = [new Scene({ backend: 'wasm', dimensions }), new Scene({ backend: 'js', dimensions })];
+function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs', index: SceneIndex = 'lists', cellSize?: number): void {
+  const scenes = [new Scene({ backend: 'wasm', dimensions, index, cellSize }), new Scene({ backend: 'js', dimensions, index, cellSize })];
   const oracle = new AoiOracle(dimensions, form);
   const target = (m: { id: number; p: Vec; relative: boolean }): Vec => {
     if (!m.relative) return m.p;
@@ -165,7 +165,10 @@ function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs'): void
       }
     }
     const expected = normalize(oracle.drain());
-    for (const s of scenes) expect(normalize(s.drain())).toEqual(expected);
+    const drained = scenes.map((s) => s.drain());
+    for (const events of drained) expect(normalize(events)).toEqual(expected);
+    // The grid's two cores run one algorithm over the same cells: the same events in the same order.
+    if (index === 'grid') expect(drained[0]).toEqual(drained[1]);
     if (oracle.entities.size <= 16) checkViews(scenes, oracle);
   }
   checkViews(scenes, oracle);
@@ -175,12 +178,12 @@ function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs'): void
   }
 }
 
-describe('Scene parity: wasm, js and a brute-force oracle on random operation sequences', () => {
+describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and a brute-force oracle on random operation sequences', (index) => {
   for (const dimensions of [2, 3] as const) {
     for (const equal of [false, true]) {
       it(`${dimensions}-D, ${equal ? 'equal' : 'mixed'} ranges`, () => {
         fc.assert(
-          fc.property(fc.array(opArb(dimensions, equal), { minLength: 1, maxLength: 80 }), (ops) => run(dimensions, ops)),
+          fc.property(fc.array(opArb(dimensions, equal), { minLength: 1, maxLength: 80 }), (ops) => run(dimensions, ops, 'abs', index)),
           { numRuns: 150 },
         );
       });
@@ -200,7 +203,7 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
       { minLength: 1, maxLength: 60 },
     );
     for (const dimensions of [2, 3] as const) {
-      fc.assert(fc.property(arb, (ops) => run(dimensions, ops, 'bounds')), { numRuns: 100 });
+      fc.assert(fc.property(arb, (ops) => run(dimensions, ops, 'bounds', index)), { numRuns: 100 });
     }
   });
 
@@ -211,7 +214,7 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
       fc.array(fc.record({ id: fc.integer({ min: 0, max: 80 }), p: fc.tuple(huge, huge, huge) as fc.Arbitrary<Vec>, range: big }), { minLength: 32, maxLength: 45 }),
       fc.array(fc.record({ kind: fc.constant('move' as const), id: fc.integer({ min: 0, max: 80 }), p: fc.tuple(huge, huge, huge) as fc.Arbitrary<Vec>, relative: fc.constant(false) }), { maxLength: 20 }),
     );
-    fc.assert(fc.property(arb, ([adds, moves]) => run(2, [{ kind: 'addMany', adds }, ...moves], 'bounds')), { numRuns: 60 });
+    fc.assert(fc.property(arb, ([adds, moves]) => run(2, [{ kind: 'addMany', adds }, ...moves], 'bounds', index)), { numRuns: 60 });
   });
 
   it('where f32 saturates, and keys that tie as f32 while walking', () => {
@@ -232,8 +235,8 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
     const tiny = fc.integer({ min: -3, max: 3 }).map((v) => v / 128);
     const bigStep = fc.constantFrom(-1e37, 0, 1e37);
     for (const dimensions of [2, 3] as const) {
-      fc.assert(fc.property(arb(edge, [0, 1e36, 1e37, 2e38], bigStep), (ops) => run(dimensions, ops, 'bounds')), { numRuns: 60 });
-      fc.assert(fc.property(arb(near, [0, 1 / 64, 3 / 64, 0.1], tiny), (ops) => run(dimensions, ops, 'bounds')), { numRuns: 300 });
+      fc.assert(fc.property(arb(edge, [0, 1e36, 1e37, 2e38], bigStep), (ops) => run(dimensions, ops, 'bounds', index)), { numRuns: 60 });
+      fc.assert(fc.property(arb(near, [0, 1 / 64, 3 / 64, 0.1], tiny), (ops) => run(dimensions, ops, 'bounds', index)), { numRuns: 300 });
     }
   });
 
@@ -256,9 +259,10 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
       ),
     );
     for (const dimensions of [2, 3] as const) {
-      fc.assert(fc.property(arb(dimensions), ([adds, ops]) => run(dimensions, [{ kind: 'addMany', adds }, ...ops])), { numRuns: 40 });
+      fc.assert(fc.property(arb(dimensions), ([adds, ops]) => run(dimensions, [{ kind: 'addMany', adds }, ...ops], 'abs', index)), { numRuns: 40 });
     }
     // The workload above is cut into bands (the cut depends only on the scene's contents).
+    if (index === 'grid') return;
     const scene = new Scene({ backend: 'js', defaultRange: 0.5 });
     scene.addMany(Int32Array.from({ length: 40 }, (_, i) => i), Float64Array.from({ length: 40 }, (_, i) => i % 7), Float64Array.from({ length: 40 }, (_, i) => (i * 3) % 20));
     expect(bandsOf(scene)).toBeGreaterThan(1);
@@ -292,8 +296,9 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
         return ops;
       });
     for (const dimensions of [2, 3] as const) {
-      fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops)), { numRuns: 30 });
+      fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: 30 });
     }
+    if (index === 'grid') return;
     // The js core's x list (banded by y) follows the population: its first
     // cut ends well below y = 100; after the move every entity is inside the
     // cut, none beyond it.
@@ -341,9 +346,79 @@ describe('Scene parity: wasm, js and a brute-force oracle on random operation se
           if (i % 5 === 0) ops.push({ kind: 'remove', id: (rand() * 300) | 0 });
           if (i % 7 === 0) ops.push({ kind: 'setRange', id: (rand() * 300) | 0, range: { x: 5, y: 1 } });
         }
-        run(2, ops);
+        run(2, ops, 'abs', index);
       }),
       { numRuns: 5 },
     );
+  });
+});
+
+describe('Scene parity (grid index): cell sizes, cell borders, teleports and far coordinates', () => {
+  const sizes = [0.01, 0.5, 1, 3, 1000];
+  it('cellSize tiny, equal to the coordinate lattice (entities and box edges on cell borders), and huge: 2-D and 3-D, mixed ranges wider than a cell', () => {
+    for (const dimensions of [2, 3] as const) {
+      for (const equal of [false, true]) {
+        fc.assert(
+          fc.property(fc.constantFrom(...sizes), fc.array(opArb(dimensions, equal), { minLength: 1, maxLength: 60 }), (cellSize, ops) => run(dimensions, ops, 'abs', 'grid', cellSize)),
+          { numRuns: 40 },
+        );
+      }
+    }
+  });
+
+  it('exact border crossings: steps of whole cells onto and off cell borders, with boxes whose edges sit on borders', () => {
+    // cellSize 2 and ranges 0, 2, 4: every coordinate below is on or half a cell from a border.
+    const onBorder = fc.integer({ min: -8, max: 8 }).map((v) => v);
+    const arb = (dimensions: 2 | 3) =>
+      fc.array(
+        fc.oneof(
+          fc.record({ kind: fc.constant('add' as const), id, p: vec(onBorder), range: fc.constantFrom(0, 2, 4, null) as fc.Arbitrary<AoiRange> }),
+          fc.record({ kind: fc.constant('move' as const), id, p: vec(fc.constantFrom(-2, -1, 0, 1, 2)), relative: fc.constant(true) }),
+          fc.record({ kind: fc.constant('setRange' as const), id, range: fc.constantFrom(0, 1, 2, 4, 9, null) as fc.Arbitrary<AoiRange> }),
+        ),
+        { minLength: 1, maxLength: 80 },
+      );
+    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', 'grid', 2)), { numRuns: 80 });
+  });
+
+  it('teleports across the world and coordinates near +-1e300, with ranges of every size', () => {
+    const anywhere = fc.constantFrom(-1e300, -9.99e299, -1e6, -3, 0, 2.5, 1e6, 1e300, 1.0000000000000001e300);
+    const ranges = fc.constantFrom(0, 1, 1e6, 1e300, null) as fc.Arbitrary<AoiRange>;
+    const arb = (dimensions: 2 | 3) =>
+      fc.array(
+        fc.oneof(
+          fc.record({ kind: fc.constant('add' as const), id, p: vec(anywhere), range: ranges }),
+          fc.record({ kind: fc.constant('move' as const), id, p: vec(anywhere), relative: fc.constant(false) }),
+          fc.record({ kind: fc.constant('move' as const), id, p: vec(step), relative: fc.constant(true) }),
+          fc.record({ kind: fc.constant('setRange' as const), id, range: ranges }),
+          fc.record({ kind: fc.constant('remove' as const), id }),
+        ),
+        { minLength: 1, maxLength: 60 },
+      );
+    for (const dimensions of [2, 3] as const) {
+      for (const cellSize of [1, 1e-3]) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'bounds', 'grid', cellSize)), { numRuns: 60 });
+    }
+  });
+});
+
+describe('Scene grid: a sparse level takes cells twice its base, and goes back once it fills up', () => {
+  const levelSize = (scene: Scene): number => (scene as unknown as { core: { levels: Array<{ size: number }> } }).core.levels[0].size;
+
+  it('the cell side follows the density, with the events of the oracle throughout', () => {
+    // 64 entities on a 10-unit lattice (one per cell of side 1), then 400 more
+    // packed within 2.5 units (eighths keep every sum exact); random walks around both crowds.
+    const sparse = Array.from({ length: 64 }, (_, i) => ({ id: 100 + i, p: [(i % 8) * 10, Math.floor(i / 8) * 10, 0] as Vec, range: 1 }));
+    const dense = Array.from({ length: 400 }, (_, i) => ({ id: 200 + i, p: [(i % 20) / 8, Math.floor(i / 20) / 8, 0] as Vec, range: 1 }));
+    const walk = fc.array(fc.record({ kind: fc.constant('move' as const), id: fc.integer({ min: 100, max: 599 }), p: vec(step), relative: fc.constant(true) }), { maxLength: 30 });
+    fc.assert(
+      fc.property(walk, walk, (first, second) => run(2, [{ kind: 'addMany', adds: sparse }, ...first, { kind: 'addMany', adds: dense }, ...second], 'abs', 'grid', 1)),
+      { numRuns: 10 },
+    );
+    const scene = new Scene({ backend: 'js', index: 'grid', cellSize: 1, defaultRange: 1 });
+    const column = (list: typeof sparse, k: number): Float64Array => Float64Array.from(list, (a) => a.p[k]);
+    scene.addMany(Int32Array.from(sparse, (a) => a.id), column(sparse, 0), column(sparse, 1));
+    expect(levelSize(scene)).toBe(2);
+    scene.addMany(Int32Array.from(dense, (a) => a.id), column(dense, 0), column(dense, 1));
+    expect(levelSize(scene)).toBe(1);
   });
 });

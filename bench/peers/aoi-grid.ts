@@ -15,8 +15,12 @@ export class GridAoi implements AoiPeer {
   private readonly ys: Float64Array;
   private readonly events = new EventBuffer();
 
-  /** Ids are 0..capacity-1; positions stay inside [0, world]. */
-  constructor(private readonly range: number, world: number, capacity: number) {
+  /**
+   * Ids are 0..capacity-1; positions stay inside [0, world]. With `ranges`
+   * (one per id), each entity sees by its own range and `range` is the
+   * largest of them: the cell size.
+   */
+  constructor(private readonly range: number, world: number, capacity: number, private readonly ranges?: Float64Array) {
     this.cell = range * 1.0001; // a hair wider: rounding never splits a pair by two cells
     this.columns = Math.floor(world / this.cell) + 1;
     this.rows = this.columns;
@@ -63,7 +67,8 @@ export class GridAoi implements AoiPeer {
       for (let gy = Math.max(cy - 1, 0); gy <= Math.min(cy + 1, this.rows - 1); gy++) {
         for (let gx = Math.max(cx - 1, 0); gx <= Math.min(cx + 1, this.columns - 1); gx++) {
           for (let j = this.heads[gx + gy * this.columns]; j >= 0; j = this.next[j]) {
-            if (j !== id && x - r <= this.xs[j] && this.xs[j] <= x + r && y - r <= this.ys[j] && this.ys[j] <= y + r) {
+            const rj = this.ranges === undefined ? r : this.ranges[id];
+            if (j !== id && x - rj <= this.xs[j] && this.xs[j] <= x + rj && y - rj <= this.ys[j] && this.ys[j] <= y + rj) {
               this.events.push(0, id, j);
             }
           }
@@ -82,8 +87,13 @@ export class GridAoi implements AoiPeer {
     const ncy = Math.floor(y / this.cell);
     this.xs[id] = x;
     this.ys[id] = y;
-    this.visitBlock(id, ox, oy, x, y, ocx, ocy, -10, -10);
-    this.visitBlock(id, ox, oy, x, y, ncx, ncy, ocx, ocy);
+    if (this.ranges !== undefined) {
+      this.visitBlockRanges(id, ox, oy, x, y, ocx, ocy, -10, -10);
+      this.visitBlockRanges(id, ox, oy, x, y, ncx, ncy, ocx, ocy);
+    } else {
+      this.visitBlock(id, ox, oy, x, y, ocx, ocy, -10, -10);
+      this.visitBlock(id, ox, oy, x, y, ncx, ncy, ocx, ocy);
+    }
     const c = ncx + ncy * this.columns;
     if (c !== this.cellOf[id]) {
       this.unlink(id);
@@ -112,6 +122,32 @@ export class GridAoi implements AoiPeer {
             this.events.push(1, j, id);
             this.events.push(1, id, j);
           }
+        }
+      }
+    }
+  }
+
+  /** visitBlock with a range per entity: who sees whom is judged each way by the watcher's own range. */
+  private visitBlockRanges(id: number, ox: number, oy: number, x: number, y: number, cx: number, cy: number, skipX: number, skipY: number): void {
+    const ranges = this.ranges!;
+    const r = ranges[id];
+    for (let gy = Math.max(cy - 1, 0); gy <= Math.min(cy + 1, this.rows - 1); gy++) {
+      for (let gx = Math.max(cx - 1, 0); gx <= Math.min(cx + 1, this.columns - 1); gx++) {
+        if (Math.abs(gx - skipX) <= 1 && Math.abs(gy - skipY) <= 1) continue;
+        for (let j = this.heads[gx + gy * this.columns]; j >= 0; j = this.next[j]) {
+          if (j === id) continue;
+          const jx = this.xs[j];
+          const jy = this.ys[j];
+          const rj = ranges[j];
+          const jSaw = jx - rj <= ox && ox <= jx + rj && jy - rj <= oy && oy <= jy + rj;
+          const jSees = jx - rj <= x && x <= jx + rj && jy - rj <= y && y <= jy + rj;
+          if (jSaw && jSees) this.events.push(2, j, id);
+          else if (jSees) this.events.push(0, j, id);
+          else if (jSaw) this.events.push(1, j, id);
+          const saw = ox - r <= jx && jx <= ox + r && oy - r <= jy && jy <= oy + r;
+          const sees = x - r <= jx && jx <= x + r && y - r <= jy && jy <= y + r;
+          if (sees && !saw) this.events.push(0, id, j);
+          else if (saw && !sees) this.events.push(1, id, j);
         }
       }
     }

@@ -1,0 +1,933 @@
+// Area of interest by a hashed uniform cell grid, over flat linear memory.
+// The same algorithm as src/reference/scene-grid.ts (read that file for the
+// idea: levels of cells, records kept per cell, a step judged from the cells
+// around the mover's old and new place).
+//
+// What a step reads is contiguous: a cell's records (slot, position and
+// half-extents: 40 bytes in 2-D, 56 in 3-D) sit in one block, and the cell's
+// coordinates, count and block address in one 24-byte table bucket.
+import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
+
+const EVENT_ENTER: i32 = 0;
+const EVENT_LEAVE: i32 = 1;
+const EVENT_MOVE: i32 = 2;
+
+const CELL_LIMIT: f64 = <f64>(1 << 30);
+/** Bucket: cx, cy, cz, count (0: empty), capacity (records), block address. */
+const BUCKET: usize = 24;
+/** Record: slot, id, then dims coordinates and dims half-extents (f64). */
+const REACH_SLACK: f64 = 1e-15;
+const SCAN_ALL_RATIO: f64 = 2;
+const CHOOSE_MIN: i32 = 32;
+const SPARSE_CELL: f64 = 4;
+const DENSE_CELL: f64 = 32;
+/** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, address of its record. */
+const SLOT: usize = 32;
+
+const VISIT_STEP: i32 = 0;
+const VISIT_QUERY: i32 = 1;
+const VISIT_WATCHERS: i32 = 2;
+const VISIT_BOX: i32 = 3;
+
+/** 2^k for 0 <= k <= 1000, exactly. */
+@inline function pow2(k: i32): f64 {
+  return reinterpret<f64>(<u64>(1023 + k) << 52);
+}
+
+function levelSize(cellSize: f64, level: i32): f64 {
+  let size = cellSize;
+  while (level > 1000) {
+    size *= pow2(1000);
+    level -= 1000;
+  }
+  return size * pow2(level);
+}
+
+function levelFor(cellSize: f64, extent: f64): i32 {
+  if (!(extent > cellSize)) return 0;
+  let level = <i32>min<f64>(2200, max<f64>(0, Math.floor(Math.log2(extent / cellSize)) - 1));
+  while (level > 0 && levelSize(cellSize, level - 1) >= extent) level--;
+  while (levelSize(cellSize, level) < extent) level++;
+  return level;
+}
+
+/** Home bucket of a cell: four neighbours along x share a hashed group of four buckets, so a row of a region reads one or two cache lines. */
+@inline function cellHash(cx: i32, cy: i32, cz: i32, mask: i32): i32 {
+  let h = (cx >> 2) * <i32>0x9e3779b1 ^ cy * <i32>0x85ebca77 ^ cz * <i32>0xc2b2ae3d;
+  h ^= h >>> 16;
+  h *= 0x7feb352d;
+  h ^= h >>> 15;
+  return ((h << 2) | (cx & 3)) & mask;
+}
+
+@unmanaged
+class Level {
+  /** cellSize * 2^level; the cell side is this or, while the level is sparse, twice it. */
+  base: f64;
+  size: f64;
+  inv: f64;
+  /** Entities when the cell side was last chosen. */
+  chosenAt: i32;
+  reach0: f64;
+  reach1: f64;
+  reach2: f64;
+  entities: i32;
+  cells: i32;
+  table: usize;
+  mask: i32;
+
+  @inline reach(a: i32): f64 {
+    return a == 0 ? this.reach0 : a == 1 ? this.reach1 : this.reach2;
+  }
+
+  @inline cell(v: f64): i32 {
+    if (this.inv == 0) return 0;
+    return <i32>min<f64>(max<f64>(Math.floor(v * this.inv), -CELL_LIMIT), CELL_LIMIT);
+  }
+
+  @inline bucket(b: i32): usize {
+    return this.table + <usize>b * BUCKET;
+  }
+
+  find(cx: i32, cy: i32, cz: i32): i32 {
+    const mask = this.mask;
+    let b = cellHash(cx, cy, cz, mask);
+    while (true) {
+      const e = this.bucket(b);
+      if (load<i32>(e, 12) == 0) return -1;
+      if (load<i32>(e) == cx && load<i32>(e, 4) == cy && load<i32>(e, 8) == cz) return b;
+      b = (b + 1) & mask;
+    }
+    return -1;
+  }
+
+  create(cx: i32, cy: i32, cz: i32): i32 {
+    if ((this.cells + 1) * 2 > this.mask + 1) this.grow();
+    let b = cellHash(cx, cy, cz, this.mask);
+    while (load<i32>(this.bucket(b), 12) != 0) b = (b + 1) & this.mask;
+    const e = this.bucket(b);
+    store<i32>(e, cx);
+    store<i32>(e, cy, 4);
+    store<i32>(e, cz, 8);
+    store<i32>(e, 0, 16);
+    store<i32>(e, 0, 20);
+    this.cells++;
+    return b;
+  }
+
+  grow(): void {
+    const old = this.table;
+    const oldBuckets = this.mask + 1;
+    this.mask = this.mask * 2 + 1;
+    this.table = zeroed(<usize>(this.mask + 1) * BUCKET);
+    for (let k = 0; k < oldBuckets; k++) {
+      const e = old + <usize>k * BUCKET;
+      if (load<i32>(e, 12) == 0) continue;
+      let b = cellHash(load<i32>(e), load<i32>(e, 4), load<i32>(e, 8), this.mask);
+      while (load<i32>(this.bucket(b), 12) != 0) b = (b + 1) & this.mask;
+      memory.copy(this.bucket(b), e, BUCKET);
+    }
+    heap.free(old);
+  }
+
+  delete(b: i32): void {
+    const mask = this.mask;
+    let hole = b;
+    for (let j = (b + 1) & mask; load<i32>(this.bucket(j), 12) != 0; j = (j + 1) & mask) {
+      const e = this.bucket(j);
+      const home = cellHash(load<i32>(e), load<i32>(e, 4), load<i32>(e, 8), mask);
+      const stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
+      if (stays) continue;
+      memory.copy(this.bucket(hole), e, BUCKET);
+      hole = j;
+    }
+    store<i32>(this.bucket(hole), 0, 12);
+    this.cells--;
+  }
+
+  resize(size: f64): void {
+    this.size = size;
+    this.inv = size == Infinity ? 0 : 1 / size;
+  }
+
+  /** Empties the table (the caller keeps or frees the blocks). */
+  clearTable(): void {
+    heap.free(this.table);
+    this.table = zeroed(8 * BUCKET);
+    this.mask = 7;
+    this.cells = 0;
+  }
+
+  /** Frees every cell's block and empties the table. */
+  reset(): void {
+    for (let b = 0; b <= this.mask; b++) {
+      const e = this.bucket(b);
+      if (load<i32>(e, 12) != 0) heap.free(<usize>load<i32>(e, 20));
+    }
+    this.clearTable();
+    this.resize(this.base);
+    this.chosenAt = 0;
+    this.entities = 0;
+    this.reach0 = -1;
+    this.reach1 = -1;
+    this.reach2 = -1;
+  }
+}
+
+function zeroed(bytes: usize): usize {
+  const p = heap.alloc(bytes);
+  memory.fill(p, 0, bytes);
+  return p;
+}
+
+function newLevel(size: f64): Level {
+  const lv = changetype<Level>(heap.alloc(offsetof<Level>()));
+  lv.base = size;
+  lv.chosenAt = 0;
+  lv.resize(size);
+  lv.table = zeroed(8 * BUCKET);
+  lv.mask = 7;
+  lv.cells = 0;
+  lv.entities = 0;
+  lv.reach0 = -1;
+  lv.reach1 = -1;
+  lv.reach2 = -1;
+  return lv;
+}
+
+@unmanaged
+class GridScene {
+  dims: i32;
+  cellSize: f64;
+  /** Bytes per record: slot and id, then dims coordinates and dims half-extents. */
+  record: usize;
+  levels: usize;
+  levelCount: i32;
+  active: IntList;
+  slots: usize;
+  capacity: i32;
+  events: IntList;
+  results: IntList;
+  visit: i32;
+  subject: i32;
+  /** Address of the subject's record, as readOld found it. */
+  subjectRecord: usize;
+  moved: bool;
+  ox: f64; oy: f64; oz: f64;
+  nx: f64; ny: f64; nz: f64;
+  orx: f64; ory: f64; orz: f64;
+  nrx: f64; nry: f64; nrz: f64;
+  // Two regions of cells: x0 y0 z0 x1 y1 z1 each, and the coordinate bounds they were cut from.
+  ax0: i32; ay0: i32; az0: i32; ax1: i32; ay1: i32; az1: i32;
+  bx0: i32; by0: i32; bz0: i32; bx1: i32; by1: i32; bz1: i32;
+  aLoX: f64; aLoY: f64; aLoZ: f64; aHiX: f64; aHiY: f64; aHiZ: f64;
+  bLoX: f64; bLoY: f64; bLoZ: f64; bHiX: f64; bHiY: f64; bHiZ: f64;
+  /** Bounds of the region being visited: a record outside them on any axis can change nothing. */
+  fLoX: f64; fLoY: f64; fLoZ: f64; fHiX: f64; fHiY: f64; fHiZ: f64;
+
+  @inline slot(s: i32): usize {
+    return this.slots + <usize>s * SLOT;
+  }
+
+  ensureSlot(s: i32): void {
+    if (s < this.capacity) return;
+    let capacity = max<i32>(this.capacity, 16);
+    while (capacity <= s) capacity <<= 1;
+    const grown = heap.alloc(<usize>capacity * SLOT);
+    if (this.slots != 0) {
+      memory.copy(grown, this.slots, <usize>this.capacity * SLOT);
+      heap.free(this.slots);
+    }
+    for (let k = this.capacity; k < capacity; k++) store<i32>(grown + <usize>k * SLOT, -1, 4);
+    this.slots = grown;
+    this.capacity = capacity;
+  }
+
+  level(l: i32): Level {
+    if (l >= this.levelCount) {
+      let count = max<i32>(this.levelCount, 8);
+      while (count <= l) count <<= 1;
+      const grown = zeroed(<usize>count << 2);
+      if (this.levels != 0) {
+        memory.copy(grown, this.levels, <usize>this.levelCount << 2);
+        heap.free(this.levels);
+      }
+      this.levels = grown;
+      this.levelCount = count;
+    }
+    let lv = load<u32>(this.levels + (<usize>l << 2));
+    if (lv == 0) {
+      lv = <u32>changetype<usize>(newLevel(levelSize(this.cellSize, l)));
+      store<u32>(this.levels + (<usize>l << 2), lv);
+    }
+    return changetype<Level>(<usize>lv);
+  }
+
+  @inline levelOf(s: i32): Level {
+    return changetype<Level>(<usize>load<u32>(this.levels + (<usize>load<i32>(this.slot(s), 4) << 2)));
+  }
+
+  /** Address of slot s's record. */
+  @inline recordOf(s: i32): usize {
+    return <usize>load<u32>(this.slot(s), 28);
+  }
+
+  /** Appends slot s's record to its cell at level l. */
+  place(s: i32, l: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64): void {
+    const lv = this.level(l);
+    this.append(lv, s, x, y, z, rx, ry, rz);
+    store<i32>(this.slot(s), l, 4);
+    if (lv.entities++ == 0) this.activate(l);
+    if (rx >= 0) {
+      lv.reach0 = max<f64>(lv.reach0, rx);
+      lv.reach1 = max<f64>(lv.reach1, ry);
+      lv.reach2 = max<f64>(lv.reach2, rz);
+    }
+  }
+
+  /** Writes slot s's record at the end of its cell in level lv, creating the cell if needed. */
+  append(lv: Level, s: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64): void {
+    const cx = lv.cell(x);
+    const cy = lv.cell(y);
+    const cz = lv.cell(z);
+    let b = lv.find(cx, cy, cz);
+    if (b < 0) b = lv.create(cx, cy, cz);
+    const e = lv.bucket(b);
+    const k = load<i32>(e, 12);
+    const cap = load<i32>(e, 16);
+    if (k == cap) {
+      const grown = max<i32>(cap << 1, 2);
+      const old = <usize>load<i32>(e, 20);
+      const block = old == 0 ? heap.alloc(<usize>grown * this.record) : heap.realloc(old, <usize>grown * this.record);
+      store<i32>(e, <i32>block, 20);
+      store<i32>(e, grown, 16);
+      // The block may have moved: its records' slots point at their new places.
+      for (let j = 0; j < k; j++) store<u32>(this.slot(load<i32>(block + <usize>j * this.record)), <u32>(block + <usize>j * this.record), 28);
+    }
+    const r = <usize>load<i32>(e, 20) + <usize>k * this.record;
+    store<i32>(r, s);
+    store<i32>(r, load<i32>(this.slot(s)), 4);
+    store<f64>(r, x, 8);
+    store<f64>(r, y, 16);
+    if (this.dims == 3) {
+      store<f64>(r, z, 24);
+      store<f64>(r, rx, 32);
+      store<f64>(r, ry, 40);
+      store<f64>(r, rz, 48);
+    } else {
+      store<f64>(r, rx, 24);
+      store<f64>(r, ry, 32);
+    }
+    store<i32>(e, k + 1, 12);
+    const p = this.slot(s);
+    store<i32>(p, cx, 8);
+    store<i32>(p, cy, 12);
+    store<i32>(p, cz, 16);
+    store<i32>(p, k, 20);
+    store<u32>(p, <u32>r, 28);
+  }
+
+  /** Each time level l's entities double (from CHOOSE_MIN on), picks its cell side again (see the reference core). */
+  chooseCellSize(l: i32): void {
+    const lv = this.level(l);
+    if (lv.entities < CHOOSE_MIN || lv.entities < 2 * lv.chosenAt) return;
+    lv.chosenAt = lv.entities;
+    let squares: f64 = 0;
+    for (let b = 0; b <= lv.mask; b++) {
+      const count = <f64>load<i32>(lv.bucket(b), 12);
+      squares += count * count;
+    }
+    const perCell = squares / <f64>lv.entities;
+    const coarse = lv.size != lv.base;
+    if (!coarse && perCell < SPARSE_CELL) this.regrid(lv, lv.base * 2);
+    else if (coarse && perCell > DENSE_CELL) this.regrid(lv, lv.base);
+  }
+
+  /** Re-cuts level lv into cells `size` wide: every record, in table order, goes to its new cell. */
+  regrid(lv: Level, size: f64): void {
+    const stride = this.record;
+    const all = heap.alloc(<usize>lv.entities * stride);
+    let at = all;
+    for (let b = 0; b <= lv.mask; b++) {
+      const e = lv.bucket(b);
+      const count = load<i32>(e, 12);
+      if (count == 0) continue;
+      const block = <usize>load<i32>(e, 20);
+      memory.copy(at, block, <usize>count * stride);
+      at += <usize>count * stride;
+      heap.free(block);
+    }
+    lv.clearTable();
+    lv.resize(size);
+    const three = this.dims == 3;
+    for (let r = all; r < at; r += stride) {
+      const x = load<f64>(r, 8);
+      const y = load<f64>(r, 16);
+      if (three) this.append(lv, load<i32>(r), x, y, load<f64>(r, 24), load<f64>(r, 32), load<f64>(r, 40), load<f64>(r, 48));
+      else this.append(lv, load<i32>(r), x, y, 0, load<f64>(r, 24), load<f64>(r, 32), 0);
+    }
+    heap.free(all);
+  }
+
+  unplace(s: i32): void {
+    const p = this.slot(s);
+    const l = load<i32>(p, 4);
+    const lv = this.levelOf(s);
+    const b = lv.find(load<i32>(p, 8), load<i32>(p, 12), load<i32>(p, 16));
+    const e = lv.bucket(b);
+    const block = <usize>load<i32>(e, 20);
+    const last = load<i32>(e, 12) - 1;
+    const k = load<i32>(p, 20);
+    if (k != last) {
+      const to = block + <usize>k * this.record;
+      memory.copy(to, block + <usize>last * this.record, this.record);
+      const moved = this.slot(load<i32>(to));
+      store<i32>(moved, k, 20);
+      store<u32>(moved, <u32>to, 28);
+    }
+    store<i32>(e, last, 12);
+    if (last == 0) {
+      heap.free(block);
+      lv.delete(b);
+    }
+    store<i32>(p, -1, 4);
+    if (--lv.entities == 0) {
+      lv.reset();
+      this.deactivate(l);
+    }
+  }
+
+  activate(l: i32): void {
+    const active = this.active;
+    active.push(l);
+    let k = active.length - 1;
+    while (k > 0 && active.get(k - 1) > l) {
+      active.set(k, active.get(k - 1));
+      k--;
+    }
+    active.set(k, l);
+  }
+
+  deactivate(l: i32): void {
+    const active = this.active;
+    let k = 0;
+    while (active.get(k) != l) k++;
+    for (; k + 1 < active.length; k++) active.set(k, active.get(k + 1));
+    active.length--;
+  }
+
+  /** Reads slot s's position into (ox, oy, oz) and half-extents into (orx, ory, orz). */
+  readOld(s: i32): void {
+    const r = this.recordOf(s);
+    this.subjectRecord = r;
+    this.ox = load<f64>(r, 8);
+    this.oy = load<f64>(r, 16);
+    if (this.dims == 3) {
+      this.oz = load<f64>(r, 24);
+      this.orx = load<f64>(r, 32);
+      this.ory = load<f64>(r, 40);
+      this.orz = load<f64>(r, 48);
+    } else {
+      this.oz = 0;
+      this.orx = load<f64>(r, 24);
+      this.ory = load<f64>(r, 32);
+      this.orz = this.orx == this.orx ? 0 : NaN;
+    }
+  }
+
+  // ---- regions ----------------------------------------------------------
+
+  /** One axis of a region: writes the cell span into (lo, hi) of region `which`; false when empty. */
+  @inline axisSpan(lv: Level, a: i32, c: f64, r: f64, reach: bool, which: i32): bool {
+    let lo = Infinity;
+    let hi = -Infinity;
+    if (r >= 0) {
+      lo = c - r;
+      hi = c + r;
+    }
+    const e = lv.reach(a);
+    if (reach && e >= 0) {
+      const span = e + (Math.abs(c) + e) * REACH_SLACK;
+      lo = min<f64>(lo, c - span);
+      hi = max<f64>(hi, c + span);
+    }
+    if (!(lo <= hi)) return false;
+    const at = changetype<usize>(this) + (which == 0 ? offsetof<GridScene>('ax0') : offsetof<GridScene>('bx0')) + (<usize>a << 2);
+    store<i32>(at, lv.cell(lo));
+    store<i32>(at, lv.cell(hi), 12);
+    const bounds = changetype<usize>(this) + (which == 0 ? offsetof<GridScene>('aLoX') : offsetof<GridScene>('bLoX')) + (<usize>a << 3);
+    store<f64>(bounds, lo);
+    store<f64>(bounds, hi, 24);
+    return true;
+  }
+
+  region(lv: Level, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, reach: bool, which: i32): bool {
+    return this.axisSpan(lv, 0, x, rx, reach, which) && this.axisSpan(lv, 1, y, ry, reach, which) && this.axisSpan(lv, 2, z, rz, reach, which);
+  }
+
+  visitRect(lv: Level, x0: i32, y0: i32, z0: i32, x1: i32, y1: i32, z1: i32): void {
+    const cells = (<f64>x1 - <f64>x0 + 1) * (<f64>y1 - <f64>y0 + 1) * (<f64>z1 - <f64>z0 + 1);
+    if (cells > SCAN_ALL_RATIO * <f64>lv.cells) {
+      for (let b = 0; b <= lv.mask; b++) {
+        const e = lv.bucket(b);
+        const count = load<i32>(e, 12);
+        if (count == 0) continue;
+        const cx = load<i32>(e);
+        const cy = load<i32>(e, 4);
+        const cz = load<i32>(e, 8);
+        if (cx < x0 || cx > x1 || cy < y0 || cy > y1 || cz < z0 || cz > z1) continue;
+        this.visitCell(<usize>load<i32>(e, 20), count);
+      }
+      return;
+    }
+    for (let cz = z0; cz <= z1; cz++) {
+      for (let cy = y0; cy <= y1; cy++) {
+        for (let cx = x0; cx <= x1; cx++) {
+          const b = lv.find(cx, cy, cz);
+          if (b < 0) continue;
+          const e = lv.bucket(b);
+          this.visitCell(<usize>load<i32>(e, 20), load<i32>(e, 12));
+        }
+      }
+    }
+  }
+
+  visitRegions(lv: Level, hasA: bool, hasB: bool): void {
+    if (hasA && hasB) {
+      const meet = this.ax0 <= this.bx1 && this.bx0 <= this.ax1 && this.ay0 <= this.by1 && this.by0 <= this.ay1 && this.az0 <= this.bz1 && this.bz0 <= this.az1;
+      if (meet) {
+        this.fLoX = min(this.aLoX, this.bLoX);
+        this.fLoY = min(this.aLoY, this.bLoY);
+        this.fLoZ = min(this.aLoZ, this.bLoZ);
+        this.fHiX = max(this.aHiX, this.bHiX);
+        this.fHiY = max(this.aHiY, this.bHiY);
+        this.fHiZ = max(this.aHiZ, this.bHiZ);
+        this.visitRect(lv, min(this.ax0, this.bx0), min(this.ay0, this.by0), min(this.az0, this.bz0), max(this.ax1, this.bx1), max(this.ay1, this.by1), max(this.az1, this.bz1));
+        return;
+      }
+    }
+    if (hasA) {
+      memory.copy(changetype<usize>(this) + offsetof<GridScene>('fLoX'), changetype<usize>(this) + offsetof<GridScene>('aLoX'), 48);
+      this.visitRect(lv, this.ax0, this.ay0, this.az0, this.ax1, this.ay1, this.az1);
+    }
+    if (hasB) {
+      memory.copy(changetype<usize>(this) + offsetof<GridScene>('fLoX'), changetype<usize>(this) + offsetof<GridScene>('bLoX'), 48);
+      this.visitRect(lv, this.bx0, this.by0, this.bz0, this.bx1, this.by1, this.bz1);
+    }
+  }
+
+  /** Judges the step in (o, or) -> (n, nr) at every level that holds entities. */
+  step(): void {
+    const active = this.active;
+    for (let k = 0; k < active.length; k++) {
+      const lv = changetype<Level>(<usize>load<u32>(this.levels + (<usize>active.get(k) << 2)));
+      const hasA = this.region(lv, this.ox, this.oy, this.oz, this.orx, this.ory, this.orz, true, 0);
+      const hasB = this.region(lv, this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, true, 1);
+      this.visitRegions(lv, hasA, hasB);
+    }
+  }
+
+  /** Appends an event; watcher and target are ids. */
+  @inline emit(type: i32, watcher: i32, target: i32): void {
+    const events = this.events;
+    if (events.length + 3 > events.capacity) events.reserve(events.length + 3);
+    const at = events.data + (<usize>events.length << 2);
+    store<i32>(at, type);
+    store<i32>(at, watcher, 4);
+    store<i32>(at, target, 8);
+    events.length += 3;
+  }
+
+  visitCell(block: usize, count: i32): void {
+    if (this.visit == VISIT_STEP) {
+      if (this.dims == 2) this.judge2(block, count);
+      else this.judge3(block, count);
+      return;
+    }
+    const w = this.subject;
+    const three = this.dims == 3;
+    const stride = this.record;
+    for (let k = 0; k < count; k++) {
+      const r = block + <usize>k * stride;
+      const t = load<i32>(r);
+      if (t == w) continue;
+      const x = load<f64>(r, 8);
+      const y = load<f64>(r, 16);
+      const z = three ? load<f64>(r, 24) : 0;
+      let hit = false;
+      if (this.visit == VISIT_QUERY) {
+        hit = inBox(this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, x, y, z);
+      } else if (this.visit == VISIT_WATCHERS) {
+        const rx = three ? load<f64>(r, 32) : load<f64>(r, 24);
+        const ry = three ? load<f64>(r, 40) : load<f64>(r, 32);
+        const rz = three ? load<f64>(r, 48) : 0;
+        hit = inBox(x, y, z, rx, ry, rz, this.nx, this.ny, this.nz);
+      } else {
+        hit = this.ox <= x && x <= this.nx && this.oy <= y && y <= this.ny && this.oz <= z && z <= this.nz;
+      }
+      if (hit) this.results.push(load<i32>(r, 4));
+    }
+  }
+
+  /**
+   * The step's judgement of each record of a 2-D cell: does it see the
+   * subject before and after, does the subject see it before and after.
+   * Records outside the region's bounds are dropped first; the tests are
+   * branch-free, since their outcomes follow no pattern.
+   */
+  judge2(block: usize, count: i32): void {
+    const w = this.subject;
+    const wid = load<i32>(this.slot(w));
+    // (x, y) pairs in one v128: a record's position and half-extents are adjacent doubles.
+    const o = pair(this.ox, this.oy);
+    const n = pair(this.nx, this.ny);
+    const oR = pair(this.orx, this.ory);
+    const nR = pair(this.nrx, this.nry);
+    const oLo = f64x2.sub(o, oR), oHi = f64x2.add(o, oR);
+    const nLo = f64x2.sub(n, nR), nHi = f64x2.add(n, nR);
+    const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
+    const moved = <i32>this.moved;
+    for (let k = 0; k < count; k++) {
+      const r = block + <usize>k * 40;
+      const p = v128.load(r, 8);
+      if (!i64x2.all_true(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi)))) continue;
+      if (load<i32>(r) == w) continue;
+      const range = v128.load(r, 24);
+      const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
+      const saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi)));
+      const sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi)));
+      const was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
+      const is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
+      this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
+    }
+  }
+
+  /** Emits what one record's four answers mean: its view of the subject (enter, leave, move), then the subject's view of it. */
+  @inline judged(tid: i32, wid: i32, saw: i32, sees: i32, was: i32, is: i32, moved: i32): void {
+    if (saw | sees) {
+      if ((saw & sees) == 0) this.emit(sees ? EVENT_ENTER : EVENT_LEAVE, tid, wid);
+      else if (moved) this.emit(EVENT_MOVE, tid, wid);
+    }
+    if (was ^ is) this.emit(is ? EVENT_ENTER : EVENT_LEAVE, wid, tid);
+  }
+
+  /** judge2 for a 3-D cell. */
+  judge3(block: usize, count: i32): void {
+    const w = this.subject;
+    const wid = load<i32>(this.slot(w));
+    const ox = this.ox, oy = this.oy, oz = this.oz, nx = this.nx, ny = this.ny, nz = this.nz;
+    const fLoX = this.fLoX, fHiX = this.fHiX, fLoY = this.fLoY, fHiY = this.fHiY, fLoZ = this.fLoZ, fHiZ = this.fHiZ;
+    const moved = <i32>this.moved;
+    for (let k = 0; k < count; k++) {
+      const r = block + <usize>k * 56;
+      const x = load<f64>(r, 8);
+      const y = load<f64>(r, 16);
+      const z = load<f64>(r, 24);
+      if (<i32>(x < fLoX) | <i32>(x > fHiX) | <i32>(y < fLoY) | <i32>(y > fHiY) | <i32>(z < fLoZ) | <i32>(z > fHiZ)) continue;
+      if (load<i32>(r) == w) continue;
+      const rx = load<f64>(r, 32);
+      const ry = load<f64>(r, 40);
+      const rz = load<f64>(r, 48);
+      const saw = <i32>inBox(x, y, z, rx, ry, rz, ox, oy, oz);
+      const sees = <i32>inBox(x, y, z, rx, ry, rz, nx, ny, nz);
+      const was = <i32>inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
+      const is = <i32>inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
+      this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
+    }
+  }
+
+  // ---- the operations -----------------------------------------------------
+
+  setNewRange(watcher: bool, rx: f64, ry: f64, rz: f64): void {
+    this.nrx = watcher ? rx : NaN;
+    this.nry = watcher ? ry : NaN;
+    this.nrz = watcher ? (this.dims == 3 ? rz : 0) : NaN;
+  }
+
+  rangeLevel(watcher: bool): i32 {
+    return watcher ? levelFor(this.cellSize, max<f64>(max<f64>(this.nrx, this.nry), this.nrz)) : 0;
+  }
+
+  add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+    this.ensureSlot(s);
+    store<i32>(this.slot(s), id);
+    this.nx = x;
+    this.ny = y;
+    this.nz = this.dims == 3 ? z : 0;
+    this.setNewRange(watcher, rx, ry, rz);
+    this.place(s, this.rangeLevel(watcher), this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
+    // Nothing was seen before an add: no box holds a NaN place.
+    memory.fill(changetype<usize>(this) + offsetof<GridScene>('ox'), 0xff, 24);
+    memory.fill(changetype<usize>(this) + offsetof<GridScene>('orx'), 0xff, 24);
+    this.begin(VISIT_STEP, s, false);
+    this.step();
+    this.chooseCellSize(load<i32>(this.slot(s), 4));
+  }
+
+  @inline begin(visit: i32, s: i32, moved: bool): void {
+    this.visit = visit;
+    this.subject = s;
+    this.moved = moved;
+  }
+
+  move(s: i32, x: f64, y: f64, z: f64): void {
+    this.readOld(s);
+    if (this.dims == 2) z = 0;
+    if (this.ox == x && this.oy == y && this.oz == z) return;
+    this.nx = x;
+    this.ny = y;
+    this.nz = z;
+    this.nrx = this.orx;
+    this.nry = this.ory;
+    this.nrz = this.orz;
+    this.relocate(s);
+    this.begin(VISIT_STEP, s, true);
+    this.step();
+  }
+
+  relocate(s: i32): void {
+    const p = this.slot(s);
+    const lv = this.levelOf(s);
+    if (lv.cell(this.nx) == load<i32>(p, 8) && lv.cell(this.ny) == load<i32>(p, 12) && lv.cell(this.nz) == load<i32>(p, 16)) {
+      const r = this.subjectRecord;
+      store<f64>(r, this.nx, 8);
+      store<f64>(r, this.ny, 16);
+      if (this.dims == 3) store<f64>(r, this.nz, 24);
+      return;
+    }
+    const l = load<i32>(p, 4);
+    this.unplace(s);
+    this.place(s, l, this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
+  }
+
+  remove(s: i32): void {
+    this.readOld(s);
+    this.unplace(s);
+    // Nothing is seen after a remove: no box holds a NaN place.
+    memory.fill(changetype<usize>(this) + offsetof<GridScene>('nx'), 0xff, 24);
+    memory.fill(changetype<usize>(this) + offsetof<GridScene>('nrx'), 0xff, 24);
+    this.begin(VISIT_STEP, s, false);
+    this.step();
+  }
+
+  setRange(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+    this.readOld(s);
+    this.nx = this.ox;
+    this.ny = this.oy;
+    this.nz = this.oz;
+    this.setNewRange(watcher, rx, ry, rz);
+    this.unplace(s);
+    this.place(s, this.rangeLevel(watcher), this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
+    this.begin(VISIT_STEP, s, false);
+    this.step();
+    this.chooseCellSize(load<i32>(this.slot(s), 4));
+  }
+
+  /** Visits, at every level, the region around n (the box nr, with others' reach when asked); returns the result count. */
+  collect(visit: i32, s: i32, reach: bool): i32 {
+    this.begin(visit, s, false);
+    this.results.length = 0;
+    const active = this.active;
+    for (let k = 0; k < active.length; k++) {
+      const lv = changetype<Level>(<usize>load<u32>(this.levels + (<usize>active.get(k) << 2)));
+      if (this.region(lv, this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, reach, 0)) {
+        this.visitRect(lv, this.ax0, this.ay0, this.az0, this.ax1, this.ay1, this.az1);
+      }
+    }
+    return this.results.length;
+  }
+
+  /** Reads slot s's position and half-extents into (n, nr). */
+  readNew(s: i32): void {
+    this.readOld(s);
+    this.nx = this.ox;
+    this.ny = this.oy;
+    this.nz = this.oz;
+    this.nrx = this.orx;
+    this.nry = this.ory;
+    this.nrz = this.orz;
+  }
+
+  query(s: i32): i32 {
+    this.readNew(s);
+    return this.collect(VISIT_QUERY, s, false);
+  }
+
+  watchers(s: i32): i32 {
+    this.readNew(s);
+    memory.fill(changetype<usize>(this) + offsetof<GridScene>('nrx'), 0xff, 24);
+    return this.collect(VISIT_WATCHERS, s, true);
+  }
+
+  queryBox(minX: f64, minY: f64, minZ: f64, maxX: f64, maxY: f64, maxZ: f64): i32 {
+    if (this.dims == 2) {
+      minZ = 0;
+      maxZ = 0;
+    }
+    this.ox = minX;
+    this.oy = minY;
+    this.oz = minZ;
+    this.nx = maxX;
+    this.ny = maxY;
+    this.nz = maxZ;
+    this.begin(VISIT_BOX, 0, false);
+    this.results.length = 0;
+    const active = this.active;
+    for (let k = 0; k < active.length; k++) {
+      const lv = changetype<Level>(<usize>load<u32>(this.levels + (<usize>active.get(k) << 2)));
+      this.visitRect(lv, lv.cell(minX), lv.cell(minY), lv.cell(minZ), lv.cell(maxX), lv.cell(maxY), lv.cell(maxZ));
+    }
+    return this.results.length;
+  }
+
+  clear(): void {
+    for (let l = 0; l < this.levelCount; l++) {
+      const lv = load<u32>(this.levels + (<usize>l << 2));
+      if (lv != 0) changetype<Level>(<usize>lv).reset();
+    }
+    this.active.length = 0;
+    for (let k = 0; k < this.capacity; k++) store<i32>(this.slot(k), -1, 4);
+    this.events.length = 0;
+  }
+
+  bytes(): f64 {
+    let bytes = <f64>offsetof<GridScene>() + <f64>this.capacity * <f64>SLOT + <f64>this.levelCount * 4;
+    for (let l = 0; l < this.levelCount; l++) {
+      const p = load<u32>(this.levels + (<usize>l << 2));
+      if (p == 0) continue;
+      const lv = changetype<Level>(<usize>p);
+      bytes += <f64>offsetof<Level>() + <f64>(lv.mask + 1) * <f64>BUCKET;
+      for (let b = 0; b <= lv.mask; b++) {
+        const e = lv.bucket(b);
+        if (load<i32>(e, 12) != 0) bytes += <f64>load<i32>(e, 16) * <f64>this.record;
+      }
+    }
+    return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity) * 4;
+  }
+}
+
+@inline function pair(x: f64, y: f64): v128 {
+  return f64x2.replace_lane(f64x2.splat(x), 1, y);
+}
+
+@inline function inBox(cx: f64, cy: f64, cz: f64, rx: f64, ry: f64, rz: f64, x: f64, y: f64, z: f64): bool {
+  return cx - rx <= x && x <= cx + rx && cy - ry <= y && y <= cy + ry && cz - rz <= z && z <= cz + rz;
+}
+
+@inline function grid(ptr: i32): GridScene {
+  return changetype<GridScene>(<usize>ptr);
+}
+
+// ---- exports --------------------------------------------------------------
+
+export function aoiGridCreate(dims: i32, cellSize: f64): i32 {
+  const s = changetype<GridScene>(heap.alloc(offsetof<GridScene>()));
+  memory.fill(changetype<usize>(s), 0, offsetof<GridScene>());
+  s.dims = dims;
+  s.cellSize = cellSize;
+  s.record = dims == 3 ? 56 : 40;
+  s.active = newIntList();
+  s.events = newIntList();
+  s.results = newIntList();
+  s.ensureSlot(15);
+  return <i32>changetype<usize>(s);
+}
+
+export function aoiGridDestroy(ptr: i32): void {
+  const s = grid(ptr);
+  s.clear();
+  for (let l = 0; l < s.levelCount; l++) {
+    const lv = load<u32>(s.levels + (<usize>l << 2));
+    if (lv == 0) continue;
+    heap.free(changetype<Level>(<usize>lv).table);
+    heap.free(<usize>lv);
+  }
+  if (s.levels != 0) heap.free(s.levels);
+  heap.free(s.slots);
+  freeIntList(s.active);
+  freeIntList(s.events);
+  freeIntList(s.results);
+  heap.free(<usize>ptr);
+}
+
+export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32): void {
+  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0);
+}
+
+export function aoiGridMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
+  grid(ptr).move(slot, x, y, z);
+}
+
+export function aoiGridRemove(ptr: i32, slot: i32): void {
+  grid(ptr).remove(slot);
+}
+
+export function aoiGridSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32): void {
+  grid(ptr).setRange(slot, rx, ry, rz, watcher != 0);
+}
+
+export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
+  const s = grid(ptr);
+  for (let k = 0; k < count; k++) {
+    const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
+    s.move(load<i32>(<usize>slots + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z);
+  }
+}
+
+/** Adds in array order, with the events of as many add calls; ranges[k] is a square (cube) half-extent. */
+export function aoiGridAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
+  const s = grid(ptr);
+  for (let k = 0; k < count; k++) {
+    const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
+    const r = load<f64>(<usize>ranges + (<usize>k << 3));
+    s.add(load<i32>(<usize>slots + (<usize>k << 2)), load<i32>(<usize>ids + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z, r, r, r, true);
+  }
+}
+
+export function aoiGridEventLength(ptr: i32): i32 {
+  return grid(ptr).events.length;
+}
+
+export function aoiGridEventData(ptr: i32): i32 {
+  return <i32>grid(ptr).events.data;
+}
+
+export function aoiGridEventReset(ptr: i32): void {
+  forgetEvents(grid(ptr).events);
+}
+
+export function aoiGridQuery(ptr: i32, slot: i32): i32 {
+  return grid(ptr).query(slot);
+}
+
+export function aoiGridWatchers(ptr: i32, slot: i32): i32 {
+  return grid(ptr).watchers(slot);
+}
+
+export function aoiGridQueryBox(ptr: i32, minX: f64, minY: f64, minZ: f64, maxX: f64, maxY: f64, maxZ: f64): i32 {
+  return grid(ptr).queryBox(minX, minY, minZ, maxX, maxY, maxZ);
+}
+
+export function aoiGridResultData(ptr: i32): i32 {
+  return <i32>grid(ptr).results.data;
+}
+
+/** Writes slot's position into the result buffer as three doubles; returns its address. */
+export function aoiGridPositionOf(ptr: i32, slot: i32): i32 {
+  const s = grid(ptr);
+  s.readOld(slot);
+  const results = s.results;
+  results.reserve(6);
+  store<f64>(results.data, s.ox);
+  store<f64>(results.data, s.oy, 8);
+  store<f64>(results.data, s.oz, 16);
+  return <i32>results.data;
+}
+
+export function aoiGridClear(ptr: i32): void {
+  grid(ptr).clear();
+}
+
+export function aoiGridBytes(ptr: i32): f64 {
+  return grid(ptr).bytes();
+}

@@ -1,0 +1,702 @@
+// The reference grid core of Scene (index 'grid', backend 'js'): the same
+// algorithm as assembly/aoi-grid.ts, written as plain TypeScript.
+//
+// Entities live in uniform cells, hashed by integer cell coordinates, so the
+// world has no bounds. Levels: level L has cells of cellSize * 2^L (its
+// base), and an entity lives at the lowest level whose base is at least its
+// largest half-extent (markers at level 0). So every watcher's box spans at
+// most three cells per axis of its own level, and a wide watcher costs other
+// movers only a few cells of a coarse level, not a scan of its box. A level
+// whose cells hold few entities takes cells twice its base (chooseCellSize):
+// a step then reads fewer, fuller cells.
+//
+// A cell keeps its entities' records together: slot, position and
+// half-extents. A step of entity W, at each level that holds entities, reads
+// the cells that can hold a change: W's old and new boxes, and the cells
+// within that level's largest half-extent of W's old and new places (whoever
+// there may see W). Every record read is judged on W's old and new place
+// against both boxes, so enter, leave and move events come straight from the
+// scan: no watcher sets are kept.
+//
+// Cell coordinates are floor(v / size) clamped to +-2^30: a monotonic map, so
+// w - r <= t <= w + r puts t's cell between those of w - r and w + r, however
+// far out the coordinates are (far ones share the clamped edge cells). A
+// region with more cells than the level holds is read by walking the level's
+// table instead.
+import type { SceneBackend } from '../scene.js';
+
+const EVENT_ENTER = 0;
+const EVENT_LEAVE = 1;
+const EVENT_MOVE = 2;
+
+/** Cell coordinates stay within +-2^30, so neighbours and spans never overflow an i32. */
+const CELL_LIMIT = 1 << 30;
+/** Ints per table bucket: cx, cy, cz, count (0: empty bucket), block. */
+const BUCKET = 5;
+/** Doubles per record: x, y, z, rx, ry, rz (NaN half-extents: a marker). */
+const RECORD = 6;
+/** Slack on the reach of others' boxes, for rounding in w - r and w + r (relative to the magnitudes). */
+const REACH_SLACK = 1e-15;
+/** A region of more cells than this many times the level's occupied cells is read from the level's table. */
+const SCAN_ALL_RATIO = 2;
+/** A level's cell side is chosen again whenever its entities double, from this many on. */
+const CHOOSE_MIN = 32;
+/** Below this many entities in an entity's cell, on average, a level takes cells twice its base side; above DENSE_CELL (at that side) it goes back. */
+const SPARSE_CELL = 4;
+const DENSE_CELL = 32;
+
+/** Cell side of level L: cellSize * 2^L, exact (Infinity once beyond the doubles). */
+function levelSize(cellSize: number, level: number): number {
+  let size = cellSize;
+  while (level > 1000) {
+    size *= 2 ** 1000;
+    level -= 1000;
+  }
+  return size * 2 ** level;
+}
+
+/** The lowest level whose cells are at least `extent` wide (0 for markers). */
+function levelFor(cellSize: number, extent: number): number {
+  if (!(extent > cellSize)) return 0;
+  // The estimate only shortens the search (clamped: the ratio may overflow); the loops make it exact.
+  let level = Math.min(2200, Math.max(0, Math.floor(Math.log2(extent / cellSize)) - 1));
+  while (level > 0 && levelSize(cellSize, level - 1) >= extent) level--;
+  while (levelSize(cellSize, level) < extent) level++;
+  return level;
+}
+
+/**
+ * Home bucket of cell (cx, cy, cz) in a table of mask + 1 buckets: four
+ * neighbours along x share a hashed group of four buckets, so a row of a
+ * region reads one or two cache lines.
+ */
+function cellHash(cx: number, cy: number, cz: number, mask: number): number {
+  let h = Math.imul(cx >> 2, 0x9e3779b1) ^ Math.imul(cy, 0x85ebca77) ^ Math.imul(cz, 0xc2b2ae3d);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  return ((h << 2) | (cx & 3)) & mask;
+}
+
+/** One level: its cell side and an open-addressing table (linear probing) of its occupied cells. */
+class Level {
+  /** The cell side now: `base`, or twice that while the level is sparse. */
+  size: number;
+  inv: number;
+  /** Entities when the cell side was last chosen. */
+  chosenAt = 0;
+  /** Largest half-extent per axis of a watcher placed here since the level was last empty; -1: none. */
+  readonly reach = [-1, -1, -1];
+  entities = 0;
+  cells = 0;
+  table = new Int32Array(8 * BUCKET);
+  mask = 7;
+
+  constructor(readonly base: number) {
+    this.size = base;
+    this.inv = base === Infinity ? 0 : 1 / base;
+  }
+
+  resize(size: number): void {
+    this.size = size;
+    this.inv = size === Infinity ? 0 : 1 / size;
+  }
+
+  /** Empties the table (the caller keeps the records). */
+  clearTable(): void {
+    this.cells = 0;
+    this.table = new Int32Array(8 * BUCKET);
+    this.mask = 7;
+  }
+
+  /** The cell coordinate of v: floor(v / size), clamped; every v shares cell 0 once the size is beyond the doubles. */
+  cell(v: number): number {
+    if (this.inv === 0) return 0;
+    const c = Math.floor(v * this.inv);
+    return c < -CELL_LIMIT ? -CELL_LIMIT : c > CELL_LIMIT ? CELL_LIMIT : c;
+  }
+
+  find(cx: number, cy: number, cz: number): number {
+    const t = this.table;
+    for (let b = cellHash(cx, cy, cz, this.mask); ; b = (b + 1) & this.mask) {
+      const e = b * BUCKET;
+      if (t[e + 3] === 0) return -1;
+      if (t[e] === cx && t[e + 1] === cy && t[e + 2] === cz) return b;
+    }
+  }
+
+  /** Claims an empty bucket for a new cell (count still 0: the caller appends at once). */
+  create(cx: number, cy: number, cz: number, block: number): number {
+    if ((this.cells + 1) * 2 > this.mask + 1) this.grow();
+    const t = this.table;
+    let b = cellHash(cx, cy, cz, this.mask);
+    while (t[b * BUCKET + 3] !== 0) b = (b + 1) & this.mask;
+    const e = b * BUCKET;
+    t[e] = cx;
+    t[e + 1] = cy;
+    t[e + 2] = cz;
+    t[e + 4] = block;
+    this.cells++;
+    return b;
+  }
+
+  private grow(): void {
+    const old = this.table;
+    this.mask = this.mask * 2 + 1;
+    this.table = new Int32Array((this.mask + 1) * BUCKET);
+    for (let e = 0; e < old.length; e += BUCKET) {
+      if (old[e + 3] === 0) continue;
+      let b = cellHash(old[e], old[e + 1], old[e + 2], this.mask);
+      while (this.table[b * BUCKET + 3] !== 0) b = (b + 1) & this.mask;
+      this.table.set(old.subarray(e, e + BUCKET), b * BUCKET);
+    }
+  }
+
+  /** Empties bucket b, shifting later entries of its probe run back so every lookup still finds them. */
+  delete(b: number): void {
+    const t = this.table;
+    const mask = this.mask;
+    let hole = b;
+    for (let j = (b + 1) & mask; t[j * BUCKET + 3] !== 0; j = (j + 1) & mask) {
+      const home = cellHash(t[j * BUCKET], t[j * BUCKET + 1], t[j * BUCKET + 2], mask);
+      // The entry at j may fill the hole unless its home lies cyclically in (hole, j].
+      const stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
+      if (stays) continue;
+      t.copyWithin(hole * BUCKET, j * BUCKET, j * BUCKET + BUCKET);
+      hole = j;
+    }
+    t[hole * BUCKET + 3] = 0;
+    this.cells--;
+  }
+
+  reset(): void {
+    this.reach.fill(-1);
+    this.entities = 0;
+    this.chosenAt = 0;
+    this.resize(this.base);
+    this.clearTable();
+  }
+}
+
+/** What a cell visit does with the records it reads. */
+const enum Visit {
+  /** Judge every record against the mover's old and new place: events. */
+  Step,
+  /** Collect the ids inside the subject's box. */
+  Query,
+  /** Collect the ids whose box holds the subject. */
+  Watchers,
+  /** Collect the ids inside the query box. */
+  Box,
+}
+
+/** The grid core of one scene. Slots are chosen by the caller; ids are only carried into events. */
+export class GridSceneCore implements SceneBackend {
+  private readonly levels: Level[] = [];
+  /** Levels holding entities, ascending. */
+  private readonly active: number[] = [];
+  private capacity = 0;
+  private ids = new Int32Array(0);
+  /** Level of each slot, -1 when free; its cell's coordinates and its index in the cell. */
+  private slotLevel = new Int32Array(0);
+  private slotCell = new Int32Array(0);
+  private slotIndex = new Int32Array(0);
+  /** Record blocks of cells: blockData[k] holds RECORD doubles per entity, blockSlots[k] their slots. */
+  private readonly blockData: Float64Array[] = [];
+  private readonly blockSlots: Int32Array[] = [];
+  private readonly freeBlocks: number[] = [];
+  private events: number[] = [];
+  private results: number[] = [];
+  // The step being judged: the subject, its place and half-extents before and after.
+  private visit = Visit.Step;
+  private subject = 0;
+  private moved = false;
+  private readonly o = [0, 0, 0];
+  private readonly n = [0, 0, 0];
+  private readonly oldR = [0, 0, 0];
+  private readonly newR = [0, 0, 0];
+  private readonly rectA = new Int32Array(6);
+  private readonly rectB = new Int32Array(6);
+
+  constructor(
+    readonly dimensions: number,
+    readonly cellSize: number,
+  ) {
+    this.ensureSlot(15);
+  }
+
+  private ensureSlot(slot: number): void {
+    if (slot < this.capacity) return;
+    let capacity = Math.max(this.capacity, 16);
+    while (capacity <= slot) capacity *= 2;
+    const grown = (from: Int32Array, per: number, fill: number): Int32Array<ArrayBuffer> => {
+      const to = new Int32Array(capacity * per).fill(fill);
+      to.set(from);
+      return to;
+    };
+    this.ids = grown(this.ids, 1, 0);
+    this.slotLevel = grown(this.slotLevel, 1, -1);
+    this.slotCell = grown(this.slotCell, 3, 0);
+    this.slotIndex = grown(this.slotIndex, 1, 0);
+    this.capacity = capacity;
+  }
+
+  private level(l: number): Level {
+    while (this.levels.length <= l) this.levels.push(new Level(levelSize(this.cellSize, this.levels.length)));
+    return this.levels[l];
+  }
+
+  // ---- records ----------------------------------------------------------
+
+  private takeBlock(): number {
+    if (this.freeBlocks.length > 0) return this.freeBlocks.pop()!;
+    this.blockData.push(new Float64Array(2 * RECORD));
+    this.blockSlots.push(new Int32Array(2));
+    return this.blockData.length - 1;
+  }
+
+  /** The block holding slot s's record. */
+  private blockOf(s: number): number {
+    const lv = this.levels[this.slotLevel[s]];
+    const c = s * 3;
+    const b = lv.find(this.slotCell[c], this.slotCell[c + 1], this.slotCell[c + 2]);
+    return lv.table[b * BUCKET + 4];
+  }
+
+  /** Appends slot s's record (p, r) to its cell at level l. */
+  private place(s: number, l: number, p: number[], r: number[]): void {
+    const lv = this.level(l);
+    this.append(lv, s, p, r);
+    this.slotLevel[s] = l;
+    if (lv.entities++ === 0) this.activate(l);
+    if (r[0] >= 0) for (let a = 0; a < 3; a++) lv.reach[a] = Math.max(lv.reach[a], r[a]);
+  }
+
+  /** Writes slot s's record (p, r) at the end of its cell in level lv, creating the cell if needed. */
+  private append(lv: Level, s: number, p: number[], r: number[]): void {
+    const cx = lv.cell(p[0]);
+    const cy = lv.cell(p[1]);
+    const cz = lv.cell(p[2]);
+    let b = lv.find(cx, cy, cz);
+    if (b < 0) b = lv.create(cx, cy, cz, this.takeBlock());
+    const e = b * BUCKET;
+    const block = lv.table[e + 4];
+    const k = lv.table[e + 3];
+    if (k === this.blockSlots[block].length) {
+      const data = new Float64Array(2 * k * RECORD);
+      data.set(this.blockData[block]);
+      const slots = new Int32Array(2 * k);
+      slots.set(this.blockSlots[block]);
+      this.blockData[block] = data;
+      this.blockSlots[block] = slots;
+    }
+    const data = this.blockData[block];
+    for (let a = 0; a < 3; a++) {
+      data[k * RECORD + a] = p[a];
+      data[k * RECORD + 3 + a] = r[a];
+    }
+    this.blockSlots[block][k] = s;
+    lv.table[e + 3] = k + 1;
+    this.slotCell[s * 3] = cx;
+    this.slotCell[s * 3 + 1] = cy;
+    this.slotCell[s * 3 + 2] = cz;
+    this.slotIndex[s] = k;
+  }
+
+  /**
+   * Each time a level's entities double (from CHOOSE_MIN on), picks its cell
+   * side again: twice the base while cells hold few entities (a step then
+   * reads fewer, fuller cells), the base once they fill up.
+   */
+  private chooseCellSize(l: number): void {
+    const lv = this.levels[l];
+    if (lv.entities < CHOOSE_MIN || lv.entities < 2 * lv.chosenAt) return;
+    lv.chosenAt = lv.entities;
+    // The population of the cell an entity stands in, on average: what a step reads per cell.
+    let squares = 0;
+    for (let e = 3; e < lv.table.length; e += BUCKET) squares += lv.table[e] * lv.table[e];
+    const perCell = squares / lv.entities;
+    const coarse = lv.size !== lv.base;
+    if (!coarse && perCell < SPARSE_CELL) this.regrid(lv, lv.base * 2);
+    else if (coarse && perCell > DENSE_CELL) this.regrid(lv, lv.base);
+  }
+
+  /** Re-cuts level lv into cells `size` wide: every record, in table order, goes to its new cell. */
+  private regrid(lv: Level, size: number): void {
+    const slots: number[] = [];
+    const records: number[] = [];
+    for (let e = 0; e < lv.table.length; e += BUCKET) {
+      const count = lv.table[e + 3];
+      if (count === 0) continue;
+      const block = lv.table[e + 4];
+      for (let k = 0; k < count; k++) slots.push(this.blockSlots[block][k]);
+      records.push(...this.blockData[block].subarray(0, count * RECORD));
+      this.freeBlocks.push(block);
+    }
+    lv.clearTable();
+    lv.resize(size);
+    const p = [0, 0, 0];
+    const r = [0, 0, 0];
+    slots.forEach((s, k) => {
+      for (let a = 0; a < 3; a++) {
+        p[a] = records[k * RECORD + a];
+        r[a] = records[k * RECORD + 3 + a];
+      }
+      this.append(lv, s, p, r);
+    });
+  }
+
+  /** Takes slot s's record out of its cell (the cell's last record fills the gap). */
+  private unplace(s: number): void {
+    const l = this.slotLevel[s];
+    const lv = this.levels[l];
+    const c = s * 3;
+    const b = lv.find(this.slotCell[c], this.slotCell[c + 1], this.slotCell[c + 2]);
+    const e = b * BUCKET;
+    const block = lv.table[e + 4];
+    const last = lv.table[e + 3] - 1;
+    const k = this.slotIndex[s];
+    if (k !== last) {
+      const data = this.blockData[block];
+      data.copyWithin(k * RECORD, last * RECORD, last * RECORD + RECORD);
+      const moved = this.blockSlots[block][last];
+      this.blockSlots[block][k] = moved;
+      this.slotIndex[moved] = k;
+    }
+    lv.table[e + 3] = last;
+    if (last === 0) {
+      lv.delete(b);
+      this.freeBlocks.push(block);
+    }
+    this.slotLevel[s] = -1;
+    if (--lv.entities === 0) {
+      lv.reset();
+      this.active.splice(this.active.indexOf(l), 1);
+    }
+  }
+
+  private activate(l: number): void {
+    let k = this.active.length;
+    while (k > 0 && this.active[k - 1] > l) k--;
+    this.active.splice(k, 0, l);
+  }
+
+  /** Slot s's position and half-extents (NaN half-extents for a marker). */
+  private read(s: number, p: number[], r: number[]): void {
+    const data = this.blockData[this.blockOf(s)];
+    const i = this.slotIndex[s] * RECORD;
+    for (let a = 0; a < 3; a++) {
+      p[a] = data[i + a];
+      r[a] = data[i + 3 + a];
+    }
+  }
+
+  // ---- regions ----------------------------------------------------------
+
+  /**
+   * Writes into rect the cells of level lv that may matter around centre c:
+   * the box of half-extents r (when r is a box) and, with `reach`, the cells
+   * within the level's largest half-extent (with rounding slack). False when
+   * there is nothing to read.
+   */
+  private region(lv: Level, c: number[], r: number[], reach: boolean, rect: Int32Array): boolean {
+    for (let a = 0; a < 3; a++) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      if (r[a] >= 0) {
+        lo = c[a] - r[a];
+        hi = c[a] + r[a];
+      }
+      const e = lv.reach[a];
+      if (reach && e >= 0) {
+        const span = e + (Math.abs(c[a]) + e) * REACH_SLACK;
+        lo = Math.min(lo, c[a] - span);
+        hi = Math.max(hi, c[a] + span);
+      }
+      if (!(lo <= hi)) return false;
+      rect[a] = lv.cell(lo);
+      rect[a + 3] = lv.cell(hi);
+    }
+    return true;
+  }
+
+  /** Visits every occupied cell in rect: by coordinates, or from the table when the rect has more cells than the level. */
+  private visitRect(lv: Level, rect: Int32Array): void {
+    const t = lv.table;
+    const cells = (rect[3] - rect[0] + 1) * (rect[4] - rect[1] + 1) * (rect[5] - rect[2] + 1);
+    if (cells > SCAN_ALL_RATIO * lv.cells) {
+      for (let b = 0; b <= lv.mask; b++) {
+        const e = b * BUCKET;
+        if (t[e + 3] === 0) continue;
+        if (t[e] < rect[0] || t[e] > rect[3] || t[e + 1] < rect[1] || t[e + 1] > rect[4] || t[e + 2] < rect[2] || t[e + 2] > rect[5]) continue;
+        this.visitCell(t[e + 4], t[e + 3]);
+      }
+      return;
+    }
+    for (let cz = rect[2]; cz <= rect[5]; cz++) {
+      for (let cy = rect[1]; cy <= rect[4]; cy++) {
+        for (let cx = rect[0]; cx <= rect[3]; cx++) {
+          const b = lv.find(cx, cy, cz);
+          if (b >= 0) this.visitCell(t[b * BUCKET + 4], t[b * BUCKET + 3]);
+        }
+      }
+    }
+  }
+
+  /** Visits the union of two regions: as one bounding rect when they meet, else one after the other. */
+  private visitRegions(lv: Level, hasA: boolean, hasB: boolean): void {
+    const a = this.rectA;
+    const b = this.rectB;
+    if (hasA && hasB) {
+      const meet = a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5];
+      if (meet) {
+        for (let k = 0; k < 3; k++) {
+          a[k] = Math.min(a[k], b[k]);
+          a[k + 3] = Math.max(a[k + 3], b[k + 3]);
+        }
+        this.visitRect(lv, a);
+        return;
+      }
+    }
+    if (hasA) this.visitRect(lv, a);
+    if (hasB) this.visitRect(lv, b);
+  }
+
+  /** Judges the step set in o, n, oldR, newR at every level that holds entities. */
+  private step(): void {
+    for (const l of this.active) {
+      const lv = this.levels[l];
+      this.visitRegions(lv, this.region(lv, this.o, this.oldR, true, this.rectA), this.region(lv, this.n, this.newR, true, this.rectB));
+    }
+  }
+
+  private visitCell(block: number, count: number): void {
+    const data = this.blockData[block];
+    const slots = this.blockSlots[block];
+    const w = this.subject;
+    const [ox, oy, oz] = this.o;
+    const [nx, ny, nz] = this.n;
+    for (let k = 0; k < count; k++) {
+      const t = slots[k];
+      if (t === w) continue;
+      const i = k * RECORD;
+      const x = data[i];
+      const y = data[i + 1];
+      const z = data[i + 2];
+      const rx = data[i + 3];
+      const ry = data[i + 4];
+      const rz = data[i + 5];
+      switch (this.visit) {
+        case Visit.Step: {
+          const saw = inBox(x, y, z, rx, ry, rz, ox, oy, oz);
+          const sees = inBox(x, y, z, rx, ry, rz, nx, ny, nz);
+          if (saw) {
+            if (!sees) this.emit(EVENT_LEAVE, t, w);
+            else if (this.moved) this.emit(EVENT_MOVE, t, w);
+          } else if (sees) {
+            this.emit(EVENT_ENTER, t, w);
+          }
+          const r0 = this.oldR;
+          const r1 = this.newR;
+          const wasSeen = inBox(ox, oy, oz, r0[0], r0[1], r0[2], x, y, z);
+          const isSeen = inBox(nx, ny, nz, r1[0], r1[1], r1[2], x, y, z);
+          if (wasSeen !== isSeen) this.emit(isSeen ? EVENT_ENTER : EVENT_LEAVE, w, t);
+          break;
+        }
+        case Visit.Query: {
+          const r = this.newR;
+          if (inBox(nx, ny, nz, r[0], r[1], r[2], x, y, z)) this.results.push(this.ids[t]);
+          break;
+        }
+        case Visit.Watchers:
+          if (inBox(x, y, z, rx, ry, rz, nx, ny, nz)) this.results.push(this.ids[t]);
+          break;
+        case Visit.Box:
+          if (ox <= x && x <= nx && oy <= y && y <= ny && oz <= z && z <= nz) this.results.push(this.ids[t]);
+          break;
+      }
+    }
+  }
+
+  private emit(type: number, watcher: number, target: number): void {
+    this.events.push(type, this.ids[watcher], this.ids[target]);
+  }
+
+  /** Sets the step's subject and its place and half-extents before (o, oldR) and after (n, newR). */
+  private begin(visit: Visit, s: number, moved: boolean): void {
+    this.visit = visit;
+    this.subject = s;
+    this.moved = moved;
+  }
+
+  // ---- the operations -----------------------------------------------------
+
+  /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
+    this.ensureSlot(slot);
+    this.ids[slot] = id;
+    const n = this.n;
+    n[0] = x;
+    n[1] = y;
+    n[2] = this.dimensions === 3 ? z : 0;
+    setRange3(this.newR, watcher, rx, ry, this.dimensions === 3 ? rz : 0);
+    this.place(slot, levelFor(this.cellSize, watcher ? Math.max(rx, ry, this.dimensions === 3 ? rz : 0) : -1), n, this.newR);
+    this.o.fill(NaN);
+    this.oldR.fill(NaN);
+    this.begin(Visit.Step, slot, false);
+    this.step();
+    this.chooseCellSize(this.slotLevel[slot]);
+  }
+
+  /** Moves entity `slot` to (x, y, z); a move to where it stands changes nothing. */
+  move(slot: number, x: number, y: number, z: number): void {
+    const o = this.o;
+    this.read(slot, o, this.oldR);
+    if (this.dimensions === 2) z = 0;
+    if (o[0] === x && o[1] === y && o[2] === z) return;
+    const n = this.n;
+    n[0] = x;
+    n[1] = y;
+    n[2] = z;
+    for (let a = 0; a < 3; a++) this.newR[a] = this.oldR[a];
+    this.relocate(slot, n);
+    this.begin(Visit.Step, slot, true);
+    this.step();
+  }
+
+  /** Moves slot s's record to position p: in place when the cell stays, else to the new cell. */
+  private relocate(s: number, p: number[]): void {
+    const lv = this.levels[this.slotLevel[s]];
+    const c = s * 3;
+    if (lv.cell(p[0]) === this.slotCell[c] && lv.cell(p[1]) === this.slotCell[c + 1] && lv.cell(p[2]) === this.slotCell[c + 2]) {
+      const data = this.blockData[this.blockOf(s)];
+      const i = this.slotIndex[s] * RECORD;
+      data[i] = p[0];
+      data[i + 1] = p[1];
+      data[i + 2] = p[2];
+      return;
+    }
+    const l = this.slotLevel[s];
+    this.unplace(s);
+    this.place(s, l, p, this.newR);
+  }
+
+  /** Removes entity `slot`: everyone who saw it, and everyone it saw, gets a leave. */
+  remove(slot: number): void {
+    this.read(slot, this.o, this.oldR);
+    this.unplace(slot);
+    this.n.fill(NaN);
+    this.newR.fill(NaN);
+    this.begin(Visit.Step, slot, false);
+    this.step();
+  }
+
+  /** Changes what `slot` sees (its level follows its new largest half-extent). */
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void {
+    this.read(slot, this.o, this.oldR);
+    this.n.splice(0, 3, ...this.o);
+    setRange3(this.newR, watcher, rx, ry, this.dimensions === 3 ? rz : 0);
+    this.unplace(slot);
+    this.place(slot, levelFor(this.cellSize, watcher ? Math.max(rx, ry, this.dimensions === 3 ? rz : 0) : -1), this.n, this.newR);
+    this.begin(Visit.Step, slot, false);
+    this.step();
+    this.chooseCellSize(this.slotLevel[slot]);
+  }
+
+  /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
+  moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {
+    for (let k = 0; k < slots.length; k++) this.move(slots[k], xs[k], ys[k], zs === null ? 0 : zs[k]);
+  }
+
+  /** Adds in array order, with the events of as many add calls. */
+  addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void {
+    for (let k = 0; k < slots.length; k++) {
+      const r = ranges[k];
+      this.add(slots[k], ids[k], xs[k], ys[k], zs === null ? 0 : zs[k], r, r, r, true);
+    }
+  }
+
+  /** Where `slot` stands (z is 0 in 2-D scenes). */
+  position(slot: number): { x: number; y: number; z: number } {
+    this.read(slot, this.n, this.newR);
+    return { x: this.n[0], y: this.n[1], z: this.n[2] };
+  }
+
+  /** Ids that `slot` sees, unordered. */
+  query(slot: number): number[] {
+    this.read(slot, this.n, this.newR);
+    return this.collect(Visit.Query, slot, false);
+  }
+
+  /** Ids that see `slot`, unordered. */
+  watchers(slot: number): number[] {
+    this.read(slot, this.n, this.newR);
+    this.newR.fill(NaN);
+    return this.collect(Visit.Watchers, slot, true);
+  }
+
+  /** Ids positioned in the closed box, unordered. */
+  queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[] {
+    if (this.dimensions === 2) {
+      minZ = 0;
+      maxZ = 0;
+    }
+    const lo = this.o;
+    const hi = this.n;
+    lo.splice(0, 3, minX, minY, minZ);
+    hi.splice(0, 3, maxX, maxY, maxZ);
+    this.begin(Visit.Box, 0, false);
+    this.results = [];
+    for (const l of this.active) {
+      const lv = this.levels[l];
+      const rect = this.rectA;
+      for (let a = 0; a < 3; a++) {
+        rect[a] = lv.cell(lo[a]);
+        rect[a + 3] = lv.cell(hi[a]);
+      }
+      this.visitRect(lv, rect);
+    }
+    return this.results;
+  }
+
+  /** Visits, at every level, the region around n (the box newR, with others' reach): results. */
+  private collect(visit: Visit, slot: number, reach: boolean): number[] {
+    this.begin(visit, slot, false);
+    this.results = [];
+    for (const l of this.active) {
+      const lv = this.levels[l];
+      if (this.region(lv, this.n, this.newR, reach, this.rectA)) this.visitRect(lv, this.rectA);
+    }
+    return this.results;
+  }
+
+  /** The flat event buffer [type, watcherId, targetId, ...] since the last drain, then forgets it. */
+  drain(): Int32Array {
+    const out = Int32Array.from(this.events);
+    this.events.length = 0;
+    return out;
+  }
+
+  /** Forgets every entity and every pending event. */
+  clear(): void {
+    for (const lv of this.levels) lv.reset();
+    this.active.length = 0;
+    this.slotLevel.fill(-1);
+    this.blockData.length = 0;
+    this.blockSlots.length = 0;
+    this.freeBlocks.length = 0;
+    this.events.length = 0;
+  }
+}
+
+/** True when the box centred on (cx, cy, cz) with half-extents (rx, ry, rz) holds the point (x, y, z); NaN anywhere: false. */
+function inBox(cx: number, cy: number, cz: number, rx: number, ry: number, rz: number, x: number, y: number, z: number): boolean {
+  return cx - rx <= x && x <= cx + rx && cy - ry <= y && y <= cy + ry && cz - rz <= z && z <= cz + rz;
+}
+
+/** Half-extents of a watcher, or NaN for a marker (no box holds anything). */
+function setRange3(r: number[], watcher: boolean, rx: number, ry: number, rz: number): void {
+  r[0] = watcher ? rx : NaN;
+  r[1] = watcher ? ry : NaN;
+  r[2] = watcher ? rz : NaN;
+}
