@@ -195,13 +195,13 @@ const gridPeer = (): Runner =>
 /** rbush and the uniform grid; rbush's diffing assumes one range for all, so it runs on equal ranges only. */
 const peers = (mixed = false): Runner[] => [...(mixed ? [] : [peerRunner('rbush + set diffing', (load) => new RbushAoi(load.world.range))]), gridPeer()];
 
-const runners = (mixed = false): Runner[] => [
+/** Every tick contender; `full` adds the per-call paths and the js backend's lists. */
+const runners = (mixed: boolean, full: boolean): Runner[] => [
   sceneRunner('wasm moveMany, grid', 'wasm', true, 'addMany', 'grid'),
   sceneRunner('wasm moveMany, lists', 'wasm', true),
-  sceneRunner('wasm move per call, grid', 'wasm', false, 'addMany', 'grid'),
-  sceneRunner('wasm move per call, lists', 'wasm', false),
+  ...(full ? [sceneRunner('wasm move per call, grid', 'wasm', false, 'addMany', 'grid'), sceneRunner('wasm move per call, lists', 'wasm', false)] : []),
   sceneRunner('js backend moveMany, grid', 'js', true, 'addMany', 'grid'),
-  sceneRunner('js backend moveMany, lists', 'js', true),
+  ...(full ? [sceneRunner('js backend moveMany, lists', 'js', true)] : []),
   ...peers(mixed),
 ];
 
@@ -239,7 +239,17 @@ function checkEvents(context: SuiteContext, world: World, all: Runner[]): void {
 }
 
 /** Times ticks of `world` for each runner (its events checked equal across all of them first). */
-function tickCase(context: SuiteContext, title: string, world: World, makeRunners: () => Runner[] = () => runners(world.mix !== undefined), baseline?: string): void {
+interface TickCaseOptions {
+  /** The contenders (default: every tick contender of the run's mode). */
+  runners?: () => Runner[];
+  /** The contender ratios divide by (default: the first). */
+  baseline?: string;
+  /** A label: the case joins the headline table. */
+  headline?: string;
+}
+
+function tickCase(context: SuiteContext, title: string, world: World, options: TickCaseOptions = {}): void {
+  const makeRunners = options.runners ?? (() => runners(world.mix !== undefined, context.full));
   checkEvents(context, world, makeRunners());
   const contenders: Contender[] = makeRunners().map((runner) => {
     let load: Workload;
@@ -256,7 +266,7 @@ function tickCase(context: SuiteContext, title: string, world: World, makeRunner
     };
   });
   const moves = Math.round(world.count * world.moving);
-  context.bench(title, contenders, { opsPerRun: moves, opName: 'move', minSamples: context.quick ? 3 : 5, baseline });
+  context.bench(title, contenders, { opsPerRun: moves, opName: 'move', minSamples: 5, baseline: options.baseline, headline: options.headline });
 }
 
 export const aoiSuite: Suite = {
@@ -264,31 +274,45 @@ export const aoiSuite: Suite = {
   title: 'Scene: area of interest ticks, teleports and builds',
   async run(context) {
     await init();
-    const w1: World = { count: 100_000, size: 10_000, range: 50, moving: 0.1, step: 5, teleports: 0 };
-    const w2: World = { count: 10_000, size: 1_000, range: 50, moving: 0.1, step: 5, teleports: 0 };
+    // Smoke runs keep each world's density with a twentieth of its entities.
+    const scale = context.pick({ smoke: 0.05, default: 1, full: 1 });
+    const sized = (count: number, size: number) => ({ count: Math.round(count * scale), size: Math.round(size * Math.sqrt(scale)) });
+    const w1: World = { ...sized(100_000, 10_000), range: 50, moving: 0.1, step: 5, teleports: 0 };
+    const w2: World = { ...sized(10_000, 1_000), range: 50, moving: 0.1, step: 5, teleports: 0 };
     const w3: World = { ...w1, teleports: 0.01 };
     context.note('a tick moves 10% of the entities (random ids) by a random step of up to 5 units, then drains every event; tick generation is inside every contender\'s time alike');
-    tickCase(context, 'W1 open world: 100,000 entities in 10,000 x 10,000, range 50, one tick', w1);
-    tickCase(context, 'W2 crowd: 10,000 entities in 1,000 x 1,000, range 50, one tick', w2);
-    tickCase(context, 'W3 teleports: W1 with 1% of moves jumping anywhere, one tick', w3);
+    tickCase(context, 'W1 open world: 100,000 entities in 10,000 x 10,000, range 50, one tick', w1, {
+      headline: 'Scene: 100,000 entities in 10,000², range 50, 10% move per tick (grid index)',
+    });
+    tickCase(context, 'W2 crowd: 10,000 entities in 1,000 x 1,000, range 50, one tick', w2, {
+      headline: 'Scene: crowd of 10,000 in 1,000², range 50, ~100 in view each (grid index)',
+    });
+    tickCase(context, 'W3 teleports: W1 with 1% of moves jumping anywhere, one tick', w3, {
+      headline: 'Scene: the 100,000-entity tick with 1% of moves jumping anywhere (grid index)',
+    });
     // W1's density (about 10 visible each) at W2's size: how the gap to the grid depends on the scene's size.
-    tickCase(context, 'W1 small: 10,000 entities in 3,162 x 3,162 (W1 density), range 50, one tick', { ...w1, count: 10_000, size: 3_162 });
+    if (context.full) tickCase(context, 'W1 small: 10,000 entities in 3,162 x 3,162 (W1 density), range 50, one tick', { ...w1, count: 10_000, size: 3_162 });
 
     // W5: the W1 population, built three world widths away and moved here in one batch, against one built here.
     const w5: World = { ...w1, offset: 3 * w1.size };
-    tickCase(context, 'W5 migration: W1 ticks after the whole population moved three world widths in one batch', w5, () => [
+    if (context.full) tickCase(context, 'W5 migration: W1 ticks after the whole population moved three world widths in one batch', w5, { runners: () => [
       sceneRunner('wasm moveMany, grid, scene moved here in one batch', 'wasm', true, { movedFrom: w5.offset! }, 'grid'),
       sceneRunner('wasm moveMany, grid, scene built here', 'wasm', true, 'addMany', 'grid'),
       sceneRunner('wasm moveMany, lists, scene moved here in one batch', 'wasm', true, { movedFrom: w5.offset! }),
       sceneRunner('wasm moveMany, lists, scene built here', 'wasm', true),
-    ]);
+    ] });
 
     // W6: W1 density at 20,000 entities, 90% range R, 9% 3R, 1% 10R (the grid peer's cells are 10R wide).
-    const w6: World = { ...w1, count: 20_000, size: Math.round(Math.sqrt(20_000 / (w1.count / w1.size ** 2))), mix: [[0.9, 1], [0.09, 3], [0.01, 10]] };
-    tickCase(context, `W6 mixed ranges: 20,000 entities in ${w6.size}², W1 density; 90% range 50, 9% 150, 1% 500; one tick`, w6, undefined, 'wasm moveMany, lists');
+    const w6: World = { ...w1, ...sized(20_000, 10_000 * Math.sqrt(0.2)), mix: [[0.9, 1], [0.09, 3], [0.01, 10]] };
+    tickCase(context, `W6 mixed ranges: 20,000 entities in ${w6.size}², W1 density; 90% range 50, 9% 150, 1% 500; one tick`, w6, {
+      baseline: 'wasm moveMany, lists',
+      headline: 'Scene: 20,000 entities with mixed ranges (90% 50, 9% 150, 1% 500) (lists index)',
+    });
     // W7: W1's count and world, but 90% of the entities in six Gaussian towns and the rest on roads between them.
     const w7: World = { ...w1, layout: 'towns' };
-    tickCase(context, `W7 towns: 100,000 entities in 10,000², ${TOWNS.share * 100}% in ${TOWNS.count} Gaussian towns (sigma ${TOWNS.sigma * w1.size}), the rest on roads; range 50, one tick`, w7);
+    tickCase(context, `W7 towns: 100,000 entities in 10,000², ${TOWNS.share * 100}% in ${TOWNS.count} Gaussian towns (sigma ${TOWNS.sigma * w1.size}), the rest on roads; range 50, one tick`, w7, {
+      headline: 'Scene: 100,000 entities, 90% in six dense towns, range 50 (grid index)',
+    });
 
     const build = new Workload(w1, 3);
     const building = (runner: Runner): Contender => ({
@@ -304,14 +328,14 @@ export const aoiSuite: Suite = {
         sceneRunner('wasm addMany, grid', 'wasm', true, 'addMany', 'grid'),
         sceneRunner('wasm addMany, lists', 'wasm', true),
         sceneRunner('js backend addMany, grid', 'js', true, 'addMany', 'grid'),
-        sceneRunner('js backend addMany, lists', 'js', true),
+        ...(context.full ? [sceneRunner('js backend addMany, lists', 'js', true)] : []),
         ...peers(),
       ].map(building),
-      { opsPerRun: w1.count, opName: 'add', minSamples: 3 },
+      { opsPerRun: w1.count, opName: 'add', minSamples: 3, headline: 'Scene: 100,000 entities added with one addMany (grid index)' },
     );
     // One add call per entity scans the x strip of its box: far slower at this density, so timed
-    // once, and left out of quick runs.
-    if (!context.quick) context.bench('W4 per call: the same 100,000 adds, one add() call each', [building(sceneRunner('wasm add per call, grid', 'wasm', false, 'add', 'grid')), building(sceneRunner('wasm add per call, lists', 'wasm', false, 'add'))], {
+    // once, in full runs only.
+    if (context.full) context.bench('W4 per call: the same 100,000 adds, one add() call each', [building(sceneRunner('wasm add per call, grid', 'wasm', false, 'add', 'grid')), building(sceneRunner('wasm add per call, lists', 'wasm', false, 'add'))], {
       opsPerRun: w1.count,
       opName: 'add',
       minSamples: 1,
@@ -325,7 +349,7 @@ export const aoiSuite: Suite = {
       const pairs = scene.drainArray().length / 3;
       const bytes = scene.memoryBytes;
       context.note(
-        `memory (${index} index): a 100,000-entity 2-D scene (W1 layout) holds ${(bytes / 2 ** 20).toFixed(1)} MiB of wasm memory, ${Math.round(bytes / w1.count)} bytes per entity (${pairs} visible pairs, ${(pairs / w1.count).toFixed(1)} per entity)`,
+        `memory (${index} index): a ${w1.count.toLocaleString('en-US')}-entity 2-D scene (W1 layout) holds ${(bytes / 2 ** 20).toFixed(1)} MiB of wasm memory, ${Math.round(bytes / w1.count)} bytes per entity (${pairs} visible pairs, ${(pairs / w1.count).toFixed(1)} per entity)`,
       );
       scene.dispose();
     }
