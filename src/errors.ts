@@ -12,6 +12,7 @@ export type SpatialErrorCode =
   | 'OUT_OF_GRID'
   | 'NOT_INITIALIZED'
   | 'DISPOSED'
+  | 'INVALID_SNAPSHOT'
   | 'INTERNAL';
 
 /**

@@ -8,6 +8,6 @@ export type { FromEdgesOptions, GraphOptions, Heuristic, PathAlgorithm, PathOpti
 export { GridMap, MAX_GRID_CELLS } from './grid.js';
 export type { GridMapOptions, FindPathOptions, DiagonalRule, GridAlgorithm, GridPath } from './grid.js';
 export { QuadTree } from './quadtree.js';
-export type { QuadTreeBounds, QuadTreeOptions, QuadTreeMode } from './quadtree.js';
+export type { FromBufferOptions, QuadTreeBounds, QuadTreeOptions, QuadTreeMode, SegmentOptions } from './quadtree.js';
 export { Scene } from './scene.js';
 export type { AoiEvent, AoiRange, SceneOptions } from './scene.js';
