@@ -102,8 +102,9 @@ class Tree {
   arenaUsed: i32 = 0;
   arenaCap: i32 = 0;
   bulk: bool = false;
-  // The nearest search's queue (a RankHeap, made on first use) and a first-hit segment search's best hit so far.
+  // The nearest search's node queue and its k best items (RankHeaps, made on first use); a first-hit segment search's best hit so far.
   queue: usize = 0;
+  best: usize = 0;
   bestT: f64 = 0;
   bestId: i32 = 0;
 }
@@ -1021,7 +1022,9 @@ export function qtDispose(tree: i32): void {
   if (t.out != 0) heap.free(t.out);
   if (t.queue != 0) {
     changetype<RankHeap>(t.queue).free();
+    changetype<RankHeap>(t.best).free();
     heap.free(t.queue);
+    heap.free(t.best);
   }
   heap.free(changetype<usize>(t));
 }
@@ -1243,34 +1246,43 @@ export function qtCells(tree: i32): i32 {
 /**
  * Writes the ids of the k items nearest to (x, y) to the output buffer,
  * nearest first: by squared distance to the closed rect, then by id; only
- * items at squared distance <= maxSquared. Best-first: one queue of nodes
- * (tagged -(n + 1)) and items (tagged by id), so at equal distance nodes pop
- * first and every item at a popped item's distance is queued before it
- * pops. Returns the count.
+ * items at squared distance <= maxSquared. Best-first over the nodes, with
+ * the k best items so far kept in a second heap whose keys and tags are
+ * negated, so its top is the worst of them: once k are held, nothing
+ * farther than that worst one is queued, and the search ends when the
+ * nearest unvisited node is farther (an equally distant node may still hold
+ * a smaller id). Returns the count.
  */
 export function qtNearest(tree: i32, x: f64, y: f64, k: i32, maxSquared: f64): i32 {
   const t = changetype<Tree>(<usize>tree);
-  if (t.queue == 0) t.queue = changetype<usize>(new RankHeap());
-  const queue = changetype<RankHeap>(t.queue);
+  if (t.queue == 0) {
+    t.queue = changetype<usize>(new RankHeap());
+    t.best = changetype<usize>(new RankHeap());
+  }
+  const queue = changetype<RankHeap>(t.queue), best = changetype<RankHeap>(t.best);
   queue.size = 0;
-  t.outCount = 0;
-  reserveOut(t, k);
-  queue.push(0, -1);
-  while (queue.size > 0 && t.outCount < k) {
-    const tag = queue.topTag;
+  best.size = 0;
+  let limit = maxSquared;
+  queue.push(0, 0);
+  while (queue.size > 0) {
+    if (queue.topKey > limit) break;
+    const p = nodeAt(t, queue.topTag);
     queue.pop();
-    if (tag >= 0) {
-      store<i32>(t.out + (<usize>t.outCount << 2), tag);
-      t.outCount++;
-      continue;
-    }
-    const p = nodeAt(t, -tag - 1);
     const count = load<i32>(p, COUNT);
     const entries = <usize>load<i32>(p, ENTRIES);
     for (let i = 0; i < count; i++) {
       const r = itemAt(t, slotAt(entries, i));
       const d = itemDistance(r, x, y);
-      if (d <= maxSquared && reports(t, p, r, x, y)) queue.push(d, load<i32>(r, ID));
+      if (d > limit || !reports(t, p, r, x, y)) continue;
+      const id = load<i32>(r, ID);
+      if (best.size < k) {
+        best.push(-d, -id);
+        if (best.size == k) limit = -best.topKey;
+      } else if (d < limit || id < -best.topTag) {
+        best.pop();
+        best.push(-d, -id);
+        limit = -best.topKey;
+      }
     }
     const child = load<i32>(p, CHILD);
     if (child < 0) continue;
@@ -1278,10 +1290,19 @@ export function qtNearest(tree: i32, x: f64, y: f64, k: i32, maxSquared: f64): i
       const q = nodeAt(t, c);
       if (!searchable(t, q)) continue;
       const d = nodeDistance(q, x, y);
-      if (d <= maxSquared) queue.push(d, -(c + 1));
+      if (d <= limit) queue.push(d, c);
     }
   }
-  return t.outCount;
+  // The held items, worst first, fill the output from the back.
+  const found = best.size;
+  t.outCount = 0;
+  reserveOut(t, found);
+  t.outCount = found;
+  for (let i = found - 1; i >= 0; i--) {
+    store<i32>(t.out + (<usize>i << 2), -best.topTag);
+    best.pop();
+  }
+  return found;
 }
 
 function withinFrom(t: Tree, n: i32, x: f64, y: f64, r2: f64): void {

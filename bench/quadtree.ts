@@ -19,7 +19,7 @@ import {
 } from './peers/quadtree-libraries.js';
 import { copyRects, type Rects } from './peers/quadtree-types.js';
 
-const SIZE = 10_000;
+export const SIZE = 10_000;
 const QUERY_SIDE = 1_000; // 1% of the area
 const MOVE_FRACTION = 0.1;
 const MOVE_STEP = 5;
@@ -40,7 +40,7 @@ function makeRects(n: number, seed: number, centre: (random: () => number) => [n
   return r;
 }
 
-const uniform = (n: number): Rects => makeRects(n, 1, (random) => [random() * SIZE, random() * SIZE]);
+export const uniform = (n: number): Rects => makeRects(n, 1, (random) => [random() * SIZE, random() * SIZE]);
 
 /** A few dense Gaussian clusters: where a grid sized for the average density degrades. */
 function clustered(n: number): Rects {

@@ -6,9 +6,10 @@ import { boundarySuite } from './boundary.js';
 import { pathsGraphSuite } from './paths-graph.js';
 import { pathsGridSuite } from './paths-grid.js';
 import { quadtreeSuite } from './quadtree.js';
+import { quadtreeSearchSuite } from './quadtree-search.js';
 import { aoiSuite } from './aoi.js';
 
-const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, pathsGraphSuite, pathsGridSuite];
+const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, quadtreeSearchSuite, pathsGraphSuite, pathsGridSuite];
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const selected = wanted.length === 0 ? suites : suites.filter((s) => wanted.includes(s.name));

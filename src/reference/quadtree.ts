@@ -223,8 +223,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private outCount = 0;
   /** A query stops descending once it has written this many ids. */
   private limit = Infinity;
-  // Search state: the nearest search's queue, a segment search's entry parameters (beside the ids in out) and its best hit so far.
-  private readonly heap = new RankHeap();
+  // Search state: the nearest search's node queue and its k best items, a segment search's entry parameters (beside the ids in out) and its best hit so far.
+  private readonly queue = new RankHeap();
+  private readonly best = new RankHeap();
   private readonly hitTs: number[] = [];
   private bestT = Infinity;
   private bestId = -1;
@@ -898,28 +899,38 @@ export class ReferenceQuadTree implements QuadTreeCore {
   // point (clamped into the rect): one leaf per item, and a leaf no farther
   // than the item. Fixed mode stores each item once.
 
+  /**
+   * Best-first over the nodes, with the k best items so far kept in a second
+   * heap whose keys and tags are negated, so its top is the worst of them:
+   * once k are held, nothing farther than that worst one is queued, and the
+   * search ends when the nearest unvisited node is farther (an equally
+   * distant node may still hold a smaller id).
+   */
   nearest(x: number, y: number, k: number, maxSquared: number): Int32Array {
-    this.outCount = 0;
-    const heap = this.heap;
-    heap.clear();
-    // Nodes are tagged -(n + 1), items by id: at equal keys nodes pop first,
-    // so every item at a popped item's distance is queued before it pops.
-    heap.push(0, -1);
+    const { queue, best } = this;
+    queue.clear();
+    best.clear();
     const f = this.nodeF, ni = this.nodeI, r = this.rects;
-    while (heap.size > 0 && this.outCount < k) {
-      const tag = heap.topTag;
-      heap.pop();
-      if (tag >= 0) {
-        this.push(tag);
-        continue;
-      }
-      const n = -tag - 1;
+    let limit = maxSquared;
+    queue.push(0, 0);
+    while (queue.size > 0 && queue.topKey <= limit) {
+      const n = queue.topTag;
+      queue.pop();
       const list = this.entries[n];
       const count = ni[n * NI + COUNT];
       for (let i = 0; i < count; i++) {
         const s = list[i] * 4;
         const d = squaredDistance(x, y, r[s], r[s + 1], r[s + 2], r[s + 3]);
-        if (d <= maxSquared && this.reports(n, x, y, s)) heap.push(d, this.ids[list[i]]);
+        if (d > limit || !this.reports(n, x, y, s)) continue;
+        const id = this.ids[list[i]];
+        if (best.size < k) {
+          best.push(-d, -id);
+          if (best.size === k) limit = -best.topKey;
+        } else if (d < limit || id < -best.topTag) {
+          best.pop();
+          best.push(-d, -id);
+          limit = -best.topKey;
+        }
       }
       const child = ni[n * NI + CHILD];
       if (child < 0) continue;
@@ -927,10 +938,16 @@ export class ReferenceQuadTree implements QuadTreeCore {
         if (!this.split && ni[c * NI + AUX] === 0) continue;
         const b = c * NF;
         const d = squaredDistance(x, y, f[b + EX0], f[b + EY0], f[b + EX1], f[b + EY1]);
-        if (d <= maxSquared) heap.push(d, -(c + 1));
+        if (d <= limit) queue.push(d, c);
       }
     }
-    return this.takeOutput();
+    // The held items, worst first, fill the answer from the back.
+    const out = new Int32Array(best.size);
+    for (let i = out.length - 1; i >= 0; i--) {
+      out[i] = -best.topTag;
+      best.pop();
+    }
+    return out;
   }
 
   within(x: number, y: number, r2: number): Int32Array {
