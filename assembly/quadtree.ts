@@ -1216,10 +1216,22 @@ export function qtCells(tree: i32): i32 {
 // (clamped into the rect): one leaf per item, and a leaf no farther than the
 // item. Fixed mode stores each item once. Empty fixed-mode subtrees are skipped.
 
-// Squared distance from (x, y) to the closed rect; 0 inside. Infinite sides are fine: the point is finite.
+// The leaf loops below are branch-free over the items they read: the item
+// table is large and read out of order, and a branch on each item's data
+// stalls the loads of the next ones; written as selects, they overlap.
+
+// The gap from v to [lo, hi]: the largest of lo - v, v - hi and 0 (infinite
+// ends are fine: v is finite). Selects, not f64.max, which also orders NaN
+// and signed zeros (neither can change a square).
+@inline function gap(v: f64, lo: f64, hi: f64): f64 {
+  const a = lo - v, b = v - hi;
+  const m = select<f64>(a, b, a > b);
+  return select<f64>(m, 0.0, m > 0);
+}
+
+// Squared distance from (x, y) to the closed rect; 0 inside.
 @inline function squaredDistance(x: f64, y: f64, x0: f64, y0: f64, x1: f64, y1: f64): f64 {
-  const dx = max(max(x0 - x, 0.0), x - x1);
-  const dy = max(max(y0 - y, 0.0), y - y1);
+  const dx = gap(x, x0, x1), dy = gap(y, y0, y1);
   return dx * dx + dy * dy;
 }
 
@@ -1231,11 +1243,16 @@ export function qtCells(tree: i32): i32 {
   return squaredDistance(x, y, load<f64>(p, EX0), load<f64>(p, EY0), load<f64>(p, EX1), load<f64>(p, EY1));
 }
 
-// Whether node p reports the item at r: always in fixed mode; in split mode
-// when p owns the item's point nearest to (x, y).
-@inline function reports(t: Tree, p: usize, r: usize, x: f64, y: f64): bool {
-  if (t.mode != MODE_SPLIT) return true;
-  return owns(p, min(max(x, load<f64>(r, RX0)), load<f64>(r, RX1)), min(max(y, load<f64>(r, RY0)), load<f64>(r, RY1)));
+@inline function clamp(v: f64, lo: f64, hi: f64): f64 {
+  const low = select<f64>(lo, v, v < lo);
+  return select<f64>(hi, low, low > hi);
+}
+
+// 1 when leaf p reports the item at r, else 0: always in fixed mode
+// (`fixed` is 1); in split mode when p owns the item's point nearest to (x, y).
+@inline function reports(p: usize, r: usize, x: f64, y: f64, fixed: i32): i32 {
+  const px = clamp(x, load<f64>(r, RX0), load<f64>(r, RX1)), py = clamp(y, load<f64>(r, RY0), load<f64>(r, RY1));
+  return fixed | (<i32>(px >= load<f64>(p, EX0)) & <i32>(px < load<f64>(p, EX1)) & <i32>(py >= load<f64>(p, EY0)) & <i32>(py < load<f64>(p, EY1)));
 }
 
 // Whether the search descends into child node p: fixed-mode subtrees without items are skipped.
@@ -1262,19 +1279,29 @@ export function qtNearest(tree: i32, x: f64, y: f64, k: i32, maxSquared: f64): i
   const queue = changetype<RankHeap>(t.queue), best = changetype<RankHeap>(t.best);
   queue.size = 0;
   best.size = 0;
+  const fixed = <i32>(t.mode != MODE_SPLIT);
   let limit = maxSquared;
   queue.push(0, 0);
   while (queue.size > 0) {
     if (queue.topKey > limit) break;
     const p = nodeAt(t, queue.topTag);
     queue.pop();
+    // Pass one, branch-free: each entry's distance and id (-1 when this leaf
+    // does not report it), side by side in the scratch buffer.
     const count = load<i32>(p, COUNT);
     const entries = <usize>load<i32>(p, ENTRIES);
+    const seen = reserveScratch(t, count);
     for (let i = 0; i < count; i++) {
       const r = itemAt(t, slotAt(entries, i));
-      const d = itemDistance(r, x, y);
-      if (d > limit || !reports(t, p, r, x, y)) continue;
-      const id = load<i32>(r, ID);
+      const e = seen + (<usize>i << 4);
+      store<f64>(e, itemDistance(r, x, y));
+      store<i32>(e, select<i32>(load<i32>(r, ID), -1, reports(p, r, x, y, fixed) != 0), 8);
+    }
+    // Pass two: the candidates into the k best.
+    for (let i = 0; i < count; i++) {
+      const e = seen + (<usize>i << 4);
+      const d = load<f64>(e), id = load<i32>(e, 8);
+      if (d > limit || id < 0) continue;
       if (best.size < k) {
         best.push(-d, -id);
         if (best.size == k) limit = -best.topKey;
@@ -1305,19 +1332,23 @@ export function qtNearest(tree: i32, x: f64, y: f64, k: i32, maxSquared: f64): i
   return found;
 }
 
-function withinFrom(t: Tree, n: i32, x: f64, y: f64, r2: f64): void {
+function withinFrom(t: Tree, n: i32, x: f64, y: f64, r2: f64, fixed: i32): void {
   const p = nodeAt(t, n);
   const count = load<i32>(p, COUNT);
   const entries = <usize>load<i32>(p, ENTRIES);
+  reserveOut(t, count);
+  let out = t.out + (<usize>t.outCount << 2);
   for (let i = 0; i < count; i++) {
     const r = itemAt(t, slotAt(entries, i));
-    if (itemDistance(r, x, y) <= r2 && reports(t, p, r, x, y)) pushOut(t, load<i32>(r, ID));
+    store<i32>(out, load<i32>(r, ID));
+    out += <usize>((<i32>(itemDistance(r, x, y) <= r2) & reports(p, r, x, y, fixed)) << 2);
   }
+  t.outCount = <i32>((out - t.out) >> 2);
   const child = load<i32>(p, CHILD);
   if (child < 0) return;
   for (let c = child; c < child + 4; c++) {
     const q = nodeAt(t, c);
-    if (searchable(t, q) && nodeDistance(q, x, y) <= r2) withinFrom(t, c, x, y, r2);
+    if (searchable(t, q) && nodeDistance(q, x, y) <= r2) withinFrom(t, c, x, y, r2, fixed);
   }
 }
 
@@ -1325,7 +1356,7 @@ function withinFrom(t: Tree, n: i32, x: f64, y: f64, r2: f64): void {
 export function qtWithin(tree: i32, x: f64, y: f64, r2: f64): i32 {
   const t = changetype<Tree>(<usize>tree);
   t.outCount = 0;
-  withinFrom(t, 0, x, y, r2);
+  withinFrom(t, 0, x, y, r2, <i32>(t.mode != MODE_SPLIT));
   return t.outCount;
 }
 
