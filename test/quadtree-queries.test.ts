@@ -226,3 +226,30 @@ describe('QuadTree snapshots reject damaged input', () => {
     expect(codeOf(() => QuadTree.fromBuffer(reseal(() => undefined)))).toBeUndefined();
   });
 });
+
+describe('docs/quadtree-queries.md examples', () => {
+  it.each(['wasm', 'js'] as const)('give the answers the page states (%s backend)', (backend) => {
+    const tree = new QuadTree({ bounds, backend });
+    tree.insert(1, 10, 10, 20, 20);
+    tree.insert(2, 30, 10, 40, 20);
+    tree.insert(3, 50, 10, 60, 20);
+    tree.insert(4, 13, 24, 13, 24);
+    expect(tree.nearest(15, 15, 1)).toEqual([1]);
+    expect(tree.nearest(25, 15, 2)).toEqual([1, 2]);
+    expect(tree.nearest(13, 30, 2)).toEqual([4, 1]);
+    expect(tree.nearest(45, 15, 10, 5)).toEqual([2, 3]);
+    expect(tree.queryCircle(25, 15, 5)).toEqual([1, 2]);
+    expect(tree.queryCircle(25, 15, 4.9)).toEqual([]);
+    expect(Array.from(tree.queryCircleIds(13, 22, 2)).sort()).toEqual([1, 4]);
+    expect(tree.querySegment(0, 15, 100, 15)).toEqual([1, 2, 3]);
+    expect(tree.querySegment(100, 15, 0, 15)).toEqual([3, 2, 1]);
+    expect(tree.querySegment(100, 15, 0, 15, { first: true })).toEqual([3]);
+    expect(tree.querySegment(0, 25, 100, 25)).toEqual([]);
+    expect(tree.rect(2)).toEqual({ minX: 30, minY: 10, maxX: 40, maxY: 20 });
+    expect(tree.ids()).toEqual([1, 2, 3, 4]);
+    expect(codeOf(() => tree.rect(9))).toBe('UNKNOWN_ID');
+    const bytes = tree.toBuffer();
+    expect(bytes.length).toBe(208);
+    expect(QuadTree.fromBuffer(bytes, { backend: 'js' }).nearest(25, 15, 2)).toEqual([1, 2]);
+  });
+});
