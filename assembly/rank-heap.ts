@@ -10,6 +10,12 @@ const TAG: usize = 8;
   return key < otherKey || (key == otherKey && tag < otherTag);
 }
 
+@inline function place(entries: usize, i: i32, key: f64, tag: i32): void {
+  const e = entries + <usize>i * ENTRY;
+  store<f64>(e, key);
+  store<i32>(e, tag, TAG);
+}
+
 @unmanaged
 export class RankHeap {
   entries: usize = 0;
@@ -39,14 +45,10 @@ export class RankHeap {
       const p = entries + <usize>parent * ENTRY;
       const parentKey = load<f64>(p), parentTag = load<i32>(p, TAG);
       if (!before(key, tag, parentKey, parentTag)) break;
-      const e = entries + <usize>i * ENTRY;
-      store<f64>(e, parentKey);
-      store<i32>(e, parentTag, TAG);
+      place(entries, i, parentKey, parentTag);
       i = parent;
     }
-    const e = entries + <usize>i * ENTRY;
-    store<f64>(e, key);
-    store<i32>(e, tag, TAG);
+    place(entries, i, key, tag);
   }
 
   /** Removes the smallest entry; the heap must not be empty. */
@@ -74,14 +76,10 @@ export class RankHeap {
         }
       }
       if (!before(childKey, childTag, key, tag)) break;
-      const e = entries + <usize>i * ENTRY;
-      store<f64>(e, childKey);
-      store<i32>(e, childTag, TAG);
+      place(entries, i, childKey, childTag);
       i = child;
     }
-    const e = entries + <usize>i * ENTRY;
-    store<f64>(e, key);
-    store<i32>(e, tag, TAG);
+    place(entries, i, key, tag);
   }
 
   /** Frees the entries (the heap object itself is the caller's). */
