@@ -18,10 +18,8 @@
 // regions keep items that cross a centre line out of the root.
 //
 // Items are addressed by a dense slot the caller chooses. Each item's exact
-// rect, id and home node are stored once, in an item table indexed by
-// position: a map takes each slot to its position, and a bulk build
-// renumbers positions in leaf order so that a leaf's items are neighbours in
-// memory. A node's entries are 4-byte positions into the table. An item's leaves are exactly
+// rect, id and home node are stored once, in an item table indexed by slot;
+// a node's entries are 4-byte slots into it. An item's leaves are exactly
 // the leaves its rect touches, so they are found again by a descent from the
 // nearest ancestor holding it: no per-entry back references are kept.
 
@@ -1028,29 +1026,22 @@ function renumber(t: Tree): void {
   if (cap == 0) return;
   const moved = heap.alloc(<usize>cap << 2); // old position -> new position, -1 until placed
   memory.fill(moved, 0xff, <usize>cap << 2);
-  const items = heap.alloc(<usize>cap * ITEM_BYTES);
-  // The new table is written front to back: each leaf's own items, then the free records.
   let next = 0;
   for (let n = 0; n < t.nodeCount; n++) {
     const p = nodeAt(t, n);
     if (load<i32>(p, CHILD) >= 0) continue;
     const entries = <usize>load<i32>(p, ENTRIES), home = load<i32>(p, HOME);
     for (let i = 0; i < home; i++) {
-      const at = slotAt(entries, i);
-      const to = moved + (<usize>at << 2);
-      if (load<i32>(to) >= 0) continue;
-      store<i32>(to, next);
-      copyItem(items + <usize>next * ITEM_BYTES, itemAt(t, at));
-      next++;
+      const to = moved + (<usize>slotAt(entries, i) << 2);
+      if (load<i32>(to) < 0) store<i32>(to, next++);
     }
   }
   for (let at = 0; at < cap; at++) {
     const to = moved + (<usize>at << 2);
-    if (load<i32>(to) >= 0) continue;
-    store<i32>(to, next);
-    copyItem(items + <usize>next * ITEM_BYTES, itemAt(t, at));
-    next++;
+    if (load<i32>(to) < 0) store<i32>(to, next++);
   }
+  const items = heap.alloc(<usize>cap * ITEM_BYTES);
+  for (let at = 0; at < cap; at++) memory.copy(items + <usize>load<i32>(moved + (<usize>at << 2)) * ITEM_BYTES, itemAt(t, at), ITEM_BYTES);
   heap.free(t.items);
   t.items = items;
   for (let n = 0; n < t.nodeCount; n++) {
@@ -1063,15 +1054,6 @@ function renumber(t: Tree): void {
     store<i32>(at, load<i32>(moved + (<usize>load<i32>(at) << 2)));
   }
   heap.free(moved);
-}
-
-// Copies one item record (ITEM_BYTES) from src to dst.
-@inline function copyItem(dst: usize, src: usize): void {
-  store<u64>(dst, load<u64>(src));
-  store<u64>(dst, load<u64>(src, 8), 8);
-  store<u64>(dst, load<u64>(src, 16), 16);
-  store<u64>(dst, load<u64>(src, 24), 24);
-  store<u64>(dst, load<u64>(src, 32), 32);
 }
 
 // ---- exports --------------------------------------------------------------------------------
