@@ -82,10 +82,6 @@ class Tree {
   nodeCap: i32 = 0;
   items: usize = 0;
   itemCap: i32 = 0;
-  // The item table is indexed by position, not by the caller's slot: a bulk
-  // build renumbers positions in leaf order, so the items a leaf holds sit
-  // side by side in memory. positions[slot] is the slot's position (i32).
-  positions: usize = 0;
   size: i32 = 0;
   // Records per quadrant found by the last planRecords.
   quad0: i32 = 0;
@@ -117,13 +113,6 @@ class Tree {
   return t.nodes + <usize>n * NODE_BYTES;
 }
 
-// The position in the item table of the caller's slot.
-@inline function positionOf(t: Tree, slot: i32): i32 {
-  return load<i32>(t.positions + (<usize>slot << 2));
-}
-
-// Below the exports, an item is addressed by its position (the `slot` of the
-// functions there): entries, build records and the searches all hold positions.
 @inline function itemAt(t: Tree, slot: i32): usize {
   return t.items + <usize>slot * ITEM_BYTES;
 }
@@ -935,11 +924,7 @@ function reserveItems(t: Tree, slot: i32): void {
   if (slot < t.itemCap) return;
   const cap = max(max(64, t.itemCap + (t.itemCap >> 1)), slot + 1);
   t.items = grow(t.items, <usize>cap * ITEM_BYTES);
-  t.positions = grow(t.positions, <usize>cap << 2);
-  for (let s = t.itemCap; s < cap; s++) {
-    store<i32>(itemAt(t, s), -1, ID);
-    store<i32>(t.positions + (<usize>s << 2), s);
-  }
+  for (let s = t.itemCap; s < cap; s++) store<i32>(itemAt(t, s), -1, ID);
   t.itemCap = cap;
 }
 
@@ -956,15 +941,12 @@ function allRecords(t: Tree, extra: i32): usize {
   const recs = heap.alloc(<usize>max(t.size + extra, 1) * REC_BYTES);
   let dst = recs;
   const end = recs + <usize>t.size * REC_BYTES;
-  // In slot order, whatever the positions. Stops at the last item: an empty
-  // tree (a fresh fill) reads no slot at all.
+  // Stops at the last item: an empty tree (a fresh fill) reads no slot at all.
   for (let s = 0; dst < end; s++) {
-    const at = positionOf(t, s);
-    const r = itemAt(t, at);
-    if (load<i32>(r, ID) < 0) continue;
+    if (load<i32>(itemAt(t, s), ID) < 0) continue;
     // The tree is rebuilt: the root is the one node sure to own the item's corner.
-    store<i32>(r, 0, NODE);
-    writeRecord(dst, r, at);
+    store<i32>(itemAt(t, s), 0, NODE);
+    writeRecord(dst, itemAt(t, s), s);
     dst += REC_BYTES;
   }
   return recs;
@@ -1013,47 +995,6 @@ function fillRoot(t: Tree, recs: usize, count: i32): void {
   // Built in one go: no slack in the node array until the next split.
   t.nodeCap = t.nodeCount;
   t.nodes = heap.realloc(t.nodes, <usize>t.nodeCap * NODE_BYTES);
-  renumber(t);
-}
-
-// Renumbers the item table in leaf order after a bulk build: each leaf's own
-// items (it holds their min corners) take the next positions, free ones come
-// last. A search then reads a leaf's items from a few adjacent records
-// instead of from all over the table. The leaves' entries and the slot to
-// position map are rewritten to match; nothing a caller sees changes.
-function renumber(t: Tree): void {
-  const cap = t.itemCap;
-  if (cap == 0) return;
-  const moved = heap.alloc(<usize>cap << 2); // old position -> new position, -1 until placed
-  memory.fill(moved, 0xff, <usize>cap << 2);
-  let next = 0;
-  for (let n = 0; n < t.nodeCount; n++) {
-    const p = nodeAt(t, n);
-    if (load<i32>(p, CHILD) >= 0) continue;
-    const entries = <usize>load<i32>(p, ENTRIES), home = load<i32>(p, HOME);
-    for (let i = 0; i < home; i++) {
-      const to = moved + (<usize>slotAt(entries, i) << 2);
-      if (load<i32>(to) < 0) store<i32>(to, next++);
-    }
-  }
-  for (let at = 0; at < cap; at++) {
-    const to = moved + (<usize>at << 2);
-    if (load<i32>(to) < 0) store<i32>(to, next++);
-  }
-  const items = heap.alloc(<usize>cap * ITEM_BYTES);
-  for (let at = 0; at < cap; at++) memory.copy(items + <usize>load<i32>(moved + (<usize>at << 2)) * ITEM_BYTES, itemAt(t, at), ITEM_BYTES);
-  heap.free(t.items);
-  t.items = items;
-  for (let n = 0; n < t.nodeCount; n++) {
-    const p = nodeAt(t, n);
-    const entries = <usize>load<i32>(p, ENTRIES), count = load<i32>(p, COUNT);
-    for (let i = 0; i < count; i++) setSlotAt(entries, i, load<i32>(moved + (<usize>slotAt(entries, i) << 2)));
-  }
-  for (let s = 0; s < cap; s++) {
-    const at = t.positions + (<usize>s << 2);
-    store<i32>(at, load<i32>(moved + (<usize>load<i32>(at) << 2)));
-  }
-  heap.free(moved);
 }
 
 // ---- exports --------------------------------------------------------------------------------
@@ -1077,7 +1018,6 @@ export function qtDispose(tree: i32): void {
   freeLists(t);
   if (t.nodes != 0) heap.free(t.nodes);
   if (t.items != 0) heap.free(t.items);
-  if (t.positions != 0) heap.free(t.positions);
   if (t.scratch != 0) heap.free(t.scratch);
   if (t.out != 0) heap.free(t.out);
   if (t.queue != 0) {
@@ -1092,19 +1032,17 @@ export function qtDispose(tree: i32): void {
 export function qtInsert(tree: i32, slot: i32, id: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const t = changetype<Tree>(<usize>tree);
   reserveItems(t, slot);
-  const at = positionOf(t, slot);
-  const r = itemAt(t, at);
+  const r = itemAt(t, slot);
   storeRect(r, x0, y0, x1, y1);
   store<i32>(r, id, ID);
   t.size++;
-  place(t, at);
+  place(t, slot);
 }
 
 export function qtUpdate(tree: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const t = changetype<Tree>(<usize>tree);
-  const at = positionOf(t, slot);
-  if (t.mode == MODE_SPLIT) splitUpdate(t, at, x0, y0, x1, y1);
-  else fixedUpdate(t, at, x0, y0, x1, y1);
+  if (t.mode == MODE_SPLIT) splitUpdate(t, slot, x0, y0, x1, y1);
+  else fixedUpdate(t, slot, x0, y0, x1, y1);
 }
 
 /** Applies count updates: slots (i32) at slotsPtr, rects (4 f64 each) at rectsPtr. */
@@ -1135,16 +1073,16 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
     reserveItems(t, top);
     let rec = recs + <usize>t.size * REC_BYTES;
     for (let i = 0; i < count; i++) {
-      const at = positionOf(t, load<i32>(<usize>slotsPtr + (<usize>i << 2)));
+      const slot = load<i32>(<usize>slotsPtr + (<usize>i << 2));
       const src = <usize>rectsPtr + (<usize>i << 5);
-      const r = itemAt(t, at);
+      const r = itemAt(t, slot);
       store<u64>(r, load<u64>(src), RX0);
       store<u64>(r, load<u64>(src, 8), RY0);
       store<u64>(r, load<u64>(src, 16), RX1);
       store<u64>(r, load<u64>(src, 24), RY1);
       store<i32>(r, load<i32>(<usize>idsPtr + (<usize>i << 2)), ID);
       store<i32>(r, 0, NODE);
-      writeRecord(rec, r, at);
+      writeRecord(rec, r, slot);
       const m = planRecord(rec, mx, my);
       c0 += m & 1;
       c1 += (m >> 1) & 1;
@@ -1168,13 +1106,12 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
 
 export function qtRemove(tree: i32, slot: i32): void {
   const t = changetype<Tree>(<usize>tree);
-  const at = positionOf(t, slot);
-  const r = itemAt(t, at);
+  const r = itemAt(t, slot);
   if (t.mode == MODE_SPLIT) {
     const x0 = load<f64>(r, RX0), y0 = load<f64>(r, RY0), x1 = load<f64>(r, RX1), y1 = load<f64>(r, RY1);
-    splitDetach(t, holder(t, load<i32>(r, NODE), x0, y0, x1, y1), at, x0, y0, x1, y1);
+    splitDetach(t, holder(t, load<i32>(r, NODE), x0, y0, x1, y1), slot, x0, y0, x1, y1);
   } else {
-    fixedDetach(t, at);
+    fixedDetach(t, slot);
   }
   store<i32>(r, -1, ID);
   t.size--;
@@ -1239,12 +1176,12 @@ export function qtLevels(tree: i32): i32 {
 
 /**
  * Bytes held by the tree's structure at reserved capacity: the item table
- * (ITEM_BYTES per slot, and 4 for its position), the node records and their entry arrays (4 bytes per
+ * (ITEM_BYTES per slot), the node records and their entry arrays (4 bytes per
  * entry); the output, build and gather buffers excluded.
  */
 export function qtBytes(tree: i32): i32 {
   const t = changetype<Tree>(<usize>tree);
-  let bytes = t.itemCap * (<i32>ITEM_BYTES + 4) + <i32>NODE_BYTES * t.nodeCap + (t.arena != 0 ? t.arenaCap << 2 : 0);
+  let bytes = t.itemCap * <i32>ITEM_BYTES + <i32>NODE_BYTES * t.nodeCap + (t.arena != 0 ? t.arenaCap << 2 : 0);
   for (let n = 0; n < t.nodeCount; n++) bytes += max(0, load<i32>(nodeAt(t, n), CAP)) << 2;
   return bytes;
 }
@@ -1517,14 +1454,9 @@ export function qtSegment(tree: i32, x0: f64, y0: f64, x1: f64, y1: f64, first: 
   return 1;
 }
 
-/** Start of the item table: ITEM_BYTES per position, the rect (4 f64) first. */
+/** Start of the item table: ITEM_BYTES per slot, the rect (4 f64) first. */
 export function qtItems(tree: i32): i32 {
   return <i32>changetype<Tree>(<usize>tree).items;
-}
-
-/** Start of the slot to position map (i32 per slot). */
-export function qtPositions(tree: i32): i32 {
-  return <i32>changetype<Tree>(<usize>tree).positions;
 }
 
 /** Writes minX, minY, maxX, maxY and the level option (maxLevels) as f64 to the output buffer. */

@@ -111,8 +111,8 @@ function spatialkitIndex(backend: 'wasm' | 'js'): RectIndex & { tree(): QuadTree
   };
 }
 
-// The core's layout (assembly/quadtree.ts): 40 bytes per item record and 4 for its slot's position, 96 per node, 4 per leaf entry.
-const ITEM_BYTES = 44;
+// The core's layout (assembly/quadtree.ts): 40 bytes per item slot, 96 per node, 4 per leaf entry.
+const ITEM_BYTES = 40;
 const NODE_BYTES = 96;
 
 /** Where a freshly built 'split' tree's bytes go: the item table (one slot per item), node records and leaf slot lists. */

@@ -102,13 +102,12 @@ export class WasmQuadTree implements QuadTreeCore {
   }
 
   rectsOf(slots: Int32Array): Float64Array {
-    // The item table: ITEM_BYTES (40) per position, the rect's four f64 first; a slot's position is in the positions map.
+    // The item table: ITEM_BYTES (40) per slot, the rect's four f64 first.
     const base = this.core.exports.qtItems(this.handle) >>> 3;
-    const positions = this.core.exports.qtPositions(this.handle) >>> 2;
-    const f64 = this.core.memory.f64, i32 = this.core.memory.i32;
+    const f64 = this.core.memory.f64;
     const out = new Float64Array(slots.length * 4);
     for (let i = 0; i < slots.length; i++) {
-      const r = base + i32[positions + slots[i]] * 5;
+      const r = base + slots[i] * 5;
       out[i * 4] = f64[r];
       out[i * 4 + 1] = f64[r + 1];
       out[i * 4 + 2] = f64[r + 2];
