@@ -23,6 +23,8 @@
 // the leaves its rect touches, so they are found again by a descent from the
 // nearest ancestor holding it: no per-entry back references are kept.
 
+import { RankHeap } from './rank-heap';
+
 // Node record, NODE_BYTES apart.
 const NODE_BYTES: usize = 96;
 const X0: usize = 0; // exact region
@@ -100,6 +102,11 @@ class Tree {
   arenaUsed: i32 = 0;
   arenaCap: i32 = 0;
   bulk: bool = false;
+  // The nearest search's node queue and its k best items (RankHeaps, made on first use); a first-hit segment search's best hit so far.
+  queue: usize = 0;
+  best: usize = 0;
+  bestT: f64 = 0;
+  bestId: i32 = 0;
 }
 
 @inline function nodeAt(t: Tree, n: i32): usize {
@@ -1013,6 +1020,12 @@ export function qtDispose(tree: i32): void {
   if (t.items != 0) heap.free(t.items);
   if (t.scratch != 0) heap.free(t.scratch);
   if (t.out != 0) heap.free(t.out);
+  if (t.queue != 0) {
+    changetype<RankHeap>(t.queue).free();
+    changetype<RankHeap>(t.best).free();
+    heap.free(t.queue);
+    heap.free(t.best);
+  }
   heap.free(changetype<usize>(t));
 }
 
@@ -1194,4 +1207,266 @@ export function qtCells(tree: i32): i32 {
     out += 32;
   }
   return cells;
+}
+
+// ---- nearest, disc and segment searches ---------------------------------------------
+//
+// Split mode stores an item in every leaf its rect touches, so a leaf reports
+// an item only when it owns the item's point nearest to the query point
+// (clamped into the rect): one leaf per item, and a leaf no farther than the
+// item. Fixed mode stores each item once. Empty fixed-mode subtrees are skipped.
+
+// The leaf loops below are branch-free over the items they read: the item
+// table is large and read out of order, and a branch on each item's data
+// stalls the loads of the next ones; written as selects, they overlap.
+
+// The gap from v to [lo, hi]: the largest of lo - v, v - hi and 0 (infinite
+// ends are fine: v is finite). Selects, not f64.max, which also orders NaN
+// and signed zeros (neither can change a square).
+@inline function gap(v: f64, lo: f64, hi: f64): f64 {
+  const a = lo - v, b = v - hi;
+  const m = select<f64>(a, b, a > b);
+  return select<f64>(m, 0.0, m > 0);
+}
+
+// Squared distance from (x, y) to the closed rect; 0 inside.
+@inline function squaredDistance(x: f64, y: f64, x0: f64, y0: f64, x1: f64, y1: f64): f64 {
+  const dx = gap(x, x0, x1), dy = gap(y, y0, y1);
+  return dx * dx + dy * dy;
+}
+
+@inline function itemDistance(r: usize, x: f64, y: f64): f64 {
+  return squaredDistance(x, y, load<f64>(r, RX0), load<f64>(r, RY0), load<f64>(r, RX1), load<f64>(r, RY1));
+}
+
+@inline function nodeDistance(p: usize, x: f64, y: f64): f64 {
+  return squaredDistance(x, y, load<f64>(p, EX0), load<f64>(p, EY0), load<f64>(p, EX1), load<f64>(p, EY1));
+}
+
+@inline function clamp(v: f64, lo: f64, hi: f64): f64 {
+  const low = select<f64>(lo, v, v < lo);
+  return select<f64>(hi, low, low > hi);
+}
+
+// 1 when leaf p reports the item at r, else 0: always in fixed mode
+// (`fixed` is 1); in split mode when p owns the item's point nearest to (x, y).
+@inline function reports(p: usize, r: usize, x: f64, y: f64, fixed: i32): i32 {
+  const px = clamp(x, load<f64>(r, RX0), load<f64>(r, RX1)), py = clamp(y, load<f64>(r, RY0), load<f64>(r, RY1));
+  return fixed | (<i32>(px >= load<f64>(p, EX0)) & <i32>(px < load<f64>(p, EX1)) & <i32>(py >= load<f64>(p, EY0)) & <i32>(py < load<f64>(p, EY1)));
+}
+
+// Whether the search descends into child node p: fixed-mode subtrees without items are skipped.
+@inline function searchable(t: Tree, p: usize): bool {
+  return t.mode == MODE_SPLIT || load<i32>(p, AUX) > 0;
+}
+
+/**
+ * Writes the ids of the k items nearest to (x, y) to the output buffer,
+ * nearest first: by squared distance to the closed rect, then by id; only
+ * items at squared distance <= maxSquared. Best-first over the nodes, with
+ * the k best items so far kept in a second heap whose keys and tags are
+ * negated, so its top is the worst of them: once k are held, nothing
+ * farther than that worst one is queued, and the search ends when the
+ * nearest unvisited node is farther (an equally distant node may still hold
+ * a smaller id). Returns the count.
+ */
+export function qtNearest(tree: i32, x: f64, y: f64, k: i32, maxSquared: f64): i32 {
+  const t = changetype<Tree>(<usize>tree);
+  if (t.queue == 0) {
+    t.queue = changetype<usize>(new RankHeap());
+    t.best = changetype<usize>(new RankHeap());
+  }
+  const queue = changetype<RankHeap>(t.queue), best = changetype<RankHeap>(t.best);
+  queue.size = 0;
+  best.size = 0;
+  const fixed = <i32>(t.mode != MODE_SPLIT);
+  let limit = maxSquared;
+  // The node in hand: the root, then whichever node is nearest, taken
+  // straight from its parent when no queued node is nearer (a push and a
+  // pop saved on every step down towards the point).
+  let n = 0;
+  while (true) {
+    const p = nodeAt(t, n);
+    // Pass one, branch-free: each entry's distance and id (-1 when this leaf
+    // does not report it), side by side in the scratch buffer.
+    const count = load<i32>(p, COUNT);
+    const entries = <usize>load<i32>(p, ENTRIES);
+    const seen = reserveScratch(t, count);
+    for (let i = 0; i < count; i++) {
+      const r = itemAt(t, slotAt(entries, i));
+      const e = seen + (<usize>i << 4);
+      store<f64>(e, itemDistance(r, x, y));
+      store<i32>(e, select<i32>(load<i32>(r, ID), -1, reports(p, r, x, y, fixed) != 0), 8);
+    }
+    // Pass two: the candidates into the k best.
+    for (let i = 0; i < count; i++) {
+      const e = seen + (<usize>i << 4);
+      const d = load<f64>(e), id = load<i32>(e, 8);
+      if (d > limit || id < 0) continue;
+      if (best.size < k) {
+        best.push(-d, -id);
+        if (best.size == k) limit = -best.topKey;
+      } else if (d < limit || id < -best.topTag) {
+        best.pop();
+        best.push(-d, -id);
+        limit = -best.topKey;
+      }
+    }
+    let next = -1, nextD = Infinity;
+    const child = load<i32>(p, CHILD);
+    if (child >= 0) {
+      for (let c = child; c < child + 4; c++) {
+        const q = nodeAt(t, c);
+        if (!searchable(t, q)) continue;
+        const d = nodeDistance(q, x, y);
+        if (d > limit) continue;
+        if (d < nextD) {
+          if (next >= 0) queue.push(nextD, next);
+          next = c;
+          nextD = d;
+        } else {
+          queue.push(d, c);
+        }
+      }
+    }
+    if (next >= 0 && (queue.size == 0 || nextD <= queue.topKey)) {
+      n = next;
+      continue;
+    }
+    if (next >= 0) queue.push(nextD, next);
+    if (queue.size == 0 || queue.topKey > limit) break;
+    n = queue.topTag;
+    queue.pop();
+  }
+  // The held items, worst first, fill the output from the back.
+  const found = best.size;
+  t.outCount = 0;
+  reserveOut(t, found);
+  t.outCount = found;
+  for (let i = found - 1; i >= 0; i--) {
+    store<i32>(t.out + (<usize>i << 2), -best.topTag);
+    best.pop();
+  }
+  return found;
+}
+
+function withinFrom(t: Tree, n: i32, x: f64, y: f64, r2: f64, fixed: i32): void {
+  const p = nodeAt(t, n);
+  const count = load<i32>(p, COUNT);
+  const entries = <usize>load<i32>(p, ENTRIES);
+  reserveOut(t, count);
+  let out = t.out + (<usize>t.outCount << 2);
+  for (let i = 0; i < count; i++) {
+    const r = itemAt(t, slotAt(entries, i));
+    store<i32>(out, load<i32>(r, ID));
+    out += <usize>((<i32>(itemDistance(r, x, y) <= r2) & reports(p, r, x, y, fixed)) << 2);
+  }
+  t.outCount = <i32>((out - t.out) >> 2);
+  const child = load<i32>(p, CHILD);
+  if (child < 0) return;
+  for (let c = child; c < child + 4; c++) {
+    const q = nodeAt(t, c);
+    if (searchable(t, q) && nodeDistance(q, x, y) <= r2) withinFrom(t, c, x, y, r2, fixed);
+  }
+}
+
+/** Writes the ids of the items at squared distance <= r2 from (x, y), each once, in traversal order; returns the count. */
+export function qtWithin(tree: i32, x: f64, y: f64, r2: f64): i32 {
+  const t = changetype<Tree>(<usize>tree);
+  t.outCount = 0;
+  withinFrom(t, 0, x, y, r2, <i32>(t.mode != MODE_SPLIT));
+  return t.outCount;
+}
+
+// Where the segment from (sx, sy) along (dx, dy), t in [0, 1], enters the
+// closed rect: the least t at which it is inside, or -1 when it misses. The
+// slab method; each bound's parameter is monotone in the bound, so a region
+// containing a rect is never entered later than the rect is.
+function segmentEntry(sx: f64, sy: f64, dx: f64, dy: f64, x0: f64, y0: f64, x1: f64, y1: f64): f64 {
+  let enter = 0.0, exit = 1.0;
+  if (dx == 0) {
+    if (sx < x0 || sx > x1) return -1;
+  } else {
+    const a = (x0 - sx) / dx, b = (x1 - sx) / dx;
+    enter = max(enter, min(a, b));
+    exit = min(exit, max(a, b));
+  }
+  if (dy == 0) {
+    if (sy < y0 || sy > y1) return -1;
+  } else {
+    const a = (y0 - sy) / dy, b = (y1 - sy) / dy;
+    enter = max(enter, min(a, b));
+    exit = min(exit, max(a, b));
+  }
+  return enter <= exit ? enter : -1;
+}
+
+// Hit records in the output buffer: the entry parameter (f64), then the id (i32), 16 bytes apart.
+const HIT_INTS: i32 = 4;
+const HIT_ID: usize = 8;
+
+function segmentFrom(t: Tree, n: i32, sx: f64, sy: f64, dx: f64, dy: f64, first: bool): void {
+  const p = nodeAt(t, n);
+  const count = load<i32>(p, COUNT);
+  const entries = <usize>load<i32>(p, ENTRIES);
+  for (let i = 0; i < count; i++) {
+    const r = itemAt(t, slotAt(entries, i));
+    const enter = segmentEntry(sx, sy, dx, dy, load<f64>(r, RX0), load<f64>(r, RY0), load<f64>(r, RX1), load<f64>(r, RY1));
+    if (enter < 0) continue;
+    const id = load<i32>(r, ID);
+    if (!first) {
+      reserveOut(t, HIT_INTS);
+      const o = t.out + (<usize>t.outCount << 2);
+      store<f64>(o, enter);
+      store<i32>(o, id, HIT_ID);
+      t.outCount += HIT_INTS;
+    } else if (enter < t.bestT || (enter == t.bestT && id < t.bestId)) {
+      t.bestT = enter;
+      t.bestId = id;
+    }
+  }
+  const child = load<i32>(p, CHILD);
+  if (child < 0) return;
+  for (let c = child; c < child + 4; c++) {
+    const q = nodeAt(t, c);
+    if (!searchable(t, q)) continue;
+    const enter = segmentEntry(sx, sy, dx, dy, load<f64>(q, EX0), load<f64>(q, EY0), load<f64>(q, EX1), load<f64>(q, EY1));
+    if (enter >= 0 && enter <= t.bestT) segmentFrom(t, c, sx, sy, dx, dy, first);
+  }
+}
+
+/**
+ * Writes hit records (entry parameter t, id) of the items the closed segment
+ * meets, in traversal order, an item possibly once per leaf holding it; with
+ * `first`, only the hit of smallest (t, id). Returns the number of records.
+ */
+export function qtSegment(tree: i32, x0: f64, y0: f64, x1: f64, y1: f64, first: bool): i32 {
+  const t = changetype<Tree>(<usize>tree);
+  t.outCount = 0;
+  t.bestT = Infinity;
+  t.bestId = -1;
+  segmentFrom(t, 0, x0, y0, x1 - x0, y1 - y0, first);
+  if (!first) return t.outCount / HIT_INTS;
+  if (t.bestId < 0) return 0;
+  reserveOut(t, HIT_INTS);
+  store<f64>(t.out, t.bestT);
+  store<i32>(t.out, t.bestId, HIT_ID);
+  return 1;
+}
+
+/** Start of the item table: ITEM_BYTES per slot, the rect (4 f64) first. */
+export function qtItems(tree: i32): i32 {
+  return <i32>changetype<Tree>(<usize>tree).items;
+}
+
+/** Writes minX, minY, maxX, maxY and the level option (maxLevels) as f64 to the output buffer. */
+export function qtSettings(tree: i32): void {
+  const t = changetype<Tree>(<usize>tree);
+  t.outCount = 0;
+  reserveOut(t, 10);
+  store<f64>(t.out, t.minX);
+  store<f64>(t.out, t.minY, 8);
+  store<f64>(t.out, t.maxX, 16);
+  store<f64>(t.out, t.maxY, 24);
+  store<f64>(t.out, <f64>t.maxLevels, 32);
 }

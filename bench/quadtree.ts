@@ -19,7 +19,7 @@ import {
 } from './peers/quadtree-libraries.js';
 import { copyRects, type Rects } from './peers/quadtree-types.js';
 
-const SIZE = 10_000;
+export const SIZE = 10_000;
 const QUERY_SIDE = 1_000; // 1% of the area
 const MOVE_FRACTION = 0.1;
 const MOVE_STEP = 5;

@@ -12,10 +12,11 @@ import { pathsGraphSuite } from './paths-graph.js';
 import { pathsGridSuite } from './paths-grid.js';
 import { quadtreeSuite } from './quadtree.js';
 import { quadtreeCapacitySuite } from './quadtree-capacity.js';
+import { quadtreeSearchSuite } from './quadtree-search.js';
 import { aoiSuite } from './aoi.js';
 import { colyseusSuite } from './colyseus.js';
 
-const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, quadtreeCapacitySuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
+const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
 const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
 const args = process.argv.slice(2);

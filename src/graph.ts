@@ -7,6 +7,7 @@ import { SpatialError } from './errors.js';
 import { MAX_VERTICES, type GraphBackend } from './graph-backend.js';
 import { VertexIds, type VertexId } from './graph-ids.js';
 import { decodeGraph, encodeGraph } from './graph-snapshot.js';
+import type { FromBufferOptions } from './snapshot-bytes.js';
 import { WasmGraph } from './graph-wasm.js';
 import { ReferenceGraph } from './reference/graph.js';
 import {
@@ -48,12 +49,6 @@ export interface GraphOptions {
    * v -> u with one weight. Default true.
    */
   directed?: boolean;
-}
-
-/** Options of {@link Graph.fromBuffer}. */
-export interface FromBufferOptions {
-  /** Which implementation backs the restored graph: 'wasm' (default, needs init()) or 'js'. */
-  backend?: Backend;
 }
 
 /** Options of {@link Graph.fromEdges}. */

@@ -3,7 +3,7 @@
 // buffer in linear memory and this side copies them out in one slice.
 import { WasmBuffer } from './memory.js';
 import { wasmCore, type Core } from './wasm.js';
-import type { QuadTreeCore, QuadTreeMode } from './reference/quadtree.js';
+import type { QuadTreeCore, QuadTreeMode, QuadTreeSettings, SegmentHits } from './reference/quadtree.js';
 
 export class WasmQuadTree implements QuadTreeCore {
   private readonly core: Core;
@@ -78,6 +78,49 @@ export class WasmQuadTree implements QuadTreeCore {
     const count = this.core.exports.qtCells(this.handle);
     const start = this.core.exports.qtOutput(this.handle) >>> 3;
     return this.core.memory.f64.slice(start, start + count * 4);
+  }
+
+  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array {
+    return this.output(this.core.exports.qtNearest(this.handle, x, y, k, maxSquared));
+  }
+
+  within(x: number, y: number, r2: number): Int32Array {
+    return this.output(this.core.exports.qtWithin(this.handle, x, y, r2));
+  }
+
+  segment(x0: number, y0: number, x1: number, y1: number, first: boolean): SegmentHits {
+    const count = this.core.exports.qtSegment(this.handle, x0, y0, x1, y1, first);
+    // Hit records are 16 bytes: the entry parameter (f64), then the id (i32).
+    const start = this.core.exports.qtOutput(this.handle);
+    const f64 = this.core.memory.f64, i32 = this.core.memory.i32;
+    const ids = new Int32Array(count), ts = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      ts[i] = f64[(start >>> 3) + 2 * i];
+      ids[i] = i32[(start >>> 2) + 4 * i + 2];
+    }
+    return { ids, ts };
+  }
+
+  rectsOf(slots: Int32Array): Float64Array {
+    // The item table: ITEM_BYTES (40) per slot, the rect's four f64 first.
+    const base = this.core.exports.qtItems(this.handle) >>> 3;
+    const f64 = this.core.memory.f64;
+    const out = new Float64Array(slots.length * 4);
+    for (let i = 0; i < slots.length; i++) {
+      const r = base + slots[i] * 5;
+      out[i * 4] = f64[r];
+      out[i * 4 + 1] = f64[r + 1];
+      out[i * 4 + 2] = f64[r + 2];
+      out[i * 4 + 3] = f64[r + 3];
+    }
+    return out;
+  }
+
+  settings(): QuadTreeSettings {
+    this.core.exports.qtSettings(this.handle);
+    const start = this.core.exports.qtOutput(this.handle) >>> 3;
+    const [minX, minY, maxX, maxY, levels] = this.core.memory.f64.subarray(start, start + 5);
+    return { minX, minY, maxX, maxY, levels };
   }
 
   dispose(): void {

@@ -2,10 +2,12 @@
 // dense slots and delegates to a backend (the wasm core or the reference), so
 // both backends reject identically and a rejected call changes nothing.
 import { SpatialError } from './errors.js';
-import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkId, checkOptions, checkPositiveInteger, checkRect } from './validate.js';
+import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkFinite, checkId, checkOptions, checkPositiveInteger, checkRange, checkRect } from './validate.js';
+import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './quadtree-snapshot.js';
+import type { FromBufferOptions } from './snapshot-bytes.js';
 import { resolveBackend, type Backend } from './wasm.js';
 import { WasmQuadTree } from './quadtree-wasm.js';
-import { ReferenceQuadTree, type QuadTreeCore, type QuadTreeMode } from './reference/quadtree.js';
+import { ReferenceQuadTree, type QuadTreeCore, type QuadTreeMode, type SegmentHits } from './reference/quadtree.js';
 
 export type { QuadTreeMode } from './reference/quadtree.js';
 
@@ -187,6 +189,8 @@ class SlotTable {
 
 /** Every key a QuadTreeOptions object may have. */
 const QUADTREE_OPTION_KEYS = ['bounds', 'capacity', 'maxDepth', 'mode', 'depth', 'backend'];
+const SEGMENT_OPTION_KEYS = ['first'];
+const FROM_BUFFER_OPTION_KEYS = ['backend'];
 
 /** Option names other quadtree libraries use (maxObjects, maxLevels: @timohausmann/quadtree-ts) and what they mean here. */
 const QUADTREE_OPTION_ALIASES = { maxObjects: 'capacity', maxLevels: 'maxDepth' };
@@ -423,6 +427,130 @@ export class QuadTree implements Iterable<number> {
     return this.core.cells();
   }
 
+  /**
+   * The ids of the k items nearest to (x, y), nearest first. An item's
+   * distance is the distance from the point to its closed rect, 0 when the
+   * point is inside or on it; items at equal distance come by id, ascending.
+   * Distances are compared squared (dx * dx + dy * dy, in double precision).
+   * With maxDistance, only items at distance <= maxDistance count (closed);
+   * the result is shorter than k when fewer items qualify. Throws
+   * INVALID_NUMBER for a non-finite point or a NaN maxDistance,
+   * NEGATIVE_RANGE for a negative maxDistance, INVALID_ARGUMENT unless k is
+   * an integer >= 0.
+   */
+  nearest(x: number, y: number, k: number, maxDistance = Infinity): number[] {
+    this.alive();
+    checkFinite('x', x);
+    checkFinite('y', y);
+    if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) {
+      throw new SpatialError('INVALID_ARGUMENT', `k must be an integer >= 0, got ${String(k)}`);
+    }
+    checkMaxDistance(maxDistance);
+    const count = Math.min(k, this.slots.size);
+    if (count === 0) return [];
+    return Array.from(this.core.nearest(x, y, count, maxDistance * maxDistance));
+  }
+
+  /**
+   * Ids of the rects meeting the closed disc of radius r around (x, y),
+   * ascending: those whose distance to the centre (as in {@link nearest})
+   * is at most r. Throws INVALID_NUMBER for non-finite input, NEGATIVE_RANGE
+   * for a negative r.
+   */
+  queryCircle(x: number, y: number, r: number): number[] {
+    return Array.from(this.queryCircleIds(x, y, r).sort());
+  }
+
+  /** The ids of {@link queryCircle} in traversal order, as a fresh Int32Array: the fast path. */
+  queryCircleIds(x: number, y: number, r: number): Int32Array {
+    this.alive();
+    checkFinite('x', x);
+    checkFinite('y', y);
+    checkRange('r', r);
+    return this.core.within(x, y, r * r);
+  }
+
+  /**
+   * Ids of the rects the closed segment from (x0, y0) to (x1, y1) meets,
+   * in the order the segment enters them: by the least t in [0, 1] at which
+   * (x0 + t (x1 - x0), y0 + t (y1 - y0)) is in the rect (0 for a rect holding
+   * the start), then by id. With `{ first: true }`, only the first of them
+   * (an array of one id, or none): a line-of-sight or ray cast that stops at
+   * the first hit. A segment of zero length is a point. Throws
+   * INVALID_NUMBER for non-finite input, INVALID_ARGUMENT for bad options.
+   */
+  querySegment(x0: number, y0: number, x1: number, y1: number, options?: SegmentOptions): number[] {
+    this.alive();
+    checkFinite('x0', x0);
+    checkFinite('y0', y0);
+    checkFinite('x1', x1);
+    checkFinite('y1', y1);
+    const first = readSegmentOptions(options);
+    return orderHits(this.core.segment(x0, y0, x1, y1, first));
+  }
+
+  /** The rect of item id, as inserted or last updated; throws UNKNOWN_ID if absent, INVALID_ID for a bad id. */
+  rect(id: number): QuadTreeBounds {
+    this.alive();
+    checkId(id);
+    const slot = this.slots.get(id);
+    if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${id} is not in the tree`);
+    const [minX, minY, maxX, maxY] = this.core.rectsOf(Int32Array.of(slot));
+    return { minX, minY, maxX, maxY };
+  }
+
+  /** Every id in the tree, ascending. */
+  ids(): number[] {
+    this.alive();
+    return Array.from(Int32Array.from(this.slots.ids()).sort());
+  }
+
+  /**
+   * The tree as bytes: its mode, capacity, level option (maxDepth or
+   * depth), bounds and every item, for storage or for handing to a worker.
+   * The format is versioned and checksummed (see {@link QuadTree.fromBuffer});
+   * items are written by id, so trees with the same options and items give
+   * the same bytes, whichever backend holds them.
+   */
+  toBuffer(): Uint8Array {
+    this.alive();
+    const ids = Int32Array.from(this.slots.ids()).sort();
+    const slots = ids.map((id) => this.slots.get(id));
+    const { minX, minY, maxX, maxY, levels } = this.core.settings();
+    return writeQuadTreeSnapshot({ mode: this.mode, capacity: this.cap, levels, minX, minY, maxX, maxY, ids, rects: this.core.rectsOf(slots) });
+  }
+
+  /**
+   * A tree restored from {@link toBuffer}'s bytes, written by either
+   * backend: the same mode, capacity, level option, bounds and items, so the
+   * same answers to every query and the same pairs. Its nodes are built
+   * afresh (in bulk in 'split' mode), so `depth` and `cells()` are those of
+   * a tree filled in one batch. `options.backend` picks the backend (default
+   * 'wasm'). Throws INVALID_SNAPSHOT for bytes that are not a whole, intact
+   * snapshot of this format version; INVALID_ARGUMENT for something other
+   * than a Uint8Array, a bad backend or an unknown option key.
+   */
+  static fromBuffer(bytes: Uint8Array, options?: FromBufferOptions): QuadTree {
+    checkOptions('QuadTree.fromBuffer', options, FROM_BUFFER_OPTION_KEYS);
+    const backend = resolveBackend(options?.backend);
+    const s = readQuadTreeSnapshot(bytes);
+    const bounds = { minX: s.minX, minY: s.minY, maxX: s.maxX, maxY: s.maxY };
+    const levels = s.mode === 'split' ? { maxDepth: s.levels } : { depth: s.levels };
+    let tree: QuadTree;
+    try {
+      tree = new QuadTree({ bounds, mode: s.mode, capacity: s.capacity, ...levels, backend });
+    } catch (error) {
+      throw invalidSnapshot(error);
+    }
+    try {
+      tree.insertMany(s.ids, s.rects);
+    } catch (error) {
+      tree.dispose();
+      throw invalidSnapshot(error);
+    }
+    return tree;
+  }
+
   /** Moves the subdivided area and rebuilds; contents unchanged. */
   setBounds(bounds: QuadTreeBounds): void {
     this.change();
@@ -476,6 +604,42 @@ export class QuadTree implements Iterable<number> {
       if (visit.rest === null) visit.rest = this.core.query(visit.minX, visit.minY, visit.maxX, visit.maxY).subarray(visit.done);
     }
   }
+}
+
+/** Options of {@link QuadTree.querySegment}. */
+export interface SegmentOptions {
+  /** Stop at the first rect the segment enters: the answer has at most one id. Default false. */
+  first?: boolean;
+}
+
+function checkMaxDistance(maxDistance: number): void {
+  if (typeof maxDistance !== 'number' || Number.isNaN(maxDistance)) {
+    throw new SpatialError('INVALID_NUMBER', `maxDistance must be a number, got ${String(maxDistance)}`);
+  }
+  if (maxDistance < 0) throw new SpatialError('NEGATIVE_RANGE', `maxDistance must be >= 0, got ${maxDistance}`);
+}
+
+function readSegmentOptions(options: SegmentOptions | undefined): boolean {
+  checkOptions('QuadTree.querySegment', options, SEGMENT_OPTION_KEYS);
+  if (options === undefined) return false;
+  const first = options.first ?? false;
+  if (typeof first !== 'boolean') throw new SpatialError('INVALID_ARGUMENT', `first must be a boolean, got ${String(first)}`);
+  return first;
+}
+
+/** The hit ids ordered by (t, id), each once: an item stored in several leaves is met once per leaf, always at the same t. */
+function orderHits(hits: SegmentHits): number[] {
+  const { ids, ts } = hits;
+  const order = Array.from(ids.keys()).sort((a, b) => ts[a] - ts[b] || ids[a] - ids[b]);
+  const out: number[] = [];
+  for (const i of order) if (out.length === 0 || out[out.length - 1] !== ids[i]) out.push(ids[i]);
+  return out;
+}
+
+/** A snapshot whose values a tree rejects is not a valid snapshot. */
+function invalidSnapshot(error: unknown): unknown {
+  if (!(error instanceof SpatialError) || error.code === 'NOT_INITIALIZED') return error;
+  return new SpatialError('INVALID_SNAPSHOT', `QuadTree snapshot holds invalid values (${error.message})`);
 }
 
 /** A visit in progress: how many ids it has handed out and, once the tree changed under it, the rest of its ids as they were. */

@@ -4,6 +4,13 @@
 // checks every bound, so truncated or corrupt bytes end in INVALID_SNAPSHOT,
 // never in a wrong structure or a RangeError.
 import { SpatialError } from './errors.js';
+import type { Backend } from './wasm.js';
+
+/** Options of `fromBuffer` (Graph, QuadTree). */
+export interface FromBufferOptions {
+  /** The backend of the restored object: 'wasm' (default, needs init()) or 'js'. */
+  backend?: Backend;
+}
 
 const HEADER_BYTES = 16;
 const LENGTH_AT = 8;
@@ -19,6 +26,18 @@ function checksum(bytes: Uint8Array): number {
 
 function invalid(message: string): SpatialError {
   return new SpatialError('INVALID_SNAPSHOT', message);
+}
+
+/**
+ * Fills in a snapshot's length and checksum from its bytes as they stand;
+ * returns them. (Tests use it to build bytes that pass the checks but hold
+ * values no structure accepts.)
+ */
+export function sealSnapshot(bytes: Uint8Array): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  view.setUint32(LENGTH_AT, bytes.length, true);
+  view.setUint32(CHECKSUM_AT, checksum(bytes), true);
+  return bytes;
 }
 
 /** Writes a snapshot: the header first, fields after, `finish` seals length and checksum. */
@@ -55,6 +74,12 @@ export class SnapshotWriter {
     this.at += 4;
   }
 
+  i32(value: number): void {
+    this.room(4);
+    this.view.setInt32(this.at, value, true);
+    this.at += 4;
+  }
+
   f64(value: number): void {
     this.room(8);
     this.view.setFloat64(this.at, value, true);
@@ -63,11 +88,7 @@ export class SnapshotWriter {
 
   /** The finished snapshot: exactly the bytes written, length and checksum filled in. */
   finish(): Uint8Array {
-    const bytes = this.bytes.slice(0, this.at);
-    const view = new DataView(bytes.buffer);
-    view.setUint32(LENGTH_AT, bytes.length, true);
-    view.setUint32(CHECKSUM_AT, checksum(bytes), true);
-    return bytes;
+    return sealSnapshot(this.bytes.slice(0, this.at));
   }
 
   private room(count: number): void {
@@ -119,6 +140,10 @@ export class SnapshotReader {
 
   u32(): number {
     return this.view.getUint32(this.take(4), true);
+  }
+
+  i32(): number {
+    return this.view.getInt32(this.take(4), true);
   }
 
   f64(): number {

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Graph, init, type Backend, type VertexId } from '../src/index.js';
 import { codeOf } from './graph-codes.js';
+import { sealSnapshot } from '../src/snapshot-bytes.js';
 import { apply, expectSameStructure, idArb, opArb, type Op } from './graph-checks.js';
 import type { Id } from './oracles/bellman-ford.js';
 import { GraphModel } from './oracles/graph-model.js';
@@ -93,18 +94,10 @@ describe('Graph snapshots (wasm and js)', () => {
 });
 
 // The documented layout, to build bytes that pass the checksum but describe an impossible graph.
-function fnv1a(bytes: Uint8Array): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) if (i < 12 || i >= 16) hash = Math.imul(hash ^ bytes[i], 0x01000193);
-  return hash >>> 0;
-}
-
 function resealed(bytes: Uint8Array, edit: (view: DataView) => void): Uint8Array {
   const copy = bytes.slice();
-  const view = new DataView(copy.buffer);
-  edit(view);
-  view.setUint32(12, fnv1a(copy), true);
-  return copy;
+  edit(new DataView(copy.buffer));
+  return sealSnapshot(copy);
 }
 
 describe('Graph.fromBuffer refuses bad bytes with INVALID_SNAPSHOT', () => {

@@ -33,13 +33,16 @@ function bags(backend: Backend): Array<{ where: string; call: (options: unknown)
   return [
     { where: 'Scene', call: (o) => new Scene(o as never), valid: { backend, dimensions: 2, defaultRange: 3, index: 'lists', cellSize: 4 } },
     { where: 'QuadTree', call: (o) => new QuadTree(o as never), valid: { bounds, backend, capacity: 4, maxDepth: 6, mode: 'split', depth: 3 } },
-    { where: 'Graph', call: (o) => new Graph(o as never), valid: { backend } },
+    { where: 'Graph', call: (o) => new Graph(o as never), valid: { backend, directed: false } },
     { where: 'Graph.fromEdges', call: (o) => Graph.fromEdges([0], [1], [1], o as never), valid: { backend, vertexCount: 2, x: [0, 1], y: [0, 0] } },
     { where: 'Graph.path', call: (o) => graph.path(0, 1, o as never), valid: { algorithm: 'dijkstra', heuristic: 'zero' } },
     { where: 'GridMap', call: (o) => new GridMap(2, 2, o as never), valid: { backend } },
     { where: 'GridMap.fromMovingAI', call: (o) => GridMap.fromMovingAI(MAP, o as never), valid: { backend } },
     { where: 'GridMap.fromArray', call: (o) => GridMap.fromArray(2, 2, [0, 0, 0, 1], o as never), valid: { backend, walkable: (v: number) => v !== 1, costs: [1, 2, 1, 1] } },
     { where: 'GridMap.findPath', call: (o) => grid.findPath(0, 0, 2, 2, o as never), valid: { diagonal: 'always', algorithm: 'jps', maxExpansions: 100, fractional: 'floor', smooth: true } },
+    { where: 'QuadTree.fromBuffer', call: (o) => QuadTree.fromBuffer(new QuadTree({ bounds, backend }).toBuffer(), o as never), valid: { backend } },
+    { where: 'QuadTree.querySegment', call: (o) => new QuadTree({ bounds, backend }).querySegment(0, 0, 1, 1, o as never), valid: { first: true } },
+    { where: 'Graph.fromBuffer', call: (o) => Graph.fromBuffer(graph.toBuffer(), o as never), valid: { backend } },
     { where: 'Interest', call: (o) => new Interest(new Scene({ backend }), o as never), valid: { seeSelf: false, onNpcSight: () => {} } },
   ];
 }
@@ -63,6 +66,8 @@ const MISTAKES: Array<[string, string, string]> = [
   ['GridMap.findPath', 'smoothen', 'smooth'],
   ['GridMap.fromArray', 'cost', 'costs'],
   ['Interest', 'seeSelve', 'seeSelf'],
+  ['QuadTree.querySegment', 'firstOnly', 'first'],
+  ['Graph', 'undirected', 'directed'],
 ];
 
 describe.each(['wasm', 'js'] as const)('options objects (%s backend)', (backend) => {

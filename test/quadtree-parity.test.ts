@@ -29,7 +29,38 @@ type Op =
   | { kind: 'capacity'; capacity: number }
   | { kind: 'bounds'; rect: Rect }
   | { kind: 'query'; rect: Rect; stopAfter: number }
-  | { kind: 'clear' };
+  | { kind: 'clear' }
+  | { kind: 'nearest'; x: number; y: number; k: number; maxDistance: number | undefined }
+  | { kind: 'circle'; x: number; y: number; r: number }
+  | { kind: 'segment'; x0: number; y0: number; x1: number; y1: number; first: boolean }
+  | { kind: 'snapshot' };
+
+// Search radii on the lattice too, so rects at exactly the radius are common.
+const radius = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 80 }).map((v) => v / 4));
+const searchOps = [
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('nearest' as const),
+      x: coord,
+      y: coord,
+      k: fc.integer({ min: 0, max: 12 }),
+      maxDistance: fc.option(radius, { nil: undefined }),
+    }),
+  },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('circle' as const), x: coord, y: coord, r: radius }) },
+  {
+    weight: 4,
+    arbitrary: fc.oneof(
+      fc.record({ kind: fc.constant('segment' as const), x0: coord, y0: coord, x1: coord, y1: coord, first: fc.boolean() }),
+      // Axis-parallel and zero-length segments: along shared edges and split lines.
+      fc.tuple(coord, coord, coord, fc.boolean(), fc.boolean()).map(([a, b, c, vertical, first]) =>
+        vertical ? { kind: 'segment' as const, x0: a, y0: b, x1: a, y1: c, first } : { kind: 'segment' as const, x0: b, y0: a, x1: c, y1: a, first },
+      ),
+    ),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('snapshot' as const) }) },
+];
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 40, arbitrary: fc.record({ kind: fc.constant('insert' as const), id, rect }) },
@@ -40,6 +71,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('bounds' as const), rect }) },
   { weight: 15, arbitrary: fc.record({ kind: fc.constant('query' as const), rect: box, stopAfter: fc.integer({ min: 0, max: 6 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const) }) },
+  ...searchOps,
 );
 
 const config = fc.record({
@@ -77,6 +109,8 @@ function checkAll(trees: QuadTree[], oracle: RectOracle): void {
     expect(tree.size).toBe(oracle.rects.size);
     expect([...tree].sort((a, b) => a - b)).toEqual(ids);
     for (const i of ids) expect(tree.has(i)).toBe(true);
+    expect(tree.ids()).toEqual(ids);
+    for (const [i, [minX, minY, maxX, maxY]] of oracle.rects) expect(tree.rect(i)).toEqual({ minX, minY, maxX, maxY });
     expect(tree.pairs()).toEqual(pairs);
     expect(sortedPairs(tree.pairIds())).toEqual(pairs);
     const seen: Array<[number, number]> = [];
@@ -98,7 +132,7 @@ type Config = typeof config extends fc.Arbitrary<infer C> ? C : never;
 function run(cfg: Config, ops: Op[]): void {
   const [minX, minY, maxX, maxY] = cfg.bounds;
   const options = { bounds: { minX, minY, maxX, maxY }, mode: cfg.mode, capacity: cfg.capacity, maxDepth: cfg.maxDepth, depth: cfg.depth };
-  const trees = [new QuadTree({ ...options, backend: 'wasm' }), new QuadTree({ ...options, backend: 'js' })];
+  let trees = [new QuadTree({ ...options, backend: 'wasm' }), new QuadTree({ ...options, backend: 'js' })];
   const oracle = new RectOracle();
   try {
     for (const o of ops) {
@@ -140,6 +174,39 @@ function run(cfg: Config, ops: Op[]): void {
           both(trees, (t) => t.clear());
           oracle.rects.clear();
           break;
+        case 'nearest': {
+          const expected = oracle.nearest(o.x, o.y, o.k, o.maxDistance);
+          for (const t of trees) expect(t.nearest(o.x, o.y, o.k, o.maxDistance)).toEqual(expected);
+          break;
+        }
+        case 'circle': {
+          const expected = oracle.circle(o.x, o.y, o.r);
+          for (const t of trees) {
+            expect(t.queryCircle(o.x, o.y, o.r)).toEqual(expected);
+            expect(Array.from(t.queryCircleIds(o.x, o.y, o.r)).sort((a, b) => a - b)).toEqual(expected);
+          }
+          break;
+        }
+        case 'segment': {
+          const all = oracle.segment(o.x0, o.y0, o.x1, o.y1);
+          const expected = o.first ? all.slice(0, 1) : all;
+          for (const t of trees) expect(t.querySegment(o.x0, o.y0, o.x1, o.y1, { first: o.first })).toEqual(expected);
+          break;
+        }
+        case 'snapshot': {
+          // Both backends write the same bytes; each tree is replaced by one restored from the other backend's bytes.
+          const [fromWasm, fromJs] = trees.map((t) => t.toBuffer());
+          expect(fromJs).toEqual(fromWasm);
+          const restored = [QuadTree.fromBuffer(fromJs, { backend: 'wasm' }), QuadTree.fromBuffer(fromWasm, { backend: 'js' })];
+          for (const t of trees) t.dispose();
+          trees = restored;
+          for (const t of trees) {
+            expect(t.mode).toBe(cfg.mode);
+            expect(t.capacity).toBe(trees[0].capacity);
+            expect(t.toBuffer()).toEqual(fromWasm);
+          }
+          break;
+        }
         case 'query': {
           const expected = oracle.query(o.rect);
           for (const t of trees) {
@@ -184,6 +251,7 @@ describe('QuadTree parity: wasm, js and brute force', () => {
       { weight: 3, arbitrary: fc.record({ kind: fc.constant('remove' as const), id: fc.integer({ min: 0, max: 150 }) }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('capacity' as const), capacity: fc.integer({ min: 1, max: 9 }) }) },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('query' as const), rect: box, stopAfter: fc.integer({ min: 0, max: 20 }) }) },
+      ...searchOps,
     );
     const batch = fc.uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 150 }), rect }), { minLength: 20, maxLength: 150, selector: (item) => item.id });
     fc.assert(
@@ -205,6 +273,7 @@ describe('QuadTree parity: wasm, js and brute force', () => {
       { weight: 6, arbitrary: fc.record({ kind: fc.constant('update' as const), id: fc.integer({ min: 0, max: 150 }), rect }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id: fc.integer({ min: 0, max: 150 }) }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('query' as const), rect: box, stopAfter: fc.integer({ min: 0, max: 20 }) }) },
+      ...searchOps,
     );
     fc.assert(
       fc.property(config, fc.array(denseOp, { minLength: 100, maxLength: 400, size: 'max' }), (cfg, ops) => run(cfg, ops)),

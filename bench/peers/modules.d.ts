@@ -34,6 +34,8 @@ declare module 'd3-quadtree' {
     addAll(data: T[]): this;
     extent(extent: [[number, number], [number, number]]): this;
     visit(fn: (node: QuadtreeNode<T>, x0: number, y0: number, x1: number, y1: number) => boolean | void): this;
+    /** The datum nearest to (x, y) within radius (default: any), or undefined. */
+    find(x: number, y: number, radius?: number): T | undefined;
   }
   export function quadtree<T>(): Quadtree<T>;
 }

@@ -19,6 +19,8 @@
 // rect touches, so they are found again by a descent from the nearest ancestor
 // holding it: no per-entry back references are kept.
 
+import { RankHeap } from './rank-heap.js';
+
 /** What the QuadTree facade needs from a backend. Slots are dense, chosen by the facade. */
 export interface QuadTreeCore {
   insert(slot: number, id: number, minX: number, minY: number, maxX: number, maxY: number): void;
@@ -42,6 +44,24 @@ export interface QuadTreeCore {
   pairs(): Int32Array;
   /** Exact regions of the cells, flat [minX, minY, maxX, maxY, ...] in node order: split, every leaf; fixed, the root and every node holding items. */
   cells(): Float64Array;
+  /**
+   * The ids of the k items nearest to (x, y), nearest first: by squared
+   * distance from the point to the closed rect (0 inside), then by id; only
+   * items at squared distance <= maxSquared. A fresh array.
+   */
+  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array;
+  /** Ids of the items at squared distance <= r2 from (x, y), each once, in traversal order (a fresh array). */
+  within(x: number, y: number, r2: number): Int32Array;
+  /**
+   * The items the closed segment meets, each with its entry parameter (see
+   * segmentEntry): in traversal order, an item possibly more than once. With
+   * `first`, only the item of smallest (t, id), or nothing.
+   */
+  segment(x0: number, y0: number, x1: number, y1: number, first: boolean): SegmentHits;
+  /** The rects of the given slots, flat [minX, minY, maxX, maxY, ...] (a fresh array). */
+  rectsOf(slots: Int32Array): Float64Array;
+  /** The bounds and the level option (maxDepth in split mode, depth in fixed mode) the tree is built with. */
+  settings(): QuadTreeSettings;
   /** Levels in use (split) or pre-split levels (fixed); a lone root is 1. */
   readonly levels: number;
   /** Bytes held by the structure's arrays (the output buffer excluded). */
@@ -51,6 +71,53 @@ export interface QuadTreeCore {
 
 /** How a {@link QuadTree} lays out its items: 'split' (capacity-split, data in leaves) or 'fixed' (pre-split, each item in one node). */
 export type QuadTreeMode = 'split' | 'fixed';
+
+/** Items met by a segment and their entry parameters: ids[i] is entered at ts[i]. */
+export interface SegmentHits {
+  ids: Int32Array;
+  ts: Float64Array;
+}
+
+/** What a tree is built with, besides capacity and mode. */
+export interface QuadTreeSettings {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+  levels: number;
+}
+
+/** Squared distance from (x, y) to the closed rect; 0 inside. Infinite sides are fine: the point is finite. */
+export function squaredDistance(x: number, y: number, x0: number, y0: number, x1: number, y1: number): number {
+  const dx = Math.max(Math.max(x0 - x, 0), x - x1);
+  const dy = Math.max(Math.max(y0 - y, 0), y - y1);
+  return dx * dx + dy * dy;
+}
+
+/**
+ * Where the segment from (sx, sy) along (dx, dy), t in [0, 1], enters the
+ * closed rect: the least t at which it is inside, or -1 when it misses. The
+ * slab method; each bound's parameter is monotone in the bound, so a region
+ * containing a rect is never entered later than the rect is.
+ */
+export function segmentEntry(sx: number, sy: number, dx: number, dy: number, x0: number, y0: number, x1: number, y1: number): number {
+  let enter = 0, exit = 1;
+  if (dx === 0) {
+    if (sx < x0 || sx > x1) return -1;
+  } else {
+    const a = (x0 - sx) / dx, b = (x1 - sx) / dx;
+    enter = Math.max(enter, Math.min(a, b));
+    exit = Math.min(exit, Math.max(a, b));
+  }
+  if (dy === 0) {
+    if (sy < y0 || sy > y1) return -1;
+  } else {
+    const a = (y0 - sy) / dy, b = (y1 - sy) / dy;
+    enter = Math.max(enter, Math.min(a, b));
+    exit = Math.min(exit, Math.max(a, b));
+  }
+  return enter <= exit ? enter : -1;
+}
 
 // Node fields: NF doubles and NI ints per node.
 const NF = 8;
@@ -157,6 +224,12 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private outCount = 0;
   /** A query stops descending once it has written this many ids. */
   private limit = Infinity;
+  // Search state: the nearest search's node queue and its k best items, a segment search's entry parameters (beside the ids in out) and its best hit so far.
+  private readonly queue = new RankHeap();
+  private readonly best = new RankHeap();
+  private readonly hitTs: number[] = [];
+  private bestT = Infinity;
+  private bestId = -1;
 
   constructor(minX: number, minY: number, maxX: number, maxY: number, capacity: number, maxLevels: number, mode: QuadTreeMode) {
     this.split = mode === 'split';
@@ -818,6 +891,144 @@ export class ReferenceQuadTree implements QuadTreeCore {
       k += 4;
     }
     return out;
+  }
+
+  // ---- nearest, disc and segment searches ----
+  //
+  // Split mode stores an item in every leaf its rect touches, so a leaf
+  // reports an item only when it owns the item's point nearest to the query
+  // point (clamped into the rect): one leaf per item, and a leaf no farther
+  // than the item. Fixed mode stores each item once.
+
+  /**
+   * Best-first over the nodes, with the k best items so far kept in a second
+   * heap whose keys and tags are negated, so its top is the worst of them:
+   * once k are held, nothing farther than that worst one is queued, and the
+   * search ends when the nearest unvisited node is farther (an equally
+   * distant node may still hold a smaller id).
+   */
+  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array {
+    const { queue, best } = this;
+    queue.clear();
+    best.clear();
+    const f = this.nodeF, ni = this.nodeI, r = this.rects;
+    let limit = maxSquared;
+    queue.push(0, 0);
+    while (queue.size > 0 && queue.topKey <= limit) {
+      const n = queue.topTag;
+      queue.pop();
+      const list = this.entries[n];
+      const count = ni[n * NI + COUNT];
+      for (let i = 0; i < count; i++) {
+        const s = list[i] * 4;
+        const d = squaredDistance(x, y, r[s], r[s + 1], r[s + 2], r[s + 3]);
+        if (d > limit || !this.reports(n, x, y, s)) continue;
+        const id = this.ids[list[i]];
+        if (best.size < k) {
+          best.push(-d, -id);
+          if (best.size === k) limit = -best.topKey;
+        } else if (d < limit || id < -best.topTag) {
+          best.pop();
+          best.push(-d, -id);
+          limit = -best.topKey;
+        }
+      }
+      const child = ni[n * NI + CHILD];
+      if (child < 0) continue;
+      for (let c = child; c < child + 4; c++) {
+        if (!this.split && ni[c * NI + AUX] === 0) continue;
+        const b = c * NF;
+        const d = squaredDistance(x, y, f[b + EX0], f[b + EY0], f[b + EX1], f[b + EY1]);
+        if (d <= limit) queue.push(d, c);
+      }
+    }
+    // The held items, worst first, fill the answer from the back.
+    const out = new Int32Array(best.size);
+    for (let i = out.length - 1; i >= 0; i--) {
+      out[i] = -best.topTag;
+      best.pop();
+    }
+    return out;
+  }
+
+  within(x: number, y: number, r2: number): Int32Array {
+    this.outCount = 0;
+    this.withinFrom(0, x, y, r2);
+    return this.takeOutput();
+  }
+
+  private withinFrom(n: number, x: number, y: number, r2: number): void {
+    const f = this.nodeF, ni = this.nodeI, r = this.rects;
+    const list = this.entries[n];
+    const count = ni[n * NI + COUNT];
+    for (let i = 0; i < count; i++) {
+      const s = list[i] * 4;
+      if (squaredDistance(x, y, r[s], r[s + 1], r[s + 2], r[s + 3]) <= r2 && this.reports(n, x, y, s)) this.push(this.ids[list[i]]);
+    }
+    const child = ni[n * NI + CHILD];
+    if (child < 0) return;
+    for (let c = child; c < child + 4; c++) {
+      if (!this.split && ni[c * NI + AUX] === 0) continue;
+      const b = c * NF;
+      if (squaredDistance(x, y, f[b + EX0], f[b + EY0], f[b + EX1], f[b + EY1]) <= r2) this.withinFrom(c, x, y, r2);
+    }
+  }
+
+  /** Whether node n reports the item whose rect starts at rects[s]: always in fixed mode; in split mode when n owns the item's point nearest to (x, y). */
+  private reports(n: number, x: number, y: number, s: number): boolean {
+    if (!this.split) return true;
+    const r = this.rects;
+    return this.owns(n, Math.min(Math.max(x, r[s]), r[s + 2]), Math.min(Math.max(y, r[s + 1]), r[s + 3]));
+  }
+
+  segment(x0: number, y0: number, x1: number, y1: number, first: boolean): SegmentHits {
+    this.outCount = 0;
+    this.hitTs.length = 0;
+    this.bestT = Infinity;
+    this.bestId = -1;
+    this.segmentFrom(0, x0, y0, x1 - x0, y1 - y0, first);
+    if (first) {
+      return this.bestId < 0 ? { ids: new Int32Array(0), ts: new Float64Array(0) } : { ids: Int32Array.of(this.bestId), ts: Float64Array.of(this.bestT) };
+    }
+    return { ids: this.takeOutput(), ts: Float64Array.from(this.hitTs) };
+  }
+
+  private segmentFrom(n: number, sx: number, sy: number, dx: number, dy: number, first: boolean): void {
+    const f = this.nodeF, ni = this.nodeI, r = this.rects;
+    const list = this.entries[n];
+    const count = ni[n * NI + COUNT];
+    for (let i = 0; i < count; i++) {
+      const s = list[i] * 4;
+      const t = segmentEntry(sx, sy, dx, dy, r[s], r[s + 1], r[s + 2], r[s + 3]);
+      if (t < 0) continue;
+      const id = this.ids[list[i]];
+      if (!first) {
+        this.push(id);
+        this.hitTs.push(t);
+      } else if (t < this.bestT || (t === this.bestT && id < this.bestId)) {
+        this.bestT = t;
+        this.bestId = id;
+      }
+    }
+    const child = ni[n * NI + CHILD];
+    if (child < 0) return;
+    for (let c = child; c < child + 4; c++) {
+      if (!this.split && ni[c * NI + AUX] === 0) continue;
+      const b = c * NF;
+      const t = segmentEntry(sx, sy, dx, dy, f[b + EX0], f[b + EY0], f[b + EX1], f[b + EY1]);
+      if (t >= 0 && t <= this.bestT) this.segmentFrom(c, sx, sy, dx, dy, first);
+    }
+  }
+
+  rectsOf(slots: Int32Array): Float64Array {
+    const out = new Float64Array(slots.length * 4);
+    for (let i = 0; i < slots.length; i++) out.set(this.rects.subarray(slots[i] * 4, slots[i] * 4 + 4), i * 4);
+    return out;
+  }
+
+  settings(): QuadTreeSettings {
+    const [minX, minY, maxX, maxY] = this.bounds;
+    return { minX, minY, maxX, maxY, levels: this.maxLevels };
   }
 
   /** A node drawn as a cell: in split mode every leaf (their regions tile the bounds); in fixed mode the root and every node holding items. */
