@@ -103,7 +103,7 @@ function withinSearchers(r: Rects, radius: number): Searcher[] {
 }
 
 /** Checks every searcher on the first queries, then times them all on every query. */
-function runCase(context: SuiteContext, name: string, r: Rects, searchers: Searcher[], queries: Float64Array, expected: (x: number, y: number) => number[]): void {
+function runCase(context: SuiteContext, name: string, r: Rects, searchers: Searcher[], queries: Float64Array, expected: (x: number, y: number) => number[], headline?: string): void {
   const checked = Math.min(queries.length / 2, 50);
   for (let q = 0; q < checked; q++) {
     const x = queries[q * 2], y = queries[q * 2 + 1];
@@ -122,7 +122,7 @@ function runCase(context: SuiteContext, name: string, r: Rects, searchers: Searc
         for (let q = 0; q < count; q++) s.search(queries[q * 2], queries[q * 2 + 1]);
       },
     })),
-    { opsPerRun: count, opName: 'query', minSamples: 5 },
+    { opsPerRun: count, opName: 'query', minSamples: 5, headline },
   );
   for (const s of searchers) s.dispose?.();
 }
@@ -138,7 +138,8 @@ export const quadtreeSearchSuite: Suite = {
     const pts = points(n);
     context.note(`${n.toLocaleString('en-US')} uniform rects (1 to 50 a side) and ${n.toLocaleString('en-US')} uniform points in a ${SIZE} square; spatialkit 'split' mode with default options; answers checked against brute force on 50 queries per case`);
     for (const k of [1, 16]) {
-      runCase(context, `nearest k = ${k}, rects`, rects, nearestSearchers(rects, k, false), queries, (x, y) => bruteNearest(rects, x, y, k));
+      runCase(context, `nearest k = ${k}, rects`, rects, nearestSearchers(rects, k, false), queries, (x, y) => bruteNearest(rects, x, y, k),
+        `QuadTree: ${k} nearest of ${n.toLocaleString('en-US')} rects, ${queries.length / 2} queries`);
     }
     runCase(context, 'nearest k = 1, points', pts, nearestSearchers(pts, 1, true), queries, (x, y) => bruteNearest(pts, x, y, 1));
     runCase(context, `points within r = ${RADIUS}`, pts, withinSearchers(pts, RADIUS), queries, (x, y) => bruteWithin(pts, x, y, RADIUS));

@@ -188,7 +188,8 @@ function checkPairs(index: RectIndex, r: Rects, expected: Float64Array): void {
   if (!sameKeys(keys, expected)) throw new Error(`${index.name}: ${keys.length} pairs, expected ${expected.length}`);
 }
 
-function contenders(): RectIndex[] {
+/** The contenders; runs other than full ones leave out the slower tree libraries. */
+function contenders(full: boolean): RectIndex[] {
   const only = process.env.QT_ONLY?.split(',');
   return (only ? (all: RectIndex[]) => all.filter((c) => only.some((o) => c.name.includes(o))) : (all: RectIndex[]) => all)([
     spatialkitIndex('wasm'),
@@ -196,16 +197,14 @@ function contenders(): RectIndex[] {
     rbushIndex(),
     flatbushIndex(),
     kdbushIndex(),
-    boxIntersectIndex(),
-    timoQuadtreeIndex(SIZE),
-    d3QuadtreeIndex(),
+    ...(full ? [boxIntersectIndex(), timoQuadtreeIndex(SIZE), d3QuadtreeIndex()] : []),
     gridIndex(SIZE, GRID_CELL),
   ]);
 }
 
 /** Q1-Q4 on one data set; `label` prefixes the case names. */
-function runScenario(context: SuiteContext, label: string, data: Rects, queryCount: number): void {
-  const indexes = contenders();
+function runScenario(context: SuiteContext, label: string, data: Rects, queryCount: number, headline: string): void {
+  const indexes = contenders(context.full);
   const queries = makeQueries(queryCount);
   const expectedHits = Array.from({ length: queryCount }, (_, k) =>
     bruteQuery(data, queries[k * 4], queries[k * 4 + 1], queries[k * 4 + 2], queries[k * 4 + 3]),
@@ -239,7 +238,7 @@ function runScenario(context: SuiteContext, label: string, data: Rects, queryCou
   context.bench(
     `${label} build`,
     indexes.filter((i) => i.name !== 'box-intersect').map((index): Contender => ({ name: index.name, run: () => index.build(data), teardown: () => index.dispose?.() })),
-    { opsPerRun: data.n, opName: 'item', minSamples: 5 },
+    { opsPerRun: data.n, opName: 'item', minSamples: 5, headline: `${headline}: refill (clear + insertMany)` },
   );
   context.bench(
     `${label} queries (${QUERY_SIDE} x ${QUERY_SIDE})`,
@@ -251,7 +250,7 @@ function runScenario(context: SuiteContext, label: string, data: Rects, queryCou
       },
       teardown: () => index.dispose?.(),
     })),
-    { opsPerRun: queryCount, opName: 'query', minSamples: 5 },
+    { opsPerRun: queryCount, opName: 'query', minSamples: 5, headline: `${headline}: ${queryCount} range queries (1% of the area)` },
   );
   context.bench(
     `${label} all pairs`,
@@ -261,7 +260,7 @@ function runScenario(context: SuiteContext, label: string, data: Rects, queryCou
       run: () => index.pairs!(data),
       teardown: () => index.dispose?.(),
     })),
-    { opsPerRun: 1, opName: 'pass', minSamples: 3, warmup: 1 },
+    { opsPerRun: 1, opName: 'pass', minSamples: 3, warmup: 1, headline: `${headline}: all intersecting pairs` },
   );
   context.bench(
     `${label} frame: move 10% by up to ${MOVE_STEP}, then all pairs`,
@@ -283,7 +282,7 @@ function runScenario(context: SuiteContext, label: string, data: Rects, queryCou
         teardown: () => index.dispose?.(),
       };
     }),
-    { opsPerRun: 1, opName: 'frame', minSamples: 3, warmup: 1 },
+    { opsPerRun: 1, opName: 'frame', minSamples: 3, warmup: 1, headline: `${headline}: frame (10% move, then all pairs)` },
   );
 }
 
@@ -299,7 +298,8 @@ export const quadtreeSuite: Suite = {
         'flatbush, kdbush, quadtree-ts and d3-quadtree are rebuilt each frame, rbush does remove + insert per moved item; ' +
         'box-intersect has no range query (skipped in queries) and no incremental index (build skipped)',
     );
-    runScenario(context, 'Q1-Q4 uniform', uniform(n), queryCount);
-    runScenario(context, 'Q5 clustered', clustered(n), queryCount);
+    const rects = `${n.toLocaleString('en-US')} rects`;
+    runScenario(context, 'Q1-Q4 uniform', uniform(n), queryCount, `QuadTree, ${rects} uniform`);
+    runScenario(context, 'Q5 clustered', clustered(n), queryCount, `QuadTree, ${rects} in six clusters`);
   },
 };
