@@ -5,8 +5,7 @@
 import { init } from '../src/index.js';
 import type { Contender, Suite, SuiteContext } from './harness.js';
 import type { Rects } from './peers/quadtree-types.js';
-import { copyRects } from './peers/quadtree-types.js';
-import { clustered, makeQueries, Mover, spatialkitIndex, uniform } from './quadtree.js';
+import { clustered, frameContender, makeQueries, spatialkitIndex, uniform } from './quadtree.js';
 
 const CAPACITIES = [4, 8, 16, 32, 64, 128];
 
@@ -29,25 +28,7 @@ function sweep(context: SuiteContext, label: string, data: Rects, queryCount: nu
       teardown: () => index.dispose!(),
     };
   }), { ...options, opsPerRun: queryCount, opName: 'query' });
-  context.bench(`${label}: frame (move 10%, all pairs)`, each((c) => {
-    const index = spatialkitIndex('wasm', c);
-    let r = data;
-    let mover: Mover | null = null;
-    return {
-      name: `capacity ${c}`,
-      setup: () => {
-        r = copyRects(data);
-        mover = new Mover(r);
-        index.build(r);
-      },
-      run: () => {
-        mover!.frame();
-        index.moved(r, mover!.moved, mover!.moved.length);
-        index.pairs!(r);
-      },
-      teardown: () => index.dispose!(),
-    };
-  }), { ...options, opsPerRun: 1, opName: 'frame' });
+  context.bench(`${label}: frame (move 10%, all pairs)`, each((c) => frameContender(spatialkitIndex('wasm', c), `capacity ${c}`, data)), { ...options, opsPerRun: 1, opName: 'frame' });
 }
 
 export const quadtreeCapacitySuite: Suite = {

@@ -152,6 +152,26 @@ export class Mover {
   }
 }
 
+/** A frame on a fresh copy of the data: move a tenth of the rects, update the index, find all pairs. */
+export function frameContender(index: RectIndex, name: string, data: Rects): Contender {
+  let r = data;
+  let mover: Mover | null = null;
+  return {
+    name,
+    setup: () => {
+      r = copyRects(data);
+      mover = new Mover(r);
+      index.build(r);
+    },
+    run: () => {
+      mover!.frame();
+      index.moved(r, mover!.moved, mover!.moved.length);
+      index.pairs!(r);
+    },
+    teardown: () => index.dispose?.(),
+  };
+}
+
 /** Pair keys a * 2^17 + b with a < b, sorted: a canonical form to compare pair sets. */
 function pairKeys(flat: ArrayLike<number>): Float64Array {
   const keys = new Float64Array(flat.length >> 1);
@@ -264,24 +284,7 @@ function runScenario(context: SuiteContext, label: string, data: Rects, queryCou
   );
   context.bench(
     `${label} frame: move 10% by up to ${MOVE_STEP}, then all pairs`,
-    indexes.map((index): Contender => {
-      let r = data;
-      let mover: Mover | null = null;
-      return {
-        name: index.name,
-        setup: () => {
-          r = copyRects(data);
-          mover = new Mover(r);
-          index.build(r);
-        },
-        run: () => {
-          mover!.frame();
-          index.moved(r, mover!.moved, mover!.moved.length);
-          index.pairs!(r);
-        },
-        teardown: () => index.dispose?.(),
-      };
-    }),
+    indexes.map((index) => frameContender(index, index.name, data)),
     { opsPerRun: 1, opName: 'frame', minSamples: 3, warmup: 1, headline: `${headline}: frame (10% move, then all pairs)` },
   );
 }
