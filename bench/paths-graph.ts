@@ -180,8 +180,9 @@ export const pathsGraphSuite: Suite = {
   async run(context) {
     await init();
     const queries = context.pick({ smoke: 10, default: 20, full: 200 });
-    const geometric = geometricGraph(VERTICES, EDGES, queries, 1);
-    const uniform = uniformGraph(VERTICES, EDGES, queries, 2);
+    const scale = context.pick({ smoke: 0.1, default: 1, full: 1 });
+    const geometric = geometricGraph(VERTICES * scale, EDGES * scale, queries, 1);
+    const uniform = uniformGraph(VERTICES * scale, EDGES * scale, queries, 2);
     context.note(`geometric: ${geometric.n} vertices, ${geometric.from.length} edges; uniform: ${uniform.n} vertices, ${uniform.from.length} edges; ${queries} random queries each`);
 
     // First, while the peers' big object graphs do not yet load the garbage collector.
