@@ -241,7 +241,7 @@ export class Scene {
   nearest(x: number, y: number, k: number, options?: NearestOptions): Int32Array {
     this.alive();
     if (this.dimensions !== 2) this.fail('INVALID_ARGUMENT', 'nearest needs a 2-D scene; use nearest3 in 3-D');
-    return this.findNearest(x, y, 0, k, options);
+    return this.findNearest('Scene.nearest', x, y, 0, k, options);
   }
 
   /** {@link nearest} in a 3-D scene, from (x, y, z), with dz * dz in the distance; INVALID_ARGUMENT in a 2-D scene. */
@@ -249,7 +249,7 @@ export class Scene {
     this.alive();
     if (this.dimensions !== 3) this.fail('INVALID_ARGUMENT', 'nearest3 needs a 3-D scene; use nearest in 2-D');
     checkFinite('z', z);
-    return this.findNearest(x, y, z, k, options);
+    return this.findNearest('Scene.nearest3', x, y, z, k, options);
   }
 
   /** Every id in the scene, ascending (a fresh array, like query, watchers and queryBox). */
@@ -355,11 +355,11 @@ export class Scene {
     this.core.add(slot, id, x, y, z, rx, ry, rz, watcher);
   }
 
-  private findNearest(x: number, y: number, z: number, k: number, options: NearestOptions | undefined): Int32Array {
+  private findNearest(where: string, x: number, y: number, z: number, k: number, options: NearestOptions | undefined): Int32Array {
     checkFinite('x', x);
     checkFinite('y', y);
     checkCount('k', k);
-    checkOptions('Scene.nearest', options, NEAREST_OPTION_KEYS);
+    checkOptions(where, options, NEAREST_OPTION_KEYS);
     const maxDistance = options?.maxDistance === undefined ? Infinity : options.maxDistance;
     checkMaxDistance(maxDistance);
     const layer = options?.layer;
