@@ -19,7 +19,8 @@ const EDGE_SLACK: f64 = 1e-12;
  * exceeds it.
  */
 export function beyondBound(gap: f64, scale: f64, bound: f64): bool {
-  const g = gap - EDGE_SLACK * (scale + gap);
+  // Written so that an infinite gap stays infinite.
+  const g = gap * (1 - EDGE_SLACK) - EDGE_SLACK * scale;
   return g > 0 && g * g > bound;
 }
 

@@ -111,6 +111,7 @@ const EDGE_SLACK = 1e-12;
  * exceeds it.
  */
 export function beyondBound(gap: number, scale: number, bound: number): boolean {
-  const g = gap - EDGE_SLACK * (scale + gap);
+  // Written so that an infinite gap stays infinite.
+  const g = gap * (1 - EDGE_SLACK) - EDGE_SLACK * scale;
   return g > 0 && g * g > bound;
 }
