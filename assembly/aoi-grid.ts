@@ -7,6 +7,7 @@
 // half-extents: 40 bytes in 2-D, 56 in 3-D) sit in one block, and the cell's
 // coordinates, count and block address in one 24-byte table bucket.
 import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
+import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 
 const EVENT_ENTER: i32 = 0;
 const EVENT_LEAVE: i32 = 1;
@@ -224,6 +225,10 @@ class GridScene {
   bLoX: f64; bLoY: f64; bLoZ: f64; bHiX: f64; bHiY: f64; bHiZ: f64;
   /** Bounds of the region being visited: a record outside them on any axis can change nothing. */
   fLoX: f64; fLoY: f64; fLoZ: f64; fHiX: f64; fHiY: f64; fHiZ: f64;
+  /** Layer mask of each slot (an i32 per slot), read by nearest through layerOf: 1 for every entity. */
+  layers: usize;
+  /** The k best of a nearest search. */
+  picker: KNearest;
 
   @inline slot(s: i32): usize {
     return this.slots + <usize>s * SLOT;
@@ -240,6 +245,8 @@ class GridScene {
     }
     for (let k = this.capacity; k < capacity; k++) store<i32>(grown + <usize>k * SLOT, -1, 4);
     this.slots = grown;
+    this.layers = this.layers == 0 ? heap.alloc(<usize>capacity << 2) : heap.realloc(this.layers, <usize>capacity << 2);
+    for (let k = this.capacity; k < capacity; k++) store<i32>(this.layers + (<usize>k << 2), 1);
     this.capacity = capacity;
   }
 
@@ -780,6 +787,81 @@ class GridScene {
     return this.results.length;
   }
 
+  /** Layer mask of slot s. */
+  @inline layerOf(s: i32): i32 {
+    return load<i32>(this.layers + (<usize>s << 2));
+  }
+
+  /**
+   * Writes the ids of the k entities nearest to (x, y, z) into the result
+   * buffer, nearest first (see KNearest); returns their count. At each level
+   * holding entities, rings of cells outward from the point's cell, until a
+   * ring's distance exceeds the k-th best; once the rings would read more
+   * cells than the level holds, its table instead.
+   */
+  nearest(x: f64, y: f64, z: f64, k: i32, maxDistance: f64, filtered: bool, mask: i32): i32 {
+    this.picker.reset(k, maxDistance, filtered, mask);
+    if (this.dims == 2) z = 0;
+    const active = this.active;
+    for (let j = 0; j < active.length; j++) {
+      this.nearestInLevel(changetype<Level>(<usize>load<u32>(this.levels + (<usize>active.get(j) << 2))), x, y, z);
+    }
+    return this.picker.take(this.results);
+  }
+
+  nearestInLevel(lv: Level, x: f64, y: f64, z: f64): void {
+    const picker = this.picker;
+    const cx = lv.cell(x);
+    const cy = lv.cell(y);
+    const cz = lv.cell(z);
+    const flat = this.dims == 2;
+    const scale = Math.abs(x) + Math.abs(y) + Math.abs(z);
+    let read: f64 = 0;
+    for (let r = 0; ; r++) {
+      if (beyondBound(ringGap(lv.size, <f64>r), scale, picker.bound())) return;
+      const outer = <f64>(2 * r + 1);
+      const inner = <f64>max(0, 2 * r - 1);
+      const ringCells = flat ? outer * outer - inner * inner : outer * outer * outer - inner * inner * inner;
+      if (read + ringCells > SCAN_ALL_RATIO * <f64>lv.cells) {
+        // The table, for every cell at ring r or beyond that can still hold a winner.
+        for (let b = 0; b <= lv.mask; b++) {
+          const e = lv.bucket(b);
+          const count = load<i32>(e, 12);
+          if (count == 0) continue;
+          const ring = max(max(Math.abs(<f64>load<i32>(e) - <f64>cx), Math.abs(<f64>load<i32>(e, 4) - <f64>cy)), Math.abs(<f64>load<i32>(e, 8) - <f64>cz));
+          if (ring < <f64>r || beyondBound(ringGap(lv.size, ring), scale, picker.bound())) continue;
+          this.nearestInCell(<usize>load<i32>(e, 20), count, x, y, z);
+        }
+        return;
+      }
+      read += ringCells;
+      const rz = flat ? 0 : r;
+      for (let dz = -rz; dz <= rz; dz++) {
+        for (let dy = -r; dy <= r; dy++) {
+          // Inside the ring's shell only the two ends of a row belong to it.
+          const wholeRow = dy == -r || dy == r || (!flat && (dz == -rz || dz == rz));
+          const stride = wholeRow || r == 0 ? 1 : 2 * r;
+          for (let dx = -r; dx <= r; dx += stride) {
+            const b = lv.find(cx + dx, cy + dy, cz + dz);
+            if (b < 0) continue;
+            const e = lv.bucket(b);
+            this.nearestInCell(<usize>load<i32>(e, 20), load<i32>(e, 12), x, y, z);
+          }
+        }
+      }
+    }
+  }
+
+  nearestInCell(block: usize, count: i32, x: f64, y: f64, z: f64): void {
+    const picker = this.picker;
+    const three = this.dims == 3;
+    const stride = this.record;
+    for (let k = 0; k < count; k++) {
+      const r = block + <usize>k * stride;
+      picker.offer(load<i32>(r, 4), this.layerOf(load<i32>(r)), load<f64>(r, 8), load<f64>(r, 16), three ? load<f64>(r, 24) : 0, x, y, z);
+    }
+  }
+
   clear(): void {
     for (let l = 0; l < this.levelCount; l++) {
       const lv = load<u32>(this.levels + (<usize>l << 2));
@@ -802,8 +884,17 @@ class GridScene {
         if (load<i32>(e, 12) != 0) bytes += <f64>load<i32>(e, 16) * <f64>this.record;
       }
     }
+    bytes += <f64>this.capacity * 4 + <f64>offsetof<KNearest>() + <f64>this.picker.capacity * 12;
     return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity) * 4;
   }
+}
+
+/**
+ * The least distance on some axis from a point to any entity in a cell r
+ * rings out from the point's cell (cells `size` wide): r - 1 whole cells.
+ */
+@inline function ringGap(size: f64, r: f64): f64 {
+  return r <= 1 ? 0 : (r - 1) * size;
 }
 
 @inline function pair(x: f64, y: f64): v128 {
@@ -829,6 +920,7 @@ export function aoiGridCreate(dims: i32, cellSize: f64): i32 {
   s.active = newIntList();
   s.events = newIntList();
   s.results = newIntList();
+  s.picker = newKNearest();
   s.ensureSlot(15);
   return <i32>changetype<usize>(s);
 }
@@ -847,6 +939,8 @@ export function aoiGridDestroy(ptr: i32): void {
   freeIntList(s.active);
   freeIntList(s.events);
   freeIntList(s.results);
+  freeKNearest(s.picker);
+  heap.free(s.layers);
   heap.free(<usize>ptr);
 }
 
@@ -906,6 +1000,11 @@ export function aoiGridWatchers(ptr: i32, slot: i32): i32 {
 
 export function aoiGridQueryBox(ptr: i32, minX: f64, minY: f64, minZ: f64, maxX: f64, maxY: f64, maxZ: f64): i32 {
   return grid(ptr).queryBox(minX, minY, minZ, maxX, maxY, maxZ);
+}
+
+/** Writes the ids of the k entities nearest to (x, y, z) into the result buffer, nearest first; returns their count. */
+export function aoiGridNearest(ptr: i32, x: f64, y: f64, z: f64, k: i32, maxDistance: f64, filtered: i32, mask: i32): i32 {
+  return grid(ptr).nearest(x, y, z, k, maxDistance, filtered != 0, mask);
 }
 
 export function aoiGridResultData(ptr: i32): i32 {

@@ -17,6 +17,7 @@
 // in list order (see AxisList), so walks read memory forwards.
 
 import { growBytes, IntList, newIntList, freeIntList, forgetEvents } from './int-list';
+import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 
 const KIND_LOWER: i32 = 0;
 const KIND_ENTITY: i32 = 1;
@@ -529,6 +530,10 @@ class AoiScene {
   nz: f64 = 0;
   /** Sink of touch(): keeps its loads from being optimised away. */
   touched: i32 = 0;
+  /** Layer mask of each slot (an i32 per slot), read by nearest through layerOf: 1 for every entity. */
+  layers: usize = 0;
+  /** The k best of a nearest search. */
+  picker: KNearest = changetype<KNearest>(0);
 
   @inline axis(a: i32): AxisList {
     return a == 0 ? this.axis0 : a == 1 ? this.axis1 : this.axis2;
@@ -578,6 +583,8 @@ class AoiScene {
     this.slotsRaw = raw;
     this.slots = slots;
     this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
+    this.layers = growBytes(this.layers, cap << 2);
+    for (let s = old; s < cap; s++) store<i32>(this.layers + (s << 2), 1);
     for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * NODES_PER_SLOT);
     this.capacity = capacity;
   }
@@ -1306,6 +1313,64 @@ class AoiScene {
     return results.length;
   }
 
+  /** Layer mask of slot s. */
+  @inline layerOf(s: i32): i32 {
+    return load<i32>(this.layers + (<usize>s << 2));
+  }
+
+  /**
+   * Writes the ids of the k entities nearest to (x, y, z) into the result
+   * buffer, nearest first (see KNearest); returns their count. Bands of the
+   * x lists outward from y's band, while the band's gap on y can still beat
+   * the k-th best; in each, two cursors walk outward from x along the
+   * sorted list, nearer first, until the x gap alone is too far.
+   */
+  nearest(x: f64, y: f64, z: f64, k: i32, maxDistance: f64, filtered: bool, mask: i32): i32 {
+    const picker = this.picker;
+    picker.reset(k, maxDistance, filtered, mask);
+    const axis = this.axis0;
+    const home = axis.bandOf(y);
+    const scale = Math.abs(y) + Math.abs(axis.origin);
+    for (let d = 0; ; d++) {
+      const low = home - d;
+      const high = home + d;
+      // Band gaps grow outward and the bound only shrinks: a side once closed stays closed.
+      const lowOpen = low >= 0 && !beyondBound(bandGap(axis, low, y), scale, picker.bound());
+      const highOpen = d > 0 && high < axis.bandCount && !beyondBound(bandGap(axis, high, y), scale, picker.bound());
+      if (!lowOpen && !highOpen) break;
+      if (lowOpen) this.nearestInBand(low, x, y, z);
+      if (highOpen) this.nearestInBand(high, x, y, z);
+    }
+    return picker.take(this.results);
+  }
+
+  /** Offers band b's entities to the picker, outward from x, until the x gap alone is beyond its bound. */
+  nearestInBand(b: i32, x: f64, y: f64, z: f64): void {
+    const axis = this.axis0;
+    const picker = this.picker;
+    let left = axis.seek(b, x, this.slots);
+    let right = axis.next(left);
+    while (!axis.isSentinel(left) && axis.kindOf(left) != KIND_ENTITY) left = axis.prev(left);
+    while (!axis.isSentinel(right) && axis.kindOf(right) != KIND_ENTITY) right = axis.next(right);
+    while (true) {
+      const leftGap = axis.isSentinel(left) ? Infinity : x - axis.key(left);
+      const rightGap = axis.isSentinel(right) ? Infinity : axis.key(right) - x;
+      const takeLeft = leftGap < rightGap;
+      const gap = takeLeft ? leftGap : rightGap;
+      // Exact: a squared distance is at least its x term, and the x gap only grows outward.
+      if (gap == Infinity || gap * gap > picker.bound()) return;
+      const s = axis.slotOf(takeLeft ? left : right);
+      picker.offer(this.idOf(s), this.layerOf(s), this.posOf(s, 0), this.posOf(s, 1), this.posOf(s, 2), x, y, z);
+      if (takeLeft) {
+        do left = axis.prev(left);
+        while (!axis.isSentinel(left) && axis.kindOf(left) != KIND_ENTITY);
+      } else {
+        do right = axis.next(right);
+        while (!axis.isSentinel(right) && axis.kindOf(right) != KIND_ENTITY);
+      }
+    }
+  }
+
   clear(): void {
     memory.fill(this.slots, 0, <usize>this.capacity << SLOT_SHIFT);
     for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
@@ -1314,6 +1379,13 @@ class AoiScene {
     this.alive = 0;
     this.bandedAt = 0;
   }
+}
+
+/** How far band b of axis lies from band-axis coordinate v: 0 inside it (the end bands reach to infinity). */
+function bandGap(axis: AxisList, b: i32, v: f64): f64 {
+  const low = b == 0 ? -Infinity : axis.origin + <f64>b * axis.height;
+  const high = b == axis.bandCount - 1 ? Infinity : axis.origin + <f64>(b + 1) * axis.height;
+  return v < low ? low - v : v > high ? v - high : 0;
 }
 
 /** Batches at least this large (and a quarter of the scene) are loaded in bulk. */
@@ -1532,6 +1604,7 @@ export function aoiCreate(dims: i32): i32 {
   s.candidateTargets = newIntList();
   s.events = newIntList();
   s.results = newIntList();
+  s.picker = newKNearest();
   s.ensureSlot(15);
   return <i32>changetype<usize>(s);
 }
@@ -1546,6 +1619,8 @@ export function aoiDestroy(ptr: i32): void {
   freeIntList(s.candidateTargets);
   freeIntList(s.events);
   freeIntList(s.results);
+  freeKNearest(s.picker);
+  heap.free(s.layers);
   heap.free(<usize>ptr);
 }
 
@@ -1609,6 +1684,11 @@ export function aoiQueryBox(ptr: i32, minX: f64, minY: f64, minZ: f64, maxX: f64
   return scene(ptr).queryBox(minX, minY, minZ, maxX, maxY, maxZ);
 }
 
+/** Writes the ids of the k entities nearest to (x, y, z) into the result buffer, nearest first; returns their count. */
+export function aoiNearest(ptr: i32, x: f64, y: f64, z: f64, k: i32, maxDistance: f64, filtered: i32, mask: i32): i32 {
+  return scene(ptr).nearest(x, y, z, k, maxDistance, filtered != 0, mask);
+}
+
 export function aoiResultData(ptr: i32): i32 {
   return <i32>scene(ptr).results.data;
 }
@@ -1633,5 +1713,6 @@ export function aoiBytes(ptr: i32): f64 {
     bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>RECORD_BYTES + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 16;
   }
   bytes += <f64>(s.candidateWatchers.capacity + s.candidateTargets.capacity + s.events.capacity + s.results.capacity) * 4;
+  bytes += cap * 4 + <f64>offsetof<KNearest>() + <f64>s.picker.capacity * 12;
   return bytes;
 }

@@ -15,8 +15,9 @@ import { quadtreeCapacitySuite } from './quadtree-capacity.js';
 import { quadtreeSearchSuite } from './quadtree-search.js';
 import { aoiSuite } from './aoi.js';
 import { colyseusSuite } from './colyseus.js';
+import { sceneNearestSuite } from './scene-nearest.js';
 
-const suites: Suite[] = [boundarySuite, aoiSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
+const suites: Suite[] = [boundarySuite, aoiSuite, sceneNearestSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
 const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
 const args = process.argv.slice(2);

@@ -2,7 +2,7 @@
 // dense slots and delegates to a backend (the wasm core or the reference), so
 // both backends reject identically and a rejected call changes nothing.
 import { SpatialError } from './errors.js';
-import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkFinite, checkId, checkOptions, checkPositiveInteger, checkRange, checkRect } from './validate.js';
+import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkCount, checkFinite, checkId, checkMaxDistance, checkOptions, checkPositiveInteger, checkRange, checkRect } from './validate.js';
 import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './quadtree-snapshot.js';
 import type { FromBufferOptions } from './snapshot-bytes.js';
 import { resolveBackend, type Backend } from './wasm.js';
@@ -448,9 +448,7 @@ export class QuadTree implements Iterable<number> {
     this.alive();
     checkFinite('x', x);
     checkFinite('y', y);
-    if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) {
-      throw new SpatialError('INVALID_ARGUMENT', `k must be an integer >= 0, got ${String(k)}`);
-    }
+    checkCount('k', k);
     checkMaxDistance(maxDistance);
     const count = Math.min(k, this.slots.size);
     if (count === 0) return [];
@@ -616,13 +614,6 @@ export class QuadTree implements Iterable<number> {
 export interface SegmentOptions {
   /** Stop at the first rect the segment enters: the answer has at most one id. Default false. */
   first?: boolean;
-}
-
-function checkMaxDistance(maxDistance: number): void {
-  if (typeof maxDistance !== 'number' || Number.isNaN(maxDistance)) {
-    throw new SpatialError('INVALID_NUMBER', `maxDistance must be a number, got ${String(maxDistance)}`);
-  }
-  if (maxDistance < 0) throw new SpatialError('NEGATIVE_RANGE', `maxDistance must be >= 0, got ${maxDistance}`);
 }
 
 function readSegmentOptions(options: SegmentOptions | undefined): boolean {

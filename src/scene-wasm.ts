@@ -23,6 +23,7 @@ interface SceneCalls {
   query(handle: number, slot: number): number;
   watchers(handle: number, slot: number): number;
   queryBox(handle: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number;
+  nearest(handle: number, x: number, y: number, z: number, k: number, maxDistance: number, filtered: number, mask: number): number;
   resultData(handle: number): number;
   positionOf(handle: number, slot: number): number;
   clear(handle: number): void;
@@ -45,6 +46,7 @@ function listsCalls(e: CoreExports): SceneCalls {
     query: e.aoiQuery,
     watchers: e.aoiWatchers,
     queryBox: e.aoiQueryBox,
+    nearest: e.aoiNearest,
     resultData: e.aoiResultData,
     positionOf: e.aoiPositionOf,
     clear: e.aoiClear,
@@ -68,6 +70,7 @@ function gridCalls(e: CoreExports): SceneCalls {
     query: e.aoiGridQuery,
     watchers: e.aoiGridWatchers,
     queryBox: e.aoiGridQueryBox,
+    nearest: e.aoiGridNearest,
     resultData: e.aoiGridResultData,
     positionOf: e.aoiGridPositionOf,
     clear: e.aoiGridClear,
@@ -177,6 +180,12 @@ export class WasmSceneCore implements SceneBackend {
 
   queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[] {
     return this.results(this.calls.queryBox(this.handle, minX, minY, minZ, maxX, maxY, maxZ));
+  }
+
+  nearest(x: number, y: number, z: number, k: number, maxDistance: number, filtered: boolean, mask: number): Int32Array {
+    const count = this.calls.nearest(this.handle, x, y, z, k, maxDistance, filtered ? 1 : 0, mask);
+    const at = (this.calls.resultData(this.handle) >>> 0) / 4;
+    return this.core.memory.i32.slice(at, at + count);
   }
 
   private results(count: number): number[] {

@@ -11,9 +11,12 @@ import {
   asInt32Array,
   checkAlive,
   checkArrayLike,
+  checkCount,
   checkFinite,
   checkId,
   checkIdEntries,
+  checkMask,
+  checkMaxDistance,
   checkNumbers,
   checkOptions,
   checkRange,
@@ -48,6 +51,14 @@ export interface SceneOptions {
   cellSize?: number;
 }
 
+/** Options of {@link Scene.nearest} and {@link Scene.nearest3}. */
+export interface NearestOptions {
+  /** Only entities at distance <= maxDistance count (closed); a number >= 0, default Infinity. */
+  maxDistance?: number;
+  /** Only entities whose layer mask shares a bit with this 32-bit mask count; default: every entity. */
+  layer?: number;
+}
+
 /** The operations both cores provide, on slots (dense indices) rather than ids. */
 export interface SceneBackend {
   add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void;
@@ -60,6 +71,8 @@ export interface SceneBackend {
   query(slot: number): number[];
   watchers(slot: number): number[];
   queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[];
+  /** Ids of the k (at most the scene's size) entities nearest to (x, y, z), by squared distance then id; `filtered`: only layers meeting mask. */
+  nearest(x: number, y: number, z: number, k: number, maxDistance: number, filtered: boolean, mask: number): Int32Array;
   drain(): Int32Array;
   clear(): void;
   dispose?(): void;
@@ -69,6 +82,8 @@ export interface SceneBackend {
 
 /** Every key a SceneOptions object may have. */
 const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize'];
+/** Every key a NearestOptions object may have. */
+const NEAREST_OPTION_KEYS = ['maxDistance', 'layer'];
 
 const EVENT_TYPES: ReadonlyArray<AoiEvent['type']> = ['enter', 'leave', 'move'];
 
@@ -210,6 +225,39 @@ export class Scene {
     return this.core.queryBox(minX, minY, minZ, maxX, maxY, maxZ).sort(ascending);
   }
 
+  /**
+   * The ids of the k entities nearest to (x, y) in a 2-D scene, nearest
+   * first; entities at equal distance come by id, ascending. An entity's
+   * distance is that from the point to its position, whatever its range;
+   * distances are compared squared (dx * dx + dy * dy, in double precision),
+   * as QuadTree.nearest does. With `maxDistance`, only entities at distance
+   * <= maxDistance count (closed), so the answer may hold fewer than k ids;
+   * with `layer`, only entities whose layer mask shares a bit with it. A
+   * fresh Int32Array the caller owns, from one call into the core.
+   * Throws INVALID_ARGUMENT (3-D scene, k not an integer >= 0, unknown
+   * option key, layer not a 32-bit integer), INVALID_NUMBER (a non-finite
+   * coordinate, a NaN maxDistance), NEGATIVE_RANGE (negative maxDistance).
+   */
+  nearest(x: number, y: number, k: number, options?: NearestOptions): Int32Array {
+    this.alive();
+    if (this.dimensions !== 2) this.fail('INVALID_ARGUMENT', 'nearest needs a 2-D scene; use nearest3 in 3-D');
+    return this.findNearest('Scene.nearest', x, y, 0, k, options);
+  }
+
+  /** {@link nearest} in a 3-D scene, from (x, y, z), with dz * dz in the distance; INVALID_ARGUMENT in a 2-D scene. */
+  nearest3(x: number, y: number, z: number, k: number, options?: NearestOptions): Int32Array {
+    this.alive();
+    if (this.dimensions !== 3) this.fail('INVALID_ARGUMENT', 'nearest3 needs a 3-D scene; use nearest in 2-D');
+    checkFinite('z', z);
+    return this.findNearest('Scene.nearest3', x, y, z, k, options);
+  }
+
+  /** Every id in the scene, ascending (a fresh array, like query, watchers and queryBox). */
+  ids(): number[] {
+    this.alive();
+    return Array.from(Int32Array.from(this.slots.keys()).sort());
+  }
+
   /** Events since the last drain (in no particular order), then forgets them. */
   drain(): AoiEvent[] {
     const flat = this.drainArray();
@@ -305,6 +353,20 @@ export class Scene {
     const slot = this.takeSlot();
     this.slots.set(id, slot);
     this.core.add(slot, id, x, y, z, rx, ry, rz, watcher);
+  }
+
+  private findNearest(where: string, x: number, y: number, z: number, k: number, options: NearestOptions | undefined): Int32Array {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    checkCount('k', k);
+    checkOptions(where, options, NEAREST_OPTION_KEYS);
+    const maxDistance = options?.maxDistance === undefined ? Infinity : options.maxDistance;
+    checkMaxDistance(maxDistance);
+    const layer = options?.layer;
+    const mask = layer === undefined ? 0 : checkMask('layer', layer);
+    const count = Math.min(k, this.slots.size);
+    if (count === 0) return new Int32Array(0);
+    return this.core.nearest(x, y, z, count, maxDistance, layer !== undefined, mask);
   }
 
   private parseRange(range: AoiRange): [number, number, number, boolean] {

@@ -43,6 +43,29 @@ export function checkPositiveInteger(name: string, value: number): void {
   }
 }
 
+/** Throws INVALID_ARGUMENT unless value is an integer >= 0 (how many results a nearest search returns). */
+export function checkCount(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new SpatialError('INVALID_ARGUMENT', `${name} must be an integer >= 0, got ${String(value)}`);
+  }
+}
+
+/** Throws INVALID_NUMBER for a non-number or NaN maxDistance, NEGATIVE_RANGE for a negative one; Infinity is allowed. */
+export function checkMaxDistance(maxDistance: number): void {
+  if (typeof maxDistance !== 'number' || Number.isNaN(maxDistance)) {
+    throw new SpatialError('INVALID_NUMBER', `maxDistance must be a number, got ${String(maxDistance)}`);
+  }
+  if (maxDistance < 0) throw new SpatialError('NEGATIVE_RANGE', `maxDistance must be >= 0, got ${maxDistance}`);
+}
+
+/** Throws INVALID_ARGUMENT unless mask is a 32-bit integer (signed or unsigned); returns it as a signed one. */
+export function checkMask(name: string, mask: number): number {
+  if (typeof mask !== 'number' || !Number.isInteger(mask) || mask < -0x80000000 || mask > 0xffffffff) {
+    throw new SpatialError('INVALID_ARGUMENT', `${name} must be a 32-bit integer mask, got ${String(mask)}`);
+  }
+  return mask | 0;
+}
+
 /** Throws DISPOSED when the object has been disposed. */
 export function checkAlive(disposed: boolean, what: string): void {
   if (disposed) throw new SpatialError('DISPOSED', `${what} was disposed`);

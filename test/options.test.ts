@@ -43,6 +43,8 @@ function bags(backend: Backend): Array<{ where: string; call: (options: unknown)
     { where: 'QuadTree.fromBuffer', call: (o) => QuadTree.fromBuffer(new QuadTree({ bounds, backend }).toBuffer(), o as never), valid: { backend } },
     { where: 'QuadTree.querySegment', call: (o) => new QuadTree({ bounds, backend }).querySegment(0, 0, 1, 1, o as never), valid: { first: true } },
     { where: 'Graph.fromBuffer', call: (o) => Graph.fromBuffer(graph.toBuffer(), o as never), valid: { backend } },
+    { where: 'Scene.nearest', call: (o) => new Scene({ backend }).nearest(0, 0, 1, o as never), valid: { maxDistance: 3, layer: 1 } },
+    { where: 'Scene.nearest3', call: (o) => new Scene({ backend, dimensions: 3 }).nearest3(0, 0, 0, 1, o as never), valid: { maxDistance: 3, layer: 1 } },
     { where: 'Interest', call: (o) => new Interest(new Scene({ backend }), o as never), valid: { seeSelf: false, onNpcSight: () => {} } },
   ];
 }
@@ -68,6 +70,8 @@ const MISTAKES: Array<[string, string, string]> = [
   ['Interest', 'seeSelve', 'seeSelf'],
   ['QuadTree.querySegment', 'firstOnly', 'first'],
   ['Graph', 'undirected', 'directed'],
+  ['Scene.nearest', 'maxDist', 'maxDistance'],
+  ['Scene.nearest3', 'layers', 'layer'],
 ];
 
 describe.each(['wasm', 'js'] as const)('options objects (%s backend)', (backend) => {

@@ -24,6 +24,7 @@
 // region with more cells than the level holds is read by walking the level's
 // table instead.
 import type { SceneBackend } from '../scene.js';
+import { beyondBound, KNearest } from './k-nearest.js';
 
 const EVENT_ENTER = 0;
 const EVENT_LEAVE = 1;
@@ -197,6 +198,10 @@ export class GridSceneCore implements SceneBackend {
   private readonly active: number[] = [];
   private capacity = 0;
   private ids = new Int32Array(0);
+  /** The k best of a nearest search. */
+  private readonly picker = new KNearest();
+  /** Layer mask of each slot, read by nearest through layerOf: 1 for every entity. */
+  private layers = new Int32Array(0);
   /** Level of each slot, -1 when free; its cell's coordinates and its index in the cell. */
   private slotLevel = new Int32Array(0);
   private slotCell = new Int32Array(0);
@@ -235,6 +240,7 @@ export class GridSceneCore implements SceneBackend {
       return to;
     };
     this.ids = grown(this.ids, 1, 0);
+    this.layers = grown(this.layers, 1, 1);
     this.slotLevel = grown(this.slotLevel, 1, -1);
     this.slotCell = grown(this.slotCell, 3, 0);
     this.slotIndex = grown(this.slotIndex, 1, 0);
@@ -659,6 +665,71 @@ export class GridSceneCore implements SceneBackend {
     return this.results;
   }
 
+  /** Layer mask of slot s. */
+  private layerOf(s: number): number {
+    return this.layers[s];
+  }
+
+  /**
+   * Ids of the k entities nearest to (x, y, z), nearest first (see KNearest).
+   * At each level holding entities, rings of cells outward from the point's
+   * cell, until a ring's distance exceeds the k-th best; once the rings
+   * would read more cells than the level holds, its table instead.
+   */
+  nearest(x: number, y: number, z: number, k: number, maxDistance: number, filtered: boolean, mask: number): Int32Array {
+    const picker = this.picker;
+    picker.reset(k, maxDistance, filtered, mask);
+    if (this.dimensions === 2) z = 0;
+    for (const l of this.active) this.nearestInLevel(this.levels[l], x, y, z, picker);
+    return picker.take();
+  }
+
+  private nearestInLevel(lv: Level, x: number, y: number, z: number, picker: KNearest): void {
+    const t = lv.table;
+    const cx = lv.cell(x);
+    const cy = lv.cell(y);
+    const cz = lv.cell(z);
+    const flat = this.dimensions === 2;
+    const scale = Math.abs(x) + Math.abs(y) + Math.abs(z);
+    let read = 0;
+    for (let r = 0; ; r++) {
+      if (beyondBound(ringGap(lv.size, r), scale, picker.bound())) return;
+      const ringCells = flat ? (2 * r + 1) ** 2 - Math.max(0, 2 * r - 1) ** 2 : (2 * r + 1) ** 3 - Math.max(0, 2 * r - 1) ** 3;
+      if (read + ringCells > SCAN_ALL_RATIO * lv.cells) {
+        // The table, for every cell at ring r or beyond that can still hold a winner.
+        for (let e = 0; e < t.length; e += BUCKET) {
+          if (t[e + 3] === 0) continue;
+          const ring = Math.max(Math.abs(t[e] - cx), Math.abs(t[e + 1] - cy), Math.abs(t[e + 2] - cz));
+          if (ring < r || beyondBound(ringGap(lv.size, ring), scale, picker.bound())) continue;
+          this.nearestInCell(t[e + 4], t[e + 3], x, y, z, picker);
+        }
+        return;
+      }
+      read += ringCells;
+      const rz = flat ? 0 : r;
+      for (let dz = -rz; dz <= rz; dz++) {
+        for (let dy = -r; dy <= r; dy++) {
+          // Inside the ring's shell only the two ends of a row belong to it.
+          const wholeRow = dy === -r || dy === r || (!flat && (dz === -rz || dz === rz));
+          for (let dx = -r; dx <= r; dx += wholeRow || r === 0 ? 1 : 2 * r) {
+            const b = lv.find(cx + dx, cy + dy, cz + dz);
+            if (b >= 0) this.nearestInCell(t[b * BUCKET + 4], t[b * BUCKET + 3], x, y, z, picker);
+          }
+        }
+      }
+    }
+  }
+
+  private nearestInCell(block: number, count: number, x: number, y: number, z: number, picker: KNearest): void {
+    const data = this.blockData[block];
+    const slots = this.blockSlots[block];
+    for (let k = 0; k < count; k++) {
+      const s = slots[k];
+      const i = k * RECORD;
+      picker.offer(this.ids[s], this.layerOf(s), data[i], data[i + 1], data[i + 2], x, y, z);
+    }
+  }
+
   /** Visits, at every level, the region around n (the box newR, with others' reach): results. */
   private collect(visit: Visit, slot: number, reach: boolean): number[] {
     this.begin(visit, slot, false);
@@ -687,6 +758,14 @@ export class GridSceneCore implements SceneBackend {
     this.freeBlocks.length = 0;
     this.events.length = 0;
   }
+}
+
+/**
+ * The least distance on some axis from a point to any entity in a cell r
+ * rings out from the point's cell (cells `size` wide): r - 1 whole cells.
+ */
+function ringGap(size: number, r: number): number {
+  return r <= 1 ? 0 : (r - 1) * size;
 }
 
 /** True when the box centred on (cx, cy, cz) with half-extents (rx, ry, rz) holds the point (x, y, z); NaN anywhere: false. */

@@ -30,6 +30,8 @@
 // on the band axis, the box held the point neither before nor after. Long
 // jumps (teleports) and range changes re-scan the box instead of walking.
 
+import { beyondBound, KNearest } from './k-nearest.js';
+
 export const KIND_LOWER = 0;
 export const KIND_ENTITY = 1;
 export const KIND_UPPER = 2;
@@ -340,6 +342,10 @@ export class SceneCore {
   private capacity = 0;
   private state = new Int32Array(0);
   private ids = new Int32Array(0);
+  /** The k best of a nearest search. */
+  private readonly picker = new KNearest();
+  /** Layer mask of each slot, read by nearest through layerOf: 1 for every entity. */
+  private layers = new Int32Array(0);
   /** Positions and half-extents, three per slot (z is 0 in 2-D scenes). */
   private pos = new Float64Array(0);
   private range = new Float64Array(0);
@@ -384,6 +390,7 @@ export class SceneCore {
     };
     this.state = grownI32(this.state);
     this.ids = grownI32(this.ids);
+    this.layers = grownI32(this.layers).fill(1, this.capacity);
     this.markWatcher = grownI32(this.markWatcher);
     this.markTarget = grownI32(this.markTarget);
     this.pos = grownF64(this.pos);
@@ -1019,6 +1026,63 @@ export class SceneCore {
     return out;
   }
 
+  /** Layer mask of slot s. */
+  private layerOf(s: number): number {
+    return this.layers[s];
+  }
+
+  /**
+   * Ids of the k entities nearest to (x, y, z), nearest first (see KNearest).
+   * Bands of the x lists outward from y's band, while the band's gap on y
+   * can still beat the k-th best; in each, two cursors walk outward from x
+   * along the sorted list, nearer first, until the x gap alone is too far.
+   */
+  nearest(x: number, y: number, z: number, k: number, maxDistance: number, filtered: boolean, mask: number): Int32Array {
+    const picker = this.picker;
+    picker.reset(k, maxDistance, filtered, mask);
+    const axis = this.axes[0];
+    const home = axis.bandOf(y);
+    const scale = Math.abs(y) + Math.abs(axis.origin);
+    for (let d = 0; ; d++) {
+      const low = home - d;
+      const high = home + d;
+      // Band gaps grow outward and the bound only shrinks: a side once closed stays closed.
+      const lowOpen = low >= 0 && !beyondBound(bandGap(axis, low, y), scale, picker.bound());
+      const highOpen = d > 0 && high < axis.bands && !beyondBound(bandGap(axis, high, y), scale, picker.bound());
+      if (!lowOpen && !highOpen) break;
+      if (lowOpen) this.nearestInBand(low, x, y, z, picker);
+      if (highOpen) this.nearestInBand(high, x, y, z, picker);
+    }
+    return picker.take();
+  }
+
+  /** Offers band b's entities to the picker, outward from x, until the x gap alone is beyond its bound. */
+  private nearestInBand(b: number, x: number, y: number, z: number, picker: KNearest): void {
+    const axis = this.axes[0];
+    let left = axis.seek(b, x, this.state);
+    let right = axis.next[left];
+    while (!isSentinel(left) && kindOf(left) !== KIND_ENTITY) left = axis.prev[left];
+    while (!isSentinel(right) && kindOf(right) !== KIND_ENTITY) right = axis.next[right];
+    for (;;) {
+      const leftGap = isSentinel(left) ? Infinity : x - axis.keys[left];
+      const rightGap = isSentinel(right) ? Infinity : axis.keys[right] - x;
+      const takeLeft = leftGap < rightGap;
+      const gap = takeLeft ? leftGap : rightGap;
+      // Exact: a squared distance is at least its x term, and the x gap only grows outward.
+      if (gap === Infinity || gap * gap > picker.bound()) return;
+      const n = takeLeft ? left : right;
+      const s = slotOfNode(n);
+      picker.offer(this.ids[s], this.layerOf(s), this.pos[s * 3], this.pos[s * 3 + 1], this.pos[s * 3 + 2], x, y, z);
+      if (takeLeft) {
+        do left = axis.prev[left];
+        while (!isSentinel(left) && kindOf(left) !== KIND_ENTITY);
+      } else {
+        do right = axis.next[right];
+        while (!isSentinel(right) && kindOf(right) !== KIND_ENTITY);
+      }
+    }
+  }
+
   /** Forgets every entity and every pending event. */
   clear(): void {
     this.state.fill(FREE);
@@ -1028,6 +1092,13 @@ export class SceneCore {
     this.alive = 0;
     this.bandedAt = 0;
   }
+}
+
+/** How far band b of axis lies from band-axis coordinate v: 0 inside it (the end bands reach to infinity). */
+function bandGap(axis: AxisList, b: number, v: number): number {
+  const low = b === 0 ? -Infinity : axis.origin + b * axis.height;
+  const high = b === axis.bands - 1 ? Infinity : axis.origin + (b + 1) * axis.height;
+  return v < low ? low - v : v > high ? v - high : 0;
 }
 
 /** Batches at least this large (and a quarter of the scene) are loaded in bulk. */

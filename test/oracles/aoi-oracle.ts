@@ -102,6 +102,32 @@ export class AoiOracle {
     return out.sort((a, b) => a - b);
   }
 
+  /**
+   * The k entities nearest to q (z ignored in 2-D), by the contract: squared
+   * distance dx * dx + dy * dy + dz * dz in doubles, then id; only those
+   * within maxDistance (closed, compared squared) and, with a layer mask,
+   * those whose layer shares a bit with it. Every entity is on layer 1.
+   */
+  nearest(q: [number, number, number], k: number, maxDistance = Infinity, layer?: number): number[] {
+    const limit = maxDistance * maxDistance;
+    const found: Array<[number, number]> = [];
+    for (const [id, e] of this.entities) {
+      if (layer !== undefined && (1 & layer) === 0) continue;
+      const dx = e.p[0] - q[0];
+      const dy = e.p[1] - q[1];
+      const dz = this.dimensions === 3 ? e.p[2] - q[2] : 0;
+      const d = dx * dx + dy * dy + dz * dz;
+      if (d <= limit) found.push([d, id]);
+    }
+    found.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+    return found.slice(0, k).map(([, id]) => id);
+  }
+
+  /** Every id, ascending. */
+  ids(): number[] {
+    return [...this.entities.keys()].sort((a, b) => a - b);
+  }
+
   drain(): Fact[] {
     const out = this.events;
     this.events = [];
