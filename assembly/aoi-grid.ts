@@ -6,6 +6,7 @@
 // What a step reads is contiguous: a cell's records (slot, position and
 // half-extents: 40 bytes in 2-D, 56 in 3-D) sit in one block, and the cell's
 // coordinates, count and block address in one 24-byte table bucket.
+import { inCircle } from './circle';
 import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 
 const EVENT_ENTER: i32 = 0;
@@ -21,7 +22,7 @@ const SCAN_ALL_RATIO: f64 = 2;
 const CHOOSE_MIN: i32 = 32;
 const SPARSE_CELL: f64 = 4;
 const DENSE_CELL: f64 = 32;
-/** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, address of its record. */
+/** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, shape (1: a circle), address of its record. */
 const SLOT: usize = 32;
 
 const VISIT_STEP: i32 = 0;
@@ -217,6 +218,11 @@ class GridScene {
   nx: f64; ny: f64; nz: f64;
   orx: f64; ory: f64; orz: f64;
   nrx: f64; nry: f64; nrz: f64;
+  /** Watchers with a circle: while there are none, no judgement looks at shapes. */
+  circles: i32;
+  /** The subject's range is a circle before (o) and after (n) the step. */
+  oRound: bool;
+  nRound: bool;
   // Two regions of cells: x0 y0 z0 x1 y1 z1 each, and the coordinate bounds they were cut from.
   ax0: i32; ay0: i32; az0: i32; ax1: i32; ay1: i32; az1: i32;
   bx0: i32; by0: i32; bz0: i32; bx1: i32; by1: i32; bz1: i32;
@@ -265,6 +271,33 @@ class GridScene {
 
   @inline levelOf(s: i32): Level {
     return changetype<Level>(<usize>load<u32>(this.levels + (<usize>load<i32>(this.slot(s), 4) << 2)));
+  }
+
+  /** Slot s's range is a circle (sphere) of radius its first half-extent. */
+  @inline isCircle(s: i32): bool {
+    return load<i32>(this.slot(s), 24) != 0;
+  }
+
+  /** Sets slot s's shape to nRound, keeping count of the watchers with a circle (oRound: its shape before). */
+  setShape(s: i32): void {
+    this.circles += <i32>this.nRound - <i32>this.oRound;
+    store<i32>(this.slot(s), <i32>this.nRound, 24);
+  }
+
+  /**
+   * Which of a record's four answers (bits 0-3: it saw, sees the subject;
+   * the subject saw, sees it) survive the exact test of circles; a box keeps
+   * its answer. Called only while the scene has circles.
+   */
+  circleMask(t: i32, x: f64, y: f64, z: f64, rx: f64): i32 {
+    let mask = 15;
+    if (this.isCircle(t)) {
+      if (!inCircle(x, y, z, rx, this.ox, this.oy, this.oz)) mask &= ~1;
+      if (!inCircle(x, y, z, rx, this.nx, this.ny, this.nz)) mask &= ~2;
+    }
+    if (this.oRound && !inCircle(this.ox, this.oy, this.oz, this.orx, x, y, z)) mask &= ~4;
+    if (this.nRound && !inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z)) mask &= ~8;
+    return mask;
   }
 
   /** Address of slot s's record. */
@@ -420,6 +453,7 @@ class GridScene {
   readOld(s: i32): void {
     const r = this.recordOf(s);
     this.subjectRecord = r;
+    this.oRound = this.isCircle(s);
     this.ox = load<f64>(r, 8);
     this.oy = load<f64>(r, 16);
     if (this.dims == 3) {
@@ -557,11 +591,13 @@ class GridScene {
       let hit = false;
       if (this.visit == VISIT_QUERY) {
         hit = inBox(this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, x, y, z);
+        if (hit && this.nRound) hit = inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z);
       } else if (this.visit == VISIT_WATCHERS) {
         const rx = three ? load<f64>(r, 32) : load<f64>(r, 24);
         const ry = three ? load<f64>(r, 40) : load<f64>(r, 32);
         const rz = three ? load<f64>(r, 48) : 0;
         hit = inBox(x, y, z, rx, ry, rz, this.nx, this.ny, this.nz);
+        if (hit && this.circles != 0 && this.isCircle(t)) hit = inCircle(x, y, z, rx, this.nx, this.ny, this.nz);
       } else {
         hit = this.ox <= x && x <= this.nx && this.oy <= y && y <= this.ny && this.oz <= z && z <= this.nz;
       }
@@ -587,6 +623,7 @@ class GridScene {
     const nLo = f64x2.sub(n, nR), nHi = f64x2.add(n, nR);
     const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
     const moved = <i32>this.moved;
+    const circles = this.circles != 0;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * 40;
       const p = v128.load(r, 8);
@@ -594,10 +631,17 @@ class GridScene {
       if (load<i32>(r) == w) continue;
       const range = v128.load(r, 24);
       const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
-      const saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi)));
-      const sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi)));
-      const was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
-      const is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
+      let saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi)));
+      let sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi)));
+      let was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
+      let is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
+      if (circles && (saw | sees | was | is) != 0) {
+        const mask = this.circleMask(load<i32>(r), f64x2.extract_lane(p, 0), f64x2.extract_lane(p, 1), 0, f64x2.extract_lane(range, 0));
+        saw &= mask;
+        sees &= mask >> 1;
+        was &= mask >> 2;
+        is &= mask >> 3;
+      }
       this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
     }
   }
@@ -618,6 +662,7 @@ class GridScene {
     const ox = this.ox, oy = this.oy, oz = this.oz, nx = this.nx, ny = this.ny, nz = this.nz;
     const fLoX = this.fLoX, fHiX = this.fHiX, fLoY = this.fLoY, fHiY = this.fHiY, fLoZ = this.fLoZ, fHiZ = this.fHiZ;
     const moved = <i32>this.moved;
+    const circles = this.circles != 0;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * 56;
       const x = load<f64>(r, 8);
@@ -628,10 +673,17 @@ class GridScene {
       const rx = load<f64>(r, 32);
       const ry = load<f64>(r, 40);
       const rz = load<f64>(r, 48);
-      const saw = <i32>inBox(x, y, z, rx, ry, rz, ox, oy, oz);
-      const sees = <i32>inBox(x, y, z, rx, ry, rz, nx, ny, nz);
-      const was = <i32>inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
-      const is = <i32>inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
+      let saw = <i32>inBox(x, y, z, rx, ry, rz, ox, oy, oz);
+      let sees = <i32>inBox(x, y, z, rx, ry, rz, nx, ny, nz);
+      let was = <i32>inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
+      let is = <i32>inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
+      if (circles && (saw | sees | was | is) != 0) {
+        const mask = this.circleMask(load<i32>(r), x, y, z, rx);
+        saw &= mask;
+        sees &= mask >> 1;
+        was &= mask >> 2;
+        is &= mask >> 3;
+      }
       this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
     }
   }
@@ -648,9 +700,12 @@ class GridScene {
     return watcher ? levelFor(this.cellSize, max<f64>(max<f64>(this.nrx, this.nry), this.nrz)) : 0;
   }
 
-  add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+  add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
     this.ensureSlot(s);
     store<i32>(this.slot(s), id);
+    this.oRound = false;
+    this.nRound = watcher && round;
+    this.setShape(s);
     this.nx = x;
     this.ny = y;
     this.nz = this.dims == 3 ? z : 0;
@@ -680,6 +735,7 @@ class GridScene {
     this.nrx = this.orx;
     this.nry = this.ory;
     this.nrz = this.orz;
+    this.nRound = this.oRound;
     this.relocate(s);
     this.begin(VISIT_STEP, s, true);
     this.step();
@@ -702,6 +758,8 @@ class GridScene {
 
   remove(s: i32): void {
     this.readOld(s);
+    this.nRound = false;
+    this.setShape(s);
     this.unplace(s);
     // Nothing is seen after a remove: no box holds a NaN place.
     memory.fill(changetype<usize>(this) + offsetof<GridScene>('nx'), 0xff, 24);
@@ -710,8 +768,10 @@ class GridScene {
     this.step();
   }
 
-  setRange(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+  setRange(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
     this.readOld(s);
+    this.nRound = watcher && round;
+    this.setShape(s);
     this.nx = this.ox;
     this.ny = this.oy;
     this.nz = this.oz;
@@ -746,6 +806,7 @@ class GridScene {
     this.nrx = this.orx;
     this.nry = this.ory;
     this.nrz = this.orz;
+    this.nRound = this.oRound;
   }
 
   query(s: i32): i32 {
@@ -787,6 +848,7 @@ class GridScene {
     }
     this.active.length = 0;
     for (let k = 0; k < this.capacity; k++) store<i32>(this.slot(k), -1, 4);
+    this.circles = 0;
     this.events.length = 0;
   }
 
@@ -850,8 +912,8 @@ export function aoiGridDestroy(ptr: i32): void {
   heap.free(<usize>ptr);
 }
 
-export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32): void {
-  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0);
+export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32): void {
+  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0);
 }
 
 export function aoiGridMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
@@ -862,8 +924,8 @@ export function aoiGridRemove(ptr: i32, slot: i32): void {
   grid(ptr).remove(slot);
 }
 
-export function aoiGridSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32): void {
-  grid(ptr).setRange(slot, rx, ry, rz, watcher != 0);
+export function aoiGridSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32): void {
+  grid(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0);
 }
 
 export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
@@ -880,7 +942,7 @@ export function aoiGridAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32,
   for (let k = 0; k < count; k++) {
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
     const r = load<f64>(<usize>ranges + (<usize>k << 3));
-    s.add(load<i32>(<usize>slots + (<usize>k << 2)), load<i32>(<usize>ids + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z, r, r, r, true);
+    s.add(load<i32>(<usize>slots + (<usize>k << 2)), load<i32>(<usize>ids + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z, r, r, r, true, false);
   }
 }
 

@@ -17,6 +17,7 @@
 // in list order (see AxisList), so walks read memory forwards.
 
 import { growBytes, IntList, newIntList, freeIntList, forgetEvents } from './int-list';
+import { inCircle } from './circle';
 
 const KIND_LOWER: i32 = 0;
 const KIND_ENTITY: i32 = 1;
@@ -502,6 +503,12 @@ class AoiScene {
   slots: usize = 0;
   slotsRaw: usize = 0;
   sets: usize = 0; // an IntList (12 bytes) per slot: who sees the slot
+  /** A byte per slot: 1 when its range is a circle (sphere) of radius rangeOf(s, 0), 0 for a box. */
+  shapes: usize = 0;
+  /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
+  circles: i32 = 0;
+  /** The step's subject had a circle before the step. */
+  oldCircle: bool = false;
   stamp: i32 = 0;
   alive: i32 = 0;
   /** Entities when the axes were last re-banded for the scene's extent. */
@@ -578,6 +585,7 @@ class AoiScene {
     this.slotsRaw = raw;
     this.slots = slots;
     this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
+    this.shapes = growZeroed(this.shapes, old, cap);
     for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * NODES_PER_SLOT);
     this.capacity = capacity;
   }
@@ -596,15 +604,31 @@ class AoiScene {
     events.length += 3;
   }
 
-  /** A box centred at (wx, wy, wz) with half-extents r holds the point of slot t. */
-  @inline inBox(wx: f64, wy: f64, wz: f64, rx: f64, ry: f64, rz: f64, t: i32): bool {
+  @inline isCircle(s: i32): bool {
+    return load<u8>(this.shapes + <usize>s) != 0;
+  }
+
+  /** Sets slot s's shape, keeping count of the watchers with a circle. */
+  setShape(s: i32, watcher: bool, round: bool): void {
+    const now: i32 = watcher && round ? 1 : 0;
+    this.circles += now - (this.stateOf(s) == WATCHER ? <i32>load<u8>(this.shapes + <usize>s) : 0);
+    store<u8>(this.shapes + <usize>s, <u8>now);
+  }
+
+  /** A box centred at (wx, wy, wz) with half-extents r (bounding a circle of radius rx when `round`) holds the point of slot t. */
+  @inline inBox(wx: f64, wy: f64, wz: f64, rx: f64, ry: f64, rz: f64, t: i32, round: bool): bool {
     const tx = this.posOf(t, 0);
     if (!(wx - rx <= tx && tx <= wx + rx)) return false;
     const ty = this.posOf(t, 1);
     if (!(wy - ry <= ty && ty <= wy + ry)) return false;
-    if (this.dims == 2) return true;
     const tz = this.posOf(t, 2);
-    return wz - rz <= tz && tz <= wz + rz;
+    if (this.dims == 3 && !(wz - rz <= tz && tz <= wz + rz)) return false;
+    return !round || inCircle(wx, wy, wz, rx, tx, ty, tz);
+  }
+
+  /** Slot s, with its range now, sees the point of slot t. */
+  @inline holds(s: i32, t: i32): bool {
+    return this.inBox(this.posOf(s, 0), this.posOf(s, 1), this.posOf(s, 2), this.rangeOf(s, 0), this.rangeOf(s, 1), this.rangeOf(s, 2), t, this.isCircle(s));
   }
 
   /** Watcher slot w sees a point at (x, y, z). */
@@ -616,10 +640,12 @@ class AoiScene {
     p = this.posOf(w, 1);
     r = this.rangeOf(w, 1);
     if (!(p - r <= y && y <= p + r)) return false;
-    if (this.dims == 2) return true;
-    p = this.posOf(w, 2);
-    r = this.rangeOf(w, 2);
-    return p - r <= z && z <= p + r;
+    if (this.dims == 3) {
+      p = this.posOf(w, 2);
+      r = this.rangeOf(w, 2);
+      if (!(p - r <= z && z <= p + r)) return false;
+    }
+    return this.circles == 0 || !this.isCircle(w) || inCircle(this.posOf(w, 0), this.posOf(w, 1), this.posOf(w, 2), this.rangeOf(w, 0), x, y, z);
   }
 
   @inline addCandidateWatcher(w: i32): void {
@@ -897,11 +923,12 @@ class AoiScene {
     const watcherNow = this.stateOf(s) == WATCHER;
     const orx = this.orx, ory = this.ory, orz = this.orz;
     const rx = this.rangeOf(s, 0), ry = this.rangeOf(s, 1), rz = this.rangeOf(s, 2);
+    const oldRound = this.oldCircle, round = this.isCircle(s);
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      const was = wasWatcher && this.inBox(ox, oy, oz, orx, ory, orz, t);
-      const is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t);
+      const was = wasWatcher && this.inBox(ox, oy, oz, orx, ory, orz, t, oldRound);
+      const is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t, round);
       if (was && !is) {
         this.emit(EVENT_LEAVE, s, t);
         this.watcherSet(t).removeValue(this.idOf(s));
@@ -919,11 +946,13 @@ class AoiScene {
     this.orx = this.rangeOf(s, 0);
     this.ory = this.rangeOf(s, 1);
     this.orz = this.rangeOf(s, 2);
+    this.oldCircle = this.isCircle(s);
   }
 
-  add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+  add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
     this.ensureSlot(slot);
     this.rebandIfGrown();
+    this.setShape(slot, watcher, round);
     this.setState(slot, watcher ? WATCHER : MARKER);
     this.alive++;
     store<i32>(this.slotAt(slot), id, SLOT_ID);
@@ -1006,7 +1035,8 @@ class AoiScene {
     if (this.dims == 3) walk += Math.abs(z - this.posOf(slot, 2));
     if (watcher) walk *= 3;
     const scan = (watcher ? 4 * this.rangeOf(slot, 0) : 0) + 2 * this.axis0.maxRange;
-    return walk > scan;
+    // A circle's view changes inside its bounding box, where a walk crosses no edge: re-scan.
+    return walk > scan || this.circles > 0;
   }
 
   /**
@@ -1154,7 +1184,7 @@ class AoiScene {
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      if (wasWatcher && this.inBox(this.ox, this.oy, this.oz, this.orx, this.ory, this.orz, t)) {
+      if (wasWatcher && this.holds(slot, t)) {
         this.emit(EVENT_LEAVE, slot, t);
         this.watcherSet(t).removeValue(this.idOf(slot));
       }
@@ -1164,17 +1194,19 @@ class AoiScene {
     set.length = 0;
     this.countOutside(slot, -1);
     this.unlinkNodes(slot);
+    this.setShape(slot, false, false);
     this.setState(slot, FREE);
     this.alive--;
     this.tidy();
   }
 
-  setRange(slot: i32, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+  setRange(slot: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
     this.newStep();
     this.rememberOld(slot);
     const wasWatcher = this.stateOf(slot) == WATCHER;
     this.collectSpan(slot);
     if (wasWatcher) for (let a = 0; a < this.dims; a++) this.unlinkBoundaries(this.axis(a), a, slot);
+    this.setShape(slot, watcher, round);
     this.setState(slot, watcher ? WATCHER : MARKER);
     this.setRangeOf(slot, 0, watcher ? rx : 0);
     this.setRangeOf(slot, 1, watcher ? ry : 0);
@@ -1194,7 +1226,7 @@ class AoiScene {
       for (let k = 0; k < n; k++) {
         const z = zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3));
         const r = load<f64>(ranges + (<usize>k << 3));
-        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true);
+        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true, false);
       }
       return;
     }
@@ -1213,6 +1245,7 @@ class AoiScene {
       this.setRangeOf(s, 1, r);
       this.setRangeOf(s, 2, this.dims == 3 ? r : 0);
       this.watcherSet(s).length = 0;
+      store<u8>(this.shapes + <usize>s, 0);
       store<i32>(this.slotAt(s), this.stamp, SLOT_MARK_TARGET);
     }
     for (let k = 0; k < n; k++) this.setState(load<i32>(slots + (<usize>k << 2)), WATCHER);
@@ -1245,7 +1278,7 @@ class AoiScene {
           for (let i = load<i32>(grid.starts + (<usize>c << 2)); i < end; i++) {
             const t = load<i32>(grid.items + (<usize>i << 2));
             if (t == s) continue;
-            if (this.inBox(x, y, z, rx, ry, rz, t)) {
+            if (this.inBox(x, y, z, rx, ry, rz, t, false)) {
               this.emit(EVENT_ENTER, s, t);
               this.watcherSet(t).push(this.idOf(s));
             }
@@ -1267,12 +1300,10 @@ class AoiScene {
     this.collectSpan(slot);
     const results = this.results;
     results.length = 0;
-    const x = this.posOf(slot, 0), y = this.posOf(slot, 1), z = this.posOf(slot, 2);
-    const rx = this.rangeOf(slot, 0), ry = this.rangeOf(slot, 1), rz = this.rangeOf(slot, 2);
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      if (this.inBox(x, y, z, rx, ry, rz, t)) results.push(this.idOf(t));
+      if (this.holds(slot, t)) results.push(this.idOf(t));
     }
     return results.length;
   }
@@ -1308,6 +1339,8 @@ class AoiScene {
 
   clear(): void {
     memory.fill(this.slots, 0, <usize>this.capacity << SLOT_SHIFT);
+    memory.fill(this.shapes, 0, <usize>this.capacity);
+    this.circles = 0;
     for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
     for (let a = 0; a < this.dims; a++) this.axis(a).reset();
     this.events.length = 0;
@@ -1542,6 +1575,7 @@ export function aoiDestroy(ptr: i32): void {
   for (let a = 0; a < s.dims; a++) s.axis(a).release();
   heap.free(s.slotsRaw);
   heap.free(s.sets);
+  heap.free(s.shapes);
   freeIntList(s.candidateWatchers);
   freeIntList(s.candidateTargets);
   freeIntList(s.events);
@@ -1549,8 +1583,8 @@ export function aoiDestroy(ptr: i32): void {
   heap.free(<usize>ptr);
 }
 
-export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32): void {
-  scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0);
+export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32): void {
+  scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0);
 }
 
 export function aoiMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
@@ -1561,8 +1595,8 @@ export function aoiRemove(ptr: i32, slot: i32): void {
   scene(ptr).remove(slot);
 }
 
-export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32): void {
-  scene(ptr).setRange(slot, rx, ry, rz, watcher != 0);
+export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32): void {
+  scene(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0);
 }
 
 /** How many moves ahead a batch touches the memory a move starts from. */
@@ -1626,7 +1660,7 @@ export function aoiClear(ptr: i32): void {
 export function aoiBytes(ptr: i32): f64 {
   const s = scene(ptr);
   const cap = <f64>s.capacity;
-  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>());
+  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 1);
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);

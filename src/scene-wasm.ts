@@ -11,10 +11,10 @@ import { wasmCore, type Core, type CoreExports } from './wasm.js';
 interface SceneCalls {
   create(dimensions: number, cellSize: number): number;
   destroy(handle: number): void;
-  add(handle: number, slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: number): void;
+  add(handle: number, slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: number, round: number): void;
   move(handle: number, slot: number, x: number, y: number, z: number): void;
   remove(handle: number, slot: number): void;
-  setRange(handle: number, slot: number, rx: number, ry: number, rz: number, watcher: number): void;
+  setRange(handle: number, slot: number, rx: number, ry: number, rz: number, watcher: number, round: number): void;
   moveMany(handle: number, slots: number, xs: number, ys: number, zs: number, count: number): void;
   addMany(handle: number, slots: number, ids: number, xs: number, ys: number, zs: number, ranges: number, count: number): void;
   eventLength(handle: number): number;
@@ -93,8 +93,8 @@ export class WasmSceneCore implements SceneBackend {
     this.input = new WasmBuffer(this.core.exports, this.core.memory);
   }
 
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
-    this.calls.add(this.handle, slot, id, x, y, z, rx, ry, rz, watcher ? 1 : 0);
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void {
+    this.calls.add(this.handle, slot, id, x, y, z, rx, ry, rz, watcher ? 1 : 0, round ? 1 : 0);
   }
 
   move(slot: number, x: number, y: number, z: number): void {
@@ -105,8 +105,8 @@ export class WasmSceneCore implements SceneBackend {
     this.calls.remove(this.handle, slot);
   }
 
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void {
-    this.calls.setRange(this.handle, slot, rx, ry, rz, watcher ? 1 : 0);
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void {
+    this.calls.setRange(this.handle, slot, rx, ry, rz, watcher ? 1 : 0, round ? 1 : 0);
   }
 
   moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {

@@ -21,8 +21,18 @@ import {
 } from './validate.js';
 import { resolveBackend, type Backend } from './wasm.js';
 
-/** A view range: a square (cube) half-extent, per-axis half-extents, or null for a marker that watches nothing. */
-export type AoiRange = number | { x: number; y: number; z?: number } | null;
+/**
+ * A view range: a square (cube) half-extent, per-axis half-extents, a circle
+ * (a sphere in 3-D) of `radius`, or null for a marker that watches nothing.
+ */
+export type AoiRange =
+  | number
+  | { x: number; y: number; z?: number }
+  | {
+      /** The circle's (in 3-D the sphere's) radius, >= 0: T is inside when dx² + dy² (+ dz²) <= radius². */
+      radius: number;
+    }
+  | null;
 
 /** One visibility fact: `watcher` starts seeing, stops seeing, or sees a move of `target`. */
 export interface AoiEvent {
@@ -50,10 +60,11 @@ export interface SceneOptions {
 
 /** The operations both cores provide, on slots (dense indices) rather than ids. */
 export interface SceneBackend {
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void;
+  /** `round`: the range is a circle (sphere) of radius rx (= ry = rz), else a box. */
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void;
   move(slot: number, x: number, y: number, z: number): void;
   remove(slot: number): void;
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void;
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void;
   moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void;
   addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void;
   position(slot: number): { x: number; y: number; z: number };
@@ -69,6 +80,9 @@ export interface SceneBackend {
 
 /** Every key a SceneOptions object may have. */
 const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize'];
+
+/** The one key of a circle range. */
+const RADIUS_KEYS = ['radius'];
 
 const EVENT_TYPES: ReadonlyArray<AoiEvent['type']> = ['enter', 'leave', 'move'];
 
@@ -169,8 +183,8 @@ export class Scene {
   setRange(id: number, range: AoiRange): void {
     this.alive();
     const slot = this.slotOf(id);
-    const [rx, ry, rz, watcher] = this.parseRange(range);
-    this.core.setRange(slot, rx, ry, rz, watcher);
+    const [rx, ry, rz, watcher, round] = this.parseRange(range);
+    this.core.setRange(slot, rx, ry, rz, watcher, round);
   }
 
   /** True when id is in the scene. */
@@ -301,27 +315,33 @@ export class Scene {
     checkFinite('x', x);
     checkFinite('y', y);
     if (is3d) checkFinite('z', z);
-    const [rx, ry, rz, watcher] = this.parseRange(range === undefined ? this.defaultRange : range);
+    const [rx, ry, rz, watcher, round] = this.parseRange(range === undefined ? this.defaultRange : range);
     const slot = this.takeSlot();
     this.slots.set(id, slot);
-    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher);
+    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round);
   }
 
-  private parseRange(range: AoiRange): [number, number, number, boolean] {
-    if (range === null) return [0, 0, 0, false];
+  /** A range as [rx, ry, rz, watcher, round]; a circle's half-extents are its radius on every axis. */
+  private parseRange(range: AoiRange): [number, number, number, boolean, boolean] {
+    if (range === null) return [0, 0, 0, false, false];
     if (typeof range === 'number') {
       checkRange('range', range);
-      return [range, range, range, true];
+      return [range, range, range, true, false];
     }
-    if (typeof range !== 'object') this.fail('INVALID_ARGUMENT', `range must be a number, {x, y[, z]} or null`);
+    if (typeof range !== 'object') this.fail('INVALID_ARGUMENT', `range must be a number, {x, y[, z]}, {radius} or null`);
+    if ('radius' in range) {
+      checkOptions('range', range, RADIUS_KEYS);
+      checkRange('range.radius', range.radius);
+      return [range.radius, range.radius, range.radius, true, true];
+    }
     checkRange('range.x', range.x);
     checkRange('range.y', range.y);
     if (this.dimensions === 3) {
       if (range.z === undefined) this.fail('INVALID_ARGUMENT', 'a 3-D scene needs range.z');
       checkRange('range.z', range.z);
-      return [range.x, range.y, range.z, true];
+      return [range.x, range.y, range.z, true, false];
     }
-    return [range.x, range.y, 0, true];
+    return [range.x, range.y, 0, true, false];
   }
 
   private zOf(z: number | undefined): number {

@@ -32,6 +32,7 @@ function rangeArb(dimensions: 2 | 3, equal: boolean): fc.Arbitrary<AoiRange> {
   return fc.oneof(
     { weight: 4, arbitrary: extent },
     { weight: 2, arbitrary: fc.record({ x: extent, y: extent, z: extent }).map((r) => (dimensions === 3 ? r : { x: r.x, y: r.y })) },
+    { weight: 2, arbitrary: extent.map((radius) => ({ radius })) },
     { weight: 1, arbitrary: fc.constant(null) },
   );
 }
@@ -57,7 +58,12 @@ function opArb(dimensions: 2 | 3, equal: boolean): fc.Arbitrary<Op> {
 function toTriple(range: AoiRange, dimensions: 2 | 3): Vec | null {
   if (range === null) return null;
   if (typeof range === 'number') return [range, range, dimensions === 3 ? range : 0];
+  if ('radius' in range) return [range.radius, range.radius, dimensions === 3 ? range.radius : 0];
   return [range.x, range.y, range.z ?? 0];
+}
+
+function isRound(range: AoiRange): boolean {
+  return range !== null && typeof range === 'object' && 'radius' in range;
 }
 
 /** Every entity's query and watchers, on both backends, against the oracle. */
@@ -107,7 +113,7 @@ function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs', index
           if (dimensions === 3) s.add3(op.id, op.p[0], op.p[1], op.p[2], op.range);
           else s.add(op.id, op.p[0], op.p[1], op.range);
         }
-        oracle.add(op.id, op.p, toTriple(op.range, dimensions));
+        oracle.add(op.id, op.p, toTriple(op.range, dimensions), isRound(op.range));
         break;
       case 'move': {
         if (!oracle.entities.has(op.id)) continue;
@@ -153,7 +159,7 @@ function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs', index
       case 'setRange':
         if (!oracle.entities.has(op.id)) continue;
         for (const s of scenes) s.setRange(op.id, op.range);
-        oracle.setRange(op.id, toTriple(op.range, dimensions));
+        oracle.setRange(op.id, toTriple(op.range, dimensions), isRound(op.range));
         break;
       case 'box': {
         const expected = oracle.queryBox(op.min, op.max);
@@ -320,6 +326,26 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
     const parked = ids.subarray(0, 30);
     scene.moveMany(parked, Float64Array.from(parked, (i) => i % 10), new Float64Array(parked.length).fill(1e6));
     expect(xCut(scene)).toEqual({ ...after, outside: 30 });
+  });
+
+  it('circles and boxes mixed: steps across the rim of a circle inside its bounding box, shapes switched by setRange', () => {
+    // Radii on the half lattice and steps of a half: a walker often stays in
+    // a watcher's bounding box while it crosses the circle, where no box edge is crossed.
+    const lattice = fc.integer({ min: -8, max: 8 }).map((v) => v / 2);
+    const small = fc.integer({ min: -2, max: 2 }).map((v) => v / 2);
+    const shape = fc.oneof(fc.constantFrom(2, 3).map((radius) => ({ radius })), fc.constantFrom(1, 2.5)) as fc.Arbitrary<AoiRange>;
+    const arb = (dimensions: 2 | 3) =>
+      fc.array(
+        fc.oneof(
+          { weight: 2, arbitrary: fc.record({ kind: fc.constant('add' as const), id, p: vec(lattice), range: shape }) },
+          { weight: 8, arbitrary: fc.record({ kind: fc.constant('move' as const), id, p: vec(small), relative: fc.constant(true) }) },
+          { weight: 2, arbitrary: fc.array(fc.record({ id, p: vec(small), relative: fc.constant(true) }), { maxLength: 6 }).map((moves) => ({ kind: 'moveMany' as const, moves })) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id, range: fc.oneof(shape, fc.constant(null)) }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
+        ),
+        { minLength: 1, maxLength: 80 },
+      );
+    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: 80 });
   });
 
   it('a larger crowd: 300 entities, many walking steps and teleports', () => {

@@ -343,6 +343,10 @@ export class SceneCore {
   /** Positions and half-extents, three per slot (z is 0 in 2-D scenes). */
   private pos = new Float64Array(0);
   private range = new Float64Array(0);
+  /** 1 for a slot whose range is a circle (sphere) of radius range[3s], 0 for a box. */
+  private circle = new Uint8Array(0);
+  /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
+  private circles = 0;
   /** watchers[s]: the slots that see s now. */
   private watcherSets: number[][] = [];
   private readonly axes: AxisList[] = [];
@@ -361,6 +365,7 @@ export class SceneCore {
   private readonly old = [0, 0, 0];
   private readonly target = [0, 0, 0];
   private readonly oldRange = [0, 0, 0];
+  private oldCircle = false;
 
   constructor(dimensions: number) {
     this.dimensions = dimensions;
@@ -388,6 +393,9 @@ export class SceneCore {
     this.markTarget = grownI32(this.markTarget);
     this.pos = grownF64(this.pos);
     this.range = grownF64(this.range);
+    const circle = new Uint8Array(capacity);
+    circle.set(this.circle);
+    this.circle = circle;
     for (let s = this.watcherSets.length; s < capacity; s++) this.watcherSets.push([]);
     for (const axis of this.axes) axis.grow(SENTINELS + NODES_PER_SLOT * capacity);
     this.capacity = capacity;
@@ -408,13 +416,22 @@ export class SceneCore {
     this.events.push(type, this.ids[watcher], this.ids[target]);
   }
 
-  /** True when watcher w, placed at (wx, wy, wz) with half-extents r, sees the point t of slot target. */
-  private inBox(wx: number, wy: number, wz: number, rx: number, ry: number, rz: number, target: number): boolean {
+  /** True when a watcher placed at (wx, wy, wz) with half-extents r (a circle of radius rx when `round`) sees the point of slot target. */
+  private inBox(wx: number, wy: number, wz: number, rx: number, ry: number, rz: number, target: number, round: boolean): boolean {
     const t = target * 3;
     const p = this.pos;
     if (!(wx - rx <= p[t] && p[t] <= wx + rx)) return false;
     if (!(wy - ry <= p[t + 1] && p[t + 1] <= wy + ry)) return false;
-    return this.dimensions === 2 || (wz - rz <= p[t + 2] && p[t + 2] <= wz + rz);
+    if (this.dimensions === 3 && !(wz - rz <= p[t + 2] && p[t + 2] <= wz + rz)) return false;
+    return !round || inCircle(wx, wy, wz, rx, p[t], p[t + 1], p[t + 2]);
+  }
+
+  /** The view of slot s: its half-extents now and whether they bound a circle. */
+  private holds(s: number, target: number): boolean {
+    const i = s * 3;
+    const p = this.pos;
+    const r = this.range;
+    return this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], target, this.circle[s] === 1);
   }
 
   /** True when watcher slot w sees a point at (x, y, z). */
@@ -425,7 +442,8 @@ export class SceneCore {
     const r = this.range;
     if (!(p[i] - r[i] <= x && x <= p[i] + r[i])) return false;
     if (!(p[i + 1] - r[i + 1] <= y && y <= p[i + 1] + r[i + 1])) return false;
-    return this.dimensions === 2 || (p[i + 2] - r[i + 2] <= z && z <= p[i + 2] + r[i + 2]);
+    if (this.dimensions === 3 && !(p[i + 2] - r[i + 2] <= z && z <= p[i + 2] + r[i + 2])) return false;
+    return this.circle[w] === 0 || inCircle(p[i], p[i + 1], p[i + 2], r[i], x, y, z);
   }
 
   private addCandidateWatcher(w: number): void {
@@ -647,10 +665,9 @@ export class SceneCore {
     // s looking at others: its old box against its new box.
     const watcherNow = this.state[s] === WATCHER;
     const [rx, ry, rz] = this.oldRange;
-    const r = this.range;
     for (const t of this.candidateTargets) {
-      const was = wasWatcher && this.inBox(ox, oy, oz, rx, ry, rz, t);
-      const is = watcherNow && this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t);
+      const was = wasWatcher && this.inBox(ox, oy, oz, rx, ry, rz, t, this.oldCircle);
+      const is = watcherNow && this.holds(s, t);
       if (was && !is) {
         this.emit(EVENT_LEAVE, s, t);
         removeFrom(this.watcherSets[t], s);
@@ -666,12 +683,21 @@ export class SceneCore {
       this.old[a] = this.pos[s * 3 + a];
       this.oldRange[a] = this.range[s * 3 + a];
     }
+    this.oldCircle = this.circle[s] === 1;
+  }
+
+  /** Sets slot s's shape, keeping count of the watchers with a circle. */
+  private setShape(s: number, watcher: boolean, round: boolean): void {
+    const now = watcher && round ? 1 : 0;
+    this.circles += now - (this.state[s] === WATCHER ? this.circle[s] : 0);
+    this.circle[s] = now;
   }
 
   /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false): void {
     this.ensureSlot(slot);
     this.rebandIfGrown();
+    this.setShape(slot, watcher, round);
     this.state[slot] = watcher ? WATCHER : MARKER;
     this.alive++;
     this.ids[slot] = id;
@@ -747,7 +773,8 @@ export class SceneCore {
     for (let a = 0; a < this.dimensions; a++) walk += Math.abs(target[a] - this.pos[slot * 3 + a]);
     if (watcher) walk *= 3;
     const scan = (watcher ? 4 * this.range[slot * 3] : 0) + 2 * this.axes[0].maxRange;
-    return walk > scan;
+    // A circle's view changes inside its bounding box, where a walk crosses no edge: re-scan.
+    return walk > scan || this.circles > 0;
   }
 
   /**
@@ -868,7 +895,7 @@ export class SceneCore {
     this.rememberOld(slot);
     const wasWatcher = this.state[slot] === WATCHER;
     for (const t of this.candidateTargets) {
-      if (wasWatcher && this.inBox(this.old[0], this.old[1], this.old[2], this.oldRange[0], this.oldRange[1], this.oldRange[2], t)) {
+      if (wasWatcher && this.holds(slot, t)) {
         this.emit(EVENT_LEAVE, slot, t);
         removeFrom(this.watcherSets[t], slot);
       }
@@ -877,19 +904,21 @@ export class SceneCore {
     this.watcherSets[slot].length = 0;
     this.countOutside(slot, -1);
     this.unlinkNodes(slot);
+    this.setShape(slot, false, false);
     this.state[slot] = FREE;
     this.alive--;
     this.rebandIfOutgrown();
   }
 
-  /** Changes what `slot` sees: new half-extents, or a marker when watcher is false. */
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void {
+  /** Changes what `slot` sees: new half-extents (of a circle when `round`), or a marker when watcher is false. */
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round = false): void {
     this.newStep();
     this.rememberOld(slot);
     const wasWatcher = this.state[slot] === WATCHER;
     this.collectSpan(slot);
     const i = slot * 3;
     if (wasWatcher) for (const axis of this.axes) this.unlinkBoundaries(axis, slot);
+    this.setShape(slot, watcher, round);
     this.state[slot] = watcher ? WATCHER : MARKER;
     this.range[i] = watcher ? rx : 0;
     this.range[i + 1] = watcher ? ry : 0;
@@ -939,6 +968,7 @@ export class SceneCore {
       this.range[i + 1] = r;
       this.range[i + 2] = this.dimensions === 3 ? r : 0;
       this.watcherSets[s].length = 0;
+      this.circle[s] = 0;
       this.markTarget[s] = this.stamp;
     }
     for (let k = 0; k < n; k++) this.state[slots[k]] = WATCHER;
@@ -966,7 +996,7 @@ export class SceneCore {
         for (let gx = cx - 1; gx <= cx + 1; gx++) {
           for (const t of grid.cell(gx, gy)) {
             if (t === s) continue;
-            if (this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t)) {
+            if (this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t, false)) {
               this.emit(EVENT_ENTER, s, t);
               this.watcherSets[t].push(s);
             }
@@ -990,10 +1020,9 @@ export class SceneCore {
   query(slot: number): number[] {
     this.newStep();
     this.collectSpan(slot);
-    const i = slot * 3;
     const out: number[] = [];
     for (const t of this.candidateTargets) {
-      if (this.inBox(this.pos[i], this.pos[i + 1], this.pos[i + 2], this.range[i], this.range[i + 1], this.range[i + 2], t)) out.push(this.ids[t]);
+      if (this.holds(slot, t)) out.push(this.ids[t]);
     }
     return out;
   }
@@ -1022,6 +1051,8 @@ export class SceneCore {
   /** Forgets every entity and every pending event. */
   clear(): void {
     this.state.fill(FREE);
+    this.circle.fill(0);
+    this.circles = 0;
     for (const set of this.watcherSets) set.length = 0;
     for (const axis of this.axes) axis.reset();
     this.events.length = 0;
@@ -1099,6 +1130,14 @@ class BulkGrid {
 }
 
 const EMPTY = new Int32Array(0);
+
+/** True when (x, y, z) lies in the closed sphere of radius r around (cx, cy, cz): dx² + dy² + dz² <= r². */
+export function inCircle(cx: number, cy: number, cz: number, r: number, x: number, y: number, z: number): boolean {
+  const dx = x - cx;
+  const dy = y - cy;
+  const dz = z - cz;
+  return dx * dx + dy * dy + dz * dz <= r * r;
+}
 
 /** Removes one occurrence of value from an unordered list (swap with the last). */
 function removeFrom(list: number[], value: number): void {

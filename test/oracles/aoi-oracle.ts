@@ -5,6 +5,8 @@ export type Fact = [type: 'enter' | 'leave' | 'move', watcher: number, target: n
 interface Entity {
   p: [number, number, number];
   r: [number, number, number] | null;
+  /** The range is a circle (sphere) of radius r[0], inside its bounding box r. */
+  round: boolean;
 }
 
 export class AoiOracle {
@@ -21,7 +23,7 @@ export class AoiOracle {
     readonly form: 'abs' | 'bounds' = 'abs',
   ) {}
 
-  /** W sees T iff W has a range and T is within it on every axis. */
+  /** W sees T iff W has a range and T is within it on every axis (and, for a circle, dx² + dy² (+ dz²) <= radius²). */
   sees(w: number, t: number): boolean {
     if (w === t) return false;
     const a = this.entities.get(w)!;
@@ -31,15 +33,18 @@ export class AoiOracle {
       const inside = this.form === 'abs' ? Math.abs(b.p[k] - a.p[k]) <= a.r[k] : a.p[k] - a.r[k] <= b.p[k] && b.p[k] <= a.p[k] + a.r[k];
       if (!inside) return false;
     }
-    return true;
+    if (!a.round) return true;
+    let squares = 0;
+    for (let k = 0; k < this.dimensions; k++) squares += (b.p[k] - a.p[k]) ** 2;
+    return squares <= a.r[0] ** 2;
   }
 
   private others(id: number): number[] {
     return [...this.entities.keys()].filter((o) => o !== id);
   }
 
-  add(id: number, p: [number, number, number], r: [number, number, number] | null): void {
-    this.entities.set(id, { p: this.dimensions === 2 ? [p[0], p[1], 0] : p, r });
+  add(id: number, p: [number, number, number], r: [number, number, number] | null, round = false): void {
+    this.entities.set(id, { p: this.dimensions === 2 ? [p[0], p[1], 0] : p, r, round: round && r !== null });
     for (const o of this.others(id)) {
       if (this.sees(o, id)) this.events.push(['enter', o, id]);
       if (this.sees(id, o)) this.events.push(['enter', id, o]);
@@ -73,10 +78,12 @@ export class AoiOracle {
     this.entities.delete(id);
   }
 
-  setRange(id: number, r: [number, number, number] | null): void {
+  setRange(id: number, r: [number, number, number] | null, round = false): void {
     const others = this.others(id);
     const before = others.map((o) => this.sees(id, o));
-    this.entities.get(id)!.r = r;
+    const e = this.entities.get(id)!;
+    e.r = r;
+    e.round = round && r !== null;
     others.forEach((o, k) => {
       const now = this.sees(id, o);
       if (now && !before[k]) this.events.push(['enter', id, o]);
