@@ -25,6 +25,10 @@ const DENSE_CELL: f64 = 32;
 /** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, shape (1: a circle), address of its record. */
 const SLOT: usize = 32;
 
+/** The masks of an entity added without any: layer 1, every layer seen. */
+const DEFAULT_LAYER: i32 = 1;
+const DEFAULT_SEES: i32 = -1;
+
 const VISIT_STEP: i32 = 0;
 const VISIT_QUERY: i32 = 1;
 const VISIT_WATCHERS: i32 = 2;
@@ -223,6 +227,13 @@ class GridScene {
   /** The subject's range is a circle before (o) and after (n) the step. */
   oRound: bool;
   nRound: bool;
+  /** Two i32 per slot, its layer masks: the layers it is on, the layers it sees. */
+  masks: usize;
+  /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
+  layered: i32;
+  /** The subject's masks before (o) and after (n) the step. */
+  oLayer: i32; oSees: i32;
+  nLayer: i32; nSees: i32;
   // Two regions of cells: x0 y0 z0 x1 y1 z1 each, and the coordinate bounds they were cut from.
   ax0: i32; ay0: i32; az0: i32; ax1: i32; ay1: i32; az1: i32;
   bx0: i32; by0: i32; bz0: i32; bx1: i32; by1: i32; bz1: i32;
@@ -246,6 +257,12 @@ class GridScene {
     }
     for (let k = this.capacity; k < capacity; k++) store<i32>(grown + <usize>k * SLOT, -1, 4);
     this.slots = grown;
+    const masks = heap.alloc(<usize>capacity << 3);
+    if (this.masks != 0) {
+      memory.copy(masks, this.masks, <usize>this.capacity << 3);
+      heap.free(this.masks);
+    }
+    this.masks = masks;
     this.capacity = capacity;
   }
 
@@ -278,19 +295,42 @@ class GridScene {
     return load<i32>(this.slot(s), 24) != 0;
   }
 
-  /** Sets slot s's shape to nRound, keeping count of the watchers with a circle (oRound: its shape before). */
+  @inline layerOf(s: i32): i32 {
+    return load<i32>(this.masks + (<usize>s << 3));
+  }
+  @inline seesOf(s: i32): i32 {
+    return load<i32>(this.masks + (<usize>s << 3), 4);
+  }
+
+  /** Sets slot s's shape to nRound and masks to nLayer, nSees, keeping count of circles and of masks not the defaults (oRound, oLayer, oSees: before). */
   setShape(s: i32): void {
     this.circles += <i32>this.nRound - <i32>this.oRound;
     store<i32>(this.slot(s), <i32>this.nRound, 24);
+    this.layered += <i32>(this.nLayer != DEFAULT_LAYER || this.nSees != DEFAULT_SEES) - <i32>(this.oLayer != DEFAULT_LAYER || this.oSees != DEFAULT_SEES);
+    store<i32>(this.masks + (<usize>s << 3), this.nLayer);
+    store<i32>(this.masks + (<usize>s << 3), this.nSees, 4);
+  }
+
+  /** The subject keeps its shape and masks through the step. */
+  keepShape(): void {
+    this.nRound = this.oRound;
+    this.nLayer = this.oLayer;
+    this.nSees = this.oSees;
   }
 
   /**
    * Which of a record's four answers (bits 0-3: it saw, sees the subject;
-   * the subject saw, sees it) survive the exact test of circles; a box keeps
-   * its answer. Called only while the scene has circles.
+   * the subject saw, sees it) survive the exact test of circles and the
+   * layer masks; a box keeps its answer. Called only while the scene has
+   * circles or masks other than the defaults.
    */
-  circleMask(t: i32, x: f64, y: f64, z: f64, rx: f64): i32 {
+  refine(t: i32, x: f64, y: f64, z: f64, rx: f64): i32 {
     let mask = 15;
+    const tSees = this.seesOf(t), tLayer = this.layerOf(t);
+    if ((tSees & this.oLayer) == 0) mask &= ~1;
+    if ((tSees & this.nLayer) == 0) mask &= ~2;
+    if ((this.oSees & tLayer) == 0) mask &= ~4;
+    if ((this.nSees & tLayer) == 0) mask &= ~8;
     if (this.isCircle(t)) {
       if (!inCircle(x, y, z, rx, this.ox, this.oy, this.oz)) mask &= ~1;
       if (!inCircle(x, y, z, rx, this.nx, this.ny, this.nz)) mask &= ~2;
@@ -454,6 +494,8 @@ class GridScene {
     const r = this.recordOf(s);
     this.subjectRecord = r;
     this.oRound = this.isCircle(s);
+    this.oLayer = this.layerOf(s);
+    this.oSees = this.seesOf(s);
     this.ox = load<f64>(r, 8);
     this.oy = load<f64>(r, 16);
     if (this.dims == 3) {
@@ -592,12 +634,14 @@ class GridScene {
       if (this.visit == VISIT_QUERY) {
         hit = inBox(this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, x, y, z);
         if (hit && this.nRound) hit = inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z);
+        if (hit && this.layered != 0) hit = (this.nSees & this.layerOf(t)) != 0;
       } else if (this.visit == VISIT_WATCHERS) {
         const rx = three ? load<f64>(r, 32) : load<f64>(r, 24);
         const ry = three ? load<f64>(r, 40) : load<f64>(r, 32);
         const rz = three ? load<f64>(r, 48) : 0;
         hit = inBox(x, y, z, rx, ry, rz, this.nx, this.ny, this.nz);
         if (hit && this.circles != 0 && this.isCircle(t)) hit = inCircle(x, y, z, rx, this.nx, this.ny, this.nz);
+        if (hit && this.layered != 0) hit = (this.seesOf(t) & this.nLayer) != 0;
       } else {
         hit = this.ox <= x && x <= this.nx && this.oy <= y && y <= this.ny && this.oz <= z && z <= this.nz;
       }
@@ -623,7 +667,7 @@ class GridScene {
     const nLo = f64x2.sub(n, nR), nHi = f64x2.add(n, nR);
     const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
     const moved = <i32>this.moved;
-    const circles = this.circles != 0;
+    const refined = (this.circles | this.layered) != 0;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * 40;
       const p = v128.load(r, 8);
@@ -635,8 +679,8 @@ class GridScene {
       let sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi)));
       let was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
       let is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
-      if (circles && (saw | sees | was | is) != 0) {
-        const mask = this.circleMask(load<i32>(r), f64x2.extract_lane(p, 0), f64x2.extract_lane(p, 1), 0, f64x2.extract_lane(range, 0));
+      if (refined && (saw | sees | was | is) != 0) {
+        const mask = this.refine(load<i32>(r), f64x2.extract_lane(p, 0), f64x2.extract_lane(p, 1), 0, f64x2.extract_lane(range, 0));
         saw &= mask;
         sees &= mask >> 1;
         was &= mask >> 2;
@@ -662,7 +706,7 @@ class GridScene {
     const ox = this.ox, oy = this.oy, oz = this.oz, nx = this.nx, ny = this.ny, nz = this.nz;
     const fLoX = this.fLoX, fHiX = this.fHiX, fLoY = this.fLoY, fHiY = this.fHiY, fLoZ = this.fLoZ, fHiZ = this.fHiZ;
     const moved = <i32>this.moved;
-    const circles = this.circles != 0;
+    const refined = (this.circles | this.layered) != 0;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * 56;
       const x = load<f64>(r, 8);
@@ -677,8 +721,8 @@ class GridScene {
       let sees = <i32>inBox(x, y, z, rx, ry, rz, nx, ny, nz);
       let was = <i32>inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
       let is = <i32>inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
-      if (circles && (saw | sees | was | is) != 0) {
-        const mask = this.circleMask(load<i32>(r), x, y, z, rx);
+      if (refined && (saw | sees | was | is) != 0) {
+        const mask = this.refine(load<i32>(r), x, y, z, rx);
         saw &= mask;
         sees &= mask >> 1;
         was &= mask >> 2;
@@ -700,11 +744,15 @@ class GridScene {
     return watcher ? levelFor(this.cellSize, max<f64>(max<f64>(this.nrx, this.nry), this.nrz)) : 0;
   }
 
-  add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
+  add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32): void {
     this.ensureSlot(s);
     store<i32>(this.slot(s), id);
     this.oRound = false;
+    this.oLayer = DEFAULT_LAYER;
+    this.oSees = DEFAULT_SEES;
     this.nRound = watcher && round;
+    this.nLayer = layer;
+    this.nSees = sees;
     this.setShape(s);
     this.nx = x;
     this.ny = y;
@@ -735,7 +783,7 @@ class GridScene {
     this.nrx = this.orx;
     this.nry = this.ory;
     this.nrz = this.orz;
-    this.nRound = this.oRound;
+    this.keepShape();
     this.relocate(s);
     this.begin(VISIT_STEP, s, true);
     this.step();
@@ -759,6 +807,8 @@ class GridScene {
   remove(s: i32): void {
     this.readOld(s);
     this.nRound = false;
+    this.nLayer = DEFAULT_LAYER;
+    this.nSees = DEFAULT_SEES;
     this.setShape(s);
     this.unplace(s);
     // Nothing is seen after a remove: no box holds a NaN place.
@@ -770,6 +820,7 @@ class GridScene {
 
   setRange(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
     this.readOld(s);
+    this.keepShape();
     this.nRound = watcher && round;
     this.setShape(s);
     this.nx = this.ox;
@@ -781,6 +832,16 @@ class GridScene {
     this.begin(VISIT_STEP, s, false);
     this.step();
     this.chooseCellSize(load<i32>(this.slot(s), 4));
+  }
+
+  /** New masks for slot s: enter / leave for every pair, with s as watcher or as target, whose visibility changes. */
+  setLayers(s: i32, layer: i32, sees: i32): void {
+    this.readNew(s);
+    this.nLayer = layer;
+    this.nSees = sees;
+    this.setShape(s);
+    this.begin(VISIT_STEP, s, false);
+    this.step();
   }
 
   /** Visits, at every level, the region around n (the box nr, with others' reach when asked); returns the result count. */
@@ -806,7 +867,7 @@ class GridScene {
     this.nrx = this.orx;
     this.nry = this.ory;
     this.nrz = this.orz;
-    this.nRound = this.oRound;
+    this.keepShape();
   }
 
   query(s: i32): i32 {
@@ -849,11 +910,12 @@ class GridScene {
     this.active.length = 0;
     for (let k = 0; k < this.capacity; k++) store<i32>(this.slot(k), -1, 4);
     this.circles = 0;
+    this.layered = 0;
     this.events.length = 0;
   }
 
   bytes(): f64 {
-    let bytes = <f64>offsetof<GridScene>() + <f64>this.capacity * <f64>SLOT + <f64>this.levelCount * 4;
+    let bytes = <f64>offsetof<GridScene>() + <f64>this.capacity * <f64>(SLOT + 8) + <f64>this.levelCount * 4;
     for (let l = 0; l < this.levelCount; l++) {
       const p = load<u32>(this.levels + (<usize>l << 2));
       if (p == 0) continue;
@@ -906,14 +968,19 @@ export function aoiGridDestroy(ptr: i32): void {
   }
   if (s.levels != 0) heap.free(s.levels);
   heap.free(s.slots);
+  heap.free(s.masks);
   freeIntList(s.active);
   freeIntList(s.events);
   freeIntList(s.results);
   heap.free(<usize>ptr);
 }
 
-export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32): void {
-  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0);
+export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32): void {
+  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees);
+}
+
+export function aoiGridSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
+  grid(ptr).setLayers(slot, layer, sees);
 }
 
 export function aoiGridMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
@@ -942,7 +1009,7 @@ export function aoiGridAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32,
   for (let k = 0; k < count; k++) {
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
     const r = load<f64>(<usize>ranges + (<usize>k << 3));
-    s.add(load<i32>(<usize>slots + (<usize>k << 2)), load<i32>(<usize>ids + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z, r, r, r, true, false);
+    s.add(load<i32>(<usize>slots + (<usize>k << 2)), load<i32>(<usize>ids + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z, r, r, r, true, false, DEFAULT_LAYER, DEFAULT_SEES);
   }
 }
 

@@ -57,6 +57,9 @@ const EVENT_MOVE: i32 = 2;
 
 const FREE: i32 = 0;
 const WATCHER: i32 = 1;
+/** The masks of an entity added without any: layer 1, every layer seen. */
+const DEFAULT_LAYER: i32 = 1;
+const DEFAULT_SEES: i32 = -1;
 const MARKER: i32 = 2;
 
 
@@ -509,6 +512,13 @@ class AoiScene {
   circles: i32 = 0;
   /** The step's subject had a circle before the step. */
   oldCircle: bool = false;
+  /** Two i32 per slot, its layer masks: the layers it is on, the layers it sees (W sees T only when W's sees & T's layer != 0). */
+  masks: usize = 0;
+  /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
+  layered: i32 = 0;
+  /** The step's subject's masks before the step. */
+  oldLayer: i32 = DEFAULT_LAYER;
+  oldSees: i32 = DEFAULT_SEES;
   stamp: i32 = 0;
   alive: i32 = 0;
   /** Entities when the axes were last re-banded for the scene's extent. */
@@ -586,6 +596,7 @@ class AoiScene {
     this.slots = slots;
     this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
     this.shapes = growZeroed(this.shapes, old, cap);
+    this.masks = growZeroed(this.masks, old << 3, cap << 3);
     for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * NODES_PER_SLOT);
     this.capacity = capacity;
   }
@@ -626,9 +637,29 @@ class AoiScene {
     return !round || inCircle(wx, wy, wz, rx, tx, ty, tz);
   }
 
-  /** Slot s, with its range now, sees the point of slot t. */
+  /** Slot s, with its range and masks now, sees the point of slot t. */
   @inline holds(s: i32, t: i32): bool {
-    return this.inBox(this.posOf(s, 0), this.posOf(s, 1), this.posOf(s, 2), this.rangeOf(s, 0), this.rangeOf(s, 1), this.rangeOf(s, 2), t, this.isCircle(s));
+    return this.inBox(this.posOf(s, 0), this.posOf(s, 1), this.posOf(s, 2), this.rangeOf(s, 0), this.rangeOf(s, 1), this.rangeOf(s, 2), t, this.isCircle(s)) && this.meets(this.seesOf(s), t);
+  }
+
+  @inline layerOf(s: i32): i32 {
+    return load<i32>(this.masks + (<usize>s << 3));
+  }
+  @inline seesOf(s: i32): i32 {
+    return load<i32>(this.masks + (<usize>s << 3), 4);
+  }
+
+  /** A watcher's mask `sees` meets the layer of slot t. */
+  @inline meets(sees: i32, t: i32): bool {
+    return this.layered == 0 || (sees & this.layerOf(t)) != 0;
+  }
+
+  /** Sets slot s's masks, keeping count of the entities whose masks are not the defaults (s counted before when `counted`). */
+  setMasks(s: i32, layer: i32, sees: i32, counted: bool): void {
+    if (counted) this.layered -= <i32>(this.layerOf(s) != DEFAULT_LAYER || this.seesOf(s) != DEFAULT_SEES);
+    store<i32>(this.masks + (<usize>s << 3), layer);
+    store<i32>(this.masks + (<usize>s << 3), sees, 4);
+    this.layered += <i32>(layer != DEFAULT_LAYER || sees != DEFAULT_SEES);
   }
 
   /** Watcher slot w sees a point at (x, y, z). */
@@ -888,10 +919,16 @@ class AoiScene {
     const watchers = this.watcherSet(s);
     const candidates = this.candidateWatchers;
     let entering = 0;
+    const masks = this.layered != 0;
+    const oldLayer = this.oldLayer, layer = this.layerOf(s);
     for (let k = 0, n = candidates.length; k < n; k++) {
       const w = candidates.get(k);
-      const was = this.sees(w, ox, oy, oz);
-      const is = this.sees(w, nx, ny, nz);
+      let was = this.sees(w, ox, oy, oz);
+      let is = this.sees(w, nx, ny, nz);
+      if (masks) {
+        was = was && (this.seesOf(w) & oldLayer) != 0;
+        is = is && (this.seesOf(w) & layer) != 0;
+      }
       if (was && !is) {
         this.emit(EVENT_LEAVE, w, s);
         watchers.removeValue(this.idOf(w));
@@ -927,8 +964,12 @@ class AoiScene {
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      const was = wasWatcher && this.inBox(ox, oy, oz, orx, ory, orz, t, oldRound);
-      const is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t, round);
+      let was = wasWatcher && this.inBox(ox, oy, oz, orx, ory, orz, t, oldRound);
+      let is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t, round);
+      if (masks) {
+        was = was && (this.oldSees & this.layerOf(t)) != 0;
+        is = is && (this.seesOf(s) & this.layerOf(t)) != 0;
+      }
       if (was && !is) {
         this.emit(EVENT_LEAVE, s, t);
         this.watcherSet(t).removeValue(this.idOf(s));
@@ -947,12 +988,15 @@ class AoiScene {
     this.ory = this.rangeOf(s, 1);
     this.orz = this.rangeOf(s, 2);
     this.oldCircle = this.isCircle(s);
+    this.oldLayer = this.layerOf(s);
+    this.oldSees = this.seesOf(s);
   }
 
-  add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
+  add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32): void {
     this.ensureSlot(slot);
     this.rebandIfGrown();
     this.setShape(slot, watcher, round);
+    this.setMasks(slot, layer, sees, false);
     this.setState(slot, watcher ? WATCHER : MARKER);
     this.alive++;
     store<i32>(this.slotAt(slot), id, SLOT_ID);
@@ -1195,6 +1239,7 @@ class AoiScene {
     this.countOutside(slot, -1);
     this.unlinkNodes(slot);
     this.setShape(slot, false, false);
+    this.setMasks(slot, DEFAULT_LAYER, DEFAULT_SEES, true);
     this.setState(slot, FREE);
     this.alive--;
     this.tidy();
@@ -1220,13 +1265,23 @@ class AoiScene {
     this.tidy();
   }
 
+  /** New masks for slot: enter / leave for every pair, with slot as watcher or as target, whose visibility changes. */
+  setLayers(slot: i32, layer: i32, sees: i32): void {
+    this.newStep();
+    this.rememberOld(slot);
+    this.collectSpan(slot);
+    this.collectBoxesAround(slot);
+    this.setMasks(slot, layer, sees, true);
+    this.settle(slot, false, this.stateOf(slot) == WATCHER);
+  }
+
   /** A large batch is loaded in bulk: sorted links per axis, enter events from a throwaway grid. */
   addMany(slots: usize, ids: usize, xs: usize, ys: usize, zs: usize, ranges: usize, n: i32): void {
     if (n < BULK_MIN || n * 4 < this.alive) {
       for (let k = 0; k < n; k++) {
         const z = zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3));
         const r = load<f64>(ranges + (<usize>k << 3));
-        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true, false);
+        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true, false, DEFAULT_LAYER, DEFAULT_SEES);
       }
       return;
     }
@@ -1246,6 +1301,8 @@ class AoiScene {
       this.setRangeOf(s, 2, this.dims == 3 ? r : 0);
       this.watcherSet(s).length = 0;
       store<u8>(this.shapes + <usize>s, 0);
+      store<i32>(this.masks + (<usize>s << 3), DEFAULT_LAYER);
+      store<i32>(this.masks + (<usize>s << 3), DEFAULT_SEES, 4);
       store<i32>(this.slotAt(s), this.stamp, SLOT_MARK_TARGET);
     }
     for (let k = 0; k < n; k++) this.setState(load<i32>(slots + (<usize>k << 2)), WATCHER);
@@ -1278,12 +1335,12 @@ class AoiScene {
           for (let i = load<i32>(grid.starts + (<usize>c << 2)); i < end; i++) {
             const t = load<i32>(grid.items + (<usize>i << 2));
             if (t == s) continue;
-            if (this.inBox(x, y, z, rx, ry, rz, t, false)) {
+            if (this.inBox(x, y, z, rx, ry, rz, t, false) && this.meets(DEFAULT_SEES, t)) {
               this.emit(EVENT_ENTER, s, t);
               this.watcherSet(t).push(this.idOf(s));
             }
             // A pair inside the batch is found again from its other member.
-            if (load<i32>(this.slotAt(t), SLOT_MARK_TARGET) != this.stamp && this.sees(t, x, y, z)) {
+            if (load<i32>(this.slotAt(t), SLOT_MARK_TARGET) != this.stamp && this.sees(t, x, y, z) && this.meets(this.seesOf(t), s)) {
               this.emit(EVENT_ENTER, t, s);
               this.watcherSet(s).push(this.idOf(t));
             }
@@ -1341,6 +1398,7 @@ class AoiScene {
     memory.fill(this.slots, 0, <usize>this.capacity << SLOT_SHIFT);
     memory.fill(this.shapes, 0, <usize>this.capacity);
     this.circles = 0;
+    this.layered = 0;
     for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
     for (let a = 0; a < this.dims; a++) this.axis(a).reset();
     this.events.length = 0;
@@ -1576,6 +1634,7 @@ export function aoiDestroy(ptr: i32): void {
   heap.free(s.slotsRaw);
   heap.free(s.sets);
   heap.free(s.shapes);
+  heap.free(s.masks);
   freeIntList(s.candidateWatchers);
   freeIntList(s.candidateTargets);
   freeIntList(s.events);
@@ -1583,8 +1642,12 @@ export function aoiDestroy(ptr: i32): void {
   heap.free(<usize>ptr);
 }
 
-export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32): void {
-  scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0);
+export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32): void {
+  scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees);
+}
+
+export function aoiSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
+  scene(ptr).setLayers(slot, layer, sees);
 }
 
 export function aoiMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
@@ -1660,7 +1723,7 @@ export function aoiClear(ptr: i32): void {
 export function aoiBytes(ptr: i32): f64 {
   const s = scene(ptr);
   const cap = <f64>s.capacity;
-  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 1);
+  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 9);
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);

@@ -11,7 +11,8 @@ import { wasmCore, type Core, type CoreExports } from './wasm.js';
 interface SceneCalls {
   create(dimensions: number, cellSize: number): number;
   destroy(handle: number): void;
-  add(handle: number, slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: number, round: number): void;
+  add(handle: number, slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: number, round: number, layer: number, sees: number): void;
+  setLayers(handle: number, slot: number, layer: number, sees: number): void;
   move(handle: number, slot: number, x: number, y: number, z: number): void;
   remove(handle: number, slot: number): void;
   setRange(handle: number, slot: number, rx: number, ry: number, rz: number, watcher: number, round: number): void;
@@ -37,6 +38,7 @@ function listsCalls(e: CoreExports): SceneCalls {
     move: e.aoiMove,
     remove: e.aoiRemove,
     setRange: e.aoiSetRange,
+    setLayers: e.aoiSetLayers,
     moveMany: e.aoiMoveMany,
     addMany: e.aoiAddMany,
     eventLength: e.aoiEventLength,
@@ -60,6 +62,7 @@ function gridCalls(e: CoreExports): SceneCalls {
     move: e.aoiGridMove,
     remove: e.aoiGridRemove,
     setRange: e.aoiGridSetRange,
+    setLayers: e.aoiGridSetLayers,
     moveMany: e.aoiGridMoveMany,
     addMany: e.aoiGridAddMany,
     eventLength: e.aoiGridEventLength,
@@ -93,8 +96,12 @@ export class WasmSceneCore implements SceneBackend {
     this.input = new WasmBuffer(this.core.exports, this.core.memory);
   }
 
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void {
-    this.calls.add(this.handle, slot, id, x, y, z, rx, ry, rz, watcher ? 1 : 0, round ? 1 : 0);
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, layer: number, sees: number): void {
+    this.calls.add(this.handle, slot, id, x, y, z, rx, ry, rz, watcher ? 1 : 0, round ? 1 : 0, layer, sees);
+  }
+
+  setLayers(slot: number, layer: number, sees: number): void {
+    this.calls.setLayers(this.handle, slot, layer, sees);
   }
 
   move(slot: number, x: number, y: number, z: number): void {

@@ -58,10 +58,20 @@ export interface SceneOptions {
   cellSize?: number;
 }
 
+/** Options of {@link Scene.add} and {@link Scene.add3}: the entity's layer masks. */
+export interface AddOptions {
+  /** The layers the entity is on, a 32-bit mask (default 1): W sees it only if W's `sees` shares a bit with it. */
+  layer?: number;
+  /** The layers the entity sees, a 32-bit mask (default -1, every bit): it sees T only if this shares a bit with T's `layer`. */
+  sees?: number;
+}
+
 /** The operations both cores provide, on slots (dense indices) rather than ids. */
 export interface SceneBackend {
   /** `round`: the range is a circle (sphere) of radius rx (= ry = rz), else a box. */
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void;
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, layer: number, sees: number): void;
+  /** New masks for slot, as int32. */
+  setLayers(slot: number, layer: number, sees: number): void;
   move(slot: number, x: number, y: number, z: number): void;
   remove(slot: number): void;
   setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void;
@@ -80,6 +90,13 @@ export interface SceneBackend {
 
 /** Every key a SceneOptions object may have. */
 const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize'];
+
+/** Every key an AddOptions object may have. */
+const ADD_OPTION_KEYS = ['layer', 'sees'];
+
+/** The masks of an entity added without any: layer 1, every layer seen. */
+const DEFAULT_LAYER = 1;
+const DEFAULT_SEES = -1;
 
 /** The one key of a circle range. */
 const RADIUS_KEYS = ['radius'];
@@ -140,16 +157,30 @@ export class Scene {
     return this.core.bytes?.() ?? 0;
   }
 
-  /** Adds entity id at (x, y) (z = 0 in a 3-D scene) with its view range (default: defaultRange; null: a marker). */
-  add(id: number, x: number, y: number, range?: AoiRange): void {
-    this.insert(id, x, y, 0, range, false);
+  /**
+   * Adds entity id at (x, y) (z = 0 in a 3-D scene) with its view range
+   * (default: defaultRange; null: a marker) and its layer masks (options).
+   */
+  add(id: number, x: number, y: number, range?: AoiRange, options?: AddOptions): void {
+    this.insert(id, x, y, 0, range, false, options);
   }
 
-  /** Adds entity id at (x, y, z) to a 3-D scene; range is a cube half-extent, {x, y, z}, or null. */
-  add3(id: number, x: number, y: number, z: number, range?: AoiRange): void {
+  /** Adds entity id at (x, y, z) to a 3-D scene; range is a cube half-extent, {x, y, z}, {radius} (a sphere) or null; options as for add. */
+  add3(id: number, x: number, y: number, z: number, range?: AoiRange, options?: AddOptions): void {
     this.alive();
     if (this.dimensions !== 3) this.fail('INVALID_ARGUMENT', 'add3 needs a 3-D scene');
-    this.insert(id, x, y, z, range, true);
+    this.insert(id, x, y, z, range, true, options);
+  }
+
+  /**
+   * Changes id's masks: the layers it is on and the layers it sees (32-bit
+   * integers; any other value throws INVALID_ARGUMENT). Every pair with id
+   * as watcher or as target whose visibility changes gets an enter or a leave.
+   */
+  setLayers(id: number, layer: number, sees: number): void {
+    this.alive();
+    const slot = this.slotOf(id);
+    this.core.setLayers(slot, checkMask('layer', layer), checkMask('sees', sees));
   }
 
   /** Moves entity id to (x, y[, z]); z is required in 3-D scenes and ignored in 2-D ones. */
@@ -308,8 +339,11 @@ export class Scene {
     this.slots.clear();
   }
 
-  private insert(id: number, x: number, y: number, z: number, range: AoiRange | undefined, is3d: boolean): void {
+  private insert(id: number, x: number, y: number, z: number, range: AoiRange | undefined, is3d: boolean, options: AddOptions | undefined): void {
     this.alive();
+    checkOptions(is3d ? 'add3' : 'add', options, ADD_OPTION_KEYS);
+    const layer = options?.layer === undefined ? DEFAULT_LAYER : checkMask('layer', options.layer);
+    const sees = options?.sees === undefined ? DEFAULT_SEES : checkMask('sees', options.sees);
     checkId(id);
     if (this.slots.has(id)) this.fail('DUPLICATE_ID', `entity ${id} is already in the scene`);
     checkFinite('x', x);
@@ -318,7 +352,7 @@ export class Scene {
     const [rx, ry, rz, watcher, round] = this.parseRange(range === undefined ? this.defaultRange : range);
     const slot = this.takeSlot();
     this.slots.set(id, slot);
-    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round);
+    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees);
   }
 
   /** A range as [rx, ry, rz, watcher, round]; a circle's half-extents are its radius on every axis. */
@@ -395,4 +429,12 @@ export class Scene {
   private fail(code: 'INVALID_ARGUMENT' | 'UNKNOWN_ID' | 'INVALID_NUMBER' | 'DUPLICATE_ID' | 'INVALID_RECT', message: string): never {
     throw new SpatialError(code, message);
   }
+}
+
+/** A layer mask as an int32: any integer in [-2^31, 2^32 - 1] (its low 32 bits); anything else throws INVALID_ARGUMENT. */
+function checkMask(name: string, mask: number): number {
+  if (!Number.isInteger(mask) || mask < -0x80000000 || mask > 0xffffffff) {
+    throw new SpatialError('INVALID_ARGUMENT', `${name} must be a 32-bit integer mask, got ${String(mask)}`);
+  }
+  return mask | 0;
 }

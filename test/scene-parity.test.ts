@@ -3,14 +3,15 @@
 // query / watchers / queryBox answer must agree.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init, Scene, type AoiRange, type SceneIndex } from '../src/index.js';
+import { init, Scene, type AddOptions, type AoiRange, type SceneIndex } from '../src/index.js';
 import { AoiOracle, normalize } from './oracles/aoi-oracle.js';
 
 beforeAll(() => init());
 
 type Vec = [number, number, number];
 type Op =
-  | { kind: 'add'; id: number; p: Vec; range: AoiRange }
+  | { kind: 'add'; id: number; p: Vec; range: AoiRange; options?: AddOptions }
+  | { kind: 'setLayers'; id: number; layer: number; sees: number }
   | { kind: 'move'; id: number; p: Vec; relative: boolean }
   | { kind: 'moveMany'; moves: Array<{ id: number; p: Vec; relative: boolean }> }
   | { kind: 'addMany'; adds: Array<{ id: number; p: Vec; range: number }> }
@@ -26,6 +27,9 @@ const step = fc.integer({ min: -3, max: 3 }).map((v) => v / 2);
 const vec = (c: fc.Arbitrary<number>): fc.Arbitrary<Vec> => fc.tuple(c, c, c);
 const id = fc.integer({ min: 0, max: 11 });
 const extent = fc.constantFrom(0, 0.5, 1, 2, 3, 4.5);
+// Masks over three layers, plus none, the sign bit and every bit (as -1 and as 2^32 - 1).
+const mask = fc.constantFrom(0, 1, 2, 3, 4, 6, -1, 0xffffffff, -0x80000000);
+const addOptions: fc.Arbitrary<AddOptions | undefined> = fc.option(fc.record({ layer: mask, sees: mask }, { requiredKeys: [] }), { nil: undefined, freq: 3 });
 
 function rangeArb(dimensions: 2 | 3, equal: boolean): fc.Arbitrary<AoiRange> {
   if (equal) return fc.constant(2);
@@ -45,7 +49,8 @@ function opArb(dimensions: 2 | 3, equal: boolean): fc.Arbitrary<Op> {
     fc.record({ id, p: vec(far), relative: fc.constant(false) }),
   );
   return fc.oneof(
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), id, p: vec(coord), range }) },
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), id, p: vec(coord), range, options: addOptions }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('setLayers' as const), id, layer: mask, sees: mask }) },
     { weight: 6, arbitrary: move.map((m) => ({ kind: 'move' as const, ...m })) },
     { weight: 2, arbitrary: fc.array(move, { maxLength: 8 }).map((moves) => ({ kind: 'moveMany' as const, moves })) },
     { weight: 1, arbitrary: fc.array(fc.record({ id: fc.integer({ min: 0, max: 60 }), p: vec(coord), range: equal ? fc.constant(2) : extent }), { maxLength: 50 }).map((adds) => ({ kind: 'addMany' as const, adds })) },
@@ -110,10 +115,15 @@ function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs', index
       case 'add':
         if (oracle.entities.has(op.id)) continue;
         for (const s of scenes) {
-          if (dimensions === 3) s.add3(op.id, op.p[0], op.p[1], op.p[2], op.range);
-          else s.add(op.id, op.p[0], op.p[1], op.range);
+          if (dimensions === 3) s.add3(op.id, op.p[0], op.p[1], op.p[2], op.range, op.options);
+          else s.add(op.id, op.p[0], op.p[1], op.range, op.options);
         }
-        oracle.add(op.id, op.p, toTriple(op.range, dimensions), isRound(op.range));
+        oracle.add(op.id, op.p, toTriple(op.range, dimensions), isRound(op.range), op.options?.layer ?? 1, op.options?.sees ?? -1);
+        break;
+      case 'setLayers':
+        if (!oracle.entities.has(op.id)) continue;
+        for (const s of scenes) s.setLayers(op.id, op.layer, op.sees);
+        oracle.setLayers(op.id, op.layer, op.sees);
         break;
       case 'move': {
         if (!oracle.entities.has(op.id)) continue;
@@ -343,9 +353,28 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
           { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id, range: fc.oneof(shape, fc.constant(null)) }) },
           { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
         ),
-        { minLength: 1, maxLength: 80 },
+        { minLength: 10, maxLength: 80 },
       );
     for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: 80 });
+  });
+
+  it('layers: masks set on add and changed by setLayers in a crowd, with walkers, circles and markers', () => {
+    // Everyone within a few units of everyone: most mask changes flip some pair, either way.
+    const lattice = fc.integer({ min: -4, max: 4 }).map((v) => v / 2);
+    const small = fc.integer({ min: -2, max: 2 }).map((v) => v / 2);
+    const shape = fc.constantFrom(2, 3, { radius: 3 }, null) as fc.Arbitrary<AoiRange>;
+    const arb = (dimensions: 2 | 3) =>
+      fc.array(
+        fc.oneof(
+          { weight: 3, arbitrary: fc.record({ kind: fc.constant('add' as const), id, p: vec(lattice), range: shape, options: addOptions }) },
+          { weight: 3, arbitrary: fc.record({ kind: fc.constant('setLayers' as const), id, layer: mask, sees: mask }) },
+          { weight: 3, arbitrary: fc.record({ kind: fc.constant('move' as const), id, p: vec(small), relative: fc.constant(true) }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id, range: shape }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
+        ),
+        { minLength: 10, maxLength: 60 },
+      );
+    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: 60 });
   });
 
   it('a larger crowd: 300 entities, many walking steps and teleports', () => {

@@ -1,4 +1,4 @@
-// Visibility rules beyond the box: circle (sphere) ranges, on every backend and index.
+// Visibility rules beyond the box: circle (sphere) ranges and layer masks, on every backend and index.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, Scene } from '../src/index.js';
 import { normalize } from './oracles/aoi-oracle.js';
@@ -65,5 +65,37 @@ describe.each(cores)('Scene (%s, %s): circle ranges', (backend, index) => {
     expect(scene.query(1)).toEqual([2, 3]);
     scene.move(4, 2, 2, -1);
     expect(drained(scene)).toEqual(facts('enter 1 2', 'enter 1 3', 'enter 1 4'));
+  });
+});
+
+describe.each(cores)('Scene (%s, %s): layers', (backend, index) => {
+  it('W sees T only when W.sees & T.layer != 0; defaults are layer 1 and every bit seen', () => {
+    const scene = new Scene({ backend, index });
+    scene.add(1, 0, 0, 5); // layer 1, sees all
+    scene.add(2, 1, 0, 5, { layer: 2, sees: 2 }); // a ghost: sees only ghosts
+    scene.add(3, 2, 0, 5, { layer: 2 | 4, sees: 0 }); // sees nothing
+    scene.add(4, 3, 0, 5, { layer: 0 }); // on no layer: seen by nobody
+    expect(scene.query(1)).toEqual([2, 3]);
+    expect(scene.query(2)).toEqual([3]);
+    expect(scene.query(3)).toEqual([]);
+    expect(scene.watchers(4)).toEqual([]);
+    expect(scene.query(4)).toEqual([1, 2, 3]);
+  });
+
+  it('setLayers gives the enter and leave events it implies, as watcher and as target; masks use all 32 bits', () => {
+    const scene = new Scene({ backend, index });
+    scene.add(1, 0, 0, 5);
+    scene.add(2, 1, 0, 5);
+    scene.drain();
+    scene.setLayers(2, 0x80000000, 0x80000000); // the sign bit: seen by 1 (sees all), sees only that layer
+    expect(drained(scene)).toEqual(facts('leave 2 1'));
+    scene.setLayers(1, 1, 1);
+    expect(drained(scene)).toEqual(facts('leave 1 2'));
+    scene.setLayers(1, -1, -1);
+    expect(drained(scene)).toEqual(facts('enter 1 2', 'enter 2 1'));
+    scene.setLayers(1, -1, -1); // no change: no event
+    expect(drained(scene)).toEqual([]);
+    scene.move(2, 2, 0);
+    expect(drained(scene)).toEqual(facts('move 1 2'));
   });
 });

@@ -24,7 +24,7 @@
 // region with more cells than the level holds is read by walking the level's
 // table instead.
 import type { SceneBackend } from '../scene.js';
-import { inCircle } from './scene.js';
+import { DEFAULT_LAYER, DEFAULT_SEES, inCircle } from './scene.js';
 
 const EVENT_ENTER = 0;
 const EVENT_LEAVE = 1;
@@ -206,6 +206,11 @@ export class GridSceneCore implements SceneBackend {
   private circle = new Uint8Array(0);
   /** Watchers with a circle: while there are none, no judgement looks at shapes. */
   private circles = 0;
+  /** Layer masks: W sees T only when seesMask[W] & layer[T] is not 0. */
+  private layer = new Int32Array(0);
+  private seesMask = new Int32Array(0);
+  /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
+  private layered = 0;
   /** Record blocks of cells: blockData[k] holds RECORD doubles per entity, blockSlots[k] their slots. */
   private readonly blockData: Float64Array[] = [];
   private readonly blockSlots: Int32Array[] = [];
@@ -223,6 +228,11 @@ export class GridSceneCore implements SceneBackend {
   /** The subject's range is a circle before (oRound) and after (nRound) the step. */
   private oRound = false;
   private nRound = false;
+  /** The subject's masks before (o) and after (n) the step. */
+  private oLayer = DEFAULT_LAYER;
+  private oSees = DEFAULT_SEES;
+  private nLayer = DEFAULT_LAYER;
+  private nSees = DEFAULT_SEES;
   private readonly rectA = new Int32Array(6);
   private readonly rectB = new Int32Array(6);
 
@@ -249,6 +259,8 @@ export class GridSceneCore implements SceneBackend {
     const circle = new Uint8Array(capacity);
     circle.set(this.circle);
     this.circle = circle;
+    this.layer = grown(this.layer, 1, DEFAULT_LAYER);
+    this.seesMask = grown(this.seesMask, 1, DEFAULT_SEES);
     this.capacity = capacity;
   }
 
@@ -392,21 +404,29 @@ export class GridSceneCore implements SceneBackend {
     this.active.splice(k, 0, l);
   }
 
-  /** Sets slot s's shape to nRound, keeping count of the watchers with a circle (oRound: its shape before). */
+  /** Sets slot s's shape to nRound and masks to nLayer, nSees, keeping count of circles and of masks not the defaults (oRound, oLayer, oSees: before). */
   private setShape(s: number): void {
     this.circles += Number(this.nRound) - Number(this.oRound);
     this.circle[s] = this.nRound ? 1 : 0;
+    this.layered += Number(this.nLayer !== DEFAULT_LAYER || this.nSees !== DEFAULT_SEES) - Number(this.oLayer !== DEFAULT_LAYER || this.oSees !== DEFAULT_SEES);
+    this.layer[s] = this.nLayer;
+    this.seesMask[s] = this.nSees;
   }
 
   /**
    * Which of a record's four answers (bits 0-3: it saw, sees the subject;
-   * the subject saw, sees it) survive the exact test of circles; a box keeps
-   * its answer. Called only while the scene has circles.
+   * the subject saw, sees it) survive the exact test of circles and the
+   * layer masks; a box keeps its answer. Called only while the scene has
+   * circles or masks other than the defaults.
    */
-  private circleMask(t: number, x: number, y: number, z: number, rx: number): number {
+  private refine(t: number, x: number, y: number, z: number, rx: number): number {
     const [ox, oy, oz] = this.o;
     const [nx, ny, nz] = this.n;
     let mask = 15;
+    if ((this.seesMask[t] & this.oLayer) === 0) mask &= ~1;
+    if ((this.seesMask[t] & this.nLayer) === 0) mask &= ~2;
+    if ((this.oSees & this.layer[t]) === 0) mask &= ~4;
+    if ((this.nSees & this.layer[t]) === 0) mask &= ~8;
     if (this.circle[t] === 1) {
       if (!inCircle(x, y, z, rx, ox, oy, oz)) mask &= ~1;
       if (!inCircle(x, y, z, rx, nx, ny, nz)) mask &= ~2;
@@ -420,6 +440,15 @@ export class GridSceneCore implements SceneBackend {
   private readOld(s: number): void {
     this.read(s, this.o, this.oldR);
     this.oRound = this.circle[s] === 1;
+    this.oLayer = this.layer[s];
+    this.oSees = this.seesMask[s];
+  }
+
+  /** The subject keeps its shape and masks through the step. */
+  private keepShape(): void {
+    this.nRound = this.oRound;
+    this.nLayer = this.oLayer;
+    this.nSees = this.oSees;
   }
 
   /** Slot s's position and half-extents (NaN half-extents for a marker). */
@@ -535,8 +564,8 @@ export class GridSceneCore implements SceneBackend {
           let sees = inBox(x, y, z, rx, ry, rz, nx, ny, nz);
           let wasSeen = inBox(ox, oy, oz, r0[0], r0[1], r0[2], x, y, z);
           let isSeen = inBox(nx, ny, nz, r1[0], r1[1], r1[2], x, y, z);
-          if (this.circles !== 0 && (saw || sees || wasSeen || isSeen)) {
-            const mask = this.circleMask(t, x, y, z, rx);
+          if ((this.circles | this.layered) !== 0 && (saw || sees || wasSeen || isSeen)) {
+            const mask = this.refine(t, x, y, z, rx);
             saw &&= (mask & 1) !== 0;
             sees &&= (mask & 2) !== 0;
             wasSeen &&= (mask & 4) !== 0;
@@ -553,11 +582,11 @@ export class GridSceneCore implements SceneBackend {
         }
         case Visit.Query: {
           const r = this.newR;
-          if (inBox(nx, ny, nz, r[0], r[1], r[2], x, y, z) && (!this.nRound || inCircle(nx, ny, nz, r[0], x, y, z))) this.results.push(this.ids[t]);
+          if (inBox(nx, ny, nz, r[0], r[1], r[2], x, y, z) && (!this.nRound || inCircle(nx, ny, nz, r[0], x, y, z)) && (this.nSees & this.layer[t]) !== 0) this.results.push(this.ids[t]);
           break;
         }
         case Visit.Watchers:
-          if (inBox(x, y, z, rx, ry, rz, nx, ny, nz) && (this.circle[t] === 0 || inCircle(x, y, z, rx, nx, ny, nz))) this.results.push(this.ids[t]);
+          if (inBox(x, y, z, rx, ry, rz, nx, ny, nz) && (this.circle[t] === 0 || inCircle(x, y, z, rx, nx, ny, nz)) && (this.seesMask[t] & this.nLayer) !== 0) this.results.push(this.ids[t]);
           break;
         case Visit.Box:
           if (ox <= x && x <= nx && oy <= y && y <= ny && oz <= z && z <= nz) this.results.push(this.ids[t]);
@@ -580,11 +609,15 @@ export class GridSceneCore implements SceneBackend {
   // ---- the operations -----------------------------------------------------
 
   /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false): void {
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, layer = DEFAULT_LAYER, sees = DEFAULT_SEES): void {
     this.ensureSlot(slot);
     this.ids[slot] = id;
     this.oRound = false;
+    this.oLayer = DEFAULT_LAYER;
+    this.oSees = DEFAULT_SEES;
     this.nRound = watcher && round;
+    this.nLayer = layer;
+    this.nSees = sees;
     this.setShape(slot);
     const n = this.n;
     n[0] = x;
@@ -610,7 +643,7 @@ export class GridSceneCore implements SceneBackend {
     n[1] = y;
     n[2] = z;
     for (let a = 0; a < 3; a++) this.newR[a] = this.oldR[a];
-    this.nRound = this.oRound;
+    this.keepShape();
     this.relocate(slot, n);
     this.begin(Visit.Step, slot, true);
     this.step();
@@ -637,6 +670,8 @@ export class GridSceneCore implements SceneBackend {
   remove(slot: number): void {
     this.readOld(slot);
     this.nRound = false;
+    this.nLayer = DEFAULT_LAYER;
+    this.nSees = DEFAULT_SEES;
     this.setShape(slot);
     this.unplace(slot);
     this.n.fill(NaN);
@@ -648,6 +683,7 @@ export class GridSceneCore implements SceneBackend {
   /** Changes what `slot` sees (its level follows its new largest half-extent); `round`: a circle of radius rx. */
   setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round = false): void {
     this.readOld(slot);
+    this.keepShape();
     this.nRound = watcher && round;
     this.setShape(slot);
     this.n.splice(0, 3, ...this.o);
@@ -657,6 +693,19 @@ export class GridSceneCore implements SceneBackend {
     this.begin(Visit.Step, slot, false);
     this.step();
     this.chooseCellSize(this.slotLevel[slot]);
+  }
+
+  /** Changes `slot`'s masks: enter / leave for every pair, with slot as watcher or as target, whose visibility changes. */
+  setLayers(slot: number, layer: number, sees: number): void {
+    this.readOld(slot);
+    this.n.splice(0, 3, ...this.o);
+    for (let a = 0; a < 3; a++) this.newR[a] = this.oldR[a];
+    this.keepShape();
+    this.nLayer = layer;
+    this.nSees = sees;
+    this.setShape(slot);
+    this.begin(Visit.Step, slot, false);
+    this.step();
   }
 
   /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
@@ -680,13 +729,16 @@ export class GridSceneCore implements SceneBackend {
 
   /** Ids that `slot` sees, unordered. */
   query(slot: number): number[] {
+    this.readOld(slot);
     this.read(slot, this.n, this.newR);
-    this.nRound = this.circle[slot] === 1;
+    this.keepShape();
     return this.collect(Visit.Query, slot, false);
   }
 
   /** Ids that see `slot`, unordered. */
   watchers(slot: number): number[] {
+    this.readOld(slot);
+    this.keepShape();
     this.read(slot, this.n, this.newR);
     this.newR.fill(NaN);
     return this.collect(Visit.Watchers, slot, true);
@@ -740,6 +792,7 @@ export class GridSceneCore implements SceneBackend {
     this.active.length = 0;
     this.slotLevel.fill(-1);
     this.circles = 0;
+    this.layered = 0;
     this.blockData.length = 0;
     this.blockSlots.length = 0;
     this.freeBlocks.length = 0;

@@ -62,6 +62,10 @@ export const EVENT_ENTER = 0;
 export const EVENT_LEAVE = 1;
 export const EVENT_MOVE = 2;
 
+/** The masks of an entity added without any: layer 1, every layer seen. */
+export const DEFAULT_LAYER = 1;
+export const DEFAULT_SEES = -1;
+
 /** Slot states. */
 const FREE = 0;
 const WATCHER = 1;
@@ -347,6 +351,11 @@ export class SceneCore {
   private circle = new Uint8Array(0);
   /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
   private circles = 0;
+  /** Layer masks: W sees T only when seesMask[W] & layer[T] is not 0 (defaults: layer 1, every bit seen). */
+  private layer = new Int32Array(0);
+  private seesMask = new Int32Array(0);
+  /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
+  private layered = 0;
   /** watchers[s]: the slots that see s now. */
   private watcherSets: number[][] = [];
   private readonly axes: AxisList[] = [];
@@ -366,6 +375,8 @@ export class SceneCore {
   private readonly target = [0, 0, 0];
   private readonly oldRange = [0, 0, 0];
   private oldCircle = false;
+  private oldLayer = DEFAULT_LAYER;
+  private oldSees = DEFAULT_SEES;
 
   constructor(dimensions: number) {
     this.dimensions = dimensions;
@@ -389,6 +400,8 @@ export class SceneCore {
     };
     this.state = grownI32(this.state);
     this.ids = grownI32(this.ids);
+    this.layer = grownI32(this.layer);
+    this.seesMask = grownI32(this.seesMask);
     this.markWatcher = grownI32(this.markWatcher);
     this.markTarget = grownI32(this.markTarget);
     this.pos = grownF64(this.pos);
@@ -431,7 +444,20 @@ export class SceneCore {
     const i = s * 3;
     const p = this.pos;
     const r = this.range;
-    return this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], target, this.circle[s] === 1);
+    return this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], target, this.circle[s] === 1) && this.meets(this.seesMask[s], target);
+  }
+
+  /** The watcher's mask `sees` meets the layer of slot target. */
+  private meets(sees: number, target: number): boolean {
+    return this.layered === 0 || (sees & this.layer[target]) !== 0;
+  }
+
+  /** Sets slot s's masks, keeping count of the entities whose masks are not the defaults (s counted before when `counted`). */
+  private setMasks(s: number, layer: number, sees: number, counted: boolean): void {
+    if (counted) this.layered -= Number(this.layer[s] !== DEFAULT_LAYER || this.seesMask[s] !== DEFAULT_SEES);
+    this.layer[s] = layer;
+    this.seesMask[s] = sees;
+    this.layered += Number(layer !== DEFAULT_LAYER || sees !== DEFAULT_SEES);
   }
 
   /** True when watcher slot w sees a point at (x, y, z). */
@@ -649,9 +675,14 @@ export class SceneCore {
     const watchers = this.watcherSets[s];
     // Others looking at s: judged on s's old and new position, both boxes fixed.
     let entering = 0;
+    const masks = this.layered !== 0;
     for (const w of this.candidateWatchers) {
-      const was = this.sees(w, ox, oy, oz);
-      const is = this.sees(w, p[i], p[i + 1], p[i + 2]);
+      let was = this.sees(w, ox, oy, oz);
+      let is = this.sees(w, p[i], p[i + 1], p[i + 2]);
+      if (masks) {
+        was &&= (this.seesMask[w] & this.oldLayer) !== 0;
+        is &&= (this.seesMask[w] & this.layer[s]) !== 0;
+      }
       if (was && !is) {
         this.emit(EVENT_LEAVE, w, s);
         removeFrom(watchers, w);
@@ -666,7 +697,7 @@ export class SceneCore {
     const watcherNow = this.state[s] === WATCHER;
     const [rx, ry, rz] = this.oldRange;
     for (const t of this.candidateTargets) {
-      const was = wasWatcher && this.inBox(ox, oy, oz, rx, ry, rz, t, this.oldCircle);
+      const was = wasWatcher && this.inBox(ox, oy, oz, rx, ry, rz, t, this.oldCircle) && (!masks || (this.oldSees & this.layer[t]) !== 0);
       const is = watcherNow && this.holds(s, t);
       if (was && !is) {
         this.emit(EVENT_LEAVE, s, t);
@@ -684,6 +715,8 @@ export class SceneCore {
       this.oldRange[a] = this.range[s * 3 + a];
     }
     this.oldCircle = this.circle[s] === 1;
+    this.oldLayer = this.layer[s];
+    this.oldSees = this.seesMask[s];
   }
 
   /** Sets slot s's shape, keeping count of the watchers with a circle. */
@@ -694,10 +727,11 @@ export class SceneCore {
   }
 
   /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false): void {
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, layer = DEFAULT_LAYER, sees = DEFAULT_SEES): void {
     this.ensureSlot(slot);
     this.rebandIfGrown();
     this.setShape(slot, watcher, round);
+    this.setMasks(slot, layer, sees, false);
     this.state[slot] = watcher ? WATCHER : MARKER;
     this.alive++;
     this.ids[slot] = id;
@@ -905,6 +939,7 @@ export class SceneCore {
     this.countOutside(slot, -1);
     this.unlinkNodes(slot);
     this.setShape(slot, false, false);
+    this.setMasks(slot, DEFAULT_LAYER, DEFAULT_SEES, true);
     this.state[slot] = FREE;
     this.alive--;
     this.rebandIfOutgrown();
@@ -929,6 +964,16 @@ export class SceneCore {
     this.collectSpan(slot);
     this.settle(slot, false, wasWatcher);
     this.rebandIfOutgrown();
+  }
+
+  /** Changes `slot`'s masks: enter / leave for every pair, with slot as watcher or as target, whose visibility changes. */
+  setLayers(slot: number, layer: number, sees: number): void {
+    this.newStep();
+    this.rememberOld(slot);
+    this.collectSpan(slot);
+    this.collectBoxesAround(slot);
+    this.setMasks(slot, layer, sees, true);
+    this.settle(slot, false, this.state[slot] === WATCHER);
   }
 
   /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
@@ -969,6 +1014,8 @@ export class SceneCore {
       this.range[i + 2] = this.dimensions === 3 ? r : 0;
       this.watcherSets[s].length = 0;
       this.circle[s] = 0;
+      this.layer[s] = DEFAULT_LAYER;
+      this.seesMask[s] = DEFAULT_SEES;
       this.markTarget[s] = this.stamp;
     }
     for (let k = 0; k < n; k++) this.state[slots[k]] = WATCHER;
@@ -996,12 +1043,12 @@ export class SceneCore {
         for (let gx = cx - 1; gx <= cx + 1; gx++) {
           for (const t of grid.cell(gx, gy)) {
             if (t === s) continue;
-            if (this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t, false)) {
+            if (this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t, false) && this.meets(DEFAULT_SEES, t)) {
               this.emit(EVENT_ENTER, s, t);
               this.watcherSets[t].push(s);
             }
             // A pair inside the batch is found again from its other member.
-            if (this.markTarget[t] !== this.stamp && this.sees(t, p[i], p[i + 1], p[i + 2])) {
+            if (this.markTarget[t] !== this.stamp && this.sees(t, p[i], p[i + 1], p[i + 2]) && this.meets(this.seesMask[t], s)) {
               this.emit(EVENT_ENTER, t, s);
               this.watcherSets[s].push(t);
             }
@@ -1053,6 +1100,9 @@ export class SceneCore {
     this.state.fill(FREE);
     this.circle.fill(0);
     this.circles = 0;
+    this.layer.fill(DEFAULT_LAYER);
+    this.seesMask.fill(DEFAULT_SEES);
+    this.layered = 0;
     for (const set of this.watcherSets) set.length = 0;
     for (const axis of this.axes) axis.reset();
     this.events.length = 0;
