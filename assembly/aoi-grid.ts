@@ -302,13 +302,23 @@ class GridScene {
     return load<i32>(this.masks + (<usize>s << 3), 4);
   }
 
-  /** Sets slot s's shape to nRound and masks to nLayer, nSees, keeping count of circles and of masks not the defaults (oRound, oLayer, oSees: before). */
+  /**
+   * Sets slot s's shape to nRound and masks to nLayer, nSees, counting them
+   * into circles and layered; the old ones (oRound, oLayer, oSees) stay
+   * counted until uncountOld, after the step, whose judgement needs them.
+   */
   setShape(s: i32): void {
-    this.circles += <i32>this.nRound - <i32>this.oRound;
+    this.circles += <i32>this.nRound;
     store<i32>(this.slot(s), <i32>this.nRound, 24);
-    this.layered += <i32>(this.nLayer != DEFAULT_LAYER || this.nSees != DEFAULT_SEES) - <i32>(this.oLayer != DEFAULT_LAYER || this.oSees != DEFAULT_SEES);
+    this.layered += <i32>(this.nLayer != DEFAULT_LAYER || this.nSees != DEFAULT_SEES);
     store<i32>(this.masks + (<usize>s << 3), this.nLayer);
     store<i32>(this.masks + (<usize>s << 3), this.nSees, 4);
+  }
+
+  /** Counts the subject's old shape and masks out of circles and layered. */
+  uncountOld(): void {
+    this.circles -= <i32>this.oRound;
+    this.layered -= <i32>(this.oLayer != DEFAULT_LAYER || this.oSees != DEFAULT_SEES);
   }
 
   /** The subject keeps its shape and masks through the step. */
@@ -764,6 +774,7 @@ class GridScene {
     memory.fill(changetype<usize>(this) + offsetof<GridScene>('orx'), 0xff, 24);
     this.begin(VISIT_STEP, s, false);
     this.step();
+    this.uncountOld();
     this.chooseCellSize(load<i32>(this.slot(s), 4));
   }
 
@@ -816,6 +827,7 @@ class GridScene {
     memory.fill(changetype<usize>(this) + offsetof<GridScene>('nrx'), 0xff, 24);
     this.begin(VISIT_STEP, s, false);
     this.step();
+    this.uncountOld();
   }
 
   setRange(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
@@ -831,6 +843,7 @@ class GridScene {
     this.place(s, this.rangeLevel(watcher), this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
     this.begin(VISIT_STEP, s, false);
     this.step();
+    this.uncountOld();
     this.chooseCellSize(load<i32>(this.slot(s), 4));
   }
 
@@ -842,6 +855,7 @@ class GridScene {
     this.setShape(s);
     this.begin(VISIT_STEP, s, false);
     this.step();
+    this.uncountOld();
   }
 
   /** Visits, at every level, the region around n (the box nr, with others' reach when asked); returns the result count. */

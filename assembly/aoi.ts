@@ -1271,8 +1271,10 @@ class AoiScene {
     this.rememberOld(slot);
     this.collectSpan(slot);
     this.collectBoxesAround(slot);
-    this.setMasks(slot, layer, sees, true);
+    // The old masks stay counted through the step: its judgement needs them.
+    this.setMasks(slot, layer, sees, false);
     this.settle(slot, false, this.stateOf(slot) == WATCHER);
+    this.layered -= <i32>(this.oldLayer != DEFAULT_LAYER || this.oldSees != DEFAULT_SEES);
   }
 
   /** A large batch is loaded in bulk: sorted links per axis, enter events from a throwaway grid. */

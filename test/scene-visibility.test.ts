@@ -56,6 +56,20 @@ describe.each(cores)('Scene (%s, %s): circle ranges', (backend, index) => {
     expect(scene.query(1)).toEqual([3]);
   });
 
+  it('the only circle leaving the scene, or turning into a box, is judged by its old circle', () => {
+    const scene = new Scene({ backend, index });
+    scene.add(1, 0, 0, { radius: 5 });
+    scene.add(2, 4, 4, null); // in the bounding box, outside the circle
+    scene.add(3, 3, 4, null);
+    scene.drain();
+    scene.setRange(1, 5);
+    expect(drained(scene)).toEqual(facts('enter 1 2'));
+    scene.setRange(1, { radius: 5 });
+    expect(drained(scene)).toEqual(facts('leave 1 2'));
+    scene.remove(1);
+    expect(drained(scene)).toEqual(facts('leave 1 3'));
+  });
+
   it('in 3-D a radius is a sphere: dz counts', () => {
     const scene = new Scene({ backend, index, dimensions: 3 });
     scene.add3(1, 0, 0, 0, { radius: 3 });
@@ -80,6 +94,19 @@ describe.each(cores)('Scene (%s, %s): layers', (backend, index) => {
     expect(scene.query(3)).toEqual([]);
     expect(scene.watchers(4)).toEqual([]);
     expect(scene.query(4)).toEqual([1, 2, 3]);
+  });
+
+  it('the only entity with masks going back to the defaults, or leaving, is judged by its old masks', () => {
+    const scene = new Scene({ backend, index });
+    scene.add(1, 0, 0, 5);
+    scene.add(2, 1, 0, 5, { layer: 4, sees: 4 });
+    expect(drained(scene)).toEqual(facts('enter 1 2'));
+    scene.setLayers(2, 1, -1);
+    expect(drained(scene)).toEqual(facts('enter 2 1'));
+    scene.setLayers(2, 0, 0);
+    expect(drained(scene)).toEqual(facts('leave 1 2', 'leave 2 1'));
+    scene.remove(2);
+    expect(drained(scene)).toEqual([]);
   });
 
   it('setLayers gives the enter and leave events it implies, as watcher and as target; masks use all 32 bits', () => {

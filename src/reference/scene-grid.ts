@@ -404,11 +404,15 @@ export class GridSceneCore implements SceneBackend {
     this.active.splice(k, 0, l);
   }
 
-  /** Sets slot s's shape to nRound and masks to nLayer, nSees, keeping count of circles and of masks not the defaults (oRound, oLayer, oSees: before). */
+  /**
+   * Sets slot s's shape to nRound and masks to nLayer, nSees, counting them
+   * into circles and layered; the old ones (oRound, oLayer, oSees) stay
+   * counted until uncountOld, after the step, whose judgement needs them.
+   */
   private setShape(s: number): void {
-    this.circles += Number(this.nRound) - Number(this.oRound);
+    this.circles += Number(this.nRound);
     this.circle[s] = this.nRound ? 1 : 0;
-    this.layered += Number(this.nLayer !== DEFAULT_LAYER || this.nSees !== DEFAULT_SEES) - Number(this.oLayer !== DEFAULT_LAYER || this.oSees !== DEFAULT_SEES);
+    this.layered += Number(this.nLayer !== DEFAULT_LAYER || this.nSees !== DEFAULT_SEES);
     this.layer[s] = this.nLayer;
     this.seesMask[s] = this.nSees;
   }
@@ -442,6 +446,12 @@ export class GridSceneCore implements SceneBackend {
     this.oRound = this.circle[s] === 1;
     this.oLayer = this.layer[s];
     this.oSees = this.seesMask[s];
+  }
+
+  /** Counts the subject's old shape and masks out of circles and layered. */
+  private uncountOld(): void {
+    this.circles -= Number(this.oRound);
+    this.layered -= Number(this.oLayer !== DEFAULT_LAYER || this.oSees !== DEFAULT_SEES);
   }
 
   /** The subject keeps its shape and masks through the step. */
@@ -629,6 +639,7 @@ export class GridSceneCore implements SceneBackend {
     this.oldR.fill(NaN);
     this.begin(Visit.Step, slot, false);
     this.step();
+    this.uncountOld();
     this.chooseCellSize(this.slotLevel[slot]);
   }
 
@@ -678,6 +689,7 @@ export class GridSceneCore implements SceneBackend {
     this.newR.fill(NaN);
     this.begin(Visit.Step, slot, false);
     this.step();
+    this.uncountOld();
   }
 
   /** Changes what `slot` sees (its level follows its new largest half-extent); `round`: a circle of radius rx. */
@@ -692,6 +704,7 @@ export class GridSceneCore implements SceneBackend {
     this.place(slot, levelFor(this.cellSize, watcher ? Math.max(rx, ry, this.dimensions === 3 ? rz : 0) : -1), this.n, this.newR);
     this.begin(Visit.Step, slot, false);
     this.step();
+    this.uncountOld();
     this.chooseCellSize(this.slotLevel[slot]);
   }
 
@@ -706,6 +719,7 @@ export class GridSceneCore implements SceneBackend {
     this.setShape(slot);
     this.begin(Visit.Step, slot, false);
     this.step();
+    this.uncountOld();
   }
 
   /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */

@@ -972,8 +972,10 @@ export class SceneCore {
     this.rememberOld(slot);
     this.collectSpan(slot);
     this.collectBoxesAround(slot);
-    this.setMasks(slot, layer, sees, true);
+    // The old masks stay counted through the step: its judgement needs them.
+    this.setMasks(slot, layer, sees, false);
     this.settle(slot, false, this.state[slot] === WATCHER);
+    this.layered -= Number(this.oldLayer !== DEFAULT_LAYER || this.oldSees !== DEFAULT_SEES);
   }
 
   /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
