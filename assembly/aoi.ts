@@ -1052,6 +1052,7 @@ class AoiScene {
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
       this.setPos(slot, 2, z);
+      if (this.circles > 0) this.collectInsideCircles(slot);
     }
     this.countOutside(slot, 1);
     this.settle(slot, true, watcher);
@@ -1073,14 +1074,19 @@ class AoiScene {
     this.touched += sum;
   }
 
+  /** Judges the pairs a walk cannot find while the scene has circles (see the reference core). */
+  collectInsideCircles(slot: i32): void {
+    this.collectBoxesAround(slot);
+    if (this.isCircle(slot)) this.collectSpan(slot);
+  }
+
   isTeleport(slot: i32, x: f64, y: f64, z: f64): bool {
     const watcher = this.stateOf(slot) == WATCHER;
     let walk = Math.abs(x - this.posOf(slot, 0)) + Math.abs(y - this.posOf(slot, 1));
     if (this.dims == 3) walk += Math.abs(z - this.posOf(slot, 2));
     if (watcher) walk *= 3;
     const scan = (watcher ? 4 * this.rangeOf(slot, 0) : 0) + 2 * this.axis0.maxRange;
-    // A circle's view changes inside its bounding box, where a walk crosses no edge: re-scan.
-    return walk > scan || this.circles > 0;
+    return walk > scan;
   }
 
   /**

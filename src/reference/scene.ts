@@ -791,10 +791,23 @@ export class SceneCore {
       p[i] = x;
       p[i + 1] = y;
       p[i + 2] = z;
+      if (this.circles > 0) this.collectInsideCircles(slot);
     }
     this.countOutside(slot, 1);
     this.settle(slot, true, watcher);
     this.rebandIfOutgrown();
+  }
+
+  /**
+   * A walk finds the pairs whose boxes the mover crossed; a circle's view
+   * also changes inside its bounding box, where nothing is crossed. So, while
+   * the scene has circles, every box that may hold the mover now is judged
+   * (a box that held it before and not now was crossed), and a mover with a
+   * circle judges everything in its new box.
+   */
+  private collectInsideCircles(slot: number): void {
+    this.collectBoxesAround(slot);
+    if (this.circle[slot] === 1) this.collectSpan(slot);
   }
 
   /**
@@ -807,8 +820,7 @@ export class SceneCore {
     for (let a = 0; a < this.dimensions; a++) walk += Math.abs(target[a] - this.pos[slot * 3 + a]);
     if (watcher) walk *= 3;
     const scan = (watcher ? 4 * this.range[slot * 3] : 0) + 2 * this.axes[0].maxRange;
-    // A circle's view changes inside its bounding box, where a walk crosses no edge: re-scan.
-    return walk > scan || this.circles > 0;
+    return walk > scan;
   }
 
   /**
