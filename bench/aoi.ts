@@ -232,21 +232,7 @@ function visibilityCase(context: SuiteContext, world: World, index: SceneIndex, 
   const make = (rule: string): Runner => sceneRunner(name(rule), 'wasm', true, 'addMany', index, VISIBILITY[rule]);
   // Each rule's events agree with the js core's under the same rule.
   for (const rule of rules) checkEvents(context, world, [make(rule), sceneRunner(`js ${rule}`, 'js', true, 'addMany', index, VISIBILITY[rule])]);
-  const contenders: Contender[] = rules.map((rule) => {
-    const runner = make(rule);
-    let load: Workload;
-    return {
-      name: runner.name,
-      setup: () => {
-        load = new Workload(world, 11);
-        runner.build(load);
-      },
-      run: () => {
-        runner.tick(load);
-      },
-      teardown: () => runner.dispose(),
-    };
-  });
+  const contenders = rules.map((rule) => tickContender(make(rule), world));
   context.bench(`W1 visibility rules (${index} index): ${rules.join(', ')} against the plain box tick`, contenders, {
     opsPerRun: Math.round(world.count * world.moving),
     opName: 'move',
@@ -298,23 +284,26 @@ interface TickCaseOptions {
   headline?: string;
 }
 
+/** A runner timed on ticks of `world`: built in setup, one tick per run. */
+function tickContender(runner: Runner, world: World): Contender {
+  let load: Workload;
+  return {
+    name: runner.name,
+    setup: () => {
+      load = new Workload(world, 11);
+      runner.build(load);
+    },
+    run: () => {
+      runner.tick(load);
+    },
+    teardown: () => runner.dispose(),
+  };
+}
+
 function tickCase(context: SuiteContext, title: string, world: World, options: TickCaseOptions = {}): void {
   const makeRunners = options.runners ?? (() => runners(world.mix !== undefined, context.full));
   checkEvents(context, world, makeRunners());
-  const contenders: Contender[] = makeRunners().map((runner) => {
-    let load: Workload;
-    return {
-      name: runner.name,
-      setup: () => {
-        load = new Workload(world, 11);
-        runner.build(load);
-      },
-      run: () => {
-        runner.tick(load);
-      },
-      teardown: () => runner.dispose(),
-    };
-  });
+  const contenders = makeRunners().map((runner) => tickContender(runner, world));
   const moves = Math.round(world.count * world.moving);
   context.bench(title, contenders, { opsPerRun: moves, opName: 'move', minSamples: 5, baseline: options.baseline, headline: options.headline });
 }
