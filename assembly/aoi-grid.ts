@@ -6,6 +6,7 @@
 // What a step reads is contiguous: a cell's records (slot, position and
 // half-extents: 40 bytes in 2-D, 56 in 3-D) sit in one block, and the cell's
 // coordinates, count and block address in one 24-byte table bucket.
+import { inCircle } from './circle';
 import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 
@@ -22,8 +23,12 @@ const SCAN_ALL_RATIO: f64 = 2;
 const CHOOSE_MIN: i32 = 32;
 const SPARSE_CELL: f64 = 4;
 const DENSE_CELL: f64 = 32;
-/** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, address of its record. */
+/** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, shape (1: a circle), address of its record. */
 const SLOT: usize = 32;
+
+/** The masks of an entity added without any: layer 1, every layer seen. */
+const DEFAULT_LAYER: i32 = 1;
+const DEFAULT_SEES: i32 = -1;
 
 const VISIT_STEP: i32 = 0;
 const VISIT_QUERY: i32 = 1;
@@ -218,6 +223,18 @@ class GridScene {
   nx: f64; ny: f64; nz: f64;
   orx: f64; ory: f64; orz: f64;
   nrx: f64; nry: f64; nrz: f64;
+  /** Watchers with a circle: while there are none, no judgement looks at shapes. */
+  circles: i32;
+  /** The subject's range is a circle before (o) and after (n) the step. */
+  oRound: bool;
+  nRound: bool;
+  /** Two i32 per slot, its layer masks: the layers it is on, the layers it sees. */
+  masks: usize;
+  /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
+  layered: i32;
+  /** The subject's masks before (o) and after (n) the step. */
+  oLayer: i32; oSees: i32;
+  nLayer: i32; nSees: i32;
   // Two regions of cells: x0 y0 z0 x1 y1 z1 each, and the coordinate bounds they were cut from.
   ax0: i32; ay0: i32; az0: i32; ax1: i32; ay1: i32; az1: i32;
   bx0: i32; by0: i32; bz0: i32; bx1: i32; by1: i32; bz1: i32;
@@ -225,8 +242,6 @@ class GridScene {
   bLoX: f64; bLoY: f64; bLoZ: f64; bHiX: f64; bHiY: f64; bHiZ: f64;
   /** Bounds of the region being visited: a record outside them on any axis can change nothing. */
   fLoX: f64; fLoY: f64; fLoZ: f64; fHiX: f64; fHiY: f64; fHiZ: f64;
-  /** Layer mask of each slot (an i32 per slot), read by nearest through layerOf: 1 for every entity. */
-  layers: usize;
   /** The k best of a nearest search. */
   picker: KNearest;
 
@@ -245,8 +260,12 @@ class GridScene {
     }
     for (let k = this.capacity; k < capacity; k++) store<i32>(grown + <usize>k * SLOT, -1, 4);
     this.slots = grown;
-    this.layers = this.layers == 0 ? heap.alloc(<usize>capacity << 2) : heap.realloc(this.layers, <usize>capacity << 2);
-    for (let k = this.capacity; k < capacity; k++) store<i32>(this.layers + (<usize>k << 2), 1);
+    const masks = heap.alloc(<usize>capacity << 3);
+    if (this.masks != 0) {
+      memory.copy(masks, this.masks, <usize>this.capacity << 3);
+      heap.free(this.masks);
+    }
+    this.masks = masks;
     this.capacity = capacity;
   }
 
@@ -272,6 +291,66 @@ class GridScene {
 
   @inline levelOf(s: i32): Level {
     return changetype<Level>(<usize>load<u32>(this.levels + (<usize>load<i32>(this.slot(s), 4) << 2)));
+  }
+
+  /** Slot s's range is a circle (sphere) of radius its first half-extent. */
+  @inline isCircle(s: i32): bool {
+    return load<i32>(this.slot(s), 24) != 0;
+  }
+
+  @inline layerOf(s: i32): i32 {
+    return load<i32>(this.masks + (<usize>s << 3));
+  }
+  @inline seesOf(s: i32): i32 {
+    return load<i32>(this.masks + (<usize>s << 3), 4);
+  }
+
+  /**
+   * Sets slot s's shape to nRound and masks to nLayer, nSees, counting them
+   * into circles and layered; the old ones (oRound, oLayer, oSees) stay
+   * counted until uncountOld, after the step, whose judgement needs them.
+   */
+  setShape(s: i32): void {
+    this.circles += <i32>this.nRound;
+    store<i32>(this.slot(s), <i32>this.nRound, 24);
+    this.layered += <i32>(this.nLayer != DEFAULT_LAYER || this.nSees != DEFAULT_SEES);
+    store<i32>(this.masks + (<usize>s << 3), this.nLayer);
+    store<i32>(this.masks + (<usize>s << 3), this.nSees, 4);
+  }
+
+  /** Counts the subject's old shape and masks out of circles and layered. */
+  uncountOld(): void {
+    this.circles -= <i32>this.oRound;
+    this.layered -= <i32>(this.oLayer != DEFAULT_LAYER || this.oSees != DEFAULT_SEES);
+  }
+
+  /** The subject keeps its shape and masks through the step. */
+  keepShape(): void {
+    this.nRound = this.oRound;
+    this.nLayer = this.oLayer;
+    this.nSees = this.oSees;
+  }
+
+  /**
+   * Which of a record's four answers (bits 0-3: it saw, sees the subject;
+   * the subject saw, sees it) survive the exact test of circles and the
+   * layer masks; a box keeps its answer. Called only while the scene has
+   * circles or masks other than the defaults.
+   */
+  refine(t: i32, x: f64, y: f64, z: f64, rx: f64): i32 {
+    let mask = 15;
+    const tSees = this.seesOf(t), tLayer = this.layerOf(t);
+    if ((tSees & this.oLayer) == 0) mask &= ~1;
+    if ((tSees & this.nLayer) == 0) mask &= ~2;
+    if ((this.oSees & tLayer) == 0) mask &= ~4;
+    if ((this.nSees & tLayer) == 0) mask &= ~8;
+    if (this.isCircle(t)) {
+      if (!inCircle(x, y, z, rx, this.ox, this.oy, this.oz)) mask &= ~1;
+      if (!inCircle(x, y, z, rx, this.nx, this.ny, this.nz)) mask &= ~2;
+    }
+    if (this.oRound && !inCircle(this.ox, this.oy, this.oz, this.orx, x, y, z)) mask &= ~4;
+    if (this.nRound && !inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z)) mask &= ~8;
+    return mask;
   }
 
   /** Address of slot s's record. */
@@ -427,6 +506,9 @@ class GridScene {
   readOld(s: i32): void {
     const r = this.recordOf(s);
     this.subjectRecord = r;
+    this.oRound = this.isCircle(s);
+    this.oLayer = this.layerOf(s);
+    this.oSees = this.seesOf(s);
     this.ox = load<f64>(r, 8);
     this.oy = load<f64>(r, 16);
     if (this.dims == 3) {
@@ -564,11 +646,15 @@ class GridScene {
       let hit = false;
       if (this.visit == VISIT_QUERY) {
         hit = inBox(this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, x, y, z);
+        if (hit && this.nRound) hit = inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z);
+        if (hit && this.layered != 0) hit = (this.nSees & this.layerOf(t)) != 0;
       } else if (this.visit == VISIT_WATCHERS) {
         const rx = three ? load<f64>(r, 32) : load<f64>(r, 24);
         const ry = three ? load<f64>(r, 40) : load<f64>(r, 32);
         const rz = three ? load<f64>(r, 48) : 0;
         hit = inBox(x, y, z, rx, ry, rz, this.nx, this.ny, this.nz);
+        if (hit && this.circles != 0 && this.isCircle(t)) hit = inCircle(x, y, z, rx, this.nx, this.ny, this.nz);
+        if (hit && this.layered != 0) hit = (this.seesOf(t) & this.nLayer) != 0;
       } else {
         hit = this.ox <= x && x <= this.nx && this.oy <= y && y <= this.ny && this.oz <= z && z <= this.nz;
       }
@@ -594,6 +680,7 @@ class GridScene {
     const nLo = f64x2.sub(n, nR), nHi = f64x2.add(n, nR);
     const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
     const moved = <i32>this.moved;
+    const refined = (this.circles | this.layered) != 0;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * 40;
       const p = v128.load(r, 8);
@@ -601,10 +688,17 @@ class GridScene {
       if (load<i32>(r) == w) continue;
       const range = v128.load(r, 24);
       const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
-      const saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi)));
-      const sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi)));
-      const was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
-      const is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
+      let saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi)));
+      let sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi)));
+      let was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
+      let is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
+      if (refined && (saw | sees | was | is) != 0) {
+        const mask = this.refine(load<i32>(r), f64x2.extract_lane(p, 0), f64x2.extract_lane(p, 1), 0, f64x2.extract_lane(range, 0));
+        saw &= mask;
+        sees &= mask >> 1;
+        was &= mask >> 2;
+        is &= mask >> 3;
+      }
       this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
     }
   }
@@ -625,6 +719,7 @@ class GridScene {
     const ox = this.ox, oy = this.oy, oz = this.oz, nx = this.nx, ny = this.ny, nz = this.nz;
     const fLoX = this.fLoX, fHiX = this.fHiX, fLoY = this.fLoY, fHiY = this.fHiY, fLoZ = this.fLoZ, fHiZ = this.fHiZ;
     const moved = <i32>this.moved;
+    const refined = (this.circles | this.layered) != 0;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * 56;
       const x = load<f64>(r, 8);
@@ -635,10 +730,17 @@ class GridScene {
       const rx = load<f64>(r, 32);
       const ry = load<f64>(r, 40);
       const rz = load<f64>(r, 48);
-      const saw = <i32>inBox(x, y, z, rx, ry, rz, ox, oy, oz);
-      const sees = <i32>inBox(x, y, z, rx, ry, rz, nx, ny, nz);
-      const was = <i32>inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
-      const is = <i32>inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
+      let saw = <i32>inBox(x, y, z, rx, ry, rz, ox, oy, oz);
+      let sees = <i32>inBox(x, y, z, rx, ry, rz, nx, ny, nz);
+      let was = <i32>inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
+      let is = <i32>inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
+      if (refined && (saw | sees | was | is) != 0) {
+        const mask = this.refine(load<i32>(r), x, y, z, rx);
+        saw &= mask;
+        sees &= mask >> 1;
+        was &= mask >> 2;
+        is &= mask >> 3;
+      }
       this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
     }
   }
@@ -655,9 +757,16 @@ class GridScene {
     return watcher ? levelFor(this.cellSize, max<f64>(max<f64>(this.nrx, this.nry), this.nrz)) : 0;
   }
 
-  add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+  add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32): void {
     this.ensureSlot(s);
     store<i32>(this.slot(s), id);
+    this.oRound = false;
+    this.oLayer = DEFAULT_LAYER;
+    this.oSees = DEFAULT_SEES;
+    this.nRound = watcher && round;
+    this.nLayer = layer;
+    this.nSees = sees;
+    this.setShape(s);
     this.nx = x;
     this.ny = y;
     this.nz = this.dims == 3 ? z : 0;
@@ -668,6 +777,7 @@ class GridScene {
     memory.fill(changetype<usize>(this) + offsetof<GridScene>('orx'), 0xff, 24);
     this.begin(VISIT_STEP, s, false);
     this.step();
+    this.uncountOld();
     this.chooseCellSize(load<i32>(this.slot(s), 4));
   }
 
@@ -687,6 +797,7 @@ class GridScene {
     this.nrx = this.orx;
     this.nry = this.ory;
     this.nrz = this.orz;
+    this.keepShape();
     this.relocate(s);
     this.begin(VISIT_STEP, s, true);
     this.step();
@@ -709,16 +820,24 @@ class GridScene {
 
   remove(s: i32): void {
     this.readOld(s);
+    this.nRound = false;
+    this.nLayer = DEFAULT_LAYER;
+    this.nSees = DEFAULT_SEES;
+    this.setShape(s);
     this.unplace(s);
     // Nothing is seen after a remove: no box holds a NaN place.
     memory.fill(changetype<usize>(this) + offsetof<GridScene>('nx'), 0xff, 24);
     memory.fill(changetype<usize>(this) + offsetof<GridScene>('nrx'), 0xff, 24);
     this.begin(VISIT_STEP, s, false);
     this.step();
+    this.uncountOld();
   }
 
-  setRange(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+  setRange(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
     this.readOld(s);
+    this.keepShape();
+    this.nRound = watcher && round;
+    this.setShape(s);
     this.nx = this.ox;
     this.ny = this.oy;
     this.nz = this.oz;
@@ -727,7 +846,19 @@ class GridScene {
     this.place(s, this.rangeLevel(watcher), this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
     this.begin(VISIT_STEP, s, false);
     this.step();
+    this.uncountOld();
     this.chooseCellSize(load<i32>(this.slot(s), 4));
+  }
+
+  /** New masks for slot s: enter / leave for every pair, with s as watcher or as target, whose visibility changes. */
+  setLayers(s: i32, layer: i32, sees: i32): void {
+    this.readNew(s);
+    this.nLayer = layer;
+    this.nSees = sees;
+    this.setShape(s);
+    this.begin(VISIT_STEP, s, false);
+    this.step();
+    this.uncountOld();
   }
 
   /** Visits, at every level, the region around n (the box nr, with others' reach when asked); returns the result count. */
@@ -753,6 +884,7 @@ class GridScene {
     this.nrx = this.orx;
     this.nry = this.ory;
     this.nrz = this.orz;
+    this.keepShape();
   }
 
   query(s: i32): i32 {
@@ -785,11 +917,6 @@ class GridScene {
       this.visitRect(lv, lv.cell(minX), lv.cell(minY), lv.cell(minZ), lv.cell(maxX), lv.cell(maxY), lv.cell(maxZ));
     }
     return this.results.length;
-  }
-
-  /** Layer mask of slot s. */
-  @inline layerOf(s: i32): i32 {
-    return load<i32>(this.layers + (<usize>s << 2));
   }
 
   /**
@@ -869,11 +996,13 @@ class GridScene {
     }
     this.active.length = 0;
     for (let k = 0; k < this.capacity; k++) store<i32>(this.slot(k), -1, 4);
+    this.circles = 0;
+    this.layered = 0;
     this.events.length = 0;
   }
 
   bytes(): f64 {
-    let bytes = <f64>offsetof<GridScene>() + <f64>this.capacity * <f64>SLOT + <f64>this.levelCount * 4;
+    let bytes = <f64>offsetof<GridScene>() + <f64>this.capacity * <f64>(SLOT + 8) + <f64>this.levelCount * 4;
     for (let l = 0; l < this.levelCount; l++) {
       const p = load<u32>(this.levels + (<usize>l << 2));
       if (p == 0) continue;
@@ -884,7 +1013,7 @@ class GridScene {
         if (load<i32>(e, 12) != 0) bytes += <f64>load<i32>(e, 16) * <f64>this.record;
       }
     }
-    bytes += <f64>this.capacity * 4 + <f64>offsetof<KNearest>() + <f64>this.picker.capacity * 12;
+    bytes += <f64>offsetof<KNearest>() + <f64>this.picker.capacity * 12;
     return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity) * 4;
   }
 }
@@ -936,16 +1065,20 @@ export function aoiGridDestroy(ptr: i32): void {
   }
   if (s.levels != 0) heap.free(s.levels);
   heap.free(s.slots);
+  heap.free(s.masks);
   freeIntList(s.active);
   freeIntList(s.events);
   freeIntList(s.results);
   freeKNearest(s.picker);
-  heap.free(s.layers);
   heap.free(<usize>ptr);
 }
 
-export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32): void {
-  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0);
+export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32): void {
+  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees);
+}
+
+export function aoiGridSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
+  grid(ptr).setLayers(slot, layer, sees);
 }
 
 export function aoiGridMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
@@ -956,8 +1089,8 @@ export function aoiGridRemove(ptr: i32, slot: i32): void {
   grid(ptr).remove(slot);
 }
 
-export function aoiGridSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32): void {
-  grid(ptr).setRange(slot, rx, ry, rz, watcher != 0);
+export function aoiGridSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32): void {
+  grid(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0);
 }
 
 export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
@@ -974,7 +1107,7 @@ export function aoiGridAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32,
   for (let k = 0; k < count; k++) {
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
     const r = load<f64>(<usize>ranges + (<usize>k << 3));
-    s.add(load<i32>(<usize>slots + (<usize>k << 2)), load<i32>(<usize>ids + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z, r, r, r, true);
+    s.add(load<i32>(<usize>slots + (<usize>k << 2)), load<i32>(<usize>ids + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z, r, r, r, true, false, DEFAULT_LAYER, DEFAULT_SEES);
   }
 }
 

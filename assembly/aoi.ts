@@ -17,6 +17,7 @@
 // in list order (see AxisList), so walks read memory forwards.
 
 import { growBytes, IntList, newIntList, freeIntList, forgetEvents } from './int-list';
+import { inCircle } from './circle';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 
 const KIND_LOWER: i32 = 0;
@@ -57,6 +58,9 @@ const EVENT_MOVE: i32 = 2;
 
 const FREE: i32 = 0;
 const WATCHER: i32 = 1;
+/** The masks of an entity added without any: layer 1, every layer seen. */
+const DEFAULT_LAYER: i32 = 1;
+const DEFAULT_SEES: i32 = -1;
 const MARKER: i32 = 2;
 
 
@@ -503,6 +507,19 @@ class AoiScene {
   slots: usize = 0;
   slotsRaw: usize = 0;
   sets: usize = 0; // an IntList (12 bytes) per slot: who sees the slot
+  /** A byte per slot: 1 when its range is a circle (sphere) of radius rangeOf(s, 0), 0 for a box. */
+  shapes: usize = 0;
+  /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
+  circles: i32 = 0;
+  /** The step's subject had a circle before the step. */
+  oldCircle: bool = false;
+  /** Two i32 per slot, its layer masks: the layers it is on, the layers it sees (W sees T only when W's sees & T's layer != 0). */
+  masks: usize = 0;
+  /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
+  layered: i32 = 0;
+  /** The step's subject's masks before the step. */
+  oldLayer: i32 = DEFAULT_LAYER;
+  oldSees: i32 = DEFAULT_SEES;
   stamp: i32 = 0;
   alive: i32 = 0;
   /** Entities when the axes were last re-banded for the scene's extent. */
@@ -530,8 +547,6 @@ class AoiScene {
   nz: f64 = 0;
   /** Sink of touch(): keeps its loads from being optimised away. */
   touched: i32 = 0;
-  /** Layer mask of each slot (an i32 per slot), read by nearest through layerOf: 1 for every entity. */
-  layers: usize = 0;
   /** The k best of a nearest search. */
   picker: KNearest = changetype<KNearest>(0);
 
@@ -583,8 +598,8 @@ class AoiScene {
     this.slotsRaw = raw;
     this.slots = slots;
     this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
-    this.layers = growBytes(this.layers, cap << 2);
-    for (let s = old; s < cap; s++) store<i32>(this.layers + (s << 2), 1);
+    this.shapes = growZeroed(this.shapes, old, cap);
+    this.masks = growZeroed(this.masks, old << 3, cap << 3);
     for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * NODES_PER_SLOT);
     this.capacity = capacity;
   }
@@ -603,15 +618,51 @@ class AoiScene {
     events.length += 3;
   }
 
-  /** A box centred at (wx, wy, wz) with half-extents r holds the point of slot t. */
-  @inline inBox(wx: f64, wy: f64, wz: f64, rx: f64, ry: f64, rz: f64, t: i32): bool {
+  @inline isCircle(s: i32): bool {
+    return load<u8>(this.shapes + <usize>s) != 0;
+  }
+
+  /** Sets slot s's shape, keeping count of the watchers with a circle. */
+  setShape(s: i32, watcher: bool, round: bool): void {
+    const now: i32 = watcher && round ? 1 : 0;
+    this.circles += now - (this.stateOf(s) == WATCHER ? <i32>load<u8>(this.shapes + <usize>s) : 0);
+    store<u8>(this.shapes + <usize>s, <u8>now);
+  }
+
+  /** A box centred at (wx, wy, wz) with half-extents r (bounding a circle of radius rx when `round`) holds the point of slot t. */
+  @inline inBox(wx: f64, wy: f64, wz: f64, rx: f64, ry: f64, rz: f64, t: i32, round: bool): bool {
     const tx = this.posOf(t, 0);
     if (!(wx - rx <= tx && tx <= wx + rx)) return false;
     const ty = this.posOf(t, 1);
     if (!(wy - ry <= ty && ty <= wy + ry)) return false;
-    if (this.dims == 2) return true;
     const tz = this.posOf(t, 2);
-    return wz - rz <= tz && tz <= wz + rz;
+    if (this.dims == 3 && !(wz - rz <= tz && tz <= wz + rz)) return false;
+    return !round || inCircle(wx, wy, wz, rx, tx, ty, tz);
+  }
+
+  /** Slot s, with its range and masks now, sees the point of slot t. */
+  @inline holds(s: i32, t: i32): bool {
+    return this.inBox(this.posOf(s, 0), this.posOf(s, 1), this.posOf(s, 2), this.rangeOf(s, 0), this.rangeOf(s, 1), this.rangeOf(s, 2), t, this.isCircle(s)) && this.meets(this.seesOf(s), t);
+  }
+
+  @inline layerOf(s: i32): i32 {
+    return load<i32>(this.masks + (<usize>s << 3));
+  }
+  @inline seesOf(s: i32): i32 {
+    return load<i32>(this.masks + (<usize>s << 3), 4);
+  }
+
+  /** A watcher's mask `sees` meets the layer of slot t. */
+  @inline meets(sees: i32, t: i32): bool {
+    return this.layered == 0 || (sees & this.layerOf(t)) != 0;
+  }
+
+  /** Sets slot s's masks, keeping count of the entities whose masks are not the defaults (s counted before when `counted`). */
+  setMasks(s: i32, layer: i32, sees: i32, counted: bool): void {
+    if (counted) this.layered -= <i32>(this.layerOf(s) != DEFAULT_LAYER || this.seesOf(s) != DEFAULT_SEES);
+    store<i32>(this.masks + (<usize>s << 3), layer);
+    store<i32>(this.masks + (<usize>s << 3), sees, 4);
+    this.layered += <i32>(layer != DEFAULT_LAYER || sees != DEFAULT_SEES);
   }
 
   /** Watcher slot w sees a point at (x, y, z). */
@@ -623,10 +674,12 @@ class AoiScene {
     p = this.posOf(w, 1);
     r = this.rangeOf(w, 1);
     if (!(p - r <= y && y <= p + r)) return false;
-    if (this.dims == 2) return true;
-    p = this.posOf(w, 2);
-    r = this.rangeOf(w, 2);
-    return p - r <= z && z <= p + r;
+    if (this.dims == 3) {
+      p = this.posOf(w, 2);
+      r = this.rangeOf(w, 2);
+      if (!(p - r <= z && z <= p + r)) return false;
+    }
+    return this.circles == 0 || !this.isCircle(w) || inCircle(this.posOf(w, 0), this.posOf(w, 1), this.posOf(w, 2), this.rangeOf(w, 0), x, y, z);
   }
 
   @inline addCandidateWatcher(w: i32): void {
@@ -869,10 +922,16 @@ class AoiScene {
     const watchers = this.watcherSet(s);
     const candidates = this.candidateWatchers;
     let entering = 0;
+    const masks = this.layered != 0;
+    const oldLayer = this.oldLayer, layer = this.layerOf(s);
     for (let k = 0, n = candidates.length; k < n; k++) {
       const w = candidates.get(k);
-      const was = this.sees(w, ox, oy, oz);
-      const is = this.sees(w, nx, ny, nz);
+      let was = this.sees(w, ox, oy, oz);
+      let is = this.sees(w, nx, ny, nz);
+      if (masks) {
+        was = was && (this.seesOf(w) & oldLayer) != 0;
+        is = is && (this.seesOf(w) & layer) != 0;
+      }
       if (was && !is) {
         this.emit(EVENT_LEAVE, w, s);
         watchers.removeValue(this.idOf(w));
@@ -904,11 +963,16 @@ class AoiScene {
     const watcherNow = this.stateOf(s) == WATCHER;
     const orx = this.orx, ory = this.ory, orz = this.orz;
     const rx = this.rangeOf(s, 0), ry = this.rangeOf(s, 1), rz = this.rangeOf(s, 2);
+    const oldRound = this.oldCircle, round = this.isCircle(s);
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      const was = wasWatcher && this.inBox(ox, oy, oz, orx, ory, orz, t);
-      const is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t);
+      let was = wasWatcher && this.inBox(ox, oy, oz, orx, ory, orz, t, oldRound);
+      let is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t, round);
+      if (masks) {
+        was = was && (this.oldSees & this.layerOf(t)) != 0;
+        is = is && (this.seesOf(s) & this.layerOf(t)) != 0;
+      }
       if (was && !is) {
         this.emit(EVENT_LEAVE, s, t);
         this.watcherSet(t).removeValue(this.idOf(s));
@@ -926,11 +990,16 @@ class AoiScene {
     this.orx = this.rangeOf(s, 0);
     this.ory = this.rangeOf(s, 1);
     this.orz = this.rangeOf(s, 2);
+    this.oldCircle = this.isCircle(s);
+    this.oldLayer = this.layerOf(s);
+    this.oldSees = this.seesOf(s);
   }
 
-  add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+  add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32): void {
     this.ensureSlot(slot);
     this.rebandIfGrown();
+    this.setShape(slot, watcher, round);
+    this.setMasks(slot, layer, sees, false);
     this.setState(slot, watcher ? WATCHER : MARKER);
     this.alive++;
     store<i32>(this.slotAt(slot), id, SLOT_ID);
@@ -986,6 +1055,7 @@ class AoiScene {
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
       this.setPos(slot, 2, z);
+      if (this.circles > 0) this.collectInsideCircles(slot);
     }
     this.countOutside(slot, 1);
     this.settle(slot, true, watcher);
@@ -1005,6 +1075,12 @@ class AoiScene {
     }
     sum += load<i32>(this.watcherSet(slot).data);
     this.touched += sum;
+  }
+
+  /** Judges the pairs a walk cannot find while the scene has circles (see the reference core). */
+  collectInsideCircles(slot: i32): void {
+    this.collectBoxesAround(slot);
+    if (this.isCircle(slot)) this.collectSpan(slot);
   }
 
   isTeleport(slot: i32, x: f64, y: f64, z: f64): bool {
@@ -1161,7 +1237,7 @@ class AoiScene {
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      if (wasWatcher && this.inBox(this.ox, this.oy, this.oz, this.orx, this.ory, this.orz, t)) {
+      if (wasWatcher && this.holds(slot, t)) {
         this.emit(EVENT_LEAVE, slot, t);
         this.watcherSet(t).removeValue(this.idOf(slot));
       }
@@ -1171,17 +1247,20 @@ class AoiScene {
     set.length = 0;
     this.countOutside(slot, -1);
     this.unlinkNodes(slot);
+    this.setShape(slot, false, false);
+    this.setMasks(slot, DEFAULT_LAYER, DEFAULT_SEES, true);
     this.setState(slot, FREE);
     this.alive--;
     this.tidy();
   }
 
-  setRange(slot: i32, rx: f64, ry: f64, rz: f64, watcher: bool): void {
+  setRange(slot: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
     this.newStep();
     this.rememberOld(slot);
     const wasWatcher = this.stateOf(slot) == WATCHER;
     this.collectSpan(slot);
     if (wasWatcher) for (let a = 0; a < this.dims; a++) this.unlinkBoundaries(this.axis(a), a, slot);
+    this.setShape(slot, watcher, round);
     this.setState(slot, watcher ? WATCHER : MARKER);
     this.setRangeOf(slot, 0, watcher ? rx : 0);
     this.setRangeOf(slot, 1, watcher ? ry : 0);
@@ -1195,13 +1274,25 @@ class AoiScene {
     this.tidy();
   }
 
+  /** New masks for slot: enter / leave for every pair, with slot as watcher or as target, whose visibility changes. */
+  setLayers(slot: i32, layer: i32, sees: i32): void {
+    this.newStep();
+    this.rememberOld(slot);
+    this.collectSpan(slot);
+    this.collectBoxesAround(slot);
+    // The old masks stay counted through the step: its judgement needs them.
+    this.setMasks(slot, layer, sees, false);
+    this.settle(slot, false, this.stateOf(slot) == WATCHER);
+    this.layered -= <i32>(this.oldLayer != DEFAULT_LAYER || this.oldSees != DEFAULT_SEES);
+  }
+
   /** A large batch is loaded in bulk: sorted links per axis, enter events from a throwaway grid. */
   addMany(slots: usize, ids: usize, xs: usize, ys: usize, zs: usize, ranges: usize, n: i32): void {
     if (n < BULK_MIN || n * 4 < this.alive) {
       for (let k = 0; k < n; k++) {
         const z = zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3));
         const r = load<f64>(ranges + (<usize>k << 3));
-        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true);
+        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true, false, DEFAULT_LAYER, DEFAULT_SEES);
       }
       return;
     }
@@ -1220,6 +1311,9 @@ class AoiScene {
       this.setRangeOf(s, 1, r);
       this.setRangeOf(s, 2, this.dims == 3 ? r : 0);
       this.watcherSet(s).length = 0;
+      store<u8>(this.shapes + <usize>s, 0);
+      store<i32>(this.masks + (<usize>s << 3), DEFAULT_LAYER);
+      store<i32>(this.masks + (<usize>s << 3), DEFAULT_SEES, 4);
       store<i32>(this.slotAt(s), this.stamp, SLOT_MARK_TARGET);
     }
     for (let k = 0; k < n; k++) this.setState(load<i32>(slots + (<usize>k << 2)), WATCHER);
@@ -1252,12 +1346,12 @@ class AoiScene {
           for (let i = load<i32>(grid.starts + (<usize>c << 2)); i < end; i++) {
             const t = load<i32>(grid.items + (<usize>i << 2));
             if (t == s) continue;
-            if (this.inBox(x, y, z, rx, ry, rz, t)) {
+            if (this.inBox(x, y, z, rx, ry, rz, t, false) && this.meets(DEFAULT_SEES, t)) {
               this.emit(EVENT_ENTER, s, t);
               this.watcherSet(t).push(this.idOf(s));
             }
             // A pair inside the batch is found again from its other member.
-            if (load<i32>(this.slotAt(t), SLOT_MARK_TARGET) != this.stamp && this.sees(t, x, y, z)) {
+            if (load<i32>(this.slotAt(t), SLOT_MARK_TARGET) != this.stamp && this.sees(t, x, y, z) && this.meets(this.seesOf(t), s)) {
               this.emit(EVENT_ENTER, t, s);
               this.watcherSet(s).push(this.idOf(t));
             }
@@ -1274,12 +1368,10 @@ class AoiScene {
     this.collectSpan(slot);
     const results = this.results;
     results.length = 0;
-    const x = this.posOf(slot, 0), y = this.posOf(slot, 1), z = this.posOf(slot, 2);
-    const rx = this.rangeOf(slot, 0), ry = this.rangeOf(slot, 1), rz = this.rangeOf(slot, 2);
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      if (this.inBox(x, y, z, rx, ry, rz, t)) results.push(this.idOf(t));
+      if (this.holds(slot, t)) results.push(this.idOf(t));
     }
     return results.length;
   }
@@ -1311,11 +1403,6 @@ class AoiScene {
       }
     }
     return results.length;
-  }
-
-  /** Layer mask of slot s. */
-  @inline layerOf(s: i32): i32 {
-    return load<i32>(this.layers + (<usize>s << 2));
   }
 
   /**
@@ -1373,6 +1460,9 @@ class AoiScene {
 
   clear(): void {
     memory.fill(this.slots, 0, <usize>this.capacity << SLOT_SHIFT);
+    memory.fill(this.shapes, 0, <usize>this.capacity);
+    this.circles = 0;
+    this.layered = 0;
     for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
     for (let a = 0; a < this.dims; a++) this.axis(a).reset();
     this.events.length = 0;
@@ -1615,17 +1705,22 @@ export function aoiDestroy(ptr: i32): void {
   for (let a = 0; a < s.dims; a++) s.axis(a).release();
   heap.free(s.slotsRaw);
   heap.free(s.sets);
+  heap.free(s.shapes);
+  heap.free(s.masks);
   freeIntList(s.candidateWatchers);
   freeIntList(s.candidateTargets);
   freeIntList(s.events);
   freeIntList(s.results);
   freeKNearest(s.picker);
-  heap.free(s.layers);
   heap.free(<usize>ptr);
 }
 
-export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32): void {
-  scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0);
+export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32): void {
+  scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees);
+}
+
+export function aoiSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
+  scene(ptr).setLayers(slot, layer, sees);
 }
 
 export function aoiMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
@@ -1636,8 +1731,8 @@ export function aoiRemove(ptr: i32, slot: i32): void {
   scene(ptr).remove(slot);
 }
 
-export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32): void {
-  scene(ptr).setRange(slot, rx, ry, rz, watcher != 0);
+export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32): void {
+  scene(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0);
 }
 
 /** How many moves ahead a batch touches the memory a move starts from. */
@@ -1706,13 +1801,13 @@ export function aoiClear(ptr: i32): void {
 export function aoiBytes(ptr: i32): f64 {
   const s = scene(ptr);
   const cap = <f64>s.capacity;
-  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>());
+  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 9);
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);
     bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>RECORD_BYTES + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 16;
   }
   bytes += <f64>(s.candidateWatchers.capacity + s.candidateTargets.capacity + s.events.capacity + s.results.capacity) * 4;
-  bytes += cap * 4 + <f64>offsetof<KNearest>() + <f64>s.picker.capacity * 12;
+  bytes += <f64>offsetof<KNearest>() + <f64>s.picker.capacity * 12;
   return bytes;
 }

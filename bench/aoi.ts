@@ -135,8 +135,15 @@ interface Runner {
  */
 type SceneBuild = 'addMany' | 'add' | { movedFrom: number };
 
-/** A scene contender; `batch` picks moveMany over one move call per entity. */
-function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: SceneBuild = 'addMany', index: SceneIndex = 'lists'): Runner {
+/** A scene contender; `batch` picks moveMany over one move call per entity; `prepare` runs on the built scene, untimed. */
+function sceneRunner(
+  name: string,
+  backend: 'wasm' | 'js',
+  batch: boolean,
+  how: SceneBuild = 'addMany',
+  index: SceneIndex = 'lists',
+  prepare?: (scene: Scene, load: Workload) => void,
+): Runner {
   let scene: Scene;
   return {
     name,
@@ -150,6 +157,7 @@ function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: 
         scene.addMany(load.ids, load.xs.map((x) => x - how.movedFrom), load.ys.map((y) => y - how.movedFrom), undefined, load.ranges);
         scene.moveMany(load.ids, load.xs, load.ys);
       }
+      prepare?.(scene, load);
       scene.drainArray();
     },
     tick(load) {
@@ -205,6 +213,34 @@ const runners = (mixed: boolean, full: boolean): Runner[] => [
   ...peers(mixed),
 ];
 
+/** Visibility rules a W1 tick can run under: boxes (the plain tick), circles of the same radius, or layer masks on everyone. */
+const VISIBILITY: Record<string, (scene: Scene, load: Workload) => void> = {
+  box: () => {},
+  // Every range turned into the circle inscribed in its box.
+  circles: (scene, load) => {
+    for (let i = 0; i < load.ids.length; i++) scene.setRange(load.ids[i], { radius: load.ranges[i] });
+  },
+  // Four layers, everyone on one and seeing all but the next: a quarter of the pairs hidden.
+  layers: (scene, load) => {
+    for (let i = 0; i < load.ids.length; i++) scene.setLayers(load.ids[i], 1 << i % 4, ~(1 << (i + 1) % 4));
+  },
+};
+
+/** W1 under each visibility rule, on the wasm indexes; the plain box tick of the same index is the baseline. */
+function visibilityCase(context: SuiteContext, world: World, index: SceneIndex, rules: string[]): void {
+  const name = (rule: string): string => `wasm moveMany, ${index}, ${rule}`;
+  const make = (rule: string): Runner => sceneRunner(name(rule), 'wasm', true, 'addMany', index, VISIBILITY[rule]);
+  // Each rule's events agree with the js core's under the same rule.
+  for (const rule of rules) checkEvents(context, world, [make(rule), sceneRunner(`js ${rule}`, 'js', true, 'addMany', index, VISIBILITY[rule])]);
+  const contenders = rules.map((rule) => tickContender(make(rule), world));
+  context.bench(`W1 visibility rules (${index} index): ${rules.join(', ')} against the plain box tick`, contenders, {
+    opsPerRun: Math.round(world.count * world.moving),
+    opName: 'move',
+    minSamples: 5,
+    baseline: name('box'),
+  });
+}
+
 /** Events as a sorted list of numbers, so two multisets compare element by element. */
 function canonical(events: Int32Array): Float64Array {
   const out = new Float64Array(events.length / 3);
@@ -248,23 +284,26 @@ interface TickCaseOptions {
   headline?: string;
 }
 
+/** A runner timed on ticks of `world`: built in setup, one tick per run. */
+function tickContender(runner: Runner, world: World): Contender {
+  let load: Workload;
+  return {
+    name: runner.name,
+    setup: () => {
+      load = new Workload(world, 11);
+      runner.build(load);
+    },
+    run: () => {
+      runner.tick(load);
+    },
+    teardown: () => runner.dispose(),
+  };
+}
+
 function tickCase(context: SuiteContext, title: string, world: World, options: TickCaseOptions = {}): void {
   const makeRunners = options.runners ?? (() => runners(world.mix !== undefined, context.full));
   checkEvents(context, world, makeRunners());
-  const contenders: Contender[] = makeRunners().map((runner) => {
-    let load: Workload;
-    return {
-      name: runner.name,
-      setup: () => {
-        load = new Workload(world, 11);
-        runner.build(load);
-      },
-      run: () => {
-        runner.tick(load);
-      },
-      teardown: () => runner.dispose(),
-    };
-  });
+  const contenders = makeRunners().map((runner) => tickContender(runner, world));
   const moves = Math.round(world.count * world.moving);
   context.bench(title, contenders, { opsPerRun: moves, opName: 'move', minSamples: 5, baseline: options.baseline, headline: options.headline });
 }
@@ -313,6 +352,10 @@ export const aoiSuite: Suite = {
     tickCase(context, `W7 towns: 100,000 entities in 10,000², ${TOWNS.share * 100}% in ${TOWNS.count} Gaussian towns (sigma ${TOWNS.sigma * w1.size}), the rest on roads; range 50, one tick`, w7, {
       headline: 'Scene: 100,000 entities, 90% in six dense towns, range 50 (grid index)',
     });
+
+    // Circles and layer masks on W1 against the plain box tick: the grid's circles in every run, the rest in full runs.
+    visibilityCase(context, w1, 'grid', context.full ? ['box', 'circles', 'layers'] : ['box', 'circles']);
+    if (context.full) visibilityCase(context, w1, 'lists', ['box', 'circles', 'layers']);
 
     const build = new Workload(w1, 3);
     const building = (runner: Runner): Contender => ({

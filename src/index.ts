@@ -13,6 +13,6 @@ export type { MovingAIScenario } from './movingai.js';
 export { QuadTree } from './quadtree.js';
 export type { QuadTreeBounds, QuadTreeOptions, QuadTreeMode, SegmentOptions } from './quadtree.js';
 export { Scene } from './scene.js';
-export type { AoiEvent, AoiRange, NearestOptions, SceneOptions } from './scene.js';
+export type { AddOptions, AoiEvent, AoiRange, NearestOptions, SceneOptions } from './scene.js';
 export type { SceneIndex } from './scene-cores.js';
 export type { FromBufferOptions } from './snapshot-bytes.js';

@@ -11,10 +11,11 @@ import { wasmCore, type Core, type CoreExports } from './wasm.js';
 interface SceneCalls {
   create(dimensions: number, cellSize: number): number;
   destroy(handle: number): void;
-  add(handle: number, slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: number): void;
+  add(handle: number, slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: number, round: number, layer: number, sees: number): void;
+  setLayers(handle: number, slot: number, layer: number, sees: number): void;
   move(handle: number, slot: number, x: number, y: number, z: number): void;
   remove(handle: number, slot: number): void;
-  setRange(handle: number, slot: number, rx: number, ry: number, rz: number, watcher: number): void;
+  setRange(handle: number, slot: number, rx: number, ry: number, rz: number, watcher: number, round: number): void;
   moveMany(handle: number, slots: number, xs: number, ys: number, zs: number, count: number): void;
   addMany(handle: number, slots: number, ids: number, xs: number, ys: number, zs: number, ranges: number, count: number): void;
   eventLength(handle: number): number;
@@ -38,6 +39,7 @@ function listsCalls(e: CoreExports): SceneCalls {
     move: e.aoiMove,
     remove: e.aoiRemove,
     setRange: e.aoiSetRange,
+    setLayers: e.aoiSetLayers,
     moveMany: e.aoiMoveMany,
     addMany: e.aoiAddMany,
     eventLength: e.aoiEventLength,
@@ -62,6 +64,7 @@ function gridCalls(e: CoreExports): SceneCalls {
     move: e.aoiGridMove,
     remove: e.aoiGridRemove,
     setRange: e.aoiGridSetRange,
+    setLayers: e.aoiGridSetLayers,
     moveMany: e.aoiGridMoveMany,
     addMany: e.aoiGridAddMany,
     eventLength: e.aoiGridEventLength,
@@ -96,8 +99,12 @@ export class WasmSceneCore implements SceneBackend {
     this.input = new WasmBuffer(this.core.exports, this.core.memory);
   }
 
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
-    this.calls.add(this.handle, slot, id, x, y, z, rx, ry, rz, watcher ? 1 : 0);
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, layer: number, sees: number): void {
+    this.calls.add(this.handle, slot, id, x, y, z, rx, ry, rz, watcher ? 1 : 0, round ? 1 : 0, layer, sees);
+  }
+
+  setLayers(slot: number, layer: number, sees: number): void {
+    this.calls.setLayers(this.handle, slot, layer, sees);
   }
 
   move(slot: number, x: number, y: number, z: number): void {
@@ -108,8 +115,8 @@ export class WasmSceneCore implements SceneBackend {
     this.calls.remove(this.handle, slot);
   }
 
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void {
-    this.calls.setRange(this.handle, slot, rx, ry, rz, watcher ? 1 : 0);
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void {
+    this.calls.setRange(this.handle, slot, rx, ry, rz, watcher ? 1 : 0, round ? 1 : 0);
   }
 
   moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {

@@ -24,8 +24,18 @@ import {
 } from './validate.js';
 import { resolveBackend, type Backend } from './wasm.js';
 
-/** A view range: a square (cube) half-extent, per-axis half-extents, or null for a marker that watches nothing. */
-export type AoiRange = number | { x: number; y: number; z?: number } | null;
+/**
+ * A view range: a square (cube) half-extent, per-axis half-extents, a circle
+ * (a sphere in 3-D) of `radius`, or null for a marker that watches nothing.
+ */
+export type AoiRange =
+  | number
+  | { x: number; y: number; z?: number }
+  | {
+      /** The circle's (in 3-D the sphere's) radius, >= 0: T is inside when dx² + dy² (+ dz²) <= radius². */
+      radius: number;
+    }
+  | null;
 
 /** One visibility fact: `watcher` starts seeing, stops seeing, or sees a move of `target`. */
 export interface AoiEvent {
@@ -59,12 +69,23 @@ export interface NearestOptions {
   layer?: number;
 }
 
+/** Options of {@link Scene.add} and {@link Scene.add3}: the entity's layer masks. */
+export interface AddOptions {
+  /** The layers the entity is on, a 32-bit mask (default 1): W sees it only if W's `sees` shares a bit with it. */
+  layer?: number;
+  /** The layers the entity sees, a 32-bit mask (default -1, every bit): it sees T only if this shares a bit with T's `layer`. */
+  sees?: number;
+}
+
 /** The operations both cores provide, on slots (dense indices) rather than ids. */
 export interface SceneBackend {
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void;
+  /** `round`: the range is a circle (sphere) of radius rx (= ry = rz), else a box. */
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, layer: number, sees: number): void;
+  /** New masks for slot, as int32. */
+  setLayers(slot: number, layer: number, sees: number): void;
   move(slot: number, x: number, y: number, z: number): void;
   remove(slot: number): void;
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void;
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void;
   moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void;
   addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void;
   position(slot: number): { x: number; y: number; z: number };
@@ -84,6 +105,16 @@ export interface SceneBackend {
 const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize'];
 /** Every key a NearestOptions object may have. */
 const NEAREST_OPTION_KEYS = ['maxDistance', 'layer'];
+
+/** Every key an AddOptions object may have. */
+const ADD_OPTION_KEYS = ['layer', 'sees'];
+
+/** The masks of an entity added without any: layer 1, every layer seen. */
+const DEFAULT_LAYER = 1;
+const DEFAULT_SEES = -1;
+
+/** The one key of a circle range. */
+const RADIUS_KEYS = ['radius'];
 
 const EVENT_TYPES: ReadonlyArray<AoiEvent['type']> = ['enter', 'leave', 'move'];
 
@@ -141,16 +172,30 @@ export class Scene {
     return this.core.bytes?.() ?? 0;
   }
 
-  /** Adds entity id at (x, y) (z = 0 in a 3-D scene) with its view range (default: defaultRange; null: a marker). */
-  add(id: number, x: number, y: number, range?: AoiRange): void {
-    this.insert(id, x, y, 0, range, false);
+  /**
+   * Adds entity id at (x, y) (z = 0 in a 3-D scene) with its view range
+   * (default: defaultRange; null: a marker) and its layer masks (options).
+   */
+  add(id: number, x: number, y: number, range?: AoiRange, options?: AddOptions): void {
+    this.insert(id, x, y, 0, range, false, options);
   }
 
-  /** Adds entity id at (x, y, z) to a 3-D scene; range is a cube half-extent, {x, y, z}, or null. */
-  add3(id: number, x: number, y: number, z: number, range?: AoiRange): void {
+  /** Adds entity id at (x, y, z) to a 3-D scene; range is a cube half-extent, {x, y, z}, {radius} (a sphere) or null; options as for add. */
+  add3(id: number, x: number, y: number, z: number, range?: AoiRange, options?: AddOptions): void {
     this.alive();
     if (this.dimensions !== 3) this.fail('INVALID_ARGUMENT', 'add3 needs a 3-D scene');
-    this.insert(id, x, y, z, range, true);
+    this.insert(id, x, y, z, range, true, options);
+  }
+
+  /**
+   * Changes id's masks: the layers it is on and the layers it sees (32-bit
+   * integers; any other value throws INVALID_ARGUMENT). Every pair with id
+   * as watcher or as target whose visibility changes gets an enter or a leave.
+   */
+  setLayers(id: number, layer: number, sees: number): void {
+    this.alive();
+    const slot = this.slotOf(id);
+    this.core.setLayers(slot, checkMask('layer', layer), checkMask('sees', sees));
   }
 
   /** Moves entity id to (x, y[, z]); z is required in 3-D scenes and ignored in 2-D ones. */
@@ -184,8 +229,8 @@ export class Scene {
   setRange(id: number, range: AoiRange): void {
     this.alive();
     const slot = this.slotOf(id);
-    const [rx, ry, rz, watcher] = this.parseRange(range);
-    this.core.setRange(slot, rx, ry, rz, watcher);
+    const [rx, ry, rz, watcher, round] = this.parseRange(range);
+    this.core.setRange(slot, rx, ry, rz, watcher, round);
   }
 
   /** True when id is in the scene. */
@@ -342,17 +387,20 @@ export class Scene {
     this.slots.clear();
   }
 
-  private insert(id: number, x: number, y: number, z: number, range: AoiRange | undefined, is3d: boolean): void {
+  private insert(id: number, x: number, y: number, z: number, range: AoiRange | undefined, is3d: boolean, options: AddOptions | undefined): void {
     this.alive();
+    checkOptions(is3d ? 'add3' : 'add', options, ADD_OPTION_KEYS);
+    const layer = options?.layer === undefined ? DEFAULT_LAYER : checkMask('layer', options.layer);
+    const sees = options?.sees === undefined ? DEFAULT_SEES : checkMask('sees', options.sees);
     checkId(id);
     if (this.slots.has(id)) this.fail('DUPLICATE_ID', `entity ${id} is already in the scene`);
     checkFinite('x', x);
     checkFinite('y', y);
     if (is3d) checkFinite('z', z);
-    const [rx, ry, rz, watcher] = this.parseRange(range === undefined ? this.defaultRange : range);
+    const [rx, ry, rz, watcher, round] = this.parseRange(range === undefined ? this.defaultRange : range);
     const slot = this.takeSlot();
     this.slots.set(id, slot);
-    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher);
+    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees);
   }
 
   private findNearest(where: string, x: number, y: number, z: number, k: number, options: NearestOptions | undefined): Int32Array {
@@ -369,21 +417,27 @@ export class Scene {
     return this.core.nearest(x, y, z, count, maxDistance, layer !== undefined, mask);
   }
 
-  private parseRange(range: AoiRange): [number, number, number, boolean] {
-    if (range === null) return [0, 0, 0, false];
+  /** A range as [rx, ry, rz, watcher, round]; a circle's half-extents are its radius on every axis. */
+  private parseRange(range: AoiRange): [number, number, number, boolean, boolean] {
+    if (range === null) return [0, 0, 0, false, false];
     if (typeof range === 'number') {
       checkRange('range', range);
-      return [range, range, range, true];
+      return [range, range, range, true, false];
     }
-    if (typeof range !== 'object') this.fail('INVALID_ARGUMENT', `range must be a number, {x, y[, z]} or null`);
+    if (typeof range !== 'object') this.fail('INVALID_ARGUMENT', `range must be a number, {x, y[, z]}, {radius} or null`);
+    if ('radius' in range) {
+      checkOptions('range', range, RADIUS_KEYS);
+      checkRange('range.radius', range.radius);
+      return [range.radius, range.radius, range.radius, true, true];
+    }
     checkRange('range.x', range.x);
     checkRange('range.y', range.y);
     if (this.dimensions === 3) {
       if (range.z === undefined) this.fail('INVALID_ARGUMENT', 'a 3-D scene needs range.z');
       checkRange('range.z', range.z);
-      return [range.x, range.y, range.z, true];
+      return [range.x, range.y, range.z, true, false];
     }
-    return [range.x, range.y, 0, true];
+    return [range.x, range.y, 0, true, false];
   }
 
   private zOf(z: number | undefined): number {

@@ -30,7 +30,12 @@ function bags(backend: Backend): Array<{ where: string; call: (options: unknown)
   const graph = new Graph({ backend });
   graph.addEdge(0, 1, 1);
   const grid = new GridMap(3, 3, { backend });
+  const flat = new Scene({ backend });
+  const solid = new Scene({ backend, dimensions: 3 });
+  let fresh = 0;
   return [
+    { where: 'add', call: (o) => flat.add(fresh++, 0, 0, 1, o as never), valid: { layer: 2, sees: 3 } },
+    { where: 'add3', call: (o) => solid.add3(fresh++, 0, 0, 0, { radius: 1 }, o as never), valid: { layer: -1, sees: 0xffffffff } },
     { where: 'Scene', call: (o) => new Scene(o as never), valid: { backend, dimensions: 2, defaultRange: 3, index: 'lists', cellSize: 4 } },
     { where: 'QuadTree', call: (o) => new QuadTree(o as never), valid: { bounds, backend, capacity: 4, maxDepth: 6, mode: 'split', depth: 3 } },
     { where: 'Graph', call: (o) => new Graph(o as never), valid: { backend, directed: false } },
@@ -54,6 +59,8 @@ const MISTAKES: Array<[string, string, string]> = [
   ['Scene', 'viewRange', 'defaultRange'],
   ['Scene', 'range', 'defaultRange'],
   ['Scene', 'dimension', 'dimensions'],
+  ['add', 'layers', 'layer'],
+  ['add3', 'see', 'sees'],
   ['QuadTree', 'maxObjects', 'capacity'],
   ['QuadTree', 'maxLevels', 'maxDepth'],
   ['QuadTree', 'capcity', 'capacity'],

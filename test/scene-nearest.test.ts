@@ -135,6 +135,20 @@ describe.each(CORES)('Scene.nearest facts ($backend, $index)', ({ backend, index
     return s;
   }
 
+  it('keeps only entities whose layer meets the mask, and follows setLayers', () => {
+    const s = new Scene({ backend, index, defaultRange: 10 });
+    s.add(1, 1, 0, null, { layer: 1 });
+    s.add(2, 2, 0, null, { layer: 2 });
+    s.add(3, 3, 0, null, { layer: 4 });
+    s.add(4, 4, 0, null, { layer: 2 | 4 });
+    expect(Array.from(s.nearest(0, 0, 4, { layer: 2 }))).toEqual([2, 4]);
+    expect(Array.from(s.nearest(0, 0, 4, { layer: 4 }))).toEqual([3, 4]);
+    expect(Array.from(s.nearest(0, 0, 1, { layer: 6 }))).toEqual([2]);
+    s.setLayers(1, 4, -1);
+    expect(Array.from(s.nearest(0, 0, 4, { layer: 4 }))).toEqual([1, 3, 4]);
+    expect(Array.from(s.nearest(0, 0, 4, { layer: 1 }))).toEqual([]);
+  });
+
   it('orders by distance, then by id', () => {
     expect(Array.from(scene().nearest(0, 0, 6))).toEqual([8, 2, 4, 7, 9, 1]);
     expect(Array.from(scene().nearest(0, 0, 3))).toEqual([8, 2, 4]);

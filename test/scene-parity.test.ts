@@ -3,14 +3,15 @@
 // query / watchers / queryBox answer must agree.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init, Scene, type AoiRange, type SceneIndex } from '../src/index.js';
+import { init, Scene, type AddOptions, type AoiRange, type SceneIndex } from '../src/index.js';
 import { AoiOracle, normalize } from './oracles/aoi-oracle.js';
 
 beforeAll(() => init());
 
 type Vec = [number, number, number];
 type Op =
-  | { kind: 'add'; id: number; p: Vec; range: AoiRange }
+  | { kind: 'add'; id: number; p: Vec; range: AoiRange; options?: AddOptions }
+  | { kind: 'setLayers'; id: number; layer: number; sees: number }
   | { kind: 'move'; id: number; p: Vec; relative: boolean }
   | { kind: 'moveMany'; moves: Array<{ id: number; p: Vec; relative: boolean }> }
   | { kind: 'addMany'; adds: Array<{ id: number; p: Vec; range: number }> }
@@ -26,12 +27,16 @@ const step = fc.integer({ min: -3, max: 3 }).map((v) => v / 2);
 const vec = (c: fc.Arbitrary<number>): fc.Arbitrary<Vec> => fc.tuple(c, c, c);
 const id = fc.integer({ min: 0, max: 11 });
 const extent = fc.constantFrom(0, 0.5, 1, 2, 3, 4.5);
+// Masks over three layers, plus none, the sign bit and every bit (as -1 and as 2^32 - 1).
+const mask = fc.constantFrom(0, 1, 2, 3, 4, 6, -1, 0xffffffff, -0x80000000);
+const addOptions: fc.Arbitrary<AddOptions | undefined> = fc.option(fc.record({ layer: mask, sees: mask }, { requiredKeys: [] }), { nil: undefined, freq: 3 });
 
 function rangeArb(dimensions: 2 | 3, equal: boolean): fc.Arbitrary<AoiRange> {
   if (equal) return fc.constant(2);
   return fc.oneof(
     { weight: 4, arbitrary: extent },
     { weight: 2, arbitrary: fc.record({ x: extent, y: extent, z: extent }).map((r) => (dimensions === 3 ? r : { x: r.x, y: r.y })) },
+    { weight: 2, arbitrary: extent.map((radius) => ({ radius })) },
     { weight: 1, arbitrary: fc.constant(null) },
   );
 }
@@ -44,7 +49,8 @@ function opArb(dimensions: 2 | 3, equal: boolean): fc.Arbitrary<Op> {
     fc.record({ id, p: vec(far), relative: fc.constant(false) }),
   );
   return fc.oneof(
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), id, p: vec(coord), range }) },
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), id, p: vec(coord), range, options: addOptions }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('setLayers' as const), id, layer: mask, sees: mask }) },
     { weight: 6, arbitrary: move.map((m) => ({ kind: 'move' as const, ...m })) },
     { weight: 2, arbitrary: fc.array(move, { maxLength: 8 }).map((moves) => ({ kind: 'moveMany' as const, moves })) },
     { weight: 1, arbitrary: fc.array(fc.record({ id: fc.integer({ min: 0, max: 60 }), p: vec(coord), range: equal ? fc.constant(2) : extent }), { maxLength: 50 }).map((adds) => ({ kind: 'addMany' as const, adds })) },
@@ -57,7 +63,12 @@ function opArb(dimensions: 2 | 3, equal: boolean): fc.Arbitrary<Op> {
 function toTriple(range: AoiRange, dimensions: 2 | 3): Vec | null {
   if (range === null) return null;
   if (typeof range === 'number') return [range, range, dimensions === 3 ? range : 0];
+  if ('radius' in range) return [range.radius, range.radius, dimensions === 3 ? range.radius : 0];
   return [range.x, range.y, range.z ?? 0];
+}
+
+function isRound(range: AoiRange): boolean {
+  return range !== null && typeof range === 'object' && 'radius' in range;
 }
 
 /** Every entity's query and watchers, on both backends, against the oracle. */
@@ -104,10 +115,15 @@ function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs', index
       case 'add':
         if (oracle.entities.has(op.id)) continue;
         for (const s of scenes) {
-          if (dimensions === 3) s.add3(op.id, op.p[0], op.p[1], op.p[2], op.range);
-          else s.add(op.id, op.p[0], op.p[1], op.range);
+          if (dimensions === 3) s.add3(op.id, op.p[0], op.p[1], op.p[2], op.range, op.options);
+          else s.add(op.id, op.p[0], op.p[1], op.range, op.options);
         }
-        oracle.add(op.id, op.p, toTriple(op.range, dimensions));
+        oracle.add(op.id, op.p, toTriple(op.range, dimensions), isRound(op.range), op.options?.layer ?? 1, op.options?.sees ?? -1);
+        break;
+      case 'setLayers':
+        if (!oracle.entities.has(op.id)) continue;
+        for (const s of scenes) s.setLayers(op.id, op.layer, op.sees);
+        oracle.setLayers(op.id, op.layer, op.sees);
         break;
       case 'move': {
         if (!oracle.entities.has(op.id)) continue;
@@ -153,7 +169,7 @@ function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs', index
       case 'setRange':
         if (!oracle.entities.has(op.id)) continue;
         for (const s of scenes) s.setRange(op.id, op.range);
-        oracle.setRange(op.id, toTriple(op.range, dimensions));
+        oracle.setRange(op.id, toTriple(op.range, dimensions), isRound(op.range));
         break;
       case 'box': {
         const expected = oracle.queryBox(op.min, op.max);
@@ -320,6 +336,45 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
     const parked = ids.subarray(0, 30);
     scene.moveMany(parked, Float64Array.from(parked, (i) => i % 10), new Float64Array(parked.length).fill(1e6));
     expect(xCut(scene)).toEqual({ ...after, outside: 30 });
+  });
+
+  it('circles and boxes mixed: steps across the rim of a circle inside its bounding box, shapes switched by setRange', () => {
+    // Radii on the half lattice and steps of a half: a walker often stays in
+    // a watcher's bounding box while it crosses the circle, where no box edge is crossed.
+    const lattice = fc.integer({ min: -8, max: 8 }).map((v) => v / 2);
+    const small = fc.integer({ min: -2, max: 2 }).map((v) => v / 2);
+    const shape = fc.oneof(fc.constantFrom(2, 3).map((radius) => ({ radius })), fc.constantFrom(1, 2.5)) as fc.Arbitrary<AoiRange>;
+    const arb = (dimensions: 2 | 3) =>
+      fc.array(
+        fc.oneof(
+          { weight: 2, arbitrary: fc.record({ kind: fc.constant('add' as const), id, p: vec(lattice), range: shape }) },
+          { weight: 8, arbitrary: fc.record({ kind: fc.constant('move' as const), id, p: vec(small), relative: fc.constant(true) }) },
+          { weight: 2, arbitrary: fc.array(fc.record({ id, p: vec(small), relative: fc.constant(true) }), { maxLength: 6 }).map((moves) => ({ kind: 'moveMany' as const, moves })) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id, range: fc.oneof(shape, fc.constant(null)) }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
+        ),
+        { minLength: 10, maxLength: 80 },
+      );
+    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: 80 });
+  });
+
+  it('layers: masks set on add and changed by setLayers in a crowd, with walkers, circles and markers', () => {
+    // Everyone within a few units of everyone: most mask changes flip some pair, either way.
+    const lattice = fc.integer({ min: -4, max: 4 }).map((v) => v / 2);
+    const small = fc.integer({ min: -2, max: 2 }).map((v) => v / 2);
+    const shape = fc.constantFrom(2, 3, { radius: 3 }, null) as fc.Arbitrary<AoiRange>;
+    const arb = (dimensions: 2 | 3) =>
+      fc.array(
+        fc.oneof(
+          { weight: 3, arbitrary: fc.record({ kind: fc.constant('add' as const), id, p: vec(lattice), range: shape, options: addOptions }) },
+          { weight: 3, arbitrary: fc.record({ kind: fc.constant('setLayers' as const), id, layer: mask, sees: mask }) },
+          { weight: 3, arbitrary: fc.record({ kind: fc.constant('move' as const), id, p: vec(small), relative: fc.constant(true) }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id, range: shape }) },
+          { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
+        ),
+        { minLength: 10, maxLength: 60 },
+      );
+    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: 60 });
   });
 
   it('a larger crowd: 300 entities, many walking steps and teleports', () => {

@@ -25,6 +25,7 @@
 // table instead.
 import type { SceneBackend } from '../scene.js';
 import { beyondBound, KNearest } from './k-nearest.js';
+import { DEFAULT_LAYER, DEFAULT_SEES, inCircle } from './scene.js';
 
 const EVENT_ENTER = 0;
 const EVENT_LEAVE = 1;
@@ -200,12 +201,19 @@ export class GridSceneCore implements SceneBackend {
   private ids = new Int32Array(0);
   /** The k best of a nearest search. */
   private readonly picker = new KNearest();
-  /** Layer mask of each slot, read by nearest through layerOf: 1 for every entity. */
-  private layers = new Int32Array(0);
   /** Level of each slot, -1 when free; its cell's coordinates and its index in the cell. */
   private slotLevel = new Int32Array(0);
   private slotCell = new Int32Array(0);
   private slotIndex = new Int32Array(0);
+  /** 1 for a slot whose range is a circle (sphere) of radius its first half-extent. */
+  private circle = new Uint8Array(0);
+  /** Watchers with a circle: while there are none, no judgement looks at shapes. */
+  private circles = 0;
+  /** Layer masks: W sees T only when seesMask[W] & layer[T] is not 0. */
+  private layer = new Int32Array(0);
+  private seesMask = new Int32Array(0);
+  /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
+  private layered = 0;
   /** Record blocks of cells: blockData[k] holds RECORD doubles per entity, blockSlots[k] their slots. */
   private readonly blockData: Float64Array[] = [];
   private readonly blockSlots: Int32Array[] = [];
@@ -220,6 +228,14 @@ export class GridSceneCore implements SceneBackend {
   private readonly n = [0, 0, 0];
   private readonly oldR = [0, 0, 0];
   private readonly newR = [0, 0, 0];
+  /** The subject's range is a circle before (oRound) and after (nRound) the step. */
+  private oRound = false;
+  private nRound = false;
+  /** The subject's masks before (o) and after (n) the step. */
+  private oLayer = DEFAULT_LAYER;
+  private oSees = DEFAULT_SEES;
+  private nLayer = DEFAULT_LAYER;
+  private nSees = DEFAULT_SEES;
   private readonly rectA = new Int32Array(6);
   private readonly rectB = new Int32Array(6);
 
@@ -240,10 +256,14 @@ export class GridSceneCore implements SceneBackend {
       return to;
     };
     this.ids = grown(this.ids, 1, 0);
-    this.layers = grown(this.layers, 1, 1);
     this.slotLevel = grown(this.slotLevel, 1, -1);
     this.slotCell = grown(this.slotCell, 3, 0);
     this.slotIndex = grown(this.slotIndex, 1, 0);
+    const circle = new Uint8Array(capacity);
+    circle.set(this.circle);
+    this.circle = circle;
+    this.layer = grown(this.layer, 1, DEFAULT_LAYER);
+    this.seesMask = grown(this.seesMask, 1, DEFAULT_SEES);
     this.capacity = capacity;
   }
 
@@ -387,6 +407,63 @@ export class GridSceneCore implements SceneBackend {
     this.active.splice(k, 0, l);
   }
 
+  /**
+   * Sets slot s's shape to nRound and masks to nLayer, nSees, counting them
+   * into circles and layered; the old ones (oRound, oLayer, oSees) stay
+   * counted until uncountOld, after the step, whose judgement needs them.
+   */
+  private setShape(s: number): void {
+    this.circles += Number(this.nRound);
+    this.circle[s] = this.nRound ? 1 : 0;
+    this.layered += Number(this.nLayer !== DEFAULT_LAYER || this.nSees !== DEFAULT_SEES);
+    this.layer[s] = this.nLayer;
+    this.seesMask[s] = this.nSees;
+  }
+
+  /**
+   * Which of a record's four answers (bits 0-3: it saw, sees the subject;
+   * the subject saw, sees it) survive the exact test of circles and the
+   * layer masks; a box keeps its answer. Called only while the scene has
+   * circles or masks other than the defaults.
+   */
+  private refine(t: number, x: number, y: number, z: number, rx: number): number {
+    const [ox, oy, oz] = this.o;
+    const [nx, ny, nz] = this.n;
+    let mask = 15;
+    if ((this.seesMask[t] & this.oLayer) === 0) mask &= ~1;
+    if ((this.seesMask[t] & this.nLayer) === 0) mask &= ~2;
+    if ((this.oSees & this.layer[t]) === 0) mask &= ~4;
+    if ((this.nSees & this.layer[t]) === 0) mask &= ~8;
+    if (this.circle[t] === 1) {
+      if (!inCircle(x, y, z, rx, ox, oy, oz)) mask &= ~1;
+      if (!inCircle(x, y, z, rx, nx, ny, nz)) mask &= ~2;
+    }
+    if (this.oRound && !inCircle(ox, oy, oz, this.oldR[0], x, y, z)) mask &= ~4;
+    if (this.nRound && !inCircle(nx, ny, nz, this.newR[0], x, y, z)) mask &= ~8;
+    return mask;
+  }
+
+  /** Slot s's place, half-extents and shape before a step: o, oldR, oRound. */
+  private readOld(s: number): void {
+    this.read(s, this.o, this.oldR);
+    this.oRound = this.circle[s] === 1;
+    this.oLayer = this.layer[s];
+    this.oSees = this.seesMask[s];
+  }
+
+  /** Counts the subject's old shape and masks out of circles and layered. */
+  private uncountOld(): void {
+    this.circles -= Number(this.oRound);
+    this.layered -= Number(this.oLayer !== DEFAULT_LAYER || this.oSees !== DEFAULT_SEES);
+  }
+
+  /** The subject keeps its shape and masks through the step. */
+  private keepShape(): void {
+    this.nRound = this.oRound;
+    this.nLayer = this.oLayer;
+    this.nSees = this.oSees;
+  }
+
   /** Slot s's position and half-extents (NaN half-extents for a marker). */
   private read(s: number, p: number[], r: number[]): void {
     const data = this.blockData[this.blockOf(s)];
@@ -494,28 +571,35 @@ export class GridSceneCore implements SceneBackend {
       const rz = data[i + 5];
       switch (this.visit) {
         case Visit.Step: {
-          const saw = inBox(x, y, z, rx, ry, rz, ox, oy, oz);
-          const sees = inBox(x, y, z, rx, ry, rz, nx, ny, nz);
+          const r0 = this.oldR;
+          const r1 = this.newR;
+          let saw = inBox(x, y, z, rx, ry, rz, ox, oy, oz);
+          let sees = inBox(x, y, z, rx, ry, rz, nx, ny, nz);
+          let wasSeen = inBox(ox, oy, oz, r0[0], r0[1], r0[2], x, y, z);
+          let isSeen = inBox(nx, ny, nz, r1[0], r1[1], r1[2], x, y, z);
+          if ((this.circles | this.layered) !== 0 && (saw || sees || wasSeen || isSeen)) {
+            const mask = this.refine(t, x, y, z, rx);
+            saw &&= (mask & 1) !== 0;
+            sees &&= (mask & 2) !== 0;
+            wasSeen &&= (mask & 4) !== 0;
+            isSeen &&= (mask & 8) !== 0;
+          }
           if (saw) {
             if (!sees) this.emit(EVENT_LEAVE, t, w);
             else if (this.moved) this.emit(EVENT_MOVE, t, w);
           } else if (sees) {
             this.emit(EVENT_ENTER, t, w);
           }
-          const r0 = this.oldR;
-          const r1 = this.newR;
-          const wasSeen = inBox(ox, oy, oz, r0[0], r0[1], r0[2], x, y, z);
-          const isSeen = inBox(nx, ny, nz, r1[0], r1[1], r1[2], x, y, z);
           if (wasSeen !== isSeen) this.emit(isSeen ? EVENT_ENTER : EVENT_LEAVE, w, t);
           break;
         }
         case Visit.Query: {
           const r = this.newR;
-          if (inBox(nx, ny, nz, r[0], r[1], r[2], x, y, z)) this.results.push(this.ids[t]);
+          if (inBox(nx, ny, nz, r[0], r[1], r[2], x, y, z) && (!this.nRound || inCircle(nx, ny, nz, r[0], x, y, z)) && (this.nSees & this.layer[t]) !== 0) this.results.push(this.ids[t]);
           break;
         }
         case Visit.Watchers:
-          if (inBox(x, y, z, rx, ry, rz, nx, ny, nz)) this.results.push(this.ids[t]);
+          if (inBox(x, y, z, rx, ry, rz, nx, ny, nz) && (this.circle[t] === 0 || inCircle(x, y, z, rx, nx, ny, nz)) && (this.seesMask[t] & this.nLayer) !== 0) this.results.push(this.ids[t]);
           break;
         case Visit.Box:
           if (ox <= x && x <= nx && oy <= y && y <= ny && oz <= z && z <= nz) this.results.push(this.ids[t]);
@@ -538,9 +622,16 @@ export class GridSceneCore implements SceneBackend {
   // ---- the operations -----------------------------------------------------
 
   /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, layer = DEFAULT_LAYER, sees = DEFAULT_SEES): void {
     this.ensureSlot(slot);
     this.ids[slot] = id;
+    this.oRound = false;
+    this.oLayer = DEFAULT_LAYER;
+    this.oSees = DEFAULT_SEES;
+    this.nRound = watcher && round;
+    this.nLayer = layer;
+    this.nSees = sees;
+    this.setShape(slot);
     const n = this.n;
     n[0] = x;
     n[1] = y;
@@ -551,13 +642,14 @@ export class GridSceneCore implements SceneBackend {
     this.oldR.fill(NaN);
     this.begin(Visit.Step, slot, false);
     this.step();
+    this.uncountOld();
     this.chooseCellSize(this.slotLevel[slot]);
   }
 
   /** Moves entity `slot` to (x, y, z); a move to where it stands changes nothing. */
   move(slot: number, x: number, y: number, z: number): void {
     const o = this.o;
-    this.read(slot, o, this.oldR);
+    this.readOld(slot);
     if (this.dimensions === 2) z = 0;
     if (o[0] === x && o[1] === y && o[2] === z) return;
     const n = this.n;
@@ -565,6 +657,7 @@ export class GridSceneCore implements SceneBackend {
     n[1] = y;
     n[2] = z;
     for (let a = 0; a < 3; a++) this.newR[a] = this.oldR[a];
+    this.keepShape();
     this.relocate(slot, n);
     this.begin(Visit.Step, slot, true);
     this.step();
@@ -589,24 +682,47 @@ export class GridSceneCore implements SceneBackend {
 
   /** Removes entity `slot`: everyone who saw it, and everyone it saw, gets a leave. */
   remove(slot: number): void {
-    this.read(slot, this.o, this.oldR);
+    this.readOld(slot);
+    this.nRound = false;
+    this.nLayer = DEFAULT_LAYER;
+    this.nSees = DEFAULT_SEES;
+    this.setShape(slot);
     this.unplace(slot);
     this.n.fill(NaN);
     this.newR.fill(NaN);
     this.begin(Visit.Step, slot, false);
     this.step();
+    this.uncountOld();
   }
 
-  /** Changes what `slot` sees (its level follows its new largest half-extent). */
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void {
-    this.read(slot, this.o, this.oldR);
+  /** Changes what `slot` sees (its level follows its new largest half-extent); `round`: a circle of radius rx. */
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round = false): void {
+    this.readOld(slot);
+    this.keepShape();
+    this.nRound = watcher && round;
+    this.setShape(slot);
     this.n.splice(0, 3, ...this.o);
     setRange3(this.newR, watcher, rx, ry, this.dimensions === 3 ? rz : 0);
     this.unplace(slot);
     this.place(slot, levelFor(this.cellSize, watcher ? Math.max(rx, ry, this.dimensions === 3 ? rz : 0) : -1), this.n, this.newR);
     this.begin(Visit.Step, slot, false);
     this.step();
+    this.uncountOld();
     this.chooseCellSize(this.slotLevel[slot]);
+  }
+
+  /** Changes `slot`'s masks: enter / leave for every pair, with slot as watcher or as target, whose visibility changes. */
+  setLayers(slot: number, layer: number, sees: number): void {
+    this.readOld(slot);
+    this.n.splice(0, 3, ...this.o);
+    for (let a = 0; a < 3; a++) this.newR[a] = this.oldR[a];
+    this.keepShape();
+    this.nLayer = layer;
+    this.nSees = sees;
+    this.setShape(slot);
+    this.begin(Visit.Step, slot, false);
+    this.step();
+    this.uncountOld();
   }
 
   /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
@@ -630,12 +746,16 @@ export class GridSceneCore implements SceneBackend {
 
   /** Ids that `slot` sees, unordered. */
   query(slot: number): number[] {
+    this.readOld(slot);
     this.read(slot, this.n, this.newR);
+    this.keepShape();
     return this.collect(Visit.Query, slot, false);
   }
 
   /** Ids that see `slot`, unordered. */
   watchers(slot: number): number[] {
+    this.readOld(slot);
+    this.keepShape();
     this.read(slot, this.n, this.newR);
     this.newR.fill(NaN);
     return this.collect(Visit.Watchers, slot, true);
@@ -667,7 +787,7 @@ export class GridSceneCore implements SceneBackend {
 
   /** Layer mask of slot s. */
   private layerOf(s: number): number {
-    return this.layers[s];
+    return this.layer[s];
   }
 
   /**
@@ -753,6 +873,8 @@ export class GridSceneCore implements SceneBackend {
     for (const lv of this.levels) lv.reset();
     this.active.length = 0;
     this.slotLevel.fill(-1);
+    this.circles = 0;
+    this.layered = 0;
     this.blockData.length = 0;
     this.blockSlots.length = 0;
     this.freeBlocks.length = 0;

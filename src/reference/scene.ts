@@ -64,6 +64,10 @@ export const EVENT_ENTER = 0;
 export const EVENT_LEAVE = 1;
 export const EVENT_MOVE = 2;
 
+/** The masks of an entity added without any: layer 1, every layer seen. */
+export const DEFAULT_LAYER = 1;
+export const DEFAULT_SEES = -1;
+
 /** Slot states. */
 const FREE = 0;
 const WATCHER = 1;
@@ -344,11 +348,18 @@ export class SceneCore {
   private ids = new Int32Array(0);
   /** The k best of a nearest search. */
   private readonly picker = new KNearest();
-  /** Layer mask of each slot, read by nearest through layerOf: 1 for every entity. */
-  private layers = new Int32Array(0);
   /** Positions and half-extents, three per slot (z is 0 in 2-D scenes). */
   private pos = new Float64Array(0);
   private range = new Float64Array(0);
+  /** 1 for a slot whose range is a circle (sphere) of radius range[3s], 0 for a box. */
+  private circle = new Uint8Array(0);
+  /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
+  private circles = 0;
+  /** Layer masks: W sees T only when seesMask[W] & layer[T] is not 0 (defaults: layer 1, every bit seen). */
+  private layer = new Int32Array(0);
+  private seesMask = new Int32Array(0);
+  /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
+  private layered = 0;
   /** watchers[s]: the slots that see s now. */
   private watcherSets: number[][] = [];
   private readonly axes: AxisList[] = [];
@@ -367,6 +378,9 @@ export class SceneCore {
   private readonly old = [0, 0, 0];
   private readonly target = [0, 0, 0];
   private readonly oldRange = [0, 0, 0];
+  private oldCircle = false;
+  private oldLayer = DEFAULT_LAYER;
+  private oldSees = DEFAULT_SEES;
 
   constructor(dimensions: number) {
     this.dimensions = dimensions;
@@ -390,11 +404,15 @@ export class SceneCore {
     };
     this.state = grownI32(this.state);
     this.ids = grownI32(this.ids);
-    this.layers = grownI32(this.layers).fill(1, this.capacity);
+    this.layer = grownI32(this.layer);
+    this.seesMask = grownI32(this.seesMask);
     this.markWatcher = grownI32(this.markWatcher);
     this.markTarget = grownI32(this.markTarget);
     this.pos = grownF64(this.pos);
     this.range = grownF64(this.range);
+    const circle = new Uint8Array(capacity);
+    circle.set(this.circle);
+    this.circle = circle;
     for (let s = this.watcherSets.length; s < capacity; s++) this.watcherSets.push([]);
     for (const axis of this.axes) axis.grow(SENTINELS + NODES_PER_SLOT * capacity);
     this.capacity = capacity;
@@ -415,13 +433,35 @@ export class SceneCore {
     this.events.push(type, this.ids[watcher], this.ids[target]);
   }
 
-  /** True when watcher w, placed at (wx, wy, wz) with half-extents r, sees the point t of slot target. */
-  private inBox(wx: number, wy: number, wz: number, rx: number, ry: number, rz: number, target: number): boolean {
+  /** True when a watcher placed at (wx, wy, wz) with half-extents r (a circle of radius rx when `round`) sees the point of slot target. */
+  private inBox(wx: number, wy: number, wz: number, rx: number, ry: number, rz: number, target: number, round: boolean): boolean {
     const t = target * 3;
     const p = this.pos;
     if (!(wx - rx <= p[t] && p[t] <= wx + rx)) return false;
     if (!(wy - ry <= p[t + 1] && p[t + 1] <= wy + ry)) return false;
-    return this.dimensions === 2 || (wz - rz <= p[t + 2] && p[t + 2] <= wz + rz);
+    if (this.dimensions === 3 && !(wz - rz <= p[t + 2] && p[t + 2] <= wz + rz)) return false;
+    return !round || inCircle(wx, wy, wz, rx, p[t], p[t + 1], p[t + 2]);
+  }
+
+  /** The view of slot s: its half-extents now and whether they bound a circle. */
+  private holds(s: number, target: number): boolean {
+    const i = s * 3;
+    const p = this.pos;
+    const r = this.range;
+    return this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], target, this.circle[s] === 1) && this.meets(this.seesMask[s], target);
+  }
+
+  /** The watcher's mask `sees` meets the layer of slot target. */
+  private meets(sees: number, target: number): boolean {
+    return this.layered === 0 || (sees & this.layer[target]) !== 0;
+  }
+
+  /** Sets slot s's masks, keeping count of the entities whose masks are not the defaults (s counted before when `counted`). */
+  private setMasks(s: number, layer: number, sees: number, counted: boolean): void {
+    if (counted) this.layered -= Number(this.layer[s] !== DEFAULT_LAYER || this.seesMask[s] !== DEFAULT_SEES);
+    this.layer[s] = layer;
+    this.seesMask[s] = sees;
+    this.layered += Number(layer !== DEFAULT_LAYER || sees !== DEFAULT_SEES);
   }
 
   /** True when watcher slot w sees a point at (x, y, z). */
@@ -432,7 +472,8 @@ export class SceneCore {
     const r = this.range;
     if (!(p[i] - r[i] <= x && x <= p[i] + r[i])) return false;
     if (!(p[i + 1] - r[i + 1] <= y && y <= p[i + 1] + r[i + 1])) return false;
-    return this.dimensions === 2 || (p[i + 2] - r[i + 2] <= z && z <= p[i + 2] + r[i + 2]);
+    if (this.dimensions === 3 && !(p[i + 2] - r[i + 2] <= z && z <= p[i + 2] + r[i + 2])) return false;
+    return this.circle[w] === 0 || inCircle(p[i], p[i + 1], p[i + 2], r[i], x, y, z);
   }
 
   private addCandidateWatcher(w: number): void {
@@ -638,9 +679,14 @@ export class SceneCore {
     const watchers = this.watcherSets[s];
     // Others looking at s: judged on s's old and new position, both boxes fixed.
     let entering = 0;
+    const masks = this.layered !== 0;
     for (const w of this.candidateWatchers) {
-      const was = this.sees(w, ox, oy, oz);
-      const is = this.sees(w, p[i], p[i + 1], p[i + 2]);
+      let was = this.sees(w, ox, oy, oz);
+      let is = this.sees(w, p[i], p[i + 1], p[i + 2]);
+      if (masks) {
+        was &&= (this.seesMask[w] & this.oldLayer) !== 0;
+        is &&= (this.seesMask[w] & this.layer[s]) !== 0;
+      }
       if (was && !is) {
         this.emit(EVENT_LEAVE, w, s);
         removeFrom(watchers, w);
@@ -654,10 +700,9 @@ export class SceneCore {
     // s looking at others: its old box against its new box.
     const watcherNow = this.state[s] === WATCHER;
     const [rx, ry, rz] = this.oldRange;
-    const r = this.range;
     for (const t of this.candidateTargets) {
-      const was = wasWatcher && this.inBox(ox, oy, oz, rx, ry, rz, t);
-      const is = watcherNow && this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t);
+      const was = wasWatcher && this.inBox(ox, oy, oz, rx, ry, rz, t, this.oldCircle) && (!masks || (this.oldSees & this.layer[t]) !== 0);
+      const is = watcherNow && this.holds(s, t);
       if (was && !is) {
         this.emit(EVENT_LEAVE, s, t);
         removeFrom(this.watcherSets[t], s);
@@ -673,12 +718,24 @@ export class SceneCore {
       this.old[a] = this.pos[s * 3 + a];
       this.oldRange[a] = this.range[s * 3 + a];
     }
+    this.oldCircle = this.circle[s] === 1;
+    this.oldLayer = this.layer[s];
+    this.oldSees = this.seesMask[s];
+  }
+
+  /** Sets slot s's shape, keeping count of the watchers with a circle. */
+  private setShape(s: number, watcher: boolean, round: boolean): void {
+    const now = watcher && round ? 1 : 0;
+    this.circles += now - (this.state[s] === WATCHER ? this.circle[s] : 0);
+    this.circle[s] = now;
   }
 
   /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean): void {
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, layer = DEFAULT_LAYER, sees = DEFAULT_SEES): void {
     this.ensureSlot(slot);
     this.rebandIfGrown();
+    this.setShape(slot, watcher, round);
+    this.setMasks(slot, layer, sees, false);
     this.state[slot] = watcher ? WATCHER : MARKER;
     this.alive++;
     this.ids[slot] = id;
@@ -738,10 +795,23 @@ export class SceneCore {
       p[i] = x;
       p[i + 1] = y;
       p[i + 2] = z;
+      if (this.circles > 0) this.collectInsideCircles(slot);
     }
     this.countOutside(slot, 1);
     this.settle(slot, true, watcher);
     this.rebandIfOutgrown();
+  }
+
+  /**
+   * A walk finds the pairs whose boxes the mover crossed; a circle's view
+   * also changes inside its bounding box, where nothing is crossed. So, while
+   * the scene has circles, every box that may hold the mover now is judged
+   * (a box that held it before and not now was crossed), and a mover with a
+   * circle judges everything in its new box.
+   */
+  private collectInsideCircles(slot: number): void {
+    this.collectBoxesAround(slot);
+    if (this.circle[slot] === 1) this.collectSpan(slot);
   }
 
   /**
@@ -875,7 +945,7 @@ export class SceneCore {
     this.rememberOld(slot);
     const wasWatcher = this.state[slot] === WATCHER;
     for (const t of this.candidateTargets) {
-      if (wasWatcher && this.inBox(this.old[0], this.old[1], this.old[2], this.oldRange[0], this.oldRange[1], this.oldRange[2], t)) {
+      if (wasWatcher && this.holds(slot, t)) {
         this.emit(EVENT_LEAVE, slot, t);
         removeFrom(this.watcherSets[t], slot);
       }
@@ -884,19 +954,22 @@ export class SceneCore {
     this.watcherSets[slot].length = 0;
     this.countOutside(slot, -1);
     this.unlinkNodes(slot);
+    this.setShape(slot, false, false);
+    this.setMasks(slot, DEFAULT_LAYER, DEFAULT_SEES, true);
     this.state[slot] = FREE;
     this.alive--;
     this.rebandIfOutgrown();
   }
 
-  /** Changes what `slot` sees: new half-extents, or a marker when watcher is false. */
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean): void {
+  /** Changes what `slot` sees: new half-extents (of a circle when `round`), or a marker when watcher is false. */
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round = false): void {
     this.newStep();
     this.rememberOld(slot);
     const wasWatcher = this.state[slot] === WATCHER;
     this.collectSpan(slot);
     const i = slot * 3;
     if (wasWatcher) for (const axis of this.axes) this.unlinkBoundaries(axis, slot);
+    this.setShape(slot, watcher, round);
     this.state[slot] = watcher ? WATCHER : MARKER;
     this.range[i] = watcher ? rx : 0;
     this.range[i + 1] = watcher ? ry : 0;
@@ -907,6 +980,18 @@ export class SceneCore {
     this.collectSpan(slot);
     this.settle(slot, false, wasWatcher);
     this.rebandIfOutgrown();
+  }
+
+  /** Changes `slot`'s masks: enter / leave for every pair, with slot as watcher or as target, whose visibility changes. */
+  setLayers(slot: number, layer: number, sees: number): void {
+    this.newStep();
+    this.rememberOld(slot);
+    this.collectSpan(slot);
+    this.collectBoxesAround(slot);
+    // The old masks stay counted through the step: its judgement needs them.
+    this.setMasks(slot, layer, sees, false);
+    this.settle(slot, false, this.state[slot] === WATCHER);
+    this.layered -= Number(this.oldLayer !== DEFAULT_LAYER || this.oldSees !== DEFAULT_SEES);
   }
 
   /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
@@ -946,6 +1031,9 @@ export class SceneCore {
       this.range[i + 1] = r;
       this.range[i + 2] = this.dimensions === 3 ? r : 0;
       this.watcherSets[s].length = 0;
+      this.circle[s] = 0;
+      this.layer[s] = DEFAULT_LAYER;
+      this.seesMask[s] = DEFAULT_SEES;
       this.markTarget[s] = this.stamp;
     }
     for (let k = 0; k < n; k++) this.state[slots[k]] = WATCHER;
@@ -973,12 +1061,12 @@ export class SceneCore {
         for (let gx = cx - 1; gx <= cx + 1; gx++) {
           for (const t of grid.cell(gx, gy)) {
             if (t === s) continue;
-            if (this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t)) {
+            if (this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t, false) && this.meets(DEFAULT_SEES, t)) {
               this.emit(EVENT_ENTER, s, t);
               this.watcherSets[t].push(s);
             }
             // A pair inside the batch is found again from its other member.
-            if (this.markTarget[t] !== this.stamp && this.sees(t, p[i], p[i + 1], p[i + 2])) {
+            if (this.markTarget[t] !== this.stamp && this.sees(t, p[i], p[i + 1], p[i + 2]) && this.meets(this.seesMask[t], s)) {
               this.emit(EVENT_ENTER, t, s);
               this.watcherSets[s].push(t);
             }
@@ -997,10 +1085,9 @@ export class SceneCore {
   query(slot: number): number[] {
     this.newStep();
     this.collectSpan(slot);
-    const i = slot * 3;
     const out: number[] = [];
     for (const t of this.candidateTargets) {
-      if (this.inBox(this.pos[i], this.pos[i + 1], this.pos[i + 2], this.range[i], this.range[i + 1], this.range[i + 2], t)) out.push(this.ids[t]);
+      if (this.holds(slot, t)) out.push(this.ids[t]);
     }
     return out;
   }
@@ -1028,7 +1115,7 @@ export class SceneCore {
 
   /** Layer mask of slot s. */
   private layerOf(s: number): number {
-    return this.layers[s];
+    return this.layer[s];
   }
 
   /**
@@ -1086,6 +1173,11 @@ export class SceneCore {
   /** Forgets every entity and every pending event. */
   clear(): void {
     this.state.fill(FREE);
+    this.circle.fill(0);
+    this.circles = 0;
+    this.layer.fill(DEFAULT_LAYER);
+    this.seesMask.fill(DEFAULT_SEES);
+    this.layered = 0;
     for (const set of this.watcherSets) set.length = 0;
     for (const axis of this.axes) axis.reset();
     this.events.length = 0;
@@ -1170,6 +1262,14 @@ class BulkGrid {
 }
 
 const EMPTY = new Int32Array(0);
+
+/** True when (x, y, z) lies in the closed sphere of radius r around (cx, cy, cz): dx² + dy² + dz² <= r². */
+export function inCircle(cx: number, cy: number, cz: number, r: number, x: number, y: number, z: number): boolean {
+  const dx = x - cx;
+  const dy = y - cy;
+  const dz = z - cz;
+  return dx * dx + dy * dy + dz * dz <= r * r;
+}
 
 /** Removes one occurrence of value from an unordered list (swap with the last). */
 function removeFrom(list: number[], value: number): void {

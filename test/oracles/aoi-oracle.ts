@@ -5,6 +5,11 @@ export type Fact = [type: 'enter' | 'leave' | 'move', watcher: number, target: n
 interface Entity {
   p: [number, number, number];
   r: [number, number, number] | null;
+  /** The range is a circle (sphere) of radius r[0], inside its bounding box r. */
+  round: boolean;
+  /** Masks: W sees T only when W.sees & T.layer is not 0. */
+  layer: number;
+  sees: number;
 }
 
 export class AoiOracle {
@@ -21,25 +26,28 @@ export class AoiOracle {
     readonly form: 'abs' | 'bounds' = 'abs',
   ) {}
 
-  /** W sees T iff W has a range and T is within it on every axis. */
+  /** W sees T iff W has a range and T is within it on every axis (and, for a circle, dx² + dy² (+ dz²) <= radius²). */
   sees(w: number, t: number): boolean {
     if (w === t) return false;
     const a = this.entities.get(w)!;
     const b = this.entities.get(t)!;
-    if (a.r === null) return false;
+    if (a.r === null || (a.sees & b.layer) === 0) return false;
     for (let k = 0; k < this.dimensions; k++) {
       const inside = this.form === 'abs' ? Math.abs(b.p[k] - a.p[k]) <= a.r[k] : a.p[k] - a.r[k] <= b.p[k] && b.p[k] <= a.p[k] + a.r[k];
       if (!inside) return false;
     }
-    return true;
+    if (!a.round) return true;
+    let squares = 0;
+    for (let k = 0; k < this.dimensions; k++) squares += (b.p[k] - a.p[k]) ** 2;
+    return squares <= a.r[0] ** 2;
   }
 
   private others(id: number): number[] {
     return [...this.entities.keys()].filter((o) => o !== id);
   }
 
-  add(id: number, p: [number, number, number], r: [number, number, number] | null): void {
-    this.entities.set(id, { p: this.dimensions === 2 ? [p[0], p[1], 0] : p, r });
+  add(id: number, p: [number, number, number], r: [number, number, number] | null, round = false, layer = 1, sees = -1): void {
+    this.entities.set(id, { p: this.dimensions === 2 ? [p[0], p[1], 0] : p, r, round: round && r !== null, layer, sees });
     for (const o of this.others(id)) {
       if (this.sees(o, id)) this.events.push(['enter', o, id]);
       if (this.sees(id, o)) this.events.push(['enter', id, o]);
@@ -73,14 +81,32 @@ export class AoiOracle {
     this.entities.delete(id);
   }
 
-  setRange(id: number, r: [number, number, number] | null): void {
+  setRange(id: number, r: [number, number, number] | null, round = false): void {
     const others = this.others(id);
     const before = others.map((o) => this.sees(id, o));
-    this.entities.get(id)!.r = r;
+    const e = this.entities.get(id)!;
+    e.r = r;
+    e.round = round && r !== null;
     others.forEach((o, k) => {
       const now = this.sees(id, o);
       if (now && !before[k]) this.events.push(['enter', id, o]);
       if (!now && before[k]) this.events.push(['leave', id, o]);
+    });
+  }
+
+  /** New masks for id: enter / leave for every pair, either way, whose visibility changes. */
+  setLayers(id: number, layer: number, sees: number): void {
+    const others = this.others(id);
+    const before = others.map((o) => [this.sees(o, id), this.sees(id, o)]);
+    const e = this.entities.get(id)!;
+    e.layer = layer;
+    e.sees = sees;
+    others.forEach((o, k) => {
+      const [oSaw, idSaw] = before[k];
+      const oSees = this.sees(o, id);
+      const idSees = this.sees(id, o);
+      if (oSees !== oSaw) this.events.push([oSees ? 'enter' : 'leave', o, id]);
+      if (idSees !== idSaw) this.events.push([idSees ? 'enter' : 'leave', id, o]);
     });
   }
 
