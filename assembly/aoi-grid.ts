@@ -224,6 +224,8 @@ class GridScene {
   bLoX: f64; bLoY: f64; bLoZ: f64; bHiX: f64; bHiY: f64; bHiZ: f64;
   /** Bounds of the region being visited: a record outside them on any axis can change nothing. */
   fLoX: f64; fLoY: f64; fLoZ: f64; fHiX: f64; fHiY: f64; fHiZ: f64;
+  /** Nonzero when the scene reports no move events: a step then judges as if nothing moved. */
+  noMoves: i32;
 
   @inline slot(s: i32): usize {
     return this.slots + <usize>s * SLOT;
@@ -667,7 +669,7 @@ class GridScene {
   @inline begin(visit: i32, s: i32, moved: bool): void {
     this.visit = visit;
     this.subject = s;
-    this.moved = moved;
+    this.moved = moved && !this.noMoves;
   }
 
   move(s: i32, x: f64, y: f64, z: f64): void {
@@ -894,6 +896,11 @@ export function aoiGridEventData(ptr: i32): i32 {
 
 export function aoiGridEventReset(ptr: i32): void {
   forgetEvents(grid(ptr).events);
+}
+
+/** Whether moves produce move events (on by default). */
+export function aoiGridSetMoveEvents(ptr: i32, on: i32): void {
+  grid(ptr).noMoves = on ? 0 : 1;
 }
 
 export function aoiGridQuery(ptr: i32, slot: i32): i32 {

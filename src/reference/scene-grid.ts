@@ -211,6 +211,8 @@ export class GridSceneCore implements SceneBackend {
   private visit = Visit.Step;
   private subject = 0;
   private moved = false;
+  /** False when the scene reports no move events: a step then judges as if nothing moved. */
+  moveEvents = true;
   private readonly o = [0, 0, 0];
   private readonly n = [0, 0, 0];
   private readonly oldR = [0, 0, 0];
@@ -526,7 +528,7 @@ export class GridSceneCore implements SceneBackend {
   private begin(visit: Visit, s: number, moved: boolean): void {
     this.visit = visit;
     this.subject = s;
-    this.moved = moved;
+    this.moved = moved && this.moveEvents;
   }
 
   // ---- the operations -----------------------------------------------------
