@@ -131,11 +131,11 @@ export class Scene {
     this.defaultRange = defaultRange;
     this.index = resolveIndex(options.index);
     const cellSize = resolveCellSize(options.cellSize, defaultRange);
-    const events = options.events ?? 'log';
+    const events = options.events === undefined ? 'log' : options.events;
     if (events !== 'log' && events !== 'net') {
       throw new SpatialError('INVALID_ARGUMENT', `events must be 'log' or 'net', got ${String(events)}`);
     }
-    const moveEvents = options.moveEvents ?? true;
+    const moveEvents = options.moveEvents === undefined ? true : options.moveEvents;
     if (typeof moveEvents !== 'boolean') {
       throw new SpatialError('INVALID_ARGUMENT', `moveEvents must be true or false, got ${String(moveEvents)}`);
     }

@@ -31,7 +31,7 @@ function bags(backend: Backend): Array<{ where: string; call: (options: unknown)
   graph.addEdge(0, 1, 1);
   const grid = new GridMap(3, 3, { backend });
   return [
-    { where: 'Scene', call: (o) => new Scene(o as never), valid: { backend, dimensions: 2, defaultRange: 3, index: 'lists', cellSize: 4 } },
+    { where: 'Scene', call: (o) => new Scene(o as never), valid: { backend, dimensions: 2, defaultRange: 3, index: 'lists', cellSize: 4, events: 'net', moveEvents: false } },
     { where: 'QuadTree', call: (o) => new QuadTree(o as never), valid: { bounds, backend, capacity: 4, maxDepth: 6, mode: 'split', depth: 3 } },
     { where: 'Graph', call: (o) => new Graph(o as never), valid: { backend, directed: false } },
     { where: 'Graph.fromEdges', call: (o) => Graph.fromEdges([0], [1], [1], o as never), valid: { backend, vertexCount: 2, x: [0, 1], y: [0, 0] } },
@@ -52,6 +52,7 @@ const MISTAKES: Array<[string, string, string]> = [
   ['Scene', 'viewRange', 'defaultRange'],
   ['Scene', 'range', 'defaultRange'],
   ['Scene', 'dimension', 'dimensions'],
+  ['Scene', 'moveEvent', 'moveEvents'],
   ['QuadTree', 'maxObjects', 'capacity'],
   ['QuadTree', 'maxLevels', 'maxDepth'],
   ['QuadTree', 'capcity', 'capacity'],
