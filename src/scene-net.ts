@@ -1,13 +1,19 @@
 // The net view of a Scene's events: one fold over the ordered event log that
 // keeps, per (watcher, target) pair, only the change since the last drain.
-// A pair's log reads front to back, so its first event says whether it was
-// visible at the last drain (enter: no; leave or move: yes) and its last
-// event whether it is visible now (leave: no; enter or move: yes). Whether a
-// pair visible at both reports a move depends on the target's position then
-// and now, which this view tracks per slot: the position at the last drain is
-// saved the first time an entity moves after it.
+// The log is grouped by watcher first (scene-grouped.ts), so each pair is
+// found among its watcher's few events. A pair's events read front to back,
+// so its first event says whether it was visible at the last drain (enter:
+// no; leave or move: yes) and its last whether it is visible now (leave: no;
+// enter or move: yes). A pair visible at both reports a move when its target
+// stands elsewhere than at the last drain: this view saves an entity's
+// position the first time it moves after a drain, and before a fold marks
+// the ids that ended elsewhere in a hash table, so pairs need no id lookup.
 import { ENTER, LEAVE, MOVE } from './event-codes.js';
 import { PairTable } from './pair-table.js';
+import { groupByWatcher } from './scene-grouped.js';
+
+/** A watcher's events beyond this many find their pair through a Map rather than a scan of the pairs so far. */
+const LONG_RUN = 24;
 
 export class NetView {
   /** Drains so far; a slot's saved position is the last drain's when savedAt[slot] equals it. */
@@ -15,18 +21,24 @@ export class NetView {
   private current = new Float64Array(0);
   private saved = new Float64Array(0);
   private savedAt = new Int32Array(0);
+  private idOfSlot = new Int32Array(0);
+  /** Slots that moved since the last drain (each once per time savedAt was set). */
+  private movedSlots = new Int32Array(64);
+  private movedCount = 0;
   /** Ids removed since the last drain: their position at the last drain (first removal wins). */
   private readonly removed = new Map<number, [number, number, number]>();
-  private readonly pairs = new PairTable();
+  /** Ids that stand elsewhere than at the last drain, as a fold starts. */
+  private readonly elsewhere = new PairTable();
+  /** Per pair of the watcher being folded: its target and its first and last event types. */
   private first = new Int32Array(0);
   private last = new Int32Array(0);
-  private pairAt = new Int32Array(0);
+  private target = new Int32Array(0);
 
   /** `moveEvents` false: no move is ever reported, so no position is tracked. */
   constructor(readonly moveEvents: boolean) {}
 
-  /** Records where slot is placed by an add. */
-  added(slot: number, x: number, y: number, z: number): void {
+  /** Records that id is placed in slot by an add. */
+  added(slot: number, id: number, x: number, y: number, z: number): void {
     if (!this.moveEvents) return;
     this.grow(slot);
     const at = slot * 3;
@@ -34,6 +46,7 @@ export class NetView {
     this.current[at + 1] = y;
     this.current[at + 2] = z;
     this.savedAt[slot] = 0;
+    this.idOfSlot[slot] = id;
   }
 
   /** Records a move of slot to (x, y, z), saving where it was at the last drain if this is its first move since. */
@@ -46,6 +59,12 @@ export class NetView {
       this.saved[at] = current[at];
       this.saved[at + 1] = current[at + 1];
       this.saved[at + 2] = current[at + 2];
+      if (this.movedCount === this.movedSlots.length) {
+        const bigger = new Int32Array(this.movedCount * 2);
+        bigger.set(this.movedSlots);
+        this.movedSlots = bigger;
+      }
+      this.movedSlots[this.movedCount++] = slot;
     }
     current[at] = x;
     current[at + 1] = y;
@@ -70,63 +89,83 @@ export class NetView {
   drained(): void {
     this.epoch++;
     this.removed.clear();
+    this.movedCount = 0;
   }
 
   /**
    * The net events of an ordered log: per pair, enter, leave, move or
-   * nothing, listed in the order of each pair's first event in the log.
-   * slotOf gives the current slot of a present id.
+   * nothing; sorted by watcher, ascending, and within a watcher in the order
+   * of each pair's first event in the log. slotOf gives the current slot of a
+   * present id.
    */
-  fold(log: Int32Array, slotOf: (id: number) => number): Int32Array {
-    const count = log.length / 3;
-    const pairs = this.pairs;
-    pairs.reset(count);
+  fold(log: Int32Array, slotOf: (id: number) => number | undefined): Int32Array {
+    if (this.moveEvents) this.markElsewhere(slotOf);
+    const { watchers, offsets, events } = groupByWatcher(log);
+    const count = events.length / 3;
     if (this.first.length < count) {
       this.first = new Int32Array(count);
       this.last = new Int32Array(count);
-      this.pairAt = new Int32Array(count);
+      this.target = new Int32Array(count);
     }
-    const first = this.first, last = this.last, pairAt = this.pairAt;
-    for (let k = 0, i = 0; k < count; k++, i += 3) {
-      const seen = pairs.size;
-      const index = pairs.indexOf(log[i + 1], log[i + 2]);
-      if (index === seen) {
-        first[index] = log[i];
-        pairAt[index] = i;
-      }
-      last[index] = log[i];
-    }
-    const out = new Int32Array(pairs.size * 3);
+    const first = this.first, last = this.last, target = this.target;
+    const out = new Int32Array(events.length);
     let n = 0;
-    for (let p = 0; p < pairs.size; p++) {
-      const before = first[p] !== ENTER;
-      const now = last[p] !== LEAVE;
-      const i = pairAt[p];
-      let type = -1;
-      if (now && !before) type = ENTER;
-      else if (before && !now) type = LEAVE;
-      else if (before && now && this.targetMoved(log[i + 2], slotOf)) type = MOVE;
-      if (type < 0) continue;
-      out[n] = type;
-      out[n + 1] = log[i + 1];
-      out[n + 2] = log[i + 2];
-      n += 3;
+    for (let g = 0; g < watchers.length; g++) {
+      // The watcher's distinct targets, numbered from 0 in the order first seen.
+      let pairs = 0;
+      const long = offsets[g + 1] - offsets[g] > LONG_RUN * 3 ? new Map<number, number>() : null;
+      for (let i = offsets[g]; i < offsets[g + 1]; i += 3) {
+        const t = events[i + 2];
+        let p = 0;
+        if (long === null) while (p < pairs && target[p] !== t) p++;
+        else p = long.get(t) ?? pairs;
+        if (p === pairs) {
+          target[p] = t;
+          first[p] = events[i];
+          long?.set(t, p);
+          pairs++;
+        }
+        last[p] = events[i];
+      }
+      for (let p = 0; p < pairs; p++) {
+        const type = this.verdict(first[p], last[p], target[p]);
+        if (type < 0) continue;
+        out[n] = type;
+        out[n + 1] = watchers[g];
+        out[n + 2] = target[p];
+        n += 3;
+      }
     }
     return n === out.length ? out : out.slice(0, n);
   }
 
-  /** Whether target (present now, present at the last drain) stands elsewhere than it did at the last drain. */
-  private targetMoved(target: number, slotOf: (id: number) => number): boolean {
-    if (!this.moveEvents) return false;
-    const slot = slotOf(target);
-    const at = slot * 3;
-    const removed = this.removed.get(target);
-    let x: number, y: number, z: number;
-    if (removed !== undefined) [x, y, z] = removed;
-    else if (this.savedAt[slot] === this.epoch) [x, y, z] = [this.saved[at], this.saved[at + 1], this.saved[at + 2]];
-    else return false;
-    const current = this.current;
-    return x !== current[at] || y !== current[at + 1] || z !== current[at + 2];
+  /** The net event of a pair from its first and last event types since the last drain, or -1 for none. */
+  private verdict(first: number, last: number, target: number): number {
+    const before = first !== ENTER;
+    const now = last !== LEAVE;
+    if (now && !before) return ENTER;
+    if (before && !now) return LEAVE;
+    if (before && now && this.moveEvents && this.elsewhere.find(target, 0) >= 0) return MOVE;
+    return -1;
+  }
+
+  /** Fills `elsewhere` with the present ids that stand elsewhere than at the last drain. */
+  private markElsewhere(slotOf: (id: number) => number | undefined): void {
+    const elsewhere = this.elsewhere;
+    elsewhere.reset();
+    const { current, saved, savedAt, idOfSlot, epoch } = this;
+    const differs = (at: number, x: number, y: number, z: number): boolean => x !== current[at] || y !== current[at + 1] || z !== current[at + 2];
+    for (let k = 0; k < this.movedCount; k++) {
+      const slot = this.movedSlots[k];
+      const at = slot * 3;
+      // A slot re-added since its move (savedAt reset) or holding a re-added id is judged below.
+      if (savedAt[slot] !== epoch || this.removed.has(idOfSlot[slot])) continue;
+      if (differs(at, saved[at], saved[at + 1], saved[at + 2])) elsewhere.indexOf(idOfSlot[slot], 0);
+    }
+    for (const [id, [x, y, z]] of this.removed) {
+      const slot = slotOf(id);
+      if (slot !== undefined && differs(slot * 3, x, y, z)) elsewhere.indexOf(id, 0);
+    }
   }
 
   private grow(slot: number): void {
@@ -138,8 +177,11 @@ export class NetView {
     saved.set(this.saved);
     const savedAt = new Int32Array(capacity);
     savedAt.set(this.savedAt);
+    const idOfSlot = new Int32Array(capacity);
+    idOfSlot.set(this.idOfSlot);
     this.current = current;
     this.saved = saved;
     this.savedAt = savedAt;
+    this.idOfSlot = idOfSlot;
   }
 }

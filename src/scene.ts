@@ -261,9 +261,10 @@ export class Scene {
    * pair was not visible at the last drain and is now, leave for the reverse,
    * move if it was visible at both and the target stands elsewhere than at
    * the last drain; nothing otherwise (a pair that flipped and flipped back,
-   * an entity added and removed in between). Pairs are listed in the order of
-   * their first event since the last drain. With moveEvents false, no move
-   * is reported in either mode.
+   * an entity added and removed in between). A net drain is sorted by
+   * watcher, ascending, and a watcher's pairs are in the order of their first
+   * event since the last drain. With moveEvents false, no move is reported in
+   * either mode.
    */
   drain(): AoiEvent[] {
     const flat = this.drainArray();
@@ -337,7 +338,7 @@ export class Scene {
       events.set(this.held);
       events.set(fresh, this.held.length);
     }
-    if (this.net !== null) events = this.net.fold(events, (id) => this.slots.get(id)!);
+    if (this.net !== null) events = this.net.fold(events, (id) => this.slots.get(id));
     this.held = events;
     return events;
   }
@@ -396,7 +397,7 @@ export class Scene {
     for (let k = 0; k < n; k++) {
       slots[k] = this.takeSlot();
       this.slots.set(batchIds[k], slots[k]);
-      this.net?.added(slots[k], x[k], y[k], z === null ? 0 : z[k]);
+      this.net?.added(slots[k], batchIds[k], x[k], y[k], z === null ? 0 : z[k]);
     }
     this.core.addMany(slots, batchIds, x, y, z, r);
   }
@@ -429,7 +430,7 @@ export class Scene {
     const [rx, ry, rz, watcher] = this.parseRange(range === undefined ? this.defaultRange : range);
     const slot = this.takeSlot();
     this.slots.set(id, slot);
-    this.net?.added(slot, x, y, z);
+    this.net?.added(slot, id, x, y, z);
     this.core.add(slot, id, x, y, z, rx, ry, rz, watcher);
   }
 
