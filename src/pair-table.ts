@@ -22,15 +22,9 @@ export class PairTable {
 
   /** The index of (a, b): the one it was given when first seen, or the next free one now. */
   indexOf(a: number, b: number): number {
-    const mask = this.mask;
-    const buckets = this.buckets;
-    for (let at = bucketOf(a, b, mask); ; at = (at + 1) & mask) {
-      const i = at * 3;
-      const value = buckets[i];
-      if (value === EMPTY) break;
-      if (buckets[i + 1] === a && buckets[i + 2] === b) return value;
-    }
-    if ((this.size + 1) * 2 > mask + 1) this.grow();
+    const found = this.find(a, b);
+    if (found !== EMPTY) return found;
+    if ((this.size + 1) * 2 > this.mask + 1) this.grow();
     this.place(a, b, this.size);
     return this.size++;
   }

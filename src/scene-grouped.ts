@@ -53,7 +53,7 @@ function rankWatchers(stream: Int32Array): { rankOf: Int32Array; watchers: Int32
   for (let k = 0; k < count; k++) rankOf[k] = table.indexOf(stream[k * 3 + 1], 0);
   const groups = table.size;
   const firstSeen = new Int32Array(groups);
-  for (let k = count - 1; k >= 0; k--) firstSeen[rankOf[k]] = stream[k * 3 + 1];
+  for (let k = 0; k < count; k++) firstSeen[rankOf[k]] = stream[k * 3 + 1];
   const watchers = firstSeen.slice().sort();
   const rank = new Int32Array(groups);
   for (let r = 0; r < groups; r++) rank[table.indexOf(watchers[r], 0)] = r;
