@@ -8,6 +8,7 @@
 const EMPTY = -1;
 const MIN_BUCKETS = 1024;
 
+/** Numbers pairs of int32 keys densely, in the order first seen. */
 export class PairTable {
   private buckets = new Int32Array(MIN_BUCKETS * 3).fill(EMPTY);
   private mask = MIN_BUCKETS - 1;

@@ -15,6 +15,7 @@ import { groupByWatcher } from './scene-grouped.js';
 /** A watcher's events beyond this many find their pair through a Map rather than a scan of the pairs so far. */
 const LONG_RUN = 24;
 
+/** A Scene's net view: the positions it needs and the fold; see the file comment. */
 export class NetView {
   /** Drains so far; a slot's saved position is the last drain's when savedAt[slot] equals it. */
   private epoch = 1;

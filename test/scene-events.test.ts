@@ -15,7 +15,9 @@ type Op =
   | { kind: 'moveMany'; moves: Array<{ id: number; x: number; y: number }> }
   | { kind: 'remove'; id: number }
   | { kind: 'setRange'; id: number; range: number }
-  | { kind: 'drain' };
+  | { kind: 'drain' }
+  /** Reads pendingLength: the events it takes from the core must still come out of the next drain. */
+  | { kind: 'peek' };
 
 const id = fc.integer({ min: 0, max: 7 });
 const coord = fc.integer({ min: -12, max: 12 }).map((v) => v / 2);
@@ -26,6 +28,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id, range }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'drain' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'peek' as const }) },
 );
 
 const CORES: Array<{ backend: 'wasm' | 'js'; index: SceneIndex }> = [
@@ -37,6 +40,10 @@ const CORES: Array<{ backend: 'wasm' | 'js'; index: SceneIndex }> = [
 
 /** Applies one op to a scene and returns whether it was applied (the oracle decides validity first). */
 function apply(scene: Scene | AoiOracle, op: Op): void {
+  if (op.kind === 'peek') {
+    if (scene instanceof Scene) expect(scene.pendingLength % 3).toBe(0);
+    return;
+  }
   if (scene instanceof AoiOracle) {
     if (op.kind === 'add') scene.add(op.id, [op.x, op.y, 0], [op.range, op.range, 0]);
     else if (op.kind === 'moveMany') for (const m of op.moves) scene.move(m.id, [m.x, m.y, 0]);
@@ -84,7 +91,7 @@ function valid(ops: Op[]): Op[] {
 function shifted(ops: Op[], offset: number): Op[] {
   if (offset === 0) return ops;
   return ops.map((op) => {
-    if (op.kind === 'drain') return op;
+    if (op.kind === 'drain' || op.kind === 'peek') return op;
     if (op.kind === 'moveMany') return { kind: 'moveMany', moves: op.moves.map((m) => ({ ...m, id: m.id + offset })) };
     return { ...op, id: op.id + offset };
   });
