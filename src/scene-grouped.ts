@@ -24,59 +24,66 @@ const DIRECT_MIN = 1 << 16;
 
 const table = new PairTable();
 
-/**
- * Each event's watcher rank (the watcher's place among the distinct
- * watchers, ascending), the distinct watchers, and how many events each has.
- */
-function rankWatchers(stream: Int32Array): { rankOf: Int32Array; watchers: Int32Array; sizes: Int32Array } {
-  const count = stream.length / 3;
-  let maxId = -1;
-  for (let i = 1; i < stream.length; i += 3) if (stream[i] > maxId) maxId = stream[i];
-  const rankOf = new Int32Array(count);
-  if (maxId < count * DIRECT_PER_EVENT + DIRECT_MIN) {
-    const perId = new Int32Array(maxId + 1);
-    for (let i = 1; i < stream.length; i += 3) perId[stream[i]]++;
-    let groups = 0;
-    for (let id = 0; id <= maxId; id++) if (perId[id] > 0) groups++;
-    const watchers = new Int32Array(groups);
-    const sizes = new Int32Array(groups);
-    for (let id = 0, r = 0; id <= maxId; id++) {
-      if (perId[id] === 0) continue;
-      watchers[r] = id;
-      sizes[r] = perId[id];
-      perId[id] = r++;
-    }
-    for (let k = 0; k < count; k++) rankOf[k] = perId[stream[k * 3 + 1]];
-    return { rankOf, watchers, sizes };
+/** Places each event at its watcher's cursor (advancing it), into a stream of the same length. */
+function scatter(stream: Int32Array, cursorOf: (k: number, watcher: number) => number): Int32Array {
+  const events = new Int32Array(stream.length);
+  for (let k = 0, i = 0; i < stream.length; k++, i += 3) {
+    const at = cursorOf(k, stream[i + 1]);
+    events[at] = stream[i];
+    events[at + 1] = stream[i + 1];
+    events[at + 2] = stream[i + 2];
   }
+  return events;
+}
+
+/** Groups by counting into an array indexed by watcher id (ids 0..maxId). */
+function groupDirect(stream: Int32Array, maxId: number): GroupedEvents {
+  const perId = new Int32Array(maxId + 1);
+  for (let i = 1; i < stream.length; i += 3) perId[stream[i]]++;
+  let groups = 0;
+  for (let id = 0; id <= maxId; id++) if (perId[id] > 0) groups++;
+  const watchers = new Int32Array(groups);
+  const offsets = new Int32Array(groups + 1);
+  // perId becomes each watcher's cursor into the grouped stream.
+  for (let id = 0, r = 0; id <= maxId; id++) {
+    if (perId[id] === 0) continue;
+    watchers[r] = id;
+    offsets[r + 1] = offsets[r] + perId[id] * 3;
+    perId[id] = offsets[r++];
+  }
+  const events = scatter(stream, (_, watcher) => (perId[watcher] += 3) - 3);
+  return { watchers, offsets, events };
+}
+
+/** Groups by numbering watchers through the hash table, for ids too large to index an array. */
+function groupHashed(stream: Int32Array): GroupedEvents {
+  const count = stream.length / 3;
+  const groupOf = new Int32Array(count);
   table.reset();
-  for (let k = 0; k < count; k++) rankOf[k] = table.indexOf(stream[k * 3 + 1], 0);
+  for (let k = 0; k < count; k++) groupOf[k] = table.indexOf(stream[k * 3 + 1], 0);
   const groups = table.size;
-  const firstSeen = new Int32Array(groups);
-  for (let k = 0; k < count; k++) firstSeen[rankOf[k]] = stream[k * 3 + 1];
-  const watchers = firstSeen.slice().sort();
-  const rank = new Int32Array(groups);
-  for (let r = 0; r < groups; r++) rank[table.indexOf(watchers[r], 0)] = r;
+  const watchers = new Int32Array(groups);
   const sizes = new Int32Array(groups);
-  for (let k = 0; k < count; k++) sizes[(rankOf[k] = rank[rankOf[k]])]++;
-  return { rankOf, watchers, sizes };
+  for (let k = 0; k < count; k++) {
+    watchers[groupOf[k]] = stream[k * 3 + 1];
+    sizes[groupOf[k]]++;
+  }
+  watchers.sort();
+  const offsets = new Int32Array(groups + 1);
+  // cursor[g]: where group g (numbered as first seen) writes next.
+  const cursor = new Int32Array(groups);
+  for (let r = 0; r < groups; r++) {
+    const g = table.indexOf(watchers[r], 0);
+    offsets[r + 1] = offsets[r] + sizes[g] * 3;
+    cursor[g] = offsets[r];
+  }
+  const events = scatter(stream, (k) => (cursor[groupOf[k]] += 3) - 3);
+  return { watchers, offsets, events };
 }
 
 /** Groups a flat [type, watcher, target, ...] stream by watcher, ascending; stable within a watcher. */
 export function groupByWatcher(stream: Int32Array): GroupedEvents {
-  const { rankOf, watchers, sizes } = rankWatchers(stream);
-  const groups = watchers.length;
-  const offsets = new Int32Array(groups + 1);
-  for (let r = 0; r < groups; r++) offsets[r + 1] = offsets[r] + sizes[r] * 3;
-  const cursor = offsets.slice(0, groups);
-  const events = new Int32Array(stream.length);
-  for (let k = 0, i = 0; k < rankOf.length; k++, i += 3) {
-    const r = rankOf[k];
-    const at = cursor[r];
-    events[at] = stream[i];
-    events[at + 1] = stream[i + 1];
-    events[at + 2] = stream[i + 2];
-    cursor[r] = at + 3;
-  }
-  return { watchers, offsets, events };
+  let maxId = -1;
+  for (let i = 1; i < stream.length; i += 3) if (stream[i] > maxId) maxId = stream[i];
+  return maxId < (stream.length / 3) * DIRECT_PER_EVENT + DIRECT_MIN ? groupDirect(stream, maxId) : groupHashed(stream);
 }
