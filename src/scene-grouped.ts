@@ -23,6 +23,8 @@ const DIRECT_PER_EVENT = 8;
 const DIRECT_MIN = 1 << 16;
 
 const table = new PairTable();
+/** The per-id counts and cursors of groupDirect, kept between calls (it is zeroed up to the largest id on use). */
+let perIdScratch = new Int32Array(0);
 
 /** Places each event at its watcher's cursor (advancing it), into a stream of the same length. */
 function scatter(stream: Int32Array, cursorOf: (k: number, watcher: number) => number): Int32Array {
@@ -38,7 +40,9 @@ function scatter(stream: Int32Array, cursorOf: (k: number, watcher: number) => n
 
 /** Groups by counting into an array indexed by watcher id (ids 0..maxId). */
 function groupDirect(stream: Int32Array, maxId: number): GroupedEvents {
-  const perId = new Int32Array(maxId + 1);
+  if (perIdScratch.length <= maxId) perIdScratch = new Int32Array(Math.max(maxId + 1, perIdScratch.length * 2));
+  const perId = perIdScratch;
+  perId.fill(0, 0, maxId + 1);
   for (let i = 1; i < stream.length; i += 3) perId[stream[i]]++;
   let groups = 0;
   for (let id = 0; id <= maxId; id++) if (perId[id] > 0) groups++;
@@ -51,7 +55,14 @@ function groupDirect(stream: Int32Array, maxId: number): GroupedEvents {
     offsets[r + 1] = offsets[r] + perId[id] * 3;
     perId[id] = offsets[r++];
   }
-  const events = scatter(stream, (_, watcher) => (perId[watcher] += 3) - 3);
+  const events = new Int32Array(stream.length);
+  for (let i = 0; i < stream.length; i += 3) {
+    const at = perId[stream[i + 1]];
+    perId[stream[i + 1]] = at + 3;
+    events[at] = stream[i];
+    events[at + 1] = stream[i + 1];
+    events[at + 2] = stream[i + 2];
+  }
   return { watchers, offsets, events };
 }
 
