@@ -224,7 +224,7 @@ class GridScene {
   bLoX: f64; bLoY: f64; bLoZ: f64; bHiX: f64; bHiY: f64; bHiZ: f64;
   /** Bounds of the region being visited: a record outside them on any axis can change nothing. */
   fLoX: f64; fLoY: f64; fLoZ: f64; fHiX: f64; fHiY: f64; fHiZ: f64;
-  /** Nonzero when the scene reports no move events: a step then judges as if nothing moved. */
+  /** Nonzero when the scene reports no move events: a move's step then judges as if nothing moved. */
   noMoves: i32;
 
   @inline slot(s: i32): usize {
@@ -669,7 +669,7 @@ class GridScene {
   @inline begin(visit: i32, s: i32, moved: bool): void {
     this.visit = visit;
     this.subject = s;
-    this.moved = moved && !this.noMoves;
+    this.moved = moved;
   }
 
   move(s: i32, x: f64, y: f64, z: f64): void {
@@ -683,7 +683,7 @@ class GridScene {
     this.nry = this.ory;
     this.nrz = this.orz;
     this.relocate(s);
-    this.begin(VISIT_STEP, s, true);
+    this.begin(VISIT_STEP, s, this.noMoves == 0);
     this.step();
   }
 

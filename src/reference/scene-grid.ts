@@ -211,7 +211,7 @@ export class GridSceneCore implements SceneBackend {
   private visit = Visit.Step;
   private subject = 0;
   private moved = false;
-  /** False when the scene reports no move events: a step then judges as if nothing moved. */
+  /** False when the scene reports no move events: a move's step then judges as if nothing moved. */
   moveEvents = true;
   private readonly o = [0, 0, 0];
   private readonly n = [0, 0, 0];
@@ -528,7 +528,7 @@ export class GridSceneCore implements SceneBackend {
   private begin(visit: Visit, s: number, moved: boolean): void {
     this.visit = visit;
     this.subject = s;
-    this.moved = moved && this.moveEvents;
+    this.moved = moved;
   }
 
   // ---- the operations -----------------------------------------------------
@@ -562,7 +562,7 @@ export class GridSceneCore implements SceneBackend {
     n[2] = z;
     for (let a = 0; a < 3; a++) this.newR[a] = this.oldR[a];
     this.relocate(slot, n);
-    this.begin(Visit.Step, slot, true);
+    this.begin(Visit.Step, slot, this.moveEvents);
     this.step();
   }
 
