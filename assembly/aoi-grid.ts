@@ -244,6 +244,8 @@ class GridScene {
   fLoX: f64; fLoY: f64; fLoZ: f64; fHiX: f64; fHiY: f64; fHiZ: f64;
   /** The k best of a nearest search. */
   picker: KNearest;
+  /** Nonzero when the scene reports no move events: a move's step then judges as if nothing moved. */
+  noMoves: i32;
 
   @inline slot(s: i32): usize {
     return this.slots + <usize>s * SLOT;
@@ -799,7 +801,7 @@ class GridScene {
     this.nrz = this.orz;
     this.keepShape();
     this.relocate(s);
-    this.begin(VISIT_STEP, s, true);
+    this.begin(VISIT_STEP, s, this.noMoves == 0);
     this.step();
   }
 
@@ -1121,6 +1123,11 @@ export function aoiGridEventData(ptr: i32): i32 {
 
 export function aoiGridEventReset(ptr: i32): void {
   forgetEvents(grid(ptr).events);
+}
+
+/** Whether moves produce move events (on by default). */
+export function aoiGridSetMoveEvents(ptr: i32, on: i32): void {
+  grid(ptr).noMoves = on ? 0 : 1;
 }
 
 export function aoiGridQuery(ptr: i32, slot: i32): i32 {

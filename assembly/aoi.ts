@@ -549,6 +549,8 @@ class AoiScene {
   touched: i32 = 0;
   /** The k best of a nearest search. */
   picker: KNearest = changetype<KNearest>(0);
+  /** Nonzero when the scene reports no move events: settle skips writing them. */
+  noMoves: i32 = 0;
 
   @inline axis(a: i32): AxisList {
     return a == 0 ? this.axis0 : a == 1 ? this.axis1 : this.axis2;
@@ -940,7 +942,7 @@ class AoiScene {
         candidates.set(entering++, w);
       }
     }
-    if (moved) {
+    if (moved && !this.noMoves) {
       const count = watchers.length;
       const events = this.events;
       events.reserve(events.length + 3 * count);
@@ -1764,6 +1766,11 @@ export function aoiEventData(ptr: i32): i32 {
 
 export function aoiEventReset(ptr: i32): void {
   forgetEvents(scene(ptr).events);
+}
+
+/** Whether moves produce move events (on by default). */
+export function aoiSetMoveEvents(ptr: i32, on: i32): void {
+  scene(ptr).noMoves = on ? 0 : 1;
 }
 
 /** Writes the ids slot sees into the result buffer; returns their count. */

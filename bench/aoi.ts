@@ -4,7 +4,7 @@
 // do AOI without us: an rbush index with visible-set diffing and a
 // typed-array uniform grid. Every contender's events are checked equal on a
 // small instance before anything is timed.
-import { init, Scene, type SceneIndex } from '../src/index.js';
+import { init, Scene, type SceneEventMode, type SceneIndex } from '../src/index.js';
 import type { Contender, Suite, SuiteContext } from './harness.js';
 import { GridAoi } from './peers/aoi-grid.js';
 import type { AoiPeer } from './peers/aoi-events.js';
@@ -135,20 +135,68 @@ interface Runner {
  */
 type SceneBuild = 'addMany' | 'add' | { movedFrom: number };
 
-/** A scene contender; `batch` picks moveMany over one move call per entity; `prepare` runs on the built scene, untimed. */
-function sceneRunner(
-  name: string,
-  backend: 'wasm' | 'js',
-  batch: boolean,
-  how: SceneBuild = 'addMany',
-  index: SceneIndex = 'lists',
-  prepare?: (scene: Scene, load: Workload) => void,
-): Runner {
+/**
+ * How a tick's events reach the server: drainArray, drainGrouped, drainInto
+ * a reused buffer, or drainArray followed by the server's own routing by
+ * watcher (a counting sort over its dense ids).
+ */
+type Drain = 'array' | 'grouped' | 'into' | 'routed';
+
+/** A scene's event options and drain, and what runs on the built scene, untimed (visibility rules). */
+interface SceneSetup {
+  events?: SceneEventMode;
+  moveEvents?: boolean;
+  drain?: Drain;
+  prepare?: (scene: Scene, load: Workload) => void;
+}
+
+/** Routes flat events into per-watcher runs by a counting sort over dense watcher ids 0..count-1, as a server does by hand. */
+function routeByWatcher(events: Int32Array, count: number, state: { starts: Int32Array; out: Int32Array }): Int32Array {
+  if (state.starts.length < count + 1) state.starts = new Int32Array(count + 1);
+  if (state.out.length < events.length) state.out = new Int32Array(events.length * 2);
+  const starts = state.starts;
+  starts.fill(0, 0, count + 1);
+  for (let i = 1; i < events.length; i += 3) starts[events[i] + 1] += 3;
+  for (let w = 0; w < count; w++) starts[w + 1] += starts[w];
+  const out = state.out;
+  for (let i = 0; i < events.length; i += 3) {
+    const at = starts[events[i + 1]];
+    out[at] = events[i];
+    out[at + 1] = events[i + 1];
+    out[at + 2] = events[i + 2];
+    starts[events[i + 1]] = at + 3;
+  }
+  return out.subarray(0, events.length);
+}
+
+/** Drains a scene the way `drain` says. */
+function drainer(drain: Drain, count: () => number): (scene: Scene) => Int32Array {
+  if (drain === 'grouped') return (scene) => scene.drainGrouped().events;
+  if (drain === 'into') {
+    let buffer = new Int32Array(1024);
+    return (scene) => {
+      const needed = scene.pendingLength;
+      if (needed > buffer.length) buffer = new Int32Array(needed * 2);
+      return buffer.subarray(0, scene.drainInto(buffer));
+    };
+  }
+  if (drain === 'routed') {
+    const state = { starts: new Int32Array(0), out: new Int32Array(0) };
+    return (scene) => routeByWatcher(scene.drainArray(), count(), state);
+  }
+  return (scene) => scene.drainArray();
+}
+
+/** A scene contender; `batch` picks moveMany over one move call per entity. */
+function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: SceneBuild = 'addMany', index: SceneIndex = 'lists', setup: SceneSetup = {}): Runner {
   let scene: Scene;
+  let entities = 0;
+  const drain = drainer(setup.drain ?? 'array', () => entities);
   return {
     name,
     build(load) {
-      scene = new Scene({ backend, index, defaultRange: load.world.range });
+      entities = load.world.count;
+      scene = new Scene({ backend, index, defaultRange: load.world.range, events: setup.events, moveEvents: setup.moveEvents });
       if (how === 'add') {
         for (let i = 0; i < load.ids.length; i++) scene.add(load.ids[i], load.xs[i], load.ys[i], load.ranges[i]);
       } else if (how === 'addMany') {
@@ -157,7 +205,7 @@ function sceneRunner(
         scene.addMany(load.ids, load.xs.map((x) => x - how.movedFrom), load.ys.map((y) => y - how.movedFrom), undefined, load.ranges);
         scene.moveMany(load.ids, load.xs, load.ys);
       }
-      prepare?.(scene, load);
+      setup.prepare?.(scene, load);
       scene.drainArray();
     },
     tick(load) {
@@ -167,7 +215,7 @@ function sceneRunner(
       } else {
         for (let k = 0; k < load.moveIds.length; k++) scene.move(load.moveIds[k], load.moveXs[k], load.moveYs[k]);
       }
-      return scene.drainArray();
+      return drain(scene);
     },
     dispose() {
       scene.dispose();
@@ -229,9 +277,9 @@ const VISIBILITY: Record<string, (scene: Scene, load: Workload) => void> = {
 /** W1 under each visibility rule, on the wasm indexes; the plain box tick of the same index is the baseline. */
 function visibilityCase(context: SuiteContext, world: World, index: SceneIndex, rules: string[]): void {
   const name = (rule: string): string => `wasm moveMany, ${index}, ${rule}`;
-  const make = (rule: string): Runner => sceneRunner(name(rule), 'wasm', true, 'addMany', index, VISIBILITY[rule]);
+  const make = (rule: string): Runner => sceneRunner(name(rule), 'wasm', true, 'addMany', index, { prepare: VISIBILITY[rule] });
   // Each rule's events agree with the js core's under the same rule.
-  for (const rule of rules) checkEvents(context, world, [make(rule), sceneRunner(`js ${rule}`, 'js', true, 'addMany', index, VISIBILITY[rule])]);
+  for (const rule of rules) checkEvents(context, world, [make(rule), sceneRunner(`js ${rule}`, 'js', true, 'addMany', index, { prepare: VISIBILITY[rule] })]);
   const contenders = rules.map((rule) => tickContender(make(rule), world));
   context.bench(`W1 visibility rules (${index} index): ${rules.join(', ')} against the plain box tick`, contenders, {
     opsPerRun: Math.round(world.count * world.moving),
@@ -282,6 +330,8 @@ interface TickCaseOptions {
   baseline?: string;
   /** A label: the case joins the headline table. */
   headline?: string;
+  /** The contenders whose events are checked equal (default: all of them). */
+  checked?: () => Runner[];
 }
 
 /** A runner timed on ticks of `world`: built in setup, one tick per run. */
@@ -302,7 +352,7 @@ function tickContender(runner: Runner, world: World): Contender {
 
 function tickCase(context: SuiteContext, title: string, world: World, options: TickCaseOptions = {}): void {
   const makeRunners = options.runners ?? (() => runners(world.mix !== undefined, context.full));
-  checkEvents(context, world, makeRunners());
+  checkEvents(context, world, (options.checked ?? makeRunners)());
   const contenders = makeRunners().map((runner) => tickContender(runner, world));
   const moves = Math.round(world.count * world.moving);
   context.bench(title, contenders, { opsPerRun: moves, opName: 'move', minSamples: 5, baseline: options.baseline, headline: options.headline });
@@ -356,6 +406,33 @@ export const aoiSuite: Suite = {
     // Circles and layer masks on W1 against the plain box tick: the grid's circles in every run, the rest in full runs.
     visibilityCase(context, w1, 'grid', context.full ? ['box', 'circles', 'layers'] : ['box', 'circles']);
     if (context.full) visibilityCase(context, w1, 'lists', ['box', 'circles', 'layers']);
+
+    // What the event options cost on the grid index's plain tick (moveMany, drainArray).
+    const features = (index: SceneIndex, delivery: boolean): Runner[] => [
+      sceneRunner(`plain tick (${index})`, 'wasm', true, 'addMany', index),
+      sceneRunner(`events 'net' (${index})`, 'wasm', true, 'addMany', index, { events: 'net' }),
+      sceneRunner(`moveEvents false (${index})`, 'wasm', true, 'addMany', index, { moveEvents: false }),
+      ...(delivery ? deliveries(index) : []),
+    ];
+    const deliveries = (index: SceneIndex): Runner[] => [
+      sceneRunner(`drainGrouped (${index})`, 'wasm', true, 'addMany', index, { drain: 'grouped' }),
+      sceneRunner(`drainArray + the server's counting sort by watcher (${index})`, 'wasm', true, 'addMany', index, { drain: 'routed' }),
+      sceneRunner(`drainInto a reused buffer (${index})`, 'wasm', true, 'addMany', index, { drain: 'into' }),
+    ];
+    const checkedFeatures = (index: SceneIndex) => (): Runner[] => [sceneRunner('plain tick', 'wasm', true, 'addMany', index), ...deliveries(index)];
+    context.note("event features: 'net' and moveEvents false report other events by design, so only the plain tick and the three deliveries are checked equal (as multisets)");
+    tickCase(context, 'W1 event features: the W1 tick in net mode, without move events, and delivered grouped by watcher', w1, {
+      runners: () => features('grid', true),
+      checked: checkedFeatures('grid'),
+      headline: "Scene: the 100,000-entity tick with events 'net', moveEvents false, drainGrouped (grid index; ratios to the plain tick)",
+    });
+    if (context.full) {
+      tickCase(context, 'W2 event features: the W2 crowd tick in net mode, without move events, and delivered grouped by watcher', w2, {
+        runners: () => features('grid', true),
+        checked: checkedFeatures('grid'),
+      });
+      tickCase(context, 'W1 event features, lists index', w1, { runners: () => features('lists', false), checked: checkedFeatures('lists') });
+    }
 
     const build = new Workload(w1, 3);
     const building = (runner: Runner): Contender => ({

@@ -21,6 +21,7 @@ interface SceneCalls {
   eventLength(handle: number): number;
   eventData(handle: number): number;
   eventReset(handle: number): void;
+  setMoveEvents(handle: number, on: number): void;
   query(handle: number, slot: number): number;
   watchers(handle: number, slot: number): number;
   queryBox(handle: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number;
@@ -45,6 +46,7 @@ function listsCalls(e: CoreExports): SceneCalls {
     eventLength: e.aoiEventLength,
     eventData: e.aoiEventData,
     eventReset: e.aoiEventReset,
+    setMoveEvents: e.aoiSetMoveEvents,
     query: e.aoiQuery,
     watchers: e.aoiWatchers,
     queryBox: e.aoiQueryBox,
@@ -70,6 +72,7 @@ function gridCalls(e: CoreExports): SceneCalls {
     eventLength: e.aoiGridEventLength,
     eventData: e.aoiGridEventData,
     eventReset: e.aoiGridEventReset,
+    setMoveEvents: e.aoiGridSetMoveEvents,
     query: e.aoiGridQuery,
     watchers: e.aoiGridWatchers,
     queryBox: e.aoiGridQueryBox,
@@ -86,6 +89,7 @@ export class WasmSceneCore implements SceneBackend {
   private readonly calls: SceneCalls;
   private readonly handle: number;
   private readonly input: WasmBuffer;
+  private movesReported = true;
 
   /** A scene of `dimensions` in the wasm core: the lists index, or the grid with finest cells `cellSize` wide. */
   constructor(
@@ -97,6 +101,16 @@ export class WasmSceneCore implements SceneBackend {
     this.calls = index === 'grid' ? gridCalls(this.core.exports) : listsCalls(this.core.exports);
     this.handle = this.calls.create(dimensions, cellSize);
     this.input = new WasmBuffer(this.core.exports, this.core.memory);
+  }
+
+  /** Whether moves produce move events; off, the core skips writing them. */
+  get moveEvents(): boolean {
+    return this.movesReported;
+  }
+
+  set moveEvents(on: boolean) {
+    this.movesReported = on;
+    this.calls.setMoveEvents(this.handle, on ? 1 : 0);
   }
 
   add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, layer: number, sees: number): void {

@@ -6,6 +6,8 @@
 // identically and a rejected call changes nothing.
 import { SpatialError } from './errors.js';
 import { createSceneCore, resolveIndex, resolveCellSize, type SceneIndex } from './scene-cores.js';
+import { groupByWatcher, type GroupedEvents } from './scene-grouped.js';
+import { NetView } from './scene-net.js';
 import {
   asFloat64Array,
   asInt32Array,
@@ -59,6 +61,14 @@ export interface SceneOptions {
   index?: SceneIndex;
   /** The grid index's finest cell side, > 0 (default: defaultRange, or 1 when that is 0); the lists ignore it. */
   cellSize?: number;
+  /**
+   * 'log' (default): a drain reports every event in the order it happened.
+   * 'net': a drain reports, per (watcher, target) pair, only the change since
+   * the last drain (see {@link Scene.drain}).
+   */
+  events?: SceneEventMode;
+  /** false: moves produce no move events at all (enter and leave only); default true. */
+  moveEvents?: boolean;
 }
 
 /** Options of {@link Scene.nearest} and {@link Scene.nearest3}. */
@@ -76,6 +86,9 @@ export interface AddOptions {
   /** The layers the entity sees, a 32-bit mask (default -1, every bit): it sees T only if this shares a bit with T's `layer`. */
   sees?: number;
 }
+
+/** What a Scene's drains report: every event in order ('log') or each pair's net change ('net'). */
+export type SceneEventMode = 'log' | 'net';
 
 /** The operations both cores provide, on slots (dense indices) rather than ids. */
 export interface SceneBackend {
@@ -95,6 +108,8 @@ export interface SceneBackend {
   /** Ids of the k (at most the scene's size) entities nearest to (x, y, z), by squared distance then id; `filtered`: only layers meeting mask. */
   nearest(x: number, y: number, z: number, k: number, maxDistance: number, filtered: boolean, mask: number): Int32Array;
   drain(): Int32Array;
+  /** Whether moves produce move events (default true); off, the core's emission loops skip them. */
+  moveEvents: boolean;
   clear(): void;
   dispose?(): void;
   /** Bytes of wasm linear memory held (wasm cores only). */
@@ -102,7 +117,7 @@ export interface SceneBackend {
 }
 
 /** Every key a SceneOptions object may have. */
-const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize'];
+const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize', 'events', 'moveEvents'];
 /** Every key a NearestOptions object may have. */
 const NEAREST_OPTION_KEYS = ['maxDistance', 'layer'];
 
@@ -133,6 +148,14 @@ export class Scene {
   readonly defaultRange: number;
   /** The index this scene keeps: 'lists' or 'grid'. */
   readonly index: SceneIndex;
+  /** What drains report: 'log' (every event, in order) or 'net' (each pair's change since the last drain). */
+  readonly events: SceneEventMode;
+  /** Whether moves produce move events. */
+  readonly moveEvents: boolean;
+  /** The net fold, in 'net' mode. */
+  private readonly net: NetView | null;
+  /** Events taken from the core and not yet drained (pendingLength and a drainInto that did not fit leave them here). */
+  private held: Int32Array | null = null;
   private readonly core: SceneBackend;
   private readonly slots = new Map<number, number>();
   private readonly freeSlots: number[] = [];
@@ -154,7 +177,19 @@ export class Scene {
     this.defaultRange = defaultRange;
     this.index = resolveIndex(options.index);
     const cellSize = resolveCellSize(options.cellSize, defaultRange);
+    const events = options.events === undefined ? 'log' : options.events;
+    if (events !== 'log' && events !== 'net') {
+      throw new SpatialError('INVALID_ARGUMENT', `events must be 'log' or 'net', got ${String(events)}`);
+    }
+    const moveEvents = options.moveEvents === undefined ? true : options.moveEvents;
+    if (typeof moveEvents !== 'boolean') {
+      throw new SpatialError('INVALID_ARGUMENT', `moveEvents must be true or false, got ${String(moveEvents)}`);
+    }
+    this.events = events;
+    this.moveEvents = moveEvents;
+    this.net = events === 'net' ? new NetView(moveEvents) : null;
     this.core = createSceneCore(this.backend, this.index, dimensions, cellSize);
+    if (!moveEvents) this.core.moveEvents = false;
   }
 
   /** Number of entities in the scene. */
@@ -205,6 +240,7 @@ export class Scene {
     checkFinite('x', x);
     checkFinite('y', y);
     const zz = this.zOf(z);
+    this.net?.moved(slot, x, y, zz);
     this.core.move(slot, x, y, zz);
   }
 
@@ -219,6 +255,7 @@ export class Scene {
       checkId(id);
       return false;
     }
+    this.net?.removing(id, slot);
     this.core.remove(slot);
     this.slots.delete(id);
     this.freeSlots.push(slot);
@@ -303,7 +340,25 @@ export class Scene {
     return Array.from(Int32Array.from(this.slots.keys()).sort());
   }
 
-  /** Events since the last drain (in no particular order), then forgets them. */
+  /**
+   * The events since the last drain, then forgets them.
+   *
+   * In 'log' mode (the default) events are listed in the order they happened:
+   * calls in the order they were made, a batch's entries in array order, so
+   * the events of any one (watcher, target) pair are that pair's history in
+   * order and applying a drain front to back leaves the right state. (Within
+   * one call a pair has at most one event; the order among the pairs of one
+   * call is unspecified.)
+   *
+   * In 'net' mode a drain holds at most one event per pair: enter if the
+   * pair was not visible at the last drain and is now, leave for the reverse,
+   * move if it was visible at both and the target stands elsewhere than at
+   * the last drain; nothing otherwise (a pair that flipped and flipped back,
+   * an entity added and removed in between). A net drain is sorted by
+   * watcher, ascending, and a watcher's pairs are in the order of their first
+   * event since the last drain. With moveEvents false, no move is reported in
+   * either mode.
+   */
   drain(): AoiEvent[] {
     const flat = this.drainArray();
     const events: AoiEvent[] = new Array(flat.length / 3);
@@ -313,10 +368,78 @@ export class Scene {
     return events;
   }
 
-  /** The same events as drain, flat: [type, watcher, target, ...] with type 0 enter, 1 leave, 2 move. */
+  /** The same events as drain, flat: [type, watcher, target, ...] with type ENTER (0), LEAVE (1), MOVE (2). */
   drainArray(): Int32Array {
     this.alive();
-    return this.core.drain();
+    const out = this.pending();
+    this.forget();
+    return out;
+  }
+
+  /**
+   * The same events as drainArray, grouped by watcher: `watchers` ascending,
+   * `events` sorted by watcher (each watcher's events in drain order), and
+   * watchers[g]'s events at events.subarray(offsets[g], offsets[g + 1]).
+   * Fresh arrays the caller owns.
+   */
+  drainGrouped(): GroupedEvents {
+    this.alive();
+    const grouped = groupByWatcher(this.pending());
+    this.forget();
+    return grouped;
+  }
+
+  /**
+   * The number of Int32 entries (three per event) the next drain holds: the
+   * room drainInto needs. Asking changes nothing a drain reports.
+   */
+  get pendingLength(): number {
+    this.alive();
+    return this.pending().length;
+  }
+
+  /**
+   * Drains the events of drainArray into buffer from index offset (default 0)
+   * and returns how many entries it wrote (pendingLength, three per event).
+   * When they do not fit, it throws INVALID_ARGUMENT and drains nothing, so
+   * a caller may size its buffer by pendingLength and call again.
+   * INVALID_ARGUMENT also for a buffer that is not an Int32Array or an
+   * offset that is not an integer in [0, buffer.length].
+   */
+  drainInto(buffer: Int32Array, offset = 0): number {
+    this.alive();
+    if (!(buffer instanceof Int32Array)) this.fail('INVALID_ARGUMENT', 'drainInto needs an Int32Array');
+    if (!Number.isInteger(offset) || offset < 0 || offset > buffer.length) {
+      this.fail('INVALID_ARGUMENT', `offset must be an integer in [0, ${buffer.length}], got ${String(offset)}`);
+    }
+    const events = this.pending();
+    if (events.length > buffer.length - offset) {
+      this.fail('INVALID_ARGUMENT', `drainInto needs ${events.length} entries from offset ${offset}, the buffer has ${buffer.length - offset}`);
+    }
+    buffer.set(events, offset);
+    this.forget();
+    return events.length;
+  }
+
+  /** What the next drain reports: the core's new events joined to those held, folded in 'net' mode. */
+  private pending(): Int32Array {
+    const fresh = this.core.drain();
+    let events = fresh;
+    if (this.held !== null) {
+      if (fresh.length === 0) return this.held;
+      events = new Int32Array(this.held.length + fresh.length);
+      events.set(this.held);
+      events.set(fresh, this.held.length);
+    }
+    if (this.net !== null) events = this.net.fold(events, (id) => this.slots.get(id));
+    this.held = events;
+    return events;
+  }
+
+  /** Forgets the events just drained; in 'net' mode, what is visible now becomes what the next drain compares against. */
+  private forget(): void {
+    this.held = null;
+    this.net?.drained();
   }
 
   /**
@@ -334,6 +457,7 @@ export class Scene {
     const slots = this.batch(n);
     for (let k = 0; k < n; k++) slots[k] = this.slotOf(ids[k]);
     const [x, y, z] = this.coordinates(xs, ys, zs);
+    this.net?.movedMany(slots.subarray(0, n), x, y, z);
     this.core.moveMany(slots.subarray(0, n), x, y, z);
   }
 
@@ -366,6 +490,7 @@ export class Scene {
     for (let k = 0; k < n; k++) {
       slots[k] = this.takeSlot();
       this.slots.set(batchIds[k], slots[k]);
+      this.net?.added(slots[k], batchIds[k], x[k], y[k], z === null ? 0 : z[k]);
     }
     this.core.addMany(slots, batchIds, x, y, z, r);
   }
@@ -374,6 +499,7 @@ export class Scene {
   clear(): void {
     this.alive();
     this.core.clear();
+    this.forget();
     this.slots.clear();
     this.freeSlots.length = 0;
     this.nextSlot = 1;
@@ -400,6 +526,7 @@ export class Scene {
     const [rx, ry, rz, watcher, round] = this.parseRange(range === undefined ? this.defaultRange : range);
     const slot = this.takeSlot();
     this.slots.set(id, slot);
+    this.net?.added(slot, id, x, y, z);
     this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees);
   }
 

@@ -36,7 +36,7 @@ function bags(backend: Backend): Array<{ where: string; call: (options: unknown)
   return [
     { where: 'add', call: (o) => flat.add(fresh++, 0, 0, 1, o as never), valid: { layer: 2, sees: 3 } },
     { where: 'add3', call: (o) => solid.add3(fresh++, 0, 0, 0, { radius: 1 }, o as never), valid: { layer: -1, sees: 0xffffffff } },
-    { where: 'Scene', call: (o) => new Scene(o as never), valid: { backend, dimensions: 2, defaultRange: 3, index: 'lists', cellSize: 4 } },
+    { where: 'Scene', call: (o) => new Scene(o as never), valid: { backend, dimensions: 2, defaultRange: 3, index: 'lists', cellSize: 4, events: 'net', moveEvents: false } },
     { where: 'QuadTree', call: (o) => new QuadTree(o as never), valid: { bounds, backend, capacity: 4, maxDepth: 6, mode: 'split', depth: 3 } },
     { where: 'Graph', call: (o) => new Graph(o as never), valid: { backend, directed: false } },
     { where: 'Graph.fromEdges', call: (o) => Graph.fromEdges([0], [1], [1], o as never), valid: { backend, vertexCount: 2, x: [0, 1], y: [0, 0] } },
@@ -61,6 +61,7 @@ const MISTAKES: Array<[string, string, string]> = [
   ['Scene', 'dimension', 'dimensions'],
   ['add', 'layers', 'layer'],
   ['add3', 'see', 'sees'],
+  ['Scene', 'moveEvent', 'moveEvents'],
   ['QuadTree', 'maxObjects', 'capacity'],
   ['QuadTree', 'maxLevels', 'maxDepth'],
   ['QuadTree', 'capcity', 'capacity'],

@@ -224,6 +224,8 @@ export class GridSceneCore implements SceneBackend {
   private visit = Visit.Step;
   private subject = 0;
   private moved = false;
+  /** False when the scene reports no move events: a move's step then judges as if nothing moved. */
+  moveEvents = true;
   private readonly o = [0, 0, 0];
   private readonly n = [0, 0, 0];
   private readonly oldR = [0, 0, 0];
@@ -659,7 +661,7 @@ export class GridSceneCore implements SceneBackend {
     for (let a = 0; a < 3; a++) this.newR[a] = this.oldR[a];
     this.keepShape();
     this.relocate(slot, n);
-    this.begin(Visit.Step, slot, true);
+    this.begin(Visit.Step, slot, this.moveEvents);
     this.step();
   }
 

@@ -374,6 +374,8 @@ export class SceneCore {
   private candidateWatchers: number[] = [];
   private candidateTargets: number[] = [];
   private events: number[] = [];
+  /** False when the scene reports no move events: settle skips them. */
+  moveEvents = true;
   /** The moving entity's position before the step, and after it. */
   private readonly old = [0, 0, 0];
   private readonly target = [0, 0, 0];
@@ -695,7 +697,7 @@ export class SceneCore {
         this.candidateWatchers[entering++] = w;
       }
     }
-    if (moved) for (const w of watchers) this.emit(EVENT_MOVE, w, s);
+    if (moved && this.moveEvents) for (const w of watchers) this.emit(EVENT_MOVE, w, s);
     for (let k = 0; k < entering; k++) watchers.push(this.candidateWatchers[k]);
     // s looking at others: its old box against its new box.
     const watcherNow = this.state[s] === WATCHER;

@@ -159,6 +159,41 @@ export class AoiOracle {
     this.events = [];
     return out;
   }
+
+  /** Every visible pair now, keyed 'watcher target', with the target's position. */
+  private visiblePairs(): Map<string, [number, number, number]> {
+    const pairs = new Map<string, [number, number, number]>();
+    for (const [w] of this.entities) {
+      for (const [t, e] of this.entities) if (this.sees(w, t)) pairs.set(`${w} ${t}`, [...e.p]);
+    }
+    return pairs;
+  }
+
+  private seenAtDrain = new Map<string, [number, number, number]>();
+
+  /**
+   * The net view, from the visible pairs at the last net drain and now (not
+   * from the event log): enter for a pair visible now only, leave for one
+   * visible then only, move for one visible at both whose target stands
+   * elsewhere (when moveEvents). Forgets the log too.
+   */
+  drainNet(moveEvents = true): Fact[] {
+    const now = this.visiblePairs();
+    const out: Fact[] = [];
+    for (const [key, p] of now) {
+      const [w, t] = key.split(' ').map(Number);
+      const then = this.seenAtDrain.get(key);
+      if (then === undefined) out.push(['enter', w, t]);
+      else if (moveEvents && then.some((v, k) => v !== p[k])) out.push(['move', w, t]);
+    }
+    for (const key of this.seenAtDrain.keys()) {
+      const [w, t] = key.split(' ').map(Number);
+      if (!now.has(key)) out.push(['leave', w, t]);
+    }
+    this.seenAtDrain = now;
+    this.events = [];
+    return out;
+  }
 }
 
 /** Events as sorted strings, so two multisets compare with toEqual. */
