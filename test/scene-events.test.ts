@@ -14,7 +14,8 @@ type Op =
   | { kind: 'add'; id: number; x: number; y: number; range: number }
   | { kind: 'moveMany'; moves: Array<{ id: number; x: number; y: number }> }
   | { kind: 'remove'; id: number }
-  | { kind: 'setRange'; id: number; range: number }
+  | { kind: 'setRange'; id: number; range: number; round: boolean }
+  | { kind: 'setLayers'; id: number; layer: number; sees: number }
   | { kind: 'drain' }
   /** Reads pendingLength: the events it takes from the core must still come out of the next drain. */
   | { kind: 'peek' };
@@ -26,7 +27,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('add' as const), id, x: coord, y: coord, range }) },
   { weight: 6, arbitrary: fc.array(fc.record({ id, x: coord, y: coord }), { minLength: 1, maxLength: 10 }).map((moves) => ({ kind: 'moveMany' as const, moves })) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id, range }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id, range, round: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('setLayers' as const), id, layer: fc.constantFrom(1, 2, 3), sees: fc.constantFrom(-1, 1, 2) }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'drain' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'peek' as const }) },
 );
@@ -48,7 +50,8 @@ function apply(scene: Scene | AoiOracle, op: Op): void {
     if (op.kind === 'add') scene.add(op.id, [op.x, op.y, 0], [op.range, op.range, 0]);
     else if (op.kind === 'moveMany') for (const m of op.moves) scene.move(m.id, [m.x, m.y, 0]);
     else if (op.kind === 'remove') scene.remove(op.id);
-    else if (op.kind === 'setRange') scene.setRange(op.id, [op.range, op.range, 0]);
+    else if (op.kind === 'setRange') scene.setRange(op.id, [op.range, op.range, 0], op.round);
+    else if (op.kind === 'setLayers') scene.setLayers(op.id, op.layer, op.sees);
     return;
   }
   if (op.kind === 'add') scene.add(op.id, op.x, op.y, op.range);
@@ -59,7 +62,8 @@ function apply(scene: Scene | AoiOracle, op: Op): void {
       op.moves.map((m) => m.y),
     );
   } else if (op.kind === 'remove') scene.remove(op.id);
-  else if (op.kind === 'setRange') scene.setRange(op.id, op.range);
+  else if (op.kind === 'setRange') scene.setRange(op.id, op.round ? { radius: op.range } : op.range);
+  else if (op.kind === 'setLayers') scene.setLayers(op.id, op.layer, op.sees);
 }
 
 /** Keeps ops valid for the entities present: adds of absent ids, the rest on present ones. */
@@ -75,7 +79,7 @@ function valid(ops: Op[]): Op[] {
       if (moves.length === 0) continue;
       out.push({ kind: 'moveMany', moves });
       continue;
-    } else if (op.kind === 'remove' || op.kind === 'setRange') {
+    } else if (op.kind === 'remove' || op.kind === 'setRange' || op.kind === 'setLayers') {
       if (!present.has(op.id)) continue;
       if (op.kind === 'remove') present.delete(op.id);
     }

@@ -132,13 +132,13 @@ export class AoiOracle {
    * The k entities nearest to q (z ignored in 2-D), by the contract: squared
    * distance dx * dx + dy * dy + dz * dz in doubles, then id; only those
    * within maxDistance (closed, compared squared) and, with a layer mask,
-   * those whose layer shares a bit with it. Every entity is on layer 1.
+   * those whose layer shares a bit with it.
    */
   nearest(q: [number, number, number], k: number, maxDistance = Infinity, layer?: number): number[] {
     const limit = maxDistance * maxDistance;
     const found: Array<[number, number]> = [];
     for (const [id, e] of this.entities) {
-      if (layer !== undefined && (1 & layer) === 0) continue;
+      if (layer !== undefined && (e.layer & layer) === 0) continue;
       const dx = e.p[0] - q[0];
       const dy = e.p[1] - q[1];
       const dz = this.dimensions === 3 ? e.p[2] - q[2] : 0;
