@@ -13,6 +13,8 @@ declare module 'rbush' {
     remove(item: T): this;
     search(box: BBox): T[];
     clear(): this;
+    toJSON(): unknown;
+    fromJSON(data: unknown): this;
   }
 }
 
