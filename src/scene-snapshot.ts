@@ -47,6 +47,17 @@ export interface SceneSnapshot {
   sees: Int32Array;
 }
 
+/** Zeroed per-entity arrays for n entities, to be filled in id order. */
+export function entityArrays(n: number): Pick<SceneSnapshot, 'positions' | 'kinds' | 'halfExtents' | 'layers' | 'sees'> {
+  return {
+    positions: new Float64Array(3 * n),
+    kinds: new Uint8Array(n),
+    halfExtents: new Float64Array(3 * n),
+    layers: new Int32Array(n),
+    sees: new Int32Array(n),
+  };
+}
+
 /** Encodes a snapshot; ids must be ascending. */
 export function writeSceneSnapshot(s: SceneSnapshot): Uint8Array {
   const n = s.ids.length;
@@ -98,11 +109,7 @@ export function readSceneSnapshot(bytes: Uint8Array): SceneSnapshot {
     defaultRange,
     cellSize,
     ids: new Int32Array(n),
-    positions: new Float64Array(3 * n),
-    kinds: new Uint8Array(n),
-    halfExtents: new Float64Array(3 * n),
-    layers: new Int32Array(n),
-    sees: new Int32Array(n),
+    ...entityArrays(n),
   };
   for (let i = 0; i < n; i++) {
     s.ids[i] = input.i32();

@@ -9,7 +9,7 @@ import { createSceneCore, resolveIndex, resolveCellSize, type SceneIndex } from 
 import { groupByWatcher, type GroupedEvents } from './scene-grouped.js';
 import { NetView } from './scene-net.js';
 import { BOX, CIRCLE, MARKER, SceneShapes } from './scene-shapes.js';
-import { readSceneSnapshot, writeSceneSnapshot, type SceneSnapshot } from './scene-snapshot.js';
+import { entityArrays, readSceneSnapshot, writeSceneSnapshot, type SceneSnapshot } from './scene-snapshot.js';
 import type { FromBufferOptions } from './snapshot-bytes.js';
 import {
   asFloat64Array,
@@ -533,11 +533,7 @@ export class Scene {
       defaultRange: this.defaultRange,
       cellSize: this.cellSize,
       ids,
-      positions: new Float64Array(3 * n),
-      kinds: new Uint8Array(n),
-      halfExtents: new Float64Array(3 * n),
-      layers: new Int32Array(n),
-      sees: new Int32Array(n),
+      ...entityArrays(n),
     };
     for (let i = 0; i < n; i++) {
       const slot = this.slots.get(ids[i])!;
