@@ -105,6 +105,8 @@ export interface SceneBackend {
   moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void;
   addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void;
   position(slot: number): { x: number; y: number; z: number };
+  /** x, y, z of each slot, in order, from one call into the core. */
+  positions(slots: Int32Array): Float64Array;
   query(slot: number): number[];
   watchers(slot: number): number[];
   queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[];
@@ -535,10 +537,10 @@ export class Scene {
       ids,
       ...entityArrays(n),
     };
+    const slots = ids.map((id) => this.slots.get(id)!);
+    s.positions.set(this.core.positions(slots));
     for (let i = 0; i < n; i++) {
-      const slot = this.slots.get(ids[i])!;
-      const { x, y, z } = this.core.position(slot);
-      s.positions.set([x, y, z], 3 * i);
+      const slot = slots[i];
       s.kinds[i] = this.shapes.kind(slot);
       for (let axis = 0; axis < 3; axis++) s.halfExtents[3 * i + axis] = this.shapes.halfExtent(slot, axis);
       s.layers[i] = this.shapes.layer(slot);

@@ -127,6 +127,23 @@ describe('Scene snapshots (wasm and js, lists and grid)', () => {
     );
   });
 
+  it('round-trips a scene of 3,000 entities (positions read in one batch) on every backend and index', () => {
+    for (const index of INDEXES) {
+      const scenes = BACKENDS.map((backend) => new Scene({ backend, index, dimensions: 3 }));
+      for (const scene of scenes) {
+        for (let id = 0; id < 3000; id++) scene.add3(id * 3, (id * 37) % 1000, (id * 91) % 700, id % 13, id % 5, { layer: id % 4 });
+      }
+      const bytes = scenes.map((s) => s.toBuffer());
+      expect(bytes[1]).toEqual(bytes[0]);
+      for (const backend of BACKENDS) {
+        const copy = Scene.fromBuffer(bytes[0], { backend });
+        expect(copy.ids()).toEqual(scenes[0].ids());
+        for (const id of [0, 2997, 4500, 8997]) expect([copy.position(id), copy.query(id)]).toEqual([scenes[0].position(id), scenes[0].query(id)]);
+        expect(copy.position(8997)).toEqual({ x: (2999 * 37) % 1000, y: (2999 * 91) % 700, z: 2999 % 13 });
+      }
+    }
+  });
+
   it('restores a snapshot with the index it was written with, whichever backend reads it', () => {
     for (const index of INDEXES) {
       const scene = new Scene({ backend: 'js', index });
