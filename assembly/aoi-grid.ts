@@ -1163,6 +1163,21 @@ export function aoiGridPositionOf(ptr: i32, slot: i32): i32 {
   return <i32>results.data;
 }
 
+/** Writes the positions of count slots (i32s at slots) into the result buffer, three doubles each; returns its address. */
+export function aoiGridPositions(ptr: i32, slots: i32, count: i32): i32 {
+  const s = grid(ptr);
+  const results = s.results;
+  results.reserve(6 * count);
+  for (let k = 0; k < count; k++) {
+    s.readOld(load<i32>(slots + (k << 2)));
+    const at = results.data + (<usize>k) * 24;
+    store<f64>(at, s.ox);
+    store<f64>(at, s.oy, 8);
+    store<f64>(at, s.oz, 16);
+  }
+  return <i32>results.data;
+}
+
 export function aoiGridClear(ptr: i32): void {
   grid(ptr).clear();
 }

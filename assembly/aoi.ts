@@ -1800,6 +1800,17 @@ export function aoiPositionOf(ptr: i32, slot: i32): i32 {
   return <i32>(scene(ptr).slotAt(slot) + SLOT_POS);
 }
 
+/** Copies the positions of count slots (i32s at slots) into the result buffer, three doubles each; returns its address. */
+export function aoiPositions(ptr: i32, slots: i32, count: i32): i32 {
+  const s = scene(ptr);
+  const results = s.results;
+  results.reserve(6 * count);
+  for (let k = 0; k < count; k++) {
+    memory.copy(results.data + (<usize>k) * 24, s.slotAt(load<i32>(slots + (k << 2))) + SLOT_POS, 24);
+  }
+  return <i32>results.data;
+}
+
 export function aoiClear(ptr: i32): void {
   scene(ptr).clear();
 }

@@ -28,6 +28,7 @@ interface SceneCalls {
   nearest(handle: number, x: number, y: number, z: number, k: number, maxDistance: number, filtered: number, mask: number): number;
   resultData(handle: number): number;
   positionOf(handle: number, slot: number): number;
+  positions(handle: number, slots: number, count: number): number;
   clear(handle: number): void;
   bytes(handle: number): number;
 }
@@ -53,6 +54,7 @@ function listsCalls(e: CoreExports): SceneCalls {
     nearest: e.aoiNearest,
     resultData: e.aoiResultData,
     positionOf: e.aoiPositionOf,
+    positions: e.aoiPositions,
     clear: e.aoiClear,
     bytes: e.aoiBytes,
   };
@@ -79,6 +81,7 @@ function gridCalls(e: CoreExports): SceneCalls {
     nearest: e.aoiGridNearest,
     resultData: e.aoiGridResultData,
     positionOf: e.aoiGridPositionOf,
+    positions: e.aoiGridPositions,
     clear: e.aoiGridClear,
     bytes: e.aoiGridBytes,
   };
@@ -189,6 +192,14 @@ export class WasmSceneCore implements SceneBackend {
     const at = (this.calls.positionOf(this.handle, slot) >>> 0) / 8;
     const f64 = this.core.memory.f64;
     return { x: f64[at], y: f64[at + 1], z: f64[at + 2] };
+  }
+
+  positions(slots: Int32Array): Float64Array {
+    const n = slots.length;
+    this.input.reserve(4 * n);
+    this.input.i32(n, 0).set(slots);
+    const at = (this.calls.positions(this.handle, this.input.ptr, n) >>> 0) / 8;
+    return this.core.memory.f64.slice(at, at + 3 * n);
   }
 
   query(slot: number): number[] {

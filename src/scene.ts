@@ -8,6 +8,9 @@ import { SpatialError } from './errors.js';
 import { createSceneCore, resolveIndex, resolveCellSize, type SceneIndex } from './scene-cores.js';
 import { groupByWatcher, type GroupedEvents } from './scene-grouped.js';
 import { NetView } from './scene-net.js';
+import { BOX, CIRCLE, MARKER, SceneShapes } from './scene-shapes.js';
+import { entityArrays, readSceneSnapshot, writeSceneSnapshot, type SceneSnapshot } from './scene-snapshot.js';
+import type { FromBufferOptions } from './snapshot-bytes.js';
 import {
   asFloat64Array,
   asInt32Array,
@@ -102,6 +105,8 @@ export interface SceneBackend {
   moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void;
   addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void;
   position(slot: number): { x: number; y: number; z: number };
+  /** x, y, z of each slot, in order, from one call into the core. */
+  positions(slots: Int32Array): Float64Array;
   query(slot: number): number[];
   watchers(slot: number): number[];
   queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[];
@@ -120,6 +125,8 @@ export interface SceneBackend {
 const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize', 'events', 'moveEvents'];
 /** Every key a NearestOptions object may have. */
 const NEAREST_OPTION_KEYS = ['maxDistance', 'layer'];
+/** Every key a FromBufferOptions object may have. */
+const FROM_BUFFER_OPTION_KEYS = ['backend'];
 
 /** Every key an AddOptions object may have. */
 const ADD_OPTION_KEYS = ['layer', 'sees'];
@@ -157,6 +164,10 @@ export class Scene {
   /** Events taken from the core and not yet drained (pendingLength and a drainInto that did not fit leave them here). */
   private held: Int32Array | null = null;
   private readonly core: SceneBackend;
+  /** The grid's cell side as resolved (kept for snapshots; the lists ignore it). */
+  private readonly cellSize: number;
+  /** Every entity's range and masks by slot, for snapshots. */
+  private readonly shapes = new SceneShapes();
   private readonly slots = new Map<number, number>();
   private readonly freeSlots: number[] = [];
   private nextSlot = 1; // slot 0 holds the lists' head and tail
@@ -188,6 +199,7 @@ export class Scene {
     this.events = events;
     this.moveEvents = moveEvents;
     this.net = events === 'net' ? new NetView(moveEvents) : null;
+    this.cellSize = cellSize;
     this.core = createSceneCore(this.backend, this.index, dimensions, cellSize);
     if (!moveEvents) this.core.moveEvents = false;
   }
@@ -230,7 +242,9 @@ export class Scene {
   setLayers(id: number, layer: number, sees: number): void {
     this.alive();
     const slot = this.slotOf(id);
-    this.core.setLayers(slot, checkMask('layer', layer), checkMask('sees', sees));
+    const [l, s] = [checkMask('layer', layer), checkMask('sees', sees)];
+    this.core.setLayers(slot, l, s);
+    this.shapes.setLayers(slot, l, s);
   }
 
   /** Moves entity id to (x, y[, z]); z is required in 3-D scenes and ignored in 2-D ones. */
@@ -268,6 +282,7 @@ export class Scene {
     const slot = this.slotOf(id);
     const [rx, ry, rz, watcher, round] = this.parseRange(range);
     this.core.setRange(slot, rx, ry, rz, watcher, round);
+    this.shapes.setRange(slot, rx, ry, rz, watcher, round);
   }
 
   /** True when id is in the scene. */
@@ -493,6 +508,101 @@ export class Scene {
       this.net?.added(slots[k], batchIds[k], x[k], y[k], z === null ? 0 : z[k]);
     }
     this.core.addMany(slots, batchIds, x, y, z, r);
+    for (let k = 0; k < n; k++) {
+      this.shapes.setRange(slots[k], r[k], r[k], r[k], true, false);
+      this.shapes.setLayers(slots[k], DEFAULT_LAYER, DEFAULT_SEES);
+    }
+  }
+
+  /**
+   * The scene as bytes that {@link Scene.fromBuffer} turns back into an
+   * equal scene: its options (dimensions, defaultRange, index, cellSize,
+   * events, moveEvents) and every entity's id, position, range and layer
+   * masks. Undrained events are not part of a snapshot. Entities are written
+   * by id, so scenes with the same options and entities give the same bytes,
+   * whatever their history and whichever backend holds them. The format is
+   * versioned and checksummed.
+   */
+  toBuffer(): Uint8Array {
+    this.alive();
+    const ids = Int32Array.from(this.slots.keys()).sort();
+    const n = ids.length;
+    const s: SceneSnapshot = {
+      dimensions: this.dimensions,
+      index: this.index,
+      events: this.events,
+      moveEvents: this.moveEvents,
+      defaultRange: this.defaultRange,
+      cellSize: this.cellSize,
+      ids,
+      ...entityArrays(n),
+    };
+    const slots = ids.map((id) => this.slots.get(id)!);
+    s.positions.set(this.core.positions(slots));
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i];
+      s.kinds[i] = this.shapes.kind(slot);
+      for (let axis = 0; axis < 3; axis++) s.halfExtents[3 * i + axis] = this.shapes.halfExtent(slot, axis);
+      s.layers[i] = this.shapes.layer(slot);
+      s.sees[i] = this.shapes.seen(slot);
+    }
+    return writeSceneSnapshot(s);
+  }
+
+  /**
+   * A scene restored from {@link toBuffer}'s bytes, written by either backend
+   * and either index: the same options (the index as written) and entities,
+   * so the same answers to query, watchers, queryBox, nearest and ids, and
+   * the same events from every later operation. Restoring produces no
+   * events: the first drain reports only what happens after fromBuffer
+   * (undrained events of the scene that was written are not in the bytes).
+   * `options.backend` picks the backend (default 'wasm'). Throws
+   * INVALID_SNAPSHOT for bytes that are not a whole, intact snapshot of this
+   * format version or that describe an impossible scene (duplicate ids, a
+   * non-finite position, a negative range, unknown flags); INVALID_ARGUMENT
+   * for something other than a Uint8Array, a bad backend or an unknown
+   * option key.
+   */
+  static fromBuffer(bytes: Uint8Array, options?: FromBufferOptions): Scene {
+    checkOptions('Scene.fromBuffer', options, FROM_BUFFER_OPTION_KEYS);
+    const backend = resolveBackend(options?.backend);
+    const s = readSceneSnapshot(bytes);
+    const { dimensions, defaultRange, index, cellSize, events, moveEvents } = s;
+    let scene: Scene;
+    try {
+      scene = new Scene({ backend, dimensions, defaultRange, index, cellSize, events, moveEvents });
+    } catch (error) {
+      throw invalidSnapshot(error);
+    }
+    try {
+      scene.restore(s);
+    } catch (error) {
+      scene.dispose();
+      throw invalidSnapshot(error);
+    }
+    return scene;
+  }
+
+  /**
+   * Adds a snapshot's entities to this empty scene: one batch of square
+   * boxes, then the ranges and masks that differ from those, then a drain
+   * that forgets the add events (and, in 'net' mode, makes what is visible
+   * the baseline of the next drain).
+   */
+  private restore(s: SceneSnapshot): void {
+    const n = s.ids.length;
+    const axis = (a: number): Float64Array => Float64Array.from({ length: n }, (_, i) => s.positions[3 * i + a]);
+    const squares = Float64Array.from({ length: n }, (_, i) => s.halfExtents[3 * i]);
+    this.addMany(s.ids, axis(0), axis(1), this.dimensions === 3 ? axis(2) : undefined, squares);
+    for (let i = 0; i < n; i++) {
+      const [rx, ry, rz] = s.halfExtents.subarray(3 * i, 3 * i + 3);
+      const kind = s.kinds[i];
+      if (kind === MARKER) this.setRange(s.ids[i], null);
+      else if (kind === CIRCLE) this.setRange(s.ids[i], { radius: rx });
+      else if (kind === BOX && (ry !== rx || rz !== rx)) this.setRange(s.ids[i], { x: rx, y: ry, z: rz });
+      if (s.layers[i] !== DEFAULT_LAYER || s.sees[i] !== DEFAULT_SEES) this.setLayers(s.ids[i], s.layers[i], s.sees[i]);
+    }
+    this.drainArray();
   }
 
   /** Removes every entity and forgets undrained events (no leave events). */
@@ -528,6 +638,8 @@ export class Scene {
     this.slots.set(id, slot);
     this.net?.added(slot, id, x, y, z);
     this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees);
+    this.shapes.setRange(slot, rx, ry, rz, watcher, round);
+    this.shapes.setLayers(slot, layer, sees);
   }
 
   private findNearest(where: string, x: number, y: number, z: number, k: number, options: NearestOptions | undefined): Int32Array {
@@ -618,4 +730,10 @@ export class Scene {
   private fail(code: 'INVALID_ARGUMENT' | 'UNKNOWN_ID' | 'INVALID_NUMBER' | 'DUPLICATE_ID' | 'INVALID_RECT', message: string): never {
     throw new SpatialError(code, message);
   }
+}
+
+/** A snapshot whose values a scene rejects is not a valid snapshot. */
+function invalidSnapshot(error: unknown): unknown {
+  if (!(error instanceof SpatialError) || error.code === 'NOT_INITIALIZED') return error;
+  return new SpatialError('INVALID_SNAPSHOT', `Scene snapshot holds invalid values (${error.message})`);
 }

@@ -6,7 +6,7 @@
 import { SpatialError } from './errors.js';
 import type { Backend } from './wasm.js';
 
-/** Options of `fromBuffer` (Graph, QuadTree). */
+/** Options of `fromBuffer` (Graph, QuadTree, Scene). */
 export interface FromBufferOptions {
   /** The backend of the restored object: 'wasm' (default, needs init()) or 'js'. */
   backend?: Backend;

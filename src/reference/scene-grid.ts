@@ -746,6 +746,18 @@ export class GridSceneCore implements SceneBackend {
     return { x: this.n[0], y: this.n[1], z: this.n[2] };
   }
 
+  /** x, y, z of each slot, in order. */
+  positions(slots: Int32Array): Float64Array {
+    const out = new Float64Array(3 * slots.length);
+    for (let k = 0; k < slots.length; k++) {
+      this.read(slots[k], this.n, this.newR);
+      out[3 * k] = this.n[0];
+      out[3 * k + 1] = this.n[1];
+      out[3 * k + 2] = this.n[2];
+    }
+    return out;
+  }
+
   /** Ids that `slot` sees, unordered. */
   query(slot: number): number[] {
     this.readOld(slot);

@@ -1083,6 +1083,13 @@ export class SceneCore {
     return { x: this.pos[i], y: this.pos[i + 1], z: this.pos[i + 2] };
   }
 
+  /** x, y, z of each slot, in order. */
+  positions(slots: Int32Array): Float64Array {
+    const out = new Float64Array(3 * slots.length);
+    for (let k = 0; k < slots.length; k++) out.set(this.pos.subarray(3 * slots[k], 3 * slots[k] + 3), 3 * k);
+    return out;
+  }
+
   /** Ids that `slot` sees, unordered. */
   query(slot: number): number[] {
     this.newStep();
