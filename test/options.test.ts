@@ -47,6 +47,7 @@ function bags(backend: Backend): Array<{ where: string; call: (options: unknown)
     { where: 'GridMap.findPath', call: (o) => grid.findPath(0, 0, 2, 2, o as never), valid: { diagonal: 'always', algorithm: 'jps', maxExpansions: 100, fractional: 'floor', smooth: true } },
     { where: 'QuadTree.fromBuffer', call: (o) => QuadTree.fromBuffer(new QuadTree({ bounds, backend }).toBuffer(), o as never), valid: { backend } },
     { where: 'QuadTree.querySegment', call: (o) => new QuadTree({ bounds, backend }).querySegment(0, 0, 1, 1, o as never), valid: { first: true } },
+    { where: 'Scene.fromBuffer', call: (o) => Scene.fromBuffer(new Scene({ backend }).toBuffer(), o as never), valid: { backend } },
     { where: 'Graph.fromBuffer', call: (o) => Graph.fromBuffer(graph.toBuffer(), o as never), valid: { backend } },
     { where: 'Scene.nearest', call: (o) => new Scene({ backend }).nearest(0, 0, 1, o as never), valid: { maxDistance: 3, layer: 1 } },
     { where: 'Scene.nearest3', call: (o) => new Scene({ backend, dimensions: 3 }).nearest3(0, 0, 0, 1, o as never), valid: { maxDistance: 3, layer: 1 } },
