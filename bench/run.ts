@@ -14,11 +14,12 @@ import { quadtreeSuite } from './quadtree.js';
 import { quadtreeCapacitySuite } from './quadtree-capacity.js';
 import { quadtreeSearchSuite } from './quadtree-search.js';
 import { quadtreeCastsSuite } from './quadtree-casts.js';
+import { sceneSnapshotSuite } from './scene-snapshot.js';
 import { aoiSuite } from './aoi.js';
 import { colyseusSuite } from './colyseus.js';
 import { sceneNearestSuite } from './scene-nearest.js';
 
-const suites: Suite[] = [boundarySuite, aoiSuite, sceneNearestSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, quadtreeCastsSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
+const suites: Suite[] = [boundarySuite, aoiSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, quadtreeCastsSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
 const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
 const args = process.argv.slice(2);
