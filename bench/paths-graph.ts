@@ -179,7 +179,7 @@ export const pathsGraphSuite: Suite = {
   title: 'Graph shortest paths on random sparse graphs (P3)',
   async run(context) {
     await init();
-    const queries = context.pick({ smoke: 10, default: 20, full: 200 });
+    const queries = context.pick({ smoke: 10, default: 10, full: 200 });
     const scale = context.pick({ smoke: 0.1, default: 1, full: 1 });
     const geometric = geometricGraph(VERTICES * scale, EDGES * scale, queries, 1);
     const uniform = uniformGraph(VERTICES * scale, EDGES * scale, queries, 2);

@@ -230,8 +230,8 @@ export const pathsGridSuite: Suite = {
 
     // P1: the random grid.
     const p1 = randomMap();
-    const { pairs, costs } = randomPairs(p1, context.pick({ smoke: 200, default: 300, full: 1000 }));
-    confirmWithDijkstra(context, p1, pairs, costs, context.pick({ smoke: 20, default: 30, full: 100 }));
+    const { pairs, costs } = randomPairs(p1, context.pick({ smoke: 200, default: 200, full: 1000 }));
+    confirmWithDijkstra(context, p1, pairs, costs, context.pick({ smoke: 20, default: 20, full: 100 }));
     const pfCount = context.pick({ smoke: 5, default: 10, full: 25 });
     benchMap(context, p1, pairs, costs, pairs.slice(0, pfCount), costs.slice(0, pfCount), 'GridMap: A* searches on 512 x 512, 20% of cells blocked');
 
@@ -243,13 +243,13 @@ export const pathsGridSuite: Suite = {
       const parsed = parseMovingAIMap(readFileSync(resolve(MOVING_AI_DIR, name), 'utf8'));
       const map: MapData = { name: `P2 ${name}`, ...parsed, walkable: parsed.cells };
       const scenarios = parseMovingAIScenarios(readFileSync(resolve(MOVING_AI_DIR, `${name}.scen`), 'utf8'));
-      const wanted = context.pick({ smoke: 40, default: 40, full: 120 });
+      const wanted = context.pick({ smoke: 40, default: 24, full: 120 });
       const every = Math.max(1, Math.floor(scenarios.length / wanted));
       const chosen = scenarios.filter((_, i) => i % every === 0).slice(0, wanted);
       const scenarioPairs: Pairs = chosen.map((s) => [s.startX, s.startY, s.goalX, s.goalY]);
       const optimal = chosen.map((s) => s.optimalLength);
       context.note(`${map.name}: ${chosen.length} of ${scenarios.length} scenarios (1 in ${every}); costs checked against the published optimal lengths`);
-      const spacing = Math.ceil(chosen.length / context.pick({ smoke: 4, default: 4, full: 12 }));
+      const spacing = Math.ceil(chosen.length / context.pick({ smoke: 4, default: 3, full: 12 }));
       const spread = (_: unknown, i: number): boolean => i % spacing === 0;
       p2.push(benchMap(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread), optimal.filter(spread)));
       if (!context.full) continue; // any-angle paths: full runs only
