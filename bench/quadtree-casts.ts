@@ -9,6 +9,7 @@ import { init, QuadTree } from '../src/index.js';
 import type { Contender, Suite } from './harness.js';
 import { mulberry32 } from './random.js';
 import { SIZE, uniform } from './quadtree.js';
+import { flatbushOf, spatialkitTree } from './quadtree-search.js';
 import type { Rects } from './peers/quadtree-types.js';
 
 const REACH = 1_000;
@@ -65,21 +66,6 @@ function items(r: Rects): Item[] {
   return Array.from({ length: r.n }, (_, i) => ({ minX: r.x0[i], minY: r.y0[i], maxX: r.x1[i], maxY: r.y1[i], i }));
 }
 
-function flatbushOf(r: Rects): Flatbush {
-  const index = new Flatbush(r.n);
-  for (let i = 0; i < r.n; i++) index.add(r.x0[i], r.y0[i], r.x1[i], r.y1[i]);
-  index.finish();
-  return index;
-}
-
-function treeOf(r: Rects, backend: 'wasm' | 'js'): QuadTree {
-  const tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: SIZE, maxY: SIZE }, backend });
-  const rects = new Float64Array(r.n * 4);
-  for (let i = 0; i < r.n; i++) rects.set([r.x0[i], r.y0[i], r.x1[i], r.y1[i]], i * 4);
-  tree.insertMany(Int32Array.from({ length: r.n }, (_, i) => i), rects);
-  return tree;
-}
-
 export const quadtreeCastsSuite: Suite = {
   name: 'quadtree-casts',
   title: 'QuadTree segment casts and snapshots against rbush and flatbush',
@@ -89,8 +75,8 @@ export const quadtreeCastsSuite: Suite = {
     const r = uniform(n);
     const segs = segments(context.quick ? 100 : 1_000);
     const count = segs.length / 4;
-    const wasm = treeOf(r, 'wasm');
-    const js = treeOf(r, 'js');
+    const wasm = spatialkitTree(r, 'wasm');
+    const js = spatialkitTree(r, 'js');
     const flatbush = flatbushOf(r);
     const rbush = new RBush<Item>().load(items(r));
     const casts: Array<[string, (x0: number, y0: number, x1: number, y1: number) => ArrayLike<number>]> = [

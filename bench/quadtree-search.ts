@@ -56,7 +56,8 @@ function queryPoints(count: number): Float64Array {
   return Float64Array.from({ length: count * 2 }, () => random() * SIZE);
 }
 
-function spatialkitTree(r: Rects, backend: 'wasm' | 'js'): QuadTree {
+/** A spatialkit tree (default options) over the rects, ids 0..n-1, filled in one batch. */
+export function spatialkitTree(r: Rects, backend: 'wasm' | 'js'): QuadTree {
   const tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: SIZE, maxY: SIZE }, backend });
   const rects = new Float64Array(r.n * 4);
   for (let i = 0; i < r.n; i++) rects.set([r.x0[i], r.y0[i], r.x1[i], r.y1[i]], i * 4);
@@ -64,7 +65,8 @@ function spatialkitTree(r: Rects, backend: 'wasm' | 'js'): QuadTree {
   return tree;
 }
 
-function flatbushOf(r: Rects): Flatbush {
+/** A flatbush index over the rects, ids 0..n-1. */
+export function flatbushOf(r: Rects): Flatbush {
   const index = new Flatbush(r.n);
   for (let i = 0; i < r.n; i++) index.add(r.x0[i], r.y0[i], r.x1[i], r.y1[i]);
   index.finish();
