@@ -1,0 +1,121 @@
+// A set of (watcher, target) slot pairs in linear memory: the pairs a Scene
+// core keeps seeing only because of a hysteresis margin (the target is
+// inside the watcher's range + margin but outside its range). Open
+// addressing with linear probing; deletion shifts the probe run back, so no
+// tombstones pile up under steady churn.
+import { IntList } from './int-list';
+
+/** Buckets hold one u64 key each: watcher << 32 | target; 0 is an empty bucket (slot 0 is never a pair's watcher). */
+@unmanaged
+export class PairSet {
+  table: usize;
+  mask: i32;
+  size: i32;
+
+  @inline static key(w: i32, t: i32): u64 {
+    return (<u64><u32>w << 32) | <u64><u32>t;
+  }
+
+  @inline home(key: u64): i32 {
+    let h = key * 0x9e3779b97f4a7c15;
+    h ^= h >> 29;
+    return <i32>h & this.mask;
+  }
+
+  @inline at(b: i32): usize {
+    return this.table + (<usize>b << 3);
+  }
+
+  has(w: i32, t: i32): bool {
+    if (this.size == 0) return false;
+    const key = PairSet.key(w, t);
+    for (let b = this.home(key); ; b = (b + 1) & this.mask) {
+      const k = load<u64>(this.at(b));
+      if (k == key) return true;
+      if (k == 0) return false;
+    }
+    return false;
+  }
+
+  add(w: i32, t: i32): void {
+    if ((this.size + 1) * 2 > this.mask + 1) this.grow();
+    const key = PairSet.key(w, t);
+    let b = this.home(key);
+    while (true) {
+      const k = load<u64>(this.at(b));
+      if (k == key) return;
+      if (k == 0) break;
+      b = (b + 1) & this.mask;
+    }
+    store<u64>(this.at(b), key);
+    this.size++;
+  }
+
+  delete(w: i32, t: i32): void {
+    if (this.size == 0) return;
+    const key = PairSet.key(w, t);
+    let b = this.home(key);
+    while (true) {
+      const k = load<u64>(this.at(b));
+      if (k == 0) return;
+      if (k == key) break;
+      b = (b + 1) & this.mask;
+    }
+    // Backward shift: later entries of the run whose home is not between the hole and them move into it.
+    let hole = b;
+    for (let j = (b + 1) & this.mask; ; j = (j + 1) & this.mask) {
+      const k = load<u64>(this.at(j));
+      if (k == 0) break;
+      const h = this.home(k);
+      const stays = hole <= j ? hole < h && h <= j : hole < h || h <= j;
+      if (stays) continue;
+      store<u64>(this.at(hole), k);
+      hole = j;
+    }
+    store<u64>(this.at(hole), 0);
+    this.size--;
+  }
+
+  /** Appends every pair to out as watcher, target. */
+  list(out: IntList): void {
+    for (let b = 0; b <= this.mask; b++) {
+      const k = load<u64>(this.at(b));
+      if (k == 0) continue;
+      out.push(<i32>(k >> 32));
+      out.push(<i32>k);
+    }
+  }
+
+  clear(): void {
+    memory.fill(this.table, 0, (<usize>this.mask + 1) << 3);
+    this.size = 0;
+  }
+
+  grow(): void {
+    const old = this.table;
+    const buckets = this.mask + 1;
+    this.mask = this.mask * 2 + 1;
+    this.table = heap.alloc((<usize>this.mask + 1) << 3);
+    memory.fill(this.table, 0, (<usize>this.mask + 1) << 3);
+    this.size = 0;
+    for (let b = 0; b < buckets; b++) {
+      const k = load<u64>(old + (<usize>b << 3));
+      if (k != 0) this.add(<i32>(k >> 32), <i32>k);
+    }
+    heap.free(old);
+  }
+}
+
+export function newPairSet(): PairSet {
+  const set = changetype<PairSet>(heap.alloc(offsetof<PairSet>()));
+  set.mask = 15;
+  set.table = heap.alloc(16 << 3);
+  memory.fill(set.table, 0, 16 << 3);
+  set.size = 0;
+  return set;
+}
+
+export function freePairSet(set: PairSet): void {
+  heap.free(set.table);
+  heap.free(changetype<usize>(set));
+}
