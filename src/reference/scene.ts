@@ -29,7 +29,18 @@
 // of a step come straight from that set. A crossing is dropped at once when,
 // on the band axis, the box held the point neither before nor after. Long
 // jumps (teleports) and range changes re-scan the box instead of walking.
+//
+// Hysteresis: a watcher with a margin keeps seeing a target until it leaves
+// the grown view (range + margin). The lists index the grown box (every
+// boundary, band, span and filter is sized by the reach, range + margin), so
+// a walk finds every pair leaving a grown box; entering the plain range
+// inside it crosses no node, so while the scene has margins a move also
+// judges the boxes around the mover, and a mover with a margin its own box
+// (as for circles). The pairs seen only thanks to a margin are kept in a set
+// (held), which tells a judgement whether a pair outside the plain range was
+// visible before.
 
+import { HeldPairs } from './held-pairs.js';
 import { beyondBound, KNearest } from './k-nearest.js';
 
 export const KIND_LOWER = 0;
@@ -351,6 +362,13 @@ export class SceneCore {
   /** Positions and half-extents, three per slot (z is 0 in 2-D scenes). */
   private pos = new Float64Array(0);
   private range = new Float64Array(0);
+  /** Hysteresis margin per slot (0 for markers), and the reach the index is sized by: range + margin, three per slot. */
+  private margin = new Float64Array(0);
+  private reach = new Float64Array(0);
+  /** Watchers with a margin above 0: while there are none, no move looks for pairs inside boxes. */
+  private margined = 0;
+  /** The pairs visible only thanks to a margin: the target is inside the watcher's reach, outside its range. */
+  private readonly held = new HeldPairs();
   /** 1 for a slot whose range is a circle (sphere) of radius range[3s], 0 for a box. */
   private circle = new Uint8Array(0);
   /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
@@ -412,6 +430,10 @@ export class SceneCore {
     this.markTarget = grownI32(this.markTarget);
     this.pos = grownF64(this.pos);
     this.range = grownF64(this.range);
+    this.reach = grownF64(this.reach);
+    const margin = new Float64Array(capacity);
+    margin.set(this.margin);
+    this.margin = margin;
     const circle = new Uint8Array(capacity);
     circle.set(this.circle);
     this.circle = circle;
@@ -451,6 +473,56 @@ export class SceneCore {
     const p = this.pos;
     const r = this.range;
     return this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], target, this.circle[s] === 1) && this.meets(this.seesMask[s], target);
+  }
+
+  /** True when watcher slot w's grown view (its reach: a box, or a circle of radius reach) holds the point of slot target. */
+  private inReach(w: number, target: number): boolean {
+    const i = w * 3;
+    const p = this.pos;
+    const r = this.reach;
+    return this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], target, this.circle[w] === 1);
+  }
+
+  /**
+   * Sets slot s's half-extents and margin (both 0 for a marker) and its
+   * reach, keeping count of the watchers with a margin. The reach is the sum
+   * range + margin, never a difference: the same bits on every core.
+   */
+  private setView(s: number, rx: number, ry: number, rz: number, watcher: boolean, margin: number): void {
+    const m = watcher && margin > 0 ? margin : 0;
+    this.margined += Number(m > 0) - Number(this.margin[s] > 0);
+    this.margin[s] = m;
+    const i = s * 3;
+    this.range[i] = watcher ? rx : 0;
+    this.range[i + 1] = watcher ? ry : 0;
+    this.range[i + 2] = watcher && this.dimensions === 3 ? rz : 0;
+    this.reach[i] = this.range[i] + m;
+    this.reach[i + 1] = this.range[i + 1] + m;
+    this.reach[i + 2] = this.dimensions === 3 ? this.range[i + 2] + m : 0;
+  }
+
+  /**
+   * Whether this step must judge hysteresis: the scene has margins, or held
+   * pairs left from a margin that has just dropped to 0.
+   */
+  private hysteresis(): boolean {
+    return this.margined !== 0 || this.held.size !== 0;
+  }
+
+  /**
+   * Whether pair (w, t) is visible after a step, under hysteresis: `plainIs`
+   * (the plain judgement now: range and masks), or it was visible (`was`),
+   * the masks meet now and t is inside w's reach. Keeps the held set to the
+   * pairs visible outside the plain range; `plainWas` is the plain judgement
+   * before the step (a pair visible then but not plainly was held).
+   */
+  private keepHeld(w: number, t: number, plainWas: boolean, was: boolean, plainIs: boolean, meetsNow: boolean): boolean {
+    const heldIs = !plainIs && was && meetsNow && this.state[w] === WATCHER && this.inReach(w, t);
+    if (heldIs !== (was && !plainWas)) {
+      if (heldIs) this.held.add(w, t);
+      else this.held.delete(w, t);
+    }
+    return plainIs || heldIs;
   }
 
   /** The watcher's mask `sees` meets the layer of slot target. */
@@ -515,13 +587,13 @@ export class SceneCore {
   private linkBoundaries(a: number, s: number): void {
     const axis = this.axes[a];
     const f = this.bandAxis(a);
-    const r = this.range[s * 3 + a];
+    const r = this.reach[s * 3 + a];
     if (r > axis.maxRange) axis.maxRange = r;
     // Re-banding links every live slot's nodes, these included.
-    if (!axis.fits(this.range[s * 3 + f])) return this.reband(a);
+    if (!axis.fits(this.reach[s * 3 + f])) return this.reband(a);
     const p = this.pos[s * 3 + a];
-    const low = axis.bandOf(this.pos[s * 3 + f] - this.range[s * 3 + f]);
-    const high = axis.bandOf(this.pos[s * 3 + f] + this.range[s * 3 + f]);
+    const low = axis.bandOf(this.pos[s * 3 + f] - this.reach[s * 3 + f]);
+    const high = axis.bandOf(this.pos[s * 3 + f] + this.reach[s * 3 + f]);
     for (let k = 0; k < 2; k++) {
       if (k === 1 && high === low) break;
       const b = k === 0 ? low : high;
@@ -561,9 +633,9 @@ export class SceneCore {
       axis.keys[nodeOf(s, ROLE_ENTITY)] = p;
       nodes.push(nodeOf(s, ROLE_ENTITY));
       if (this.state[s] !== WATCHER) continue;
-      const r = this.range[s * 3 + a];
+      const r = this.reach[s * 3 + a];
       const v = this.pos[s * 3 + f];
-      const rf = this.range[s * 3 + f];
+      const rf = this.reach[s * 3 + f];
       const pairs = axis.bandOf(v + rf) !== axis.bandOf(v - rf) ? 2 : 1;
       for (let k = 0; k < pairs; k++) {
         axis.keys[nodeOf(s, PAIR_LOWER[k])] = p - r;
@@ -576,7 +648,7 @@ export class SceneCore {
       const role = (n - SENTINELS) % NODES_PER_SLOT;
       const v = this.pos[t * 3 + f];
       if (role === ROLE_ENTITY) return axis.bandOf(v);
-      const r = this.range[t * 3 + f];
+      const r = this.reach[t * 3 + f];
       return role < 3 ? axis.bandOf(v - r) : axis.bandOf(v + r);
     });
   }
@@ -592,7 +664,7 @@ export class SceneCore {
       const v = this.pos[s * 3 + f];
       if (v < min) min = v;
       if (v > max) max = v;
-      if (this.state[s] === WATCHER) maxRange = Math.max(maxRange, this.range[s * 3 + f]);
+      if (this.state[s] === WATCHER) maxRange = Math.max(maxRange, this.reach[s * 3 + f]);
     }
     return [min, max, maxRange];
   }
@@ -634,8 +706,8 @@ export class SceneCore {
   private collectSpan(s: number): void {
     if (this.state[s] !== WATCHER) return;
     const axis = this.axes[0];
-    const low = this.pos[s * 3 + 1] - this.range[s * 3 + 1];
-    const high = this.pos[s * 3 + 1] + this.range[s * 3 + 1];
+    const low = this.pos[s * 3 + 1] - this.reach[s * 3 + 1];
+    const high = this.pos[s * 3 + 1] + this.reach[s * 3 + 1];
     for (let k = 0; k < 2; k++) {
       const start = nodeOf(s, PAIR_LOWER[k]);
       if (axis.band[start] < 0) continue;
@@ -682,12 +754,18 @@ export class SceneCore {
     // Others looking at s: judged on s's old and new position, both boxes fixed.
     let entering = 0;
     const masks = this.layered !== 0;
+    const margins = this.hysteresis();
     for (const w of this.candidateWatchers) {
       let was = this.sees(w, ox, oy, oz);
       let is = this.sees(w, p[i], p[i + 1], p[i + 2]);
       if (masks) {
         was &&= (this.seesMask[w] & this.oldLayer) !== 0;
         is &&= (this.seesMask[w] & this.layer[s]) !== 0;
+      }
+      if (margins) {
+        const plainWas = was;
+        was ||= this.held.has(w, s);
+        is = this.keepHeld(w, s, plainWas, was, is, this.meets(this.seesMask[w], s));
       }
       if (was && !is) {
         this.emit(EVENT_LEAVE, w, s);
@@ -703,8 +781,13 @@ export class SceneCore {
     const watcherNow = this.state[s] === WATCHER;
     const [rx, ry, rz] = this.oldRange;
     for (const t of this.candidateTargets) {
-      const was = wasWatcher && this.inBox(ox, oy, oz, rx, ry, rz, t, this.oldCircle) && (!masks || (this.oldSees & this.layer[t]) !== 0);
-      const is = watcherNow && this.holds(s, t);
+      let was = wasWatcher && this.inBox(ox, oy, oz, rx, ry, rz, t, this.oldCircle) && (!masks || (this.oldSees & this.layer[t]) !== 0);
+      let is = watcherNow && this.holds(s, t);
+      if (margins) {
+        const plainWas = was;
+        was ||= this.held.has(s, t);
+        is = this.keepHeld(s, t, plainWas, was, is, this.meets(this.seesMask[s], t));
+      }
       if (was && !is) {
         this.emit(EVENT_LEAVE, s, t);
         removeFrom(this.watcherSets[t], s);
@@ -732,8 +815,8 @@ export class SceneCore {
     this.circle[s] = now;
   }
 
-  /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, layer = DEFAULT_LAYER, sees = DEFAULT_SEES): void {
+  /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. A watcher keeps seeing a target until it leaves range + `margin`. */
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, layer = DEFAULT_LAYER, sees = DEFAULT_SEES, margin = 0): void {
     this.ensureSlot(slot);
     this.rebandIfGrown();
     this.setShape(slot, watcher, round);
@@ -745,9 +828,7 @@ export class SceneCore {
     this.pos[i] = x;
     this.pos[i + 1] = y;
     this.pos[i + 2] = this.dimensions === 3 ? z : 0;
-    this.range[i] = watcher ? rx : 0;
-    this.range[i + 1] = watcher ? ry : 0;
-    this.range[i + 2] = watcher && this.dimensions === 3 ? rz : 0;
+    this.setView(slot, rx, ry, rz, watcher, margin);
     this.watcherSets[slot].length = 0;
     this.linkNodes(slot);
     this.countOutside(slot, 1);
@@ -797,7 +878,7 @@ export class SceneCore {
       p[i] = x;
       p[i + 1] = y;
       p[i + 2] = z;
-      if (this.circles > 0) this.collectInsideCircles(slot);
+      if (this.circles > 0 || this.margined > 0) this.collectInsideViews(slot);
     }
     this.countOutside(slot, 1);
     this.settle(slot, true, watcher);
@@ -805,15 +886,16 @@ export class SceneCore {
   }
 
   /**
-   * A walk finds the pairs whose boxes the mover crossed; a circle's view
-   * also changes inside its bounding box, where nothing is crossed. So, while
-   * the scene has circles, every box that may hold the mover now is judged
-   * (a box that held it before and not now was crossed), and a mover with a
-   * circle judges everything in its new box.
+   * A walk finds the pairs whose boxes (the reach) the mover crossed; a
+   * circle's view also changes inside its bounding box, and a view with a
+   * margin starts inside its reach, where nothing is crossed. So, while the
+   * scene has circles or margins, every box that may hold the mover now is
+   * judged (a box that held it before and not now was crossed), and a mover
+   * with a circle or a margin judges everything in its new box.
    */
-  private collectInsideCircles(slot: number): void {
+  private collectInsideViews(slot: number): void {
     this.collectBoxesAround(slot);
-    if (this.circle[slot] === 1) this.collectSpan(slot);
+    if (this.circle[slot] === 1 || this.margin[slot] > 0) this.collectSpan(slot);
   }
 
   /**
@@ -825,7 +907,7 @@ export class SceneCore {
     let walk = 0;
     for (let a = 0; a < this.dimensions; a++) walk += Math.abs(target[a] - this.pos[slot * 3 + a]);
     if (watcher) walk *= 3;
-    const scan = (watcher ? 4 * this.range[slot * 3] : 0) + 2 * this.axes[0].maxRange;
+    const scan = (watcher ? 4 * this.reach[slot * 3] : 0) + 2 * this.axes[0].maxRange;
     return walk > scan;
   }
 
@@ -840,8 +922,8 @@ export class SceneCore {
   private stepBoundaries(a: number, s: number, from: number, to: number): void {
     const axis = this.axes[a];
     const f = this.bandAxis(a);
-    const r = this.range[s * 3 + a];
-    const rf = this.range[s * 3 + f];
+    const r = this.reach[s * 3 + a];
+    const rf = this.reach[s * 3 + f];
     const lowWas = axis.bandOf(this.old[f] - rf);
     const highWas = axis.bandOf(this.old[f] + rf);
     const lowWill = axis.bandOf(this.target[f] - rf);
@@ -935,7 +1017,7 @@ export class SceneCore {
       if ((p - r <= before && before <= p + r) || (p - r <= after && after <= p + r)) this.addCandidateWatcher(otherSlot);
     } else if (!movingEntity && otherIsEntity) {
       const e = this.pos[otherSlot * 3 + f];
-      const r = this.range[slot * 3 + f];
+      const r = this.reach[slot * 3 + f];
       if ((before - r <= e && e <= before + r) || (after - r <= e && e <= after + r)) this.addCandidateTarget(otherSlot);
     }
   }
@@ -946,36 +1028,39 @@ export class SceneCore {
     this.collectSpan(slot);
     this.rememberOld(slot);
     const wasWatcher = this.state[slot] === WATCHER;
+    const held = this.held;
     for (const t of this.candidateTargets) {
-      if (wasWatcher && this.holds(slot, t)) {
+      if (wasWatcher && (this.holds(slot, t) || held.has(slot, t))) {
         this.emit(EVENT_LEAVE, slot, t);
         removeFrom(this.watcherSets[t], slot);
+        held.delete(slot, t);
       }
     }
-    for (const w of this.watcherSets[slot]) this.emit(EVENT_LEAVE, w, slot);
+    for (const w of this.watcherSets[slot]) {
+      this.emit(EVENT_LEAVE, w, slot);
+      held.delete(w, slot);
+    }
     this.watcherSets[slot].length = 0;
     this.countOutside(slot, -1);
     this.unlinkNodes(slot);
     this.setShape(slot, false, false);
+    this.setView(slot, 0, 0, 0, false, 0);
     this.setMasks(slot, DEFAULT_LAYER, DEFAULT_SEES, true);
     this.state[slot] = FREE;
     this.alive--;
     this.rebandIfOutgrown();
   }
 
-  /** Changes what `slot` sees: new half-extents (of a circle when `round`), or a marker when watcher is false. */
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round = false): void {
+  /** Changes what `slot` sees: new half-extents (of a circle when `round`) and margin, or a marker when watcher is false. */
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, margin = 0): void {
     this.newStep();
     this.rememberOld(slot);
     const wasWatcher = this.state[slot] === WATCHER;
     this.collectSpan(slot);
-    const i = slot * 3;
     if (wasWatcher) for (const axis of this.axes) this.unlinkBoundaries(axis, slot);
     this.setShape(slot, watcher, round);
     this.state[slot] = watcher ? WATCHER : MARKER;
-    this.range[i] = watcher ? rx : 0;
-    this.range[i + 1] = watcher ? ry : 0;
-    this.range[i + 2] = watcher && this.dimensions === 3 ? rz : 0;
+    this.setView(slot, rx, ry, rz, watcher, margin);
     if (watcher) {
       for (let a = 0; a < this.dimensions; a++) this.linkBoundaries(a, slot);
     }
@@ -1029,9 +1114,7 @@ export class SceneCore {
       this.pos[i] = xs[k];
       this.pos[i + 1] = ys[k];
       this.pos[i + 2] = zs === null ? 0 : zs[k];
-      this.range[i] = r;
-      this.range[i + 1] = r;
-      this.range[i + 2] = this.dimensions === 3 ? r : 0;
+      this.setView(s, r, r, r, true, 0);
       this.watcherSets[s].length = 0;
       this.circle[s] = 0;
       this.layer[s] = DEFAULT_LAYER;
@@ -1096,9 +1179,29 @@ export class SceneCore {
     this.collectSpan(slot);
     const out: number[] = [];
     for (const t of this.candidateTargets) {
-      if (this.holds(slot, t)) out.push(this.ids[t]);
+      if (this.holds(slot, t) || this.held.has(slot, t)) out.push(this.ids[t]);
     }
     return out;
+  }
+
+  /** Every held pair (visible only thanks to a margin) as slots [w0, t0, w1, t1, ...], in no particular order. */
+  heldPairs(): Int32Array {
+    return Int32Array.from(this.held.list());
+  }
+
+  /**
+   * Makes pair (w, t) visible, for restoring a snapshot: when w is a
+   * watcher, its mask meets t's layer, t is inside w's reach and the pair is
+   * not visible, emits enter and holds the pair (t is then outside w's plain
+   * range, or it would be visible already); otherwise does nothing.
+   */
+  hold(w: number, t: number): void {
+    if (w === t || this.state[w] !== WATCHER || this.state[t] === FREE) return;
+    if ((this.seesMask[w] & this.layer[t]) === 0 || !this.inReach(w, t)) return;
+    if (this.holds(w, t) || this.held.has(w, t)) return;
+    this.emit(EVENT_ENTER, w, t);
+    this.watcherSets[t].push(w);
+    this.held.add(w, t);
   }
 
   /** Ids that see `slot`, unordered. */
@@ -1184,6 +1287,9 @@ export class SceneCore {
     this.state.fill(FREE);
     this.circle.fill(0);
     this.circles = 0;
+    this.margin.fill(0);
+    this.margined = 0;
+    this.held.clear();
     this.layer.fill(DEFAULT_LAYER);
     this.seesMask.fill(DEFAULT_SEES);
     this.layered = 0;
