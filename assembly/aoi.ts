@@ -15,10 +15,18 @@
 // step's 'move' events come straight from it. What differs from the
 // reference is where the bytes live: list nodes sit in compact records kept
 // in list order (see AxisList), so walks read memory forwards.
+//
+// Hysteresis: a watcher with a margin keeps seeing a target until it leaves
+// range + margin (its reach). The lists index the reach, so a walk finds
+// every pair leaving it; while the scene has margins a move also judges the
+// boxes around the mover, and a mover with a margin its own box, since
+// entering the plain range inside the reach crosses no node. The pairs seen
+// only thanks to a margin are kept in a PairSet (held).
 
 import { growBytes, IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 import { inCircle } from './circle';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
+import { PairSet, newPairSet, freePairSet } from './pair-set';
 
 const KIND_LOWER: i32 = 0;
 const KIND_ENTITY: i32 = 1;
@@ -520,6 +528,12 @@ class AoiScene {
   /** The step's subject's masks before the step. */
   oldLayer: i32 = DEFAULT_LAYER;
   oldSees: i32 = DEFAULT_SEES;
+  /** An f64 per slot: its hysteresis margin (0 for markers); the index is sized by the reach, range + margin. */
+  margins: usize = 0;
+  /** Watchers with a margin above 0: while there are none, the reach is the range and no move looks inside boxes. */
+  margined: i32 = 0;
+  /** The pairs visible only thanks to a margin: the target is inside the watcher's reach, outside its range. */
+  held: PairSet = changetype<PairSet>(0);
   stamp: i32 = 0;
   alive: i32 = 0;
   /** Entities when the axes were last re-banded for the scene's extent. */
@@ -579,6 +593,14 @@ class AoiScene {
   @inline setRangeOf(s: i32, a: i32, v: f64): void {
     store<f64>(this.slotAt(s) + (<usize>a << 3), v, SLOT_RANGE);
   }
+  @inline marginOf(s: i32): f64 {
+    return load<f64>(this.margins + (<usize>s << 3));
+  }
+  /** The half-extent on axis a that the index holds for slot s: range + margin (the margins are not read while none is set). */
+  @inline reachOf(s: i32, a: i32): f64 {
+    const r = this.rangeOf(s, a);
+    return this.margined == 0 ? r : r + this.marginOf(s);
+  }
   /** Who sees slot s: the watchers' ids (unique in a scene), so 'move' events need no lookup. */
   @inline watcherSet(s: i32): IntList {
     return changetype<IntList>(this.sets + <usize>s * offsetof<IntList>());
@@ -602,6 +624,7 @@ class AoiScene {
     this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
     this.shapes = growZeroed(this.shapes, old, cap);
     this.masks = growZeroed(this.masks, old << 3, cap << 3);
+    this.margins = growZeroed(this.margins, old << 3, cap << 3);
     for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * NODES_PER_SLOT);
     this.capacity = capacity;
   }
@@ -645,6 +668,47 @@ class AoiScene {
   /** Slot s, with its range and masks now, sees the point of slot t. */
   @inline holds(s: i32, t: i32): bool {
     return this.inBox(this.posOf(s, 0), this.posOf(s, 1), this.posOf(s, 2), this.rangeOf(s, 0), this.rangeOf(s, 1), this.rangeOf(s, 2), t, this.isCircle(s)) && this.meets(this.seesOf(s), t);
+  }
+
+  /** Watcher w's grown view (its reach: a box, or a circle of radius range + margin) holds the point of slot t. */
+  @inline inReach(w: i32, t: i32): bool {
+    const m = this.marginOf(w);
+    return this.inBox(this.posOf(w, 0), this.posOf(w, 1), this.posOf(w, 2), this.rangeOf(w, 0) + m, this.rangeOf(w, 1) + m, this.rangeOf(w, 2) + m, t, this.isCircle(w));
+  }
+
+  /**
+   * Sets slot s's half-extents and margin (both 0 for a marker), keeping
+   * count of the watchers with a margin. The reach is always the sum range
+   * + margin, never a difference: the same bits on every core.
+   */
+  setView(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool, margin: f64): void {
+    const m = watcher && margin > 0 ? margin : 0;
+    this.margined += <i32>(m > 0) - <i32>(this.marginOf(s) > 0);
+    store<f64>(this.margins + (<usize>s << 3), m);
+    this.setRangeOf(s, 0, watcher ? rx : 0);
+    this.setRangeOf(s, 1, watcher ? ry : 0);
+    this.setRangeOf(s, 2, watcher && this.dims == 3 ? rz : 0);
+  }
+
+  /** This step must judge hysteresis: the scene has margins, or held pairs left from a margin that has just dropped to 0. */
+  @inline hysteresis(): bool {
+    return this.margined != 0 || this.held.size != 0;
+  }
+
+  /**
+   * Whether pair (w, t) is visible after a step, under hysteresis: plainIs
+   * (the plain judgement now: range and masks), or it was visible (was), the
+   * masks meet now and t is inside w's reach. Keeps the held set to the
+   * pairs visible outside the plain range; plainWas is the plain judgement
+   * before the step (a pair visible then but not plainly was held).
+   */
+  keepHeld(w: i32, t: i32, plainWas: bool, was: bool, plainIs: bool, meetsNow: bool): bool {
+    const heldIs = !plainIs && was && meetsNow && this.stateOf(w) == WATCHER && this.inReach(w, t);
+    if (heldIs != (was && !plainWas)) {
+      if (heldIs) this.held.add(w, t);
+      else this.held.delete(w, t);
+    }
+    return plainIs || heldIs;
   }
 
   @inline layerOf(s: i32): i32 {
@@ -719,9 +783,9 @@ class AoiScene {
   linkBoundaries(a: i32, s: i32): void {
     const axis = this.axis(a);
     const f = filterAxis(a, this.dims);
-    const r = this.rangeOf(s, a);
+    const r = this.reachOf(s, a);
     if (r > axis.maxRange) axis.maxRange = r;
-    const rf = this.rangeOf(s, f);
+    const rf = this.reachOf(s, f);
     // Re-banding links every live slot's nodes, these included.
     if (!axis.fits(rf)) {
       this.reband(a);
@@ -750,9 +814,9 @@ class AoiScene {
     const f = filterAxis(a, this.dims);
     const p = this.posOf(s, f);
     if (role == ROLE_ENTITY) return axis.bandOf(p);
-    const low = axis.bandOf(p - this.rangeOf(s, f));
+    const low = axis.bandOf(p - this.reachOf(s, f));
     if (role == pairLower(0) || role == pairUpper(0)) return low;
-    const high = axis.bandOf(p + this.rangeOf(s, f));
+    const high = axis.bandOf(p + this.reachOf(s, f));
     return high != low ? high : -1;
   }
 
@@ -802,8 +866,8 @@ class AoiScene {
       store<i32>(bands + (<usize>n << 2), axis.bandOf(v));
       n++;
       if (state != WATCHER) continue;
-      const ra = this.rangeOf(s, a);
-      const rf = this.rangeOf(s, f);
+      const ra = this.reachOf(s, a);
+      const rf = this.reachOf(s, f);
       const low = axis.bandOf(v - rf);
       const high = axis.bandOf(v + rf);
       for (let k = 0; k < 2; k++) {
@@ -837,7 +901,7 @@ class AoiScene {
       lo = min(lo, v);
       hi = max(hi, v);
       count += state == WATCHER ? 5 : 1;
-      if (state == WATCHER) maxRange = max(maxRange, this.rangeOf(s, f));
+      if (state == WATCHER) maxRange = max(maxRange, this.reachOf(s, f));
     }
     this.cutLo = lo;
     this.cutHi = hi;
@@ -883,7 +947,7 @@ class AoiScene {
     const axis = this.axis0;
     // An entity off s's box on y (the x list's filter axis) cannot be seen.
     const y = this.posOf(s, 1);
-    const half = filterHalf(y, this.rangeOf(s, 1));
+    const half = filterHalf(y, this.reachOf(s, 1));
     const low = y - half;
     const high = y + half;
     for (let k = 0; k < 2; k++) {
@@ -925,6 +989,7 @@ class AoiScene {
     const candidates = this.candidateWatchers;
     let entering = 0;
     const masks = this.layered != 0;
+    const margins = this.hysteresis();
     const oldLayer = this.oldLayer, layer = this.layerOf(s);
     for (let k = 0, n = candidates.length; k < n; k++) {
       const w = candidates.get(k);
@@ -933,6 +998,11 @@ class AoiScene {
       if (masks) {
         was = was && (this.seesOf(w) & oldLayer) != 0;
         is = is && (this.seesOf(w) & layer) != 0;
+      }
+      if (margins) {
+        const plainWas = was;
+        was = was || this.held.has(w, s);
+        is = this.keepHeld(w, s, plainWas, was, is, this.meets(this.seesOf(w), s));
       }
       if (was && !is) {
         this.emit(EVENT_LEAVE, w, s);
@@ -975,6 +1045,11 @@ class AoiScene {
         was = was && (this.oldSees & this.layerOf(t)) != 0;
         is = is && (this.seesOf(s) & this.layerOf(t)) != 0;
       }
+      if (margins) {
+        const plainWas = was;
+        was = was || this.held.has(s, t);
+        is = this.keepHeld(s, t, plainWas, was, is, this.meets(this.seesOf(s), t));
+      }
       if (was && !is) {
         this.emit(EVENT_LEAVE, s, t);
         this.watcherSet(t).removeValue(this.idOf(s));
@@ -997,7 +1072,7 @@ class AoiScene {
     this.oldSees = this.seesOf(s);
   }
 
-  add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32): void {
+  add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32, margin: f64): void {
     this.ensureSlot(slot);
     this.rebandIfGrown();
     this.setShape(slot, watcher, round);
@@ -1008,9 +1083,7 @@ class AoiScene {
     this.setPos(slot, 0, x);
     this.setPos(slot, 1, y);
     this.setPos(slot, 2, this.dims == 3 ? z : 0);
-    this.setRangeOf(slot, 0, watcher ? rx : 0);
-    this.setRangeOf(slot, 1, watcher ? ry : 0);
-    this.setRangeOf(slot, 2, watcher && this.dims == 3 ? rz : 0);
+    this.setView(slot, rx, ry, rz, watcher, margin);
     this.watcherSet(slot).length = 0;
     this.linkNodes(slot);
     this.countOutside(slot, 1);
@@ -1057,7 +1130,7 @@ class AoiScene {
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
       this.setPos(slot, 2, z);
-      if (this.circles > 0) this.collectInsideCircles(slot);
+      if (this.circles > 0 || this.margined > 0) this.collectInsideViews(slot);
     }
     this.countOutside(slot, 1);
     this.settle(slot, true, watcher);
@@ -1079,10 +1152,10 @@ class AoiScene {
     this.touched += sum;
   }
 
-  /** Judges the pairs a walk cannot find while the scene has circles (see the reference core). */
-  collectInsideCircles(slot: i32): void {
+  /** Judges the pairs a walk cannot find while the scene has circles or margins (see the reference core). */
+  collectInsideViews(slot: i32): void {
     this.collectBoxesAround(slot);
-    if (this.isCircle(slot)) this.collectSpan(slot);
+    if (this.isCircle(slot) || this.marginOf(slot) > 0) this.collectSpan(slot);
   }
 
   isTeleport(slot: i32, x: f64, y: f64, z: f64): bool {
@@ -1090,7 +1163,7 @@ class AoiScene {
     let walk = Math.abs(x - this.posOf(slot, 0)) + Math.abs(y - this.posOf(slot, 1));
     if (this.dims == 3) walk += Math.abs(z - this.posOf(slot, 2));
     if (watcher) walk *= 3;
-    const scan = (watcher ? 4 * this.rangeOf(slot, 0) : 0) + 2 * this.axis0.maxRange;
+    const scan = (watcher ? 4 * this.reachOf(slot, 0) : 0) + 2 * this.axis0.maxRange;
     return walk > scan;
   }
 
@@ -1104,8 +1177,8 @@ class AoiScene {
    */
   stepBoundaries(axis: AxisList, a: i32, s: i32, from: f64, to: f64): void {
     const f = filterAxis(a, this.dims);
-    const r = this.rangeOf(s, a);
-    const rf = this.rangeOf(s, f);
+    const r = this.reachOf(s, a);
+    const rf = this.reachOf(s, f);
     const lowWas = axis.bandOf(this.oldAt(f) - rf), highWas = axis.bandOf(this.oldAt(f) + rf);
     const lowWill = axis.bandOf(this.newAt(f) - rf), highWill = axis.bandOf(this.newAt(f) + rf);
     this.stepPair(axis, a, 0, s, from, to, r, lowWas, lowWill);
@@ -1170,7 +1243,7 @@ class AoiScene {
     // within the mover's range of the mover (an entity crossed: is it in the
     // mover's box?) or within the largest range on f (a box edge crossed: can
     // its box hold the mover?), before or after the move.
-    const range = kind == KIND_ENTITY ? this.axis(f).maxRange : this.rangeOf(slot, f);
+    const range = kind == KIND_ENTITY ? this.axis(f).maxRange : this.reachOf(slot, f);
     const half1 = filterHalf(before, range), half2 = filterHalf(after, range);
     const lo1 = before - half1, hi1 = before + half1, lo2 = after - half2, hi2 = after + half2;
     const base = axis.records;
@@ -1236,27 +1309,42 @@ class AoiScene {
     this.collectSpan(slot);
     this.rememberOld(slot);
     const wasWatcher = this.stateOf(slot) == WATCHER;
+    const held = this.held;
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      if (wasWatcher && this.holds(slot, t)) {
+      if (wasWatcher && (this.holds(slot, t) || held.has(slot, t))) {
         this.emit(EVENT_LEAVE, slot, t);
         this.watcherSet(t).removeValue(this.idOf(slot));
+        held.delete(slot, t);
       }
     }
     const set = this.watcherSet(slot);
     for (let k = 0, n = set.length; k < n; k++) this.emitIds(EVENT_LEAVE, set.get(k), this.idOf(slot));
     set.length = 0;
+    if (held.size != 0) this.releaseHeldTarget(slot);
     this.countOutside(slot, -1);
     this.unlinkNodes(slot);
     this.setShape(slot, false, false);
+    this.setView(slot, 0, 0, 0, false, 0);
     this.setMasks(slot, DEFAULT_LAYER, DEFAULT_SEES, true);
     this.setState(slot, FREE);
     this.alive--;
     this.tidy();
   }
 
-  setRange(slot: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
+  /**
+   * Drops every held pair with slot as target: its watchers' slots are not
+   * kept (the watcher sets hold ids), but a held pair's watcher has slot
+   * inside its reach, so its box is among those around slot.
+   */
+  releaseHeldTarget(slot: i32): void {
+    this.collectBoxesAround(slot);
+    const candidates = this.candidateWatchers;
+    for (let k = 0, n = candidates.length; k < n; k++) this.held.delete(candidates.get(k), slot);
+  }
+
+  setRange(slot: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, margin: f64): void {
     this.newStep();
     this.rememberOld(slot);
     const wasWatcher = this.stateOf(slot) == WATCHER;
@@ -1264,9 +1352,7 @@ class AoiScene {
     if (wasWatcher) for (let a = 0; a < this.dims; a++) this.unlinkBoundaries(this.axis(a), a, slot);
     this.setShape(slot, watcher, round);
     this.setState(slot, watcher ? WATCHER : MARKER);
-    this.setRangeOf(slot, 0, watcher ? rx : 0);
-    this.setRangeOf(slot, 1, watcher ? ry : 0);
-    this.setRangeOf(slot, 2, watcher && this.dims == 3 ? rz : 0);
+    this.setView(slot, rx, ry, rz, watcher, margin);
     if (watcher) {
       for (let a = 0; a < this.dims; a++) this.linkBoundaries(a, slot);
       this.stampExtents(slot);
@@ -1294,7 +1380,7 @@ class AoiScene {
       for (let k = 0; k < n; k++) {
         const z = zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3));
         const r = load<f64>(ranges + (<usize>k << 3));
-        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true, false, DEFAULT_LAYER, DEFAULT_SEES);
+        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true, false, DEFAULT_LAYER, DEFAULT_SEES, 0);
       }
       return;
     }
@@ -1309,9 +1395,7 @@ class AoiScene {
       this.setPos(s, 0, load<f64>(xs + (<usize>k << 3)));
       this.setPos(s, 1, load<f64>(ys + (<usize>k << 3)));
       this.setPos(s, 2, zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3)));
-      this.setRangeOf(s, 0, r);
-      this.setRangeOf(s, 1, r);
-      this.setRangeOf(s, 2, this.dims == 3 ? r : 0);
+      this.setView(s, r, r, r, true, 0);
       this.watcherSet(s).length = 0;
       store<u8>(this.shapes + <usize>s, 0);
       store<i32>(this.masks + (<usize>s << 3), DEFAULT_LAYER);
@@ -1373,9 +1457,32 @@ class AoiScene {
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      if (this.holds(slot, t)) results.push(this.idOf(t));
+      if (this.holds(slot, t) || this.held.has(slot, t)) results.push(this.idOf(t));
     }
     return results.length;
+  }
+
+  /** Writes every held pair into the result buffer as slots w, t; returns the number of ints written. */
+  heldPairs(): i32 {
+    const results = this.results;
+    results.length = 0;
+    this.held.list(results);
+    return results.length;
+  }
+
+  /**
+   * Makes pair (w, t) visible, for restoring a snapshot: when w is a
+   * watcher, its mask meets t's layer, t is inside w's reach and the pair is
+   * not visible, emits enter and holds the pair (t is then outside w's plain
+   * range, or it would be visible already); otherwise does nothing.
+   */
+  hold(w: i32, t: i32): void {
+    if (w == t || this.stateOf(w) != WATCHER || this.stateOf(t) == FREE) return;
+    if ((this.seesOf(w) & this.layerOf(t)) == 0 || !this.inReach(w, t)) return;
+    if (this.holds(w, t) || this.held.has(w, t)) return;
+    this.emit(EVENT_ENTER, w, t);
+    this.watcherSet(t).push(this.idOf(w));
+    this.held.add(w, t);
   }
 
   watchers(slot: i32): i32 {
@@ -1465,6 +1572,9 @@ class AoiScene {
     memory.fill(this.shapes, 0, <usize>this.capacity);
     this.circles = 0;
     this.layered = 0;
+    memory.fill(this.margins, 0, <usize>this.capacity << 3);
+    this.margined = 0;
+    this.held.clear();
     for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
     for (let a = 0; a < this.dims; a++) this.axis(a).reset();
     this.events.length = 0;
@@ -1697,6 +1807,7 @@ export function aoiCreate(dims: i32): i32 {
   s.events = newIntList();
   s.results = newIntList();
   s.picker = newKNearest();
+  s.held = newPairSet();
   s.ensureSlot(15);
   return <i32>changetype<usize>(s);
 }
@@ -1709,6 +1820,8 @@ export function aoiDestroy(ptr: i32): void {
   heap.free(s.sets);
   heap.free(s.shapes);
   heap.free(s.masks);
+  heap.free(s.margins);
+  freePairSet(s.held);
   freeIntList(s.candidateWatchers);
   freeIntList(s.candidateTargets);
   freeIntList(s.events);
@@ -1717,8 +1830,9 @@ export function aoiDestroy(ptr: i32): void {
   heap.free(<usize>ptr);
 }
 
-export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32): void {
-  scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees);
+/** Adds slot (free) with id at (x, y, z): a watcher with half-extents r (a circle of radius rx when round) and hysteresis margin, or a marker. */
+export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32, margin: f64): void {
+  scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees, margin);
 }
 
 export function aoiSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
@@ -1733,8 +1847,19 @@ export function aoiRemove(ptr: i32, slot: i32): void {
   scene(ptr).remove(slot);
 }
 
-export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32): void {
-  scene(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0);
+/** New half-extents (of a circle when round) and hysteresis margin for slot, or a marker when watcher is 0. */
+export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, margin: f64): void {
+  scene(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0, margin);
+}
+
+/** Writes every pair visible only thanks to a margin into the result buffer, as slots [w0, t0, w1, t1, ...]; returns the number of ints written. */
+export function aoiHeldPairs(ptr: i32): i32 {
+  return scene(ptr).heldPairs();
+}
+
+/** Makes pair (w, t) visible when w's reach holds t, the masks meet and it is not visible yet (restoring a snapshot); otherwise nothing. */
+export function aoiHold(ptr: i32, w: i32, t: i32): void {
+  scene(ptr).hold(w, t);
 }
 
 /** How many moves ahead a batch touches the memory a move starts from. */
@@ -1819,7 +1944,8 @@ export function aoiClear(ptr: i32): void {
 export function aoiBytes(ptr: i32): f64 {
   const s = scene(ptr);
   const cap = <f64>s.capacity;
-  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 9);
+  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 17);
+  bytes += <f64>offsetof<PairSet>() + <f64>(s.held.mask + 1) * 8;
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);
