@@ -261,7 +261,7 @@ const runners = (mixed: boolean, full: boolean): Runner[] => [
   ...peers(mixed),
 ];
 
-/** Visibility rules a W1 tick can run under: boxes (the plain tick), circles of the same radius, or layer masks on everyone. */
+/** Visibility rules a W1 tick can run under: boxes (the plain tick), circles of the same radius, layer masks or hysteresis margins on everyone. */
 const VISIBILITY: Record<string, (scene: Scene, load: Workload) => void> = {
   box: () => {},
   // Every range turned into the circle inscribed in its box.
@@ -271,6 +271,10 @@ const VISIBILITY: Record<string, (scene: Scene, load: Workload) => void> = {
   // Four layers, everyone on one and seeing all but the next: a quarter of the pairs hidden.
   layers: (scene, load) => {
     for (let i = 0; i < load.ids.length; i++) scene.setLayers(load.ids[i], 1 << i % 4, ~(1 << (i + 1) % 4));
+  },
+  // Every box keeps what it sees until it is a tenth of the range beyond the box.
+  margins: (scene, load) => {
+    for (let i = 0; i < load.ids.length; i++) scene.setRange(load.ids[i], load.ranges[i], { margin: load.ranges[i] / 10 });
   },
 };
 
@@ -403,9 +407,9 @@ export const aoiSuite: Suite = {
       headline: 'Scene: 100,000 entities, 90% in six dense towns, range 50 (grid index)',
     });
 
-    // Circles and layer masks on W1 against the plain box tick: the grid's circles in every run, the rest in full runs.
-    visibilityCase(context, w1, 'grid', context.full ? ['box', 'circles', 'layers'] : ['box', 'circles']);
-    if (context.full) visibilityCase(context, w1, 'lists', ['box', 'circles', 'layers']);
+    // Circles, layer masks and margins on W1 against the plain box tick: the grid's circles and margins in every run, the rest in full runs.
+    visibilityCase(context, w1, 'grid', context.full ? ['box', 'circles', 'layers', 'margins'] : ['box', 'circles', 'margins']);
+    if (context.full) visibilityCase(context, w1, 'lists', ['box', 'circles', 'layers', 'margins']);
 
     // What the event options cost on the grid index's plain tick (moveMany, drainArray).
     const features = (index: SceneIndex, delivery: boolean): Runner[] => [
