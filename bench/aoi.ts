@@ -241,6 +241,21 @@ function peerRunner(name: string, make: (load: Workload) => AoiPeer): Runner {
   };
 }
 
+/** A runner whose tick's events are then routed by watcher with the server's counting sort. */
+function routed(runner: Runner): Runner {
+  const state = { starts: new Int32Array(0), out: new Int32Array(0) };
+  let count = 0;
+  return {
+    name: `${runner.name} + counting sort by watcher`,
+    build(load) {
+      count = load.world.count;
+      runner.build(load);
+    },
+    tick: (load) => routeByWatcher(runner.tick(load), count, state),
+    dispose: () => runner.dispose(),
+  };
+}
+
 /** The uniform grid peer: cells as wide as the largest range, a range per entity when they differ. */
 const gridPeer = (): Runner =>
   peerRunner('uniform grid (typed arrays)', (load) => {
@@ -416,22 +431,22 @@ export const aoiSuite: Suite = {
       sceneRunner(`plain tick (${index})`, 'wasm', true, 'addMany', index),
       sceneRunner(`events 'net' (${index})`, 'wasm', true, 'addMany', index, { events: 'net' }),
       sceneRunner(`moveEvents false (${index})`, 'wasm', true, 'addMany', index, { moveEvents: false }),
-      ...(delivery ? deliveries(index) : []),
+      ...(delivery ? [...deliveries(index), ...peers().map(routed)] : []),
     ];
     const deliveries = (index: SceneIndex): Runner[] => [
       sceneRunner(`drainGrouped (${index})`, 'wasm', true, 'addMany', index, { drain: 'grouped' }),
       sceneRunner(`drainArray + the server's counting sort by watcher (${index})`, 'wasm', true, 'addMany', index, { drain: 'routed' }),
       sceneRunner(`drainInto a reused buffer (${index})`, 'wasm', true, 'addMany', index, { drain: 'into' }),
     ];
-    const checkedFeatures = (index: SceneIndex) => (): Runner[] => [sceneRunner('plain tick', 'wasm', true, 'addMany', index), ...deliveries(index)];
-    context.note("event features: 'net' and moveEvents false report other events by design, so only the plain tick and the three deliveries are checked equal (as multisets)");
-    tickCase(context, 'W1 event features: the W1 tick in net mode, without move events, and delivered grouped by watcher', w1, {
+    const checkedFeatures = (index: SceneIndex) => (): Runner[] => [sceneRunner('plain tick', 'wasm', true, 'addMany', index), ...deliveries(index), ...peers().map(routed)];
+    context.note("event features: 'net' and moveEvents false report other events by design, so only the plain tick, the three deliveries and the routed peers are checked equal (as multisets)");
+    tickCase(context, 'W1 event features: the W1 tick in net mode, without move events, and delivered grouped by watcher, against the peers with their own routing by watcher', w1, {
       runners: () => features('grid', true),
       checked: checkedFeatures('grid'),
       headline: "Scene: the 100,000-entity tick with events 'net', moveEvents false, drainGrouped (grid index; ratios to the plain tick)",
     });
     if (context.full) {
-      tickCase(context, 'W2 event features: the W2 crowd tick in net mode, without move events, and delivered grouped by watcher', w2, {
+      tickCase(context, 'W2 event features: the W2 crowd tick in net mode, without move events, and delivered grouped by watcher, against the peers with their own routing by watcher', w2, {
         runners: () => features('grid', true),
         checked: checkedFeatures('grid'),
       });
