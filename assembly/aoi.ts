@@ -17,16 +17,16 @@
 // in list order (see AxisList), so walks read memory forwards.
 //
 // Hysteresis: a watcher with a margin keeps seeing a target until it leaves
-// range + margin (its reach). The lists index the reach, so a walk finds
-// every pair leaving it; while the scene has margins a move also judges the
-// boxes around the mover, and a mover with a margin its own box, since
-// entering the plain range inside the reach crosses no node. The pairs seen
-// only thanks to a margin are kept in a PairSet (held).
+// range + margin. The lists index the plain ranges only, so a walk finds
+// every pair entering or leaving a plain range; a pair outside the plain
+// range that stays visible is held (HeldLinks, linked from both of its
+// slots), and a step of a slot judges its held pairs too: a held pair can
+// only stop being visible when one of its two slots changes.
 
 import { growBytes, IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 import { inCircle } from './circle';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
-import { PairSet, newPairSet, freePairSet } from './pair-set';
+import { HeldLinks, newHeldLinks, freeHeldLinks } from './held-links';
 
 const KIND_LOWER: i32 = 0;
 const KIND_ENTITY: i32 = 1;
@@ -528,12 +528,12 @@ class AoiScene {
   /** The step's subject's masks before the step. */
   oldLayer: i32 = DEFAULT_LAYER;
   oldSees: i32 = DEFAULT_SEES;
-  /** An f64 per slot: its hysteresis margin (0 for markers); the index is sized by the reach, range + margin. */
+  /** An f64 per slot: its hysteresis margin (0 for markers). */
   margins: usize = 0;
-  /** Watchers with a margin above 0: while there are none, the reach is the range and no move looks inside boxes. */
+  /** Watchers with a margin above 0: while there are none (and nothing is held), no judgement looks at margins. */
   margined: i32 = 0;
-  /** The pairs visible only thanks to a margin: the target is inside the watcher's reach, outside its range. */
-  held: PairSet = changetype<PairSet>(0);
+  /** The pairs visible only thanks to a margin: the target is inside the watcher's range + margin, outside its range. */
+  held: HeldLinks = changetype<HeldLinks>(0);
   stamp: i32 = 0;
   alive: i32 = 0;
   /** Entities when the axes were last re-banded for the scene's extent. */
@@ -596,11 +596,6 @@ class AoiScene {
   @inline marginOf(s: i32): f64 {
     return load<f64>(this.margins + (<usize>s << 3));
   }
-  /** The half-extent on axis a that the index holds for slot s: range + margin (the margins are not read while none is set). */
-  @inline reachOf(s: i32, a: i32): f64 {
-    const r = this.rangeOf(s, a);
-    return this.margined == 0 ? r : r + this.marginOf(s);
-  }
   /** Who sees slot s: the watchers' ids (unique in a scene), so 'move' events need no lookup. */
   @inline watcherSet(s: i32): IntList {
     return changetype<IntList>(this.sets + <usize>s * offsetof<IntList>());
@@ -625,6 +620,7 @@ class AoiScene {
     this.shapes = growZeroed(this.shapes, old, cap);
     this.masks = growZeroed(this.masks, old << 3, cap << 3);
     this.margins = growZeroed(this.margins, old << 3, cap << 3);
+    this.held.grow(capacity);
     for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * NODES_PER_SLOT);
     this.capacity = capacity;
   }
@@ -670,17 +666,13 @@ class AoiScene {
     return this.inBox(this.posOf(s, 0), this.posOf(s, 1), this.posOf(s, 2), this.rangeOf(s, 0), this.rangeOf(s, 1), this.rangeOf(s, 2), t, this.isCircle(s)) && this.meets(this.seesOf(s), t);
   }
 
-  /** Watcher w's grown view (its reach: a box, or a circle of radius range + margin) holds the point of slot t. */
+  /** Watcher w's grown view (half-extents range + margin, or a circle of radius range + margin: sums, never differences) holds the point of slot t. */
   @inline inReach(w: i32, t: i32): bool {
     const m = this.marginOf(w);
     return this.inBox(this.posOf(w, 0), this.posOf(w, 1), this.posOf(w, 2), this.rangeOf(w, 0) + m, this.rangeOf(w, 1) + m, this.rangeOf(w, 2) + m, t, this.isCircle(w));
   }
 
-  /**
-   * Sets slot s's half-extents and margin (both 0 for a marker), keeping
-   * count of the watchers with a margin. The reach is always the sum range
-   * + margin, never a difference: the same bits on every core.
-   */
+  /** Sets slot s's half-extents and margin (both 0 for a marker), keeping count of the watchers with a margin. */
   setView(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool, margin: f64): void {
     const m = watcher && margin > 0 ? margin : 0;
     this.margined += <i32>(m > 0) - <i32>(this.marginOf(s) > 0);
@@ -698,7 +690,7 @@ class AoiScene {
   /**
    * Whether pair (w, t) is visible after a step, under hysteresis: plainIs
    * (the plain judgement now: range and masks), or it was visible (was), the
-   * masks meet now and t is inside w's reach. Keeps the held set to the
+   * masks meet now and t is inside w's range + margin. Keeps the held set to the
    * pairs visible outside the plain range; plainWas is the plain judgement
    * before the step (a pair visible then but not plainly was held).
    */
@@ -709,6 +701,16 @@ class AoiScene {
       else this.held.delete(w, t);
     }
     return plainIs || heldIs;
+  }
+
+  /** Every held pair of slot s (as watcher or as target) becomes a candidate: only a step of one of its slots can end it. */
+  collectHeld(s: i32): void {
+    const own = this.held.of(s);
+    for (let k = 0, n = own.length; k < n; k++) {
+      const link = own.get(k);
+      if (link & 1) this.addCandidateWatcher(link >> 1);
+      else this.addCandidateTarget(link >> 1);
+    }
   }
 
   @inline layerOf(s: i32): i32 {
@@ -783,9 +785,9 @@ class AoiScene {
   linkBoundaries(a: i32, s: i32): void {
     const axis = this.axis(a);
     const f = filterAxis(a, this.dims);
-    const r = this.reachOf(s, a);
+    const r = this.rangeOf(s, a);
     if (r > axis.maxRange) axis.maxRange = r;
-    const rf = this.reachOf(s, f);
+    const rf = this.rangeOf(s, f);
     // Re-banding links every live slot's nodes, these included.
     if (!axis.fits(rf)) {
       this.reband(a);
@@ -814,9 +816,9 @@ class AoiScene {
     const f = filterAxis(a, this.dims);
     const p = this.posOf(s, f);
     if (role == ROLE_ENTITY) return axis.bandOf(p);
-    const low = axis.bandOf(p - this.reachOf(s, f));
+    const low = axis.bandOf(p - this.rangeOf(s, f));
     if (role == pairLower(0) || role == pairUpper(0)) return low;
-    const high = axis.bandOf(p + this.reachOf(s, f));
+    const high = axis.bandOf(p + this.rangeOf(s, f));
     return high != low ? high : -1;
   }
 
@@ -866,8 +868,8 @@ class AoiScene {
       store<i32>(bands + (<usize>n << 2), axis.bandOf(v));
       n++;
       if (state != WATCHER) continue;
-      const ra = this.reachOf(s, a);
-      const rf = this.reachOf(s, f);
+      const ra = this.rangeOf(s, a);
+      const rf = this.rangeOf(s, f);
       const low = axis.bandOf(v - rf);
       const high = axis.bandOf(v + rf);
       for (let k = 0; k < 2; k++) {
@@ -901,7 +903,7 @@ class AoiScene {
       lo = min(lo, v);
       hi = max(hi, v);
       count += state == WATCHER ? 5 : 1;
-      if (state == WATCHER) maxRange = max(maxRange, this.reachOf(s, f));
+      if (state == WATCHER) maxRange = max(maxRange, this.rangeOf(s, f));
     }
     this.cutLo = lo;
     this.cutHi = hi;
@@ -947,7 +949,7 @@ class AoiScene {
     const axis = this.axis0;
     // An entity off s's box on y (the x list's filter axis) cannot be seen.
     const y = this.posOf(s, 1);
-    const half = filterHalf(y, this.reachOf(s, 1));
+    const half = filterHalf(y, this.rangeOf(s, 1));
     const low = y - half;
     const high = y + half;
     for (let k = 0; k < 2; k++) {
@@ -1130,8 +1132,9 @@ class AoiScene {
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
       this.setPos(slot, 2, z);
-      if (this.circles > 0 || this.margined > 0) this.collectInsideViews(slot);
+      if (this.circles > 0) this.collectInsideCircles(slot);
     }
+    if (this.held.size != 0) this.collectHeld(slot);
     this.countOutside(slot, 1);
     this.settle(slot, true, watcher);
     this.tidy();
@@ -1152,10 +1155,10 @@ class AoiScene {
     this.touched += sum;
   }
 
-  /** Judges the pairs a walk cannot find while the scene has circles or margins (see the reference core). */
-  collectInsideViews(slot: i32): void {
+  /** Judges the pairs a walk cannot find while the scene has circles (see the reference core). */
+  collectInsideCircles(slot: i32): void {
     this.collectBoxesAround(slot);
-    if (this.isCircle(slot) || this.marginOf(slot) > 0) this.collectSpan(slot);
+    if (this.isCircle(slot)) this.collectSpan(slot);
   }
 
   isTeleport(slot: i32, x: f64, y: f64, z: f64): bool {
@@ -1163,7 +1166,7 @@ class AoiScene {
     let walk = Math.abs(x - this.posOf(slot, 0)) + Math.abs(y - this.posOf(slot, 1));
     if (this.dims == 3) walk += Math.abs(z - this.posOf(slot, 2));
     if (watcher) walk *= 3;
-    const scan = (watcher ? 4 * this.reachOf(slot, 0) : 0) + 2 * this.axis0.maxRange;
+    const scan = (watcher ? 4 * this.rangeOf(slot, 0) : 0) + 2 * this.axis0.maxRange;
     return walk > scan;
   }
 
@@ -1177,8 +1180,8 @@ class AoiScene {
    */
   stepBoundaries(axis: AxisList, a: i32, s: i32, from: f64, to: f64): void {
     const f = filterAxis(a, this.dims);
-    const r = this.reachOf(s, a);
-    const rf = this.reachOf(s, f);
+    const r = this.rangeOf(s, a);
+    const rf = this.rangeOf(s, f);
     const lowWas = axis.bandOf(this.oldAt(f) - rf), highWas = axis.bandOf(this.oldAt(f) + rf);
     const lowWill = axis.bandOf(this.newAt(f) - rf), highWill = axis.bandOf(this.newAt(f) + rf);
     this.stepPair(axis, a, 0, s, from, to, r, lowWas, lowWill);
@@ -1243,7 +1246,7 @@ class AoiScene {
     // within the mover's range of the mover (an entity crossed: is it in the
     // mover's box?) or within the largest range on f (a box edge crossed: can
     // its box hold the mover?), before or after the move.
-    const range = kind == KIND_ENTITY ? this.axis(f).maxRange : this.reachOf(slot, f);
+    const range = kind == KIND_ENTITY ? this.axis(f).maxRange : this.rangeOf(slot, f);
     const half1 = filterHalf(before, range), half2 = filterHalf(after, range);
     const lo1 = before - half1, hi1 = before + half1, lo2 = after - half2, hi2 = after + half2;
     const base = axis.records;
@@ -1307,22 +1310,21 @@ class AoiScene {
   remove(slot: i32): void {
     this.newStep();
     this.collectSpan(slot);
+    this.collectHeld(slot);
     this.rememberOld(slot);
     const wasWatcher = this.stateOf(slot) == WATCHER;
-    const held = this.held;
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      if (wasWatcher && (this.holds(slot, t) || held.has(slot, t))) {
+      if (wasWatcher && (this.holds(slot, t) || this.held.has(slot, t))) {
         this.emit(EVENT_LEAVE, slot, t);
         this.watcherSet(t).removeValue(this.idOf(slot));
-        held.delete(slot, t);
       }
     }
     const set = this.watcherSet(slot);
     for (let k = 0, n = set.length; k < n; k++) this.emitIds(EVENT_LEAVE, set.get(k), this.idOf(slot));
     set.length = 0;
-    if (held.size != 0) this.releaseHeldTarget(slot);
+    this.held.release(slot);
     this.countOutside(slot, -1);
     this.unlinkNodes(slot);
     this.setShape(slot, false, false);
@@ -1333,22 +1335,12 @@ class AoiScene {
     this.tidy();
   }
 
-  /**
-   * Drops every held pair with slot as target: its watchers' slots are not
-   * kept (the watcher sets hold ids), but a held pair's watcher has slot
-   * inside its reach, so its box is among those around slot.
-   */
-  releaseHeldTarget(slot: i32): void {
-    this.collectBoxesAround(slot);
-    const candidates = this.candidateWatchers;
-    for (let k = 0, n = candidates.length; k < n; k++) this.held.delete(candidates.get(k), slot);
-  }
-
   setRange(slot: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, margin: f64): void {
     this.newStep();
     this.rememberOld(slot);
     const wasWatcher = this.stateOf(slot) == WATCHER;
     this.collectSpan(slot);
+    this.collectHeld(slot);
     if (wasWatcher) for (let a = 0; a < this.dims; a++) this.unlinkBoundaries(this.axis(a), a, slot);
     this.setShape(slot, watcher, round);
     this.setState(slot, watcher ? WATCHER : MARKER);
@@ -1368,6 +1360,7 @@ class AoiScene {
     this.rememberOld(slot);
     this.collectSpan(slot);
     this.collectBoxesAround(slot);
+    this.collectHeld(slot);
     // The old masks stay counted through the step: its judgement needs them.
     this.setMasks(slot, layer, sees, false);
     this.settle(slot, false, this.stateOf(slot) == WATCHER);
@@ -1457,7 +1450,13 @@ class AoiScene {
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
-      if (this.holds(slot, t) || this.held.has(slot, t)) results.push(this.idOf(t));
+      if (this.holds(slot, t)) results.push(this.idOf(t));
+    }
+    // Held targets lie outside the range, so the span never has them.
+    const own = this.held.of(slot);
+    for (let k = 0, n = own.length; k < n; k++) {
+      const link = own.get(k);
+      if ((link & 1) == 0) results.push(this.idOf(link >> 1));
     }
     return results.length;
   }
@@ -1472,7 +1471,7 @@ class AoiScene {
 
   /**
    * Makes pair (w, t) visible, for restoring a snapshot: when w is a
-   * watcher, its mask meets t's layer, t is inside w's reach and the pair is
+   * watcher, its mask meets t's layer, t is inside w's range + margin and the pair is
    * not visible, emits enter and holds the pair (t is then outside w's plain
    * range, or it would be visible already); otherwise does nothing.
    */
@@ -1807,7 +1806,7 @@ export function aoiCreate(dims: i32): i32 {
   s.events = newIntList();
   s.results = newIntList();
   s.picker = newKNearest();
-  s.held = newPairSet();
+  s.held = newHeldLinks();
   s.ensureSlot(15);
   return <i32>changetype<usize>(s);
 }
@@ -1821,7 +1820,7 @@ export function aoiDestroy(ptr: i32): void {
   heap.free(s.shapes);
   heap.free(s.masks);
   heap.free(s.margins);
-  freePairSet(s.held);
+  freeHeldLinks(s.held);
   freeIntList(s.candidateWatchers);
   freeIntList(s.candidateTargets);
   freeIntList(s.events);
@@ -1857,7 +1856,7 @@ export function aoiHeldPairs(ptr: i32): i32 {
   return scene(ptr).heldPairs();
 }
 
-/** Makes pair (w, t) visible when w's reach holds t, the masks meet and it is not visible yet (restoring a snapshot); otherwise nothing. */
+/** Makes pair (w, t) visible when t is inside w's range + margin, the masks meet and it is not visible yet (restoring a snapshot); otherwise nothing. */
 export function aoiHold(ptr: i32, w: i32, t: i32): void {
   scene(ptr).hold(w, t);
 }
@@ -1945,7 +1944,7 @@ export function aoiBytes(ptr: i32): f64 {
   const s = scene(ptr);
   const cap = <f64>s.capacity;
   let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 17);
-  bytes += <f64>offsetof<PairSet>() + <f64>(s.held.mask + 1) * 8;
+  bytes += s.held.bytes();
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);

@@ -31,16 +31,13 @@
 // jumps (teleports) and range changes re-scan the box instead of walking.
 //
 // Hysteresis: a watcher with a margin keeps seeing a target until it leaves
-// the grown view (range + margin). The lists index the grown box (every
-// boundary, band, span and filter is sized by the reach, range + margin), so
-// a walk finds every pair leaving a grown box; entering the plain range
-// inside it crosses no node, so while the scene has margins a move also
-// judges the boxes around the mover, and a mover with a margin its own box
-// (as for circles). The pairs seen only thanks to a margin are kept in a set
-// (held), which tells a judgement whether a pair outside the plain range was
-// visible before.
+// its grown view (range + margin). The lists index the plain ranges only, so
+// a walk finds every pair entering or leaving a plain range; a pair outside
+// the plain range that stays visible is held (HeldLinks, linked from both of
+// its slots), and a step of a slot judges its held pairs too: a held pair can
+// only stop being visible when one of its two slots changes.
 
-import { HeldPairs } from './held-pairs.js';
+import { HeldLinks } from './held-links.js';
 import { beyondBound, KNearest } from './k-nearest.js';
 
 export const KIND_LOWER = 0;
@@ -362,13 +359,12 @@ export class SceneCore {
   /** Positions and half-extents, three per slot (z is 0 in 2-D scenes). */
   private pos = new Float64Array(0);
   private range = new Float64Array(0);
-  /** Hysteresis margin per slot (0 for markers), and the reach the index is sized by: range + margin, three per slot. */
+  /** Hysteresis margin per slot (0 for markers). */
   private margin = new Float64Array(0);
-  private reach = new Float64Array(0);
-  /** Watchers with a margin above 0: while there are none, no move looks for pairs inside boxes. */
+  /** Watchers with a margin above 0: while there are none (and nothing is held), no judgement looks at margins. */
   private margined = 0;
-  /** The pairs visible only thanks to a margin: the target is inside the watcher's reach, outside its range. */
-  private readonly held = new HeldPairs();
+  /** The pairs visible only thanks to a margin: the target is inside the watcher's range + margin, outside its range. */
+  private readonly held = new HeldLinks();
   /** 1 for a slot whose range is a circle (sphere) of radius range[3s], 0 for a box. */
   private circle = new Uint8Array(0);
   /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
@@ -430,7 +426,6 @@ export class SceneCore {
     this.markTarget = grownI32(this.markTarget);
     this.pos = grownF64(this.pos);
     this.range = grownF64(this.range);
-    this.reach = grownF64(this.reach);
     const margin = new Float64Array(capacity);
     margin.set(this.margin);
     this.margin = margin;
@@ -438,6 +433,7 @@ export class SceneCore {
     circle.set(this.circle);
     this.circle = circle;
     for (let s = this.watcherSets.length; s < capacity; s++) this.watcherSets.push([]);
+    this.held.grow(capacity);
     for (const axis of this.axes) axis.grow(SENTINELS + NODES_PER_SLOT * capacity);
     this.capacity = capacity;
   }
@@ -475,19 +471,20 @@ export class SceneCore {
     return this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], target, this.circle[s] === 1) && this.meets(this.seesMask[s], target);
   }
 
-  /** True when watcher slot w's grown view (its reach: a box, or a circle of radius reach) holds the point of slot target. */
+  /**
+   * True when watcher slot w's grown view holds the point of slot target:
+   * half-extents range + margin (a circle of radius range + margin), the
+   * sums computed here, never derived by a difference: the same bits on every core.
+   */
   private inReach(w: number, target: number): boolean {
     const i = w * 3;
     const p = this.pos;
-    const r = this.reach;
-    return this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], target, this.circle[w] === 1);
+    const r = this.range;
+    const m = this.margin[w];
+    return this.inBox(p[i], p[i + 1], p[i + 2], r[i] + m, r[i + 1] + m, r[i + 2] + m, target, this.circle[w] === 1);
   }
 
-  /**
-   * Sets slot s's half-extents and margin (both 0 for a marker) and its
-   * reach, keeping count of the watchers with a margin. The reach is the sum
-   * range + margin, never a difference: the same bits on every core.
-   */
+  /** Sets slot s's half-extents and margin (both 0 for a marker), keeping count of the watchers with a margin. */
   private setView(s: number, rx: number, ry: number, rz: number, watcher: boolean, margin: number): void {
     const m = watcher && margin > 0 ? margin : 0;
     this.margined += Number(m > 0) - Number(this.margin[s] > 0);
@@ -496,9 +493,14 @@ export class SceneCore {
     this.range[i] = watcher ? rx : 0;
     this.range[i + 1] = watcher ? ry : 0;
     this.range[i + 2] = watcher && this.dimensions === 3 ? rz : 0;
-    this.reach[i] = this.range[i] + m;
-    this.reach[i + 1] = this.range[i + 1] + m;
-    this.reach[i + 2] = this.dimensions === 3 ? this.range[i + 2] + m : 0;
+  }
+
+  /** Every held pair of slot s (as watcher or as target) becomes a candidate: only a step of one of its slots can end it. */
+  private collectHeld(s: number): void {
+    for (const link of this.held.of(s)) {
+      if (link & 1) this.addCandidateWatcher(link >> 1);
+      else this.addCandidateTarget(link >> 1);
+    }
   }
 
   /**
@@ -512,7 +514,7 @@ export class SceneCore {
   /**
    * Whether pair (w, t) is visible after a step, under hysteresis: `plainIs`
    * (the plain judgement now: range and masks), or it was visible (`was`),
-   * the masks meet now and t is inside w's reach. Keeps the held set to the
+   * the masks meet now and t is inside w's range + margin. Keeps the held set to the
    * pairs visible outside the plain range; `plainWas` is the plain judgement
    * before the step (a pair visible then but not plainly was held).
    */
@@ -587,13 +589,13 @@ export class SceneCore {
   private linkBoundaries(a: number, s: number): void {
     const axis = this.axes[a];
     const f = this.bandAxis(a);
-    const r = this.reach[s * 3 + a];
+    const r = this.range[s * 3 + a];
     if (r > axis.maxRange) axis.maxRange = r;
     // Re-banding links every live slot's nodes, these included.
-    if (!axis.fits(this.reach[s * 3 + f])) return this.reband(a);
+    if (!axis.fits(this.range[s * 3 + f])) return this.reband(a);
     const p = this.pos[s * 3 + a];
-    const low = axis.bandOf(this.pos[s * 3 + f] - this.reach[s * 3 + f]);
-    const high = axis.bandOf(this.pos[s * 3 + f] + this.reach[s * 3 + f]);
+    const low = axis.bandOf(this.pos[s * 3 + f] - this.range[s * 3 + f]);
+    const high = axis.bandOf(this.pos[s * 3 + f] + this.range[s * 3 + f]);
     for (let k = 0; k < 2; k++) {
       if (k === 1 && high === low) break;
       const b = k === 0 ? low : high;
@@ -633,9 +635,9 @@ export class SceneCore {
       axis.keys[nodeOf(s, ROLE_ENTITY)] = p;
       nodes.push(nodeOf(s, ROLE_ENTITY));
       if (this.state[s] !== WATCHER) continue;
-      const r = this.reach[s * 3 + a];
+      const r = this.range[s * 3 + a];
       const v = this.pos[s * 3 + f];
-      const rf = this.reach[s * 3 + f];
+      const rf = this.range[s * 3 + f];
       const pairs = axis.bandOf(v + rf) !== axis.bandOf(v - rf) ? 2 : 1;
       for (let k = 0; k < pairs; k++) {
         axis.keys[nodeOf(s, PAIR_LOWER[k])] = p - r;
@@ -648,7 +650,7 @@ export class SceneCore {
       const role = (n - SENTINELS) % NODES_PER_SLOT;
       const v = this.pos[t * 3 + f];
       if (role === ROLE_ENTITY) return axis.bandOf(v);
-      const r = this.reach[t * 3 + f];
+      const r = this.range[t * 3 + f];
       return role < 3 ? axis.bandOf(v - r) : axis.bandOf(v + r);
     });
   }
@@ -664,7 +666,7 @@ export class SceneCore {
       const v = this.pos[s * 3 + f];
       if (v < min) min = v;
       if (v > max) max = v;
-      if (this.state[s] === WATCHER) maxRange = Math.max(maxRange, this.reach[s * 3 + f]);
+      if (this.state[s] === WATCHER) maxRange = Math.max(maxRange, this.range[s * 3 + f]);
     }
     return [min, max, maxRange];
   }
@@ -706,8 +708,8 @@ export class SceneCore {
   private collectSpan(s: number): void {
     if (this.state[s] !== WATCHER) return;
     const axis = this.axes[0];
-    const low = this.pos[s * 3 + 1] - this.reach[s * 3 + 1];
-    const high = this.pos[s * 3 + 1] + this.reach[s * 3 + 1];
+    const low = this.pos[s * 3 + 1] - this.range[s * 3 + 1];
+    const high = this.pos[s * 3 + 1] + this.range[s * 3 + 1];
     for (let k = 0; k < 2; k++) {
       const start = nodeOf(s, PAIR_LOWER[k]);
       if (axis.band[start] < 0) continue;
@@ -878,24 +880,24 @@ export class SceneCore {
       p[i] = x;
       p[i + 1] = y;
       p[i + 2] = z;
-      if (this.circles > 0 || this.margined > 0) this.collectInsideViews(slot);
+      if (this.circles > 0) this.collectInsideCircles(slot);
     }
+    if (this.held.size !== 0) this.collectHeld(slot);
     this.countOutside(slot, 1);
     this.settle(slot, true, watcher);
     this.rebandIfOutgrown();
   }
 
   /**
-   * A walk finds the pairs whose boxes (the reach) the mover crossed; a
-   * circle's view also changes inside its bounding box, and a view with a
-   * margin starts inside its reach, where nothing is crossed. So, while the
-   * scene has circles or margins, every box that may hold the mover now is
-   * judged (a box that held it before and not now was crossed), and a mover
-   * with a circle or a margin judges everything in its new box.
+   * A walk finds the pairs whose boxes the mover crossed; a circle's view
+   * also changes inside its bounding box, where nothing is crossed. So, while
+   * the scene has circles, every box that may hold the mover now is judged
+   * (a box that held it before and not now was crossed), and a mover with a
+   * circle judges everything in its new box.
    */
-  private collectInsideViews(slot: number): void {
+  private collectInsideCircles(slot: number): void {
     this.collectBoxesAround(slot);
-    if (this.circle[slot] === 1 || this.margin[slot] > 0) this.collectSpan(slot);
+    if (this.circle[slot] === 1) this.collectSpan(slot);
   }
 
   /**
@@ -907,7 +909,7 @@ export class SceneCore {
     let walk = 0;
     for (let a = 0; a < this.dimensions; a++) walk += Math.abs(target[a] - this.pos[slot * 3 + a]);
     if (watcher) walk *= 3;
-    const scan = (watcher ? 4 * this.reach[slot * 3] : 0) + 2 * this.axes[0].maxRange;
+    const scan = (watcher ? 4 * this.range[slot * 3] : 0) + 2 * this.axes[0].maxRange;
     return walk > scan;
   }
 
@@ -922,8 +924,8 @@ export class SceneCore {
   private stepBoundaries(a: number, s: number, from: number, to: number): void {
     const axis = this.axes[a];
     const f = this.bandAxis(a);
-    const r = this.reach[s * 3 + a];
-    const rf = this.reach[s * 3 + f];
+    const r = this.range[s * 3 + a];
+    const rf = this.range[s * 3 + f];
     const lowWas = axis.bandOf(this.old[f] - rf);
     const highWas = axis.bandOf(this.old[f] + rf);
     const lowWill = axis.bandOf(this.target[f] - rf);
@@ -1017,7 +1019,7 @@ export class SceneCore {
       if ((p - r <= before && before <= p + r) || (p - r <= after && after <= p + r)) this.addCandidateWatcher(otherSlot);
     } else if (!movingEntity && otherIsEntity) {
       const e = this.pos[otherSlot * 3 + f];
-      const r = this.reach[slot * 3 + f];
+      const r = this.range[slot * 3 + f];
       if ((before - r <= e && e <= before + r) || (after - r <= e && e <= after + r)) this.addCandidateTarget(otherSlot);
     }
   }
@@ -1026,21 +1028,18 @@ export class SceneCore {
   remove(slot: number): void {
     this.newStep();
     this.collectSpan(slot);
+    this.collectHeld(slot);
     this.rememberOld(slot);
     const wasWatcher = this.state[slot] === WATCHER;
-    const held = this.held;
     for (const t of this.candidateTargets) {
-      if (wasWatcher && (this.holds(slot, t) || held.has(slot, t))) {
+      if (wasWatcher && (this.holds(slot, t) || this.held.has(slot, t))) {
         this.emit(EVENT_LEAVE, slot, t);
         removeFrom(this.watcherSets[t], slot);
-        held.delete(slot, t);
       }
     }
-    for (const w of this.watcherSets[slot]) {
-      this.emit(EVENT_LEAVE, w, slot);
-      held.delete(w, slot);
-    }
+    for (const w of this.watcherSets[slot]) this.emit(EVENT_LEAVE, w, slot);
     this.watcherSets[slot].length = 0;
+    this.held.release(slot);
     this.countOutside(slot, -1);
     this.unlinkNodes(slot);
     this.setShape(slot, false, false);
@@ -1057,6 +1056,7 @@ export class SceneCore {
     this.rememberOld(slot);
     const wasWatcher = this.state[slot] === WATCHER;
     this.collectSpan(slot);
+    this.collectHeld(slot);
     if (wasWatcher) for (const axis of this.axes) this.unlinkBoundaries(axis, slot);
     this.setShape(slot, watcher, round);
     this.state[slot] = watcher ? WATCHER : MARKER;
@@ -1075,6 +1075,7 @@ export class SceneCore {
     this.rememberOld(slot);
     this.collectSpan(slot);
     this.collectBoxesAround(slot);
+    this.collectHeld(slot);
     // The old masks stay counted through the step: its judgement needs them.
     this.setMasks(slot, layer, sees, false);
     this.settle(slot, false, this.state[slot] === WATCHER);
@@ -1179,8 +1180,10 @@ export class SceneCore {
     this.collectSpan(slot);
     const out: number[] = [];
     for (const t of this.candidateTargets) {
-      if (this.holds(slot, t) || this.held.has(slot, t)) out.push(this.ids[t]);
+      if (this.holds(slot, t)) out.push(this.ids[t]);
     }
+    // Held targets lie outside the range, so the span never has them.
+    for (const link of this.held.of(slot)) if ((link & 1) === 0) out.push(this.ids[link >> 1]);
     return out;
   }
 
@@ -1191,7 +1194,7 @@ export class SceneCore {
 
   /**
    * Makes pair (w, t) visible, for restoring a snapshot: when w is a
-   * watcher, its mask meets t's layer, t is inside w's reach and the pair is
+   * watcher, its mask meets t's layer, t is inside w's range + margin and the pair is
    * not visible, emits enter and holds the pair (t is then outside w's plain
    * range, or it would be visible already); otherwise does nothing.
    */
