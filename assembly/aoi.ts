@@ -1003,7 +1003,7 @@ class AoiScene {
       }
       if (margins) {
         const plainWas = was;
-        was = was || this.held.has(w, s);
+        was = was || this.held.hasWatcher(s, w);
         is = this.keepHeld(w, s, plainWas, was, is, this.meets(this.seesOf(w), s));
       }
       if (was && !is) {

@@ -29,10 +29,20 @@ export class HeldLinks {
     this.capacity = capacity;
   }
 
-  has(w: i32, t: i32): bool {
+  /** Pair (w, t) is held: looked up in w's links. */
+  @inline has(w: i32, t: i32): bool {
+    return this.links(w, 2 * t);
+  }
+
+  /** Pair (w, t) is held: looked up in t's links (the ones in cache when t is the slot being changed). */
+  @inline hasWatcher(t: i32, w: i32): bool {
+    return this.links(t, 2 * w + 1);
+  }
+
+  /** Slot s has this link. */
+  links(s: i32, link: i32): bool {
     if (this.size == 0) return false;
-    const own = this.of(w);
-    const link = 2 * t;
+    const own = this.of(s);
     for (let k = 0, n = own.length; k < n; k++) if (own.get(k) == link) return true;
     return false;
   }

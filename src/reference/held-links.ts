@@ -15,8 +15,14 @@ export class HeldLinks {
     while (this.links.length < capacity) this.links.push([]);
   }
 
+  /** Pair (w, t) is held: looked up in w's links. */
   has(w: number, t: number): boolean {
     return this.size !== 0 && this.links[w].includes(2 * t);
+  }
+
+  /** Pair (w, t) is held: looked up in t's links (the ones at hand when t is the slot being changed). */
+  hasWatcher(t: number, w: number): boolean {
+    return this.size !== 0 && this.links[t].includes(2 * w + 1);
   }
 
   /** Holds pair (w, t), which is not held. */

@@ -766,7 +766,7 @@ export class SceneCore {
       }
       if (margins) {
         const plainWas = was;
-        was ||= this.held.has(w, s);
+        was ||= this.held.hasWatcher(s, w);
         is = this.keepHeld(w, s, plainWas, was, is, this.meets(this.seesMask[w], s));
       }
       if (was && !is) {
