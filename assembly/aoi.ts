@@ -690,9 +690,9 @@ class AoiScene {
   /**
    * Whether pair (w, t) is visible after a step, under hysteresis: plainIs
    * (the plain judgement now: range and masks), or it was visible (was), the
-   * masks meet now and t is inside w's range + margin. Keeps the held set to the
-   * pairs visible outside the plain range; plainWas is the plain judgement
-   * before the step (a pair visible then but not plainly was held).
+   * masks meet now and t is inside w's range + margin. Keeps the held set
+   * to the pairs visible outside the plain range; plainWas is the plain
+   * judgement before the step (a pair visible then but not plainly was held).
    */
   keepHeld(w: i32, t: i32, plainWas: bool, was: bool, plainIs: bool, meetsNow: bool): bool {
     const heldIs = !plainIs && was && meetsNow && this.stateOf(w) == WATCHER && this.inReach(w, t);
@@ -1471,9 +1471,10 @@ class AoiScene {
 
   /**
    * Makes pair (w, t) visible, for restoring a snapshot: when w is a
-   * watcher, its mask meets t's layer, t is inside w's range + margin and the pair is
-   * not visible, emits enter and holds the pair (t is then outside w's plain
-   * range, or it would be visible already); otherwise does nothing.
+   * watcher, its mask meets t's layer, t is inside w's range + margin and
+   * the pair is not visible, emits enter and holds the pair (t is then
+   * outside w's plain range, or it would be visible already); otherwise
+   * does nothing.
    */
   hold(w: i32, t: i32): void {
     if (w == t || this.stateOf(w) != WATCHER || this.stateOf(t) == FREE) return;

@@ -473,8 +473,9 @@ export class SceneCore {
 
   /**
    * True when watcher slot w's grown view holds the point of slot target:
-   * half-extents range + margin (a circle of radius range + margin), the
-   * sums computed here, never derived by a difference: the same bits on every core.
+   * half-extents range + margin (a circle of radius range + margin), sums
+   * computed here and never derived by a difference, so every core gets
+   * the same bits.
    */
   private inReach(w: number, target: number): boolean {
     const i = w * 3;
@@ -514,9 +515,10 @@ export class SceneCore {
   /**
    * Whether pair (w, t) is visible after a step, under hysteresis: `plainIs`
    * (the plain judgement now: range and masks), or it was visible (`was`),
-   * the masks meet now and t is inside w's range + margin. Keeps the held set to the
-   * pairs visible outside the plain range; `plainWas` is the plain judgement
-   * before the step (a pair visible then but not plainly was held).
+   * the masks meet now and t is inside w's range + margin. Keeps the held
+   * set to the pairs visible outside the plain range; `plainWas` is the
+   * plain judgement before the step (a pair visible then but not plainly
+   * was held).
    */
   private keepHeld(w: number, t: number, plainWas: boolean, was: boolean, plainIs: boolean, meetsNow: boolean): boolean {
     const heldIs = !plainIs && was && meetsNow && this.state[w] === WATCHER && this.inReach(w, t);
@@ -1194,9 +1196,10 @@ export class SceneCore {
 
   /**
    * Makes pair (w, t) visible, for restoring a snapshot: when w is a
-   * watcher, its mask meets t's layer, t is inside w's range + margin and the pair is
-   * not visible, emits enter and holds the pair (t is then outside w's plain
-   * range, or it would be visible already); otherwise does nothing.
+   * watcher, its mask meets t's layer, t is inside w's range + margin and
+   * the pair is not visible, emits enter and holds the pair (t is then
+   * outside w's plain range, or it would be visible already); otherwise
+   * does nothing.
    */
   hold(w: number, t: number): void {
     if (w === t || this.state[w] !== WATCHER || this.state[t] === FREE) return;
