@@ -6,6 +6,7 @@
 // held pair (w, s); a slot holds few, so lookups scan.
 import { IntList } from './int-list';
 
+/** The held pairs of a scene, as links per slot. */
 @unmanaged
 export class HeldLinks {
   /** An IntList per slot. */
@@ -98,6 +99,7 @@ export class HeldLinks {
   }
 }
 
+/** An empty set of held pairs with room for no slot yet (grow gives it some). */
 export function newHeldLinks(): HeldLinks {
   const links = changetype<HeldLinks>(heap.alloc(offsetof<HeldLinks>()));
   links.lists = 0;
@@ -106,6 +108,7 @@ export function newHeldLinks(): HeldLinks {
   return links;
 }
 
+/** Frees the links and every slot's list. */
 export function freeHeldLinks(links: HeldLinks): void {
   for (let s = 0; s < links.capacity; s++) links.of(s).release();
   if (links.lists != 0) heap.free(links.lists);

@@ -4,6 +4,7 @@
 // finds the held pairs of the slot it changes without a search. The same
 // structure as assembly/held-links.ts.
 
+/** The held pairs of a scene, as links per slot. */
 export class HeldLinks {
   /** links[s]: 2 * t for each held pair (s, t), 2 * w + 1 for each held pair (w, s). */
   private readonly links: number[][] = [];
