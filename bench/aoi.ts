@@ -241,6 +241,21 @@ function peerRunner(name: string, make: (load: Workload) => AoiPeer): Runner {
   };
 }
 
+/** A runner whose tick's events are then routed by watcher with the server's counting sort. */
+function routed(runner: Runner): Runner {
+  const state = { starts: new Int32Array(0), out: new Int32Array(0) };
+  let count = 0;
+  return {
+    name: `${runner.name} + counting sort by watcher`,
+    build(load) {
+      count = load.world.count;
+      runner.build(load);
+    },
+    tick: (load) => routeByWatcher(runner.tick(load), count, state),
+    dispose: () => runner.dispose(),
+  };
+}
+
 /** The uniform grid peer: cells as wide as the largest range, a range per entity when they differ. */
 const gridPeer = (): Runner =>
   peerRunner('uniform grid (typed arrays)', (load) => {
@@ -261,7 +276,7 @@ const runners = (mixed: boolean, full: boolean): Runner[] => [
   ...peers(mixed),
 ];
 
-/** Visibility rules a W1 tick can run under: boxes (the plain tick), circles of the same radius, or layer masks on everyone. */
+/** Visibility rules a W1 tick can run under: boxes (the plain tick), circles of the same radius, layer masks or hysteresis margins on everyone. */
 const VISIBILITY: Record<string, (scene: Scene, load: Workload) => void> = {
   box: () => {},
   // Every range turned into the circle inscribed in its box.
@@ -271,6 +286,10 @@ const VISIBILITY: Record<string, (scene: Scene, load: Workload) => void> = {
   // Four layers, everyone on one and seeing all but the next: a quarter of the pairs hidden.
   layers: (scene, load) => {
     for (let i = 0; i < load.ids.length; i++) scene.setLayers(load.ids[i], 1 << i % 4, ~(1 << (i + 1) % 4));
+  },
+  // Every box keeps what it sees until it is a tenth of the range beyond the box.
+  margins: (scene, load) => {
+    for (let i = 0; i < load.ids.length; i++) scene.setRange(load.ids[i], load.ranges[i], { margin: load.ranges[i] / 10 });
   },
 };
 
@@ -403,31 +422,31 @@ export const aoiSuite: Suite = {
       headline: 'Scene: 100,000 entities, 90% in six dense towns, range 50 (grid index)',
     });
 
-    // Circles and layer masks on W1 against the plain box tick: the grid's circles in every run, the rest in full runs.
-    visibilityCase(context, w1, 'grid', context.full ? ['box', 'circles', 'layers'] : ['box', 'circles']);
-    if (context.full) visibilityCase(context, w1, 'lists', ['box', 'circles', 'layers']);
+    // Circles, layer masks and margins on W1 against the plain box tick: the grid's circles and margins in every run, the rest in full runs.
+    visibilityCase(context, w1, 'grid', context.full ? ['box', 'circles', 'layers', 'margins'] : ['box', 'circles', 'margins']);
+    if (context.full) visibilityCase(context, w1, 'lists', ['box', 'circles', 'layers', 'margins']);
 
     // What the event options cost on the grid index's plain tick (moveMany, drainArray).
     const features = (index: SceneIndex, delivery: boolean): Runner[] => [
       sceneRunner(`plain tick (${index})`, 'wasm', true, 'addMany', index),
       sceneRunner(`events 'net' (${index})`, 'wasm', true, 'addMany', index, { events: 'net' }),
       sceneRunner(`moveEvents false (${index})`, 'wasm', true, 'addMany', index, { moveEvents: false }),
-      ...(delivery ? deliveries(index) : []),
+      ...(delivery ? [...deliveries(index), ...peers().map(routed)] : []),
     ];
     const deliveries = (index: SceneIndex): Runner[] => [
       sceneRunner(`drainGrouped (${index})`, 'wasm', true, 'addMany', index, { drain: 'grouped' }),
       sceneRunner(`drainArray + the server's counting sort by watcher (${index})`, 'wasm', true, 'addMany', index, { drain: 'routed' }),
       sceneRunner(`drainInto a reused buffer (${index})`, 'wasm', true, 'addMany', index, { drain: 'into' }),
     ];
-    const checkedFeatures = (index: SceneIndex) => (): Runner[] => [sceneRunner('plain tick', 'wasm', true, 'addMany', index), ...deliveries(index)];
-    context.note("event features: 'net' and moveEvents false report other events by design, so only the plain tick and the three deliveries are checked equal (as multisets)");
-    tickCase(context, 'W1 event features: the W1 tick in net mode, without move events, and delivered grouped by watcher', w1, {
+    const checkedFeatures = (index: SceneIndex) => (): Runner[] => [sceneRunner('plain tick', 'wasm', true, 'addMany', index), ...deliveries(index), ...peers().map(routed)];
+    context.note("event features: 'net' and moveEvents false report other events by design, so only the plain tick, the three deliveries and the routed peers are checked equal (as multisets)");
+    tickCase(context, 'W1 event features: the W1 tick in net mode, without move events, and delivered grouped by watcher, against the peers with their own routing by watcher', w1, {
       runners: () => features('grid', true),
       checked: checkedFeatures('grid'),
       headline: "Scene: the 100,000-entity tick with events 'net', moveEvents false, drainGrouped (grid index; ratios to the plain tick)",
     });
     if (context.full) {
-      tickCase(context, 'W2 event features: the W2 crowd tick in net mode, without move events, and delivered grouped by watcher', w2, {
+      tickCase(context, 'W2 event features: the W2 crowd tick in net mode, without move events, and delivered grouped by watcher, against the peers with their own routing by watcher', w2, {
         runners: () => features('grid', true),
         checked: checkedFeatures('grid'),
       });

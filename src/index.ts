@@ -13,7 +13,7 @@ export type { MovingAIScenario } from './movingai.js';
 export { QuadTree } from './quadtree.js';
 export type { QuadTreeBounds, QuadTreeOptions, QuadTreeMode, SegmentOptions } from './quadtree.js';
 export { Scene } from './scene.js';
-export type { AddOptions, AoiEvent, AoiRange, NearestOptions, SceneOptions } from './scene.js';
+export type { AddOptions, AoiEvent, AoiRange, NearestOptions, SceneOptions, SetRangeOptions } from './scene.js';
 export type { SceneEventMode } from './scene.js';
 export { ENTER, LEAVE, MOVE } from './event-codes.js';
 export type { GroupedEvents } from './scene-grouped.js';

@@ -1,5 +1,5 @@
 // What a Scene's facade remembers of each entity beyond what it hands the
-// core: its range (half-extents and kind) and its layer masks, by slot. The
+// core: its range (half-extents and kind), margin and layer masks, by slot. The
 // cores keep these in their own layouts; holding a copy here lets toBuffer
 // read every entity in one pass on either backend without a call per entity.
 
@@ -13,16 +13,18 @@ export const CIRCLE: RangeKind = 2;
 export class SceneShapes {
   private halfExtents = new Float64Array(3 * 64);
   private kinds = new Uint8Array(64);
+  private margins = new Float64Array(64);
   private layers = new Int32Array(64);
   private sees = new Int32Array(64);
 
-  /** Records slot's range: `watcher` false is a marker, `round` a circle. */
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void {
+  /** Records slot's range (`watcher` false is a marker, `round` a circle) and margin (kept for a marker too, for a later setRange). */
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, margin: number): void {
     this.room(slot);
     this.halfExtents[3 * slot] = rx;
     this.halfExtents[3 * slot + 1] = ry;
     this.halfExtents[3 * slot + 2] = rz;
     this.kinds[slot] = !watcher ? MARKER : round ? CIRCLE : BOX;
+    this.margins[slot] = margin;
   }
 
   /** Records slot's masks (int32). */
@@ -41,6 +43,10 @@ export class SceneShapes {
     return this.halfExtents[3 * slot + axis];
   }
 
+  margin(slot: number): number {
+    return this.margins[slot];
+  }
+
   layer(slot: number): number {
     return this.layers[slot];
   }
@@ -55,6 +61,7 @@ export class SceneShapes {
     while (capacity <= slot) capacity *= 2;
     this.halfExtents = grow(this.halfExtents, new Float64Array(3 * capacity));
     this.kinds = grow(this.kinds, new Uint8Array(capacity));
+    this.margins = grow(this.margins, new Float64Array(capacity));
     this.layers = grow(this.layers, new Int32Array(capacity));
     this.sees = grow(this.sees, new Int32Array(capacity));
   }

@@ -11,11 +11,13 @@ import { wasmCore, type Core, type CoreExports } from './wasm.js';
 interface SceneCalls {
   create(dimensions: number, cellSize: number): number;
   destroy(handle: number): void;
-  add(handle: number, slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: number, round: number, layer: number, sees: number): void;
+  add(handle: number, slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: number, round: number, layer: number, sees: number, margin: number): void;
   setLayers(handle: number, slot: number, layer: number, sees: number): void;
   move(handle: number, slot: number, x: number, y: number, z: number): void;
   remove(handle: number, slot: number): void;
-  setRange(handle: number, slot: number, rx: number, ry: number, rz: number, watcher: number, round: number): void;
+  setRange(handle: number, slot: number, rx: number, ry: number, rz: number, watcher: number, round: number, margin: number): void;
+  heldPairs(handle: number): number;
+  hold(handle: number, w: number, t: number): void;
   moveMany(handle: number, slots: number, xs: number, ys: number, zs: number, count: number): void;
   addMany(handle: number, slots: number, ids: number, xs: number, ys: number, zs: number, ranges: number, count: number): void;
   eventLength(handle: number): number;
@@ -42,6 +44,8 @@ function listsCalls(e: CoreExports): SceneCalls {
     remove: e.aoiRemove,
     setRange: e.aoiSetRange,
     setLayers: e.aoiSetLayers,
+    heldPairs: e.aoiHeldPairs,
+    hold: e.aoiHold,
     moveMany: e.aoiMoveMany,
     addMany: e.aoiAddMany,
     eventLength: e.aoiEventLength,
@@ -69,6 +73,8 @@ function gridCalls(e: CoreExports): SceneCalls {
     remove: e.aoiGridRemove,
     setRange: e.aoiGridSetRange,
     setLayers: e.aoiGridSetLayers,
+    heldPairs: e.aoiGridHeldPairs,
+    hold: e.aoiGridHold,
     moveMany: e.aoiGridMoveMany,
     addMany: e.aoiGridAddMany,
     eventLength: e.aoiGridEventLength,
@@ -116,8 +122,8 @@ export class WasmSceneCore implements SceneBackend {
     this.calls.setMoveEvents(this.handle, on ? 1 : 0);
   }
 
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, layer: number, sees: number): void {
-    this.calls.add(this.handle, slot, id, x, y, z, rx, ry, rz, watcher ? 1 : 0, round ? 1 : 0, layer, sees);
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, layer: number, sees: number, margin: number): void {
+    this.calls.add(this.handle, slot, id, x, y, z, rx, ry, rz, watcher ? 1 : 0, round ? 1 : 0, layer, sees, margin);
   }
 
   setLayers(slot: number, layer: number, sees: number): void {
@@ -132,8 +138,18 @@ export class WasmSceneCore implements SceneBackend {
     this.calls.remove(this.handle, slot);
   }
 
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void {
-    this.calls.setRange(this.handle, slot, rx, ry, rz, watcher ? 1 : 0, round ? 1 : 0);
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, margin: number): void {
+    this.calls.setRange(this.handle, slot, rx, ry, rz, watcher ? 1 : 0, round ? 1 : 0, margin);
+  }
+
+  heldPairs(): Int32Array {
+    const count = this.calls.heldPairs(this.handle);
+    const at = (this.calls.resultData(this.handle) >>> 0) / 4;
+    return this.core.memory.i32.slice(at, at + count);
+  }
+
+  hold(w: number, t: number): void {
+    this.calls.hold(this.handle, w, t);
   }
 
   moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {

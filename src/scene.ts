@@ -82,12 +82,25 @@ export interface NearestOptions {
   layer?: number;
 }
 
-/** Options of {@link Scene.add} and {@link Scene.add3}: the entity's layer masks. */
+/** Options of {@link Scene.add} and {@link Scene.add3}: the entity's layer masks and hysteresis margin. */
 export interface AddOptions {
   /** The layers the entity is on, a 32-bit mask (default 1): W sees it only if W's `sees` shares a bit with it. */
   layer?: number;
   /** The layers the entity sees, a 32-bit mask (default -1, every bit): it sees T only if this shares a bit with T's `layer`. */
   sees?: number;
+  /** Hysteresis, a finite number >= 0 (default 0); see {@link SetRangeOptions.margin}. */
+  margin?: number;
+}
+
+/** Options of {@link Scene.setRange}. */
+export interface SetRangeOptions {
+  /**
+   * Hysteresis, a finite number >= 0; omitted, the entity keeps its margin.
+   * The entity starts seeing T when T is inside its range, and stops only
+   * when T is outside its range grown by the margin: each half-extent + margin
+   * for a box (outside on any axis), radius + margin for a circle.
+   */
+  margin?: number;
 }
 
 /** What a Scene's drains report: every event in order ('log') or each pair's net change ('net'). */
@@ -95,13 +108,21 @@ export type SceneEventMode = 'log' | 'net';
 
 /** The operations both cores provide, on slots (dense indices) rather than ids. */
 export interface SceneBackend {
-  /** `round`: the range is a circle (sphere) of radius rx (= ry = rz), else a box. */
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, layer: number, sees: number): void;
+  /**
+   * `round`: the range is a circle (sphere) of radius rx (= ry = rz), else a
+   * box. `margin`: hysteresis (0 for markers): a visible pair stays visible
+   * while the target is within the range grown by it (rx + margin, ...).
+   */
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, layer: number, sees: number, margin: number): void;
   /** New masks for slot, as int32. */
   setLayers(slot: number, layer: number, sees: number): void;
   move(slot: number, x: number, y: number, z: number): void;
   remove(slot: number): void;
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean): void;
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, margin: number): void;
+  /** The pairs visible only thanks to a margin (target outside the watcher's plain range), as slots [w0, t0, w1, t1, ...]. */
+  heldPairs(): Int32Array;
+  /** Makes pair (w, t) visible, with an enter event, when the masks meet and t is inside w's grown range; otherwise nothing. */
+  hold(w: number, t: number): void;
   moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void;
   addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void;
   position(slot: number): { x: number; y: number; z: number };
@@ -129,7 +150,9 @@ const NEAREST_OPTION_KEYS = ['maxDistance', 'layer'];
 const FROM_BUFFER_OPTION_KEYS = ['backend'];
 
 /** Every key an AddOptions object may have. */
-const ADD_OPTION_KEYS = ['layer', 'sees'];
+const ADD_OPTION_KEYS = ['layer', 'sees', 'margin'];
+/** Every key a SetRangeOptions object may have. */
+const SET_RANGE_OPTION_KEYS = ['margin'];
 
 /** The masks of an entity added without any: layer 1, every layer seen. */
 const DEFAULT_LAYER = 1;
@@ -276,13 +299,20 @@ export class Scene {
     return true;
   }
 
-  /** Changes what id sees; only id's own view produces enter / leave events. */
-  setRange(id: number, range: AoiRange): void {
+  /**
+   * Changes what id sees, and its margin when `options.margin` is given (else
+   * it keeps its margin); only id's own view produces enter / leave events. A
+   * pair id sees stays seen while the target is inside the new range grown by
+   * the margin; a pair it does not see starts only inside the new range.
+   */
+  setRange(id: number, range: AoiRange, options?: SetRangeOptions): void {
     this.alive();
     const slot = this.slotOf(id);
+    checkOptions('setRange', options, SET_RANGE_OPTION_KEYS);
+    const margin = options?.margin === undefined ? this.shapes.margin(slot) : checkMargin(options.margin);
     const [rx, ry, rz, watcher, round] = this.parseRange(range);
-    this.core.setRange(slot, rx, ry, rz, watcher, round);
-    this.shapes.setRange(slot, rx, ry, rz, watcher, round);
+    this.core.setRange(slot, rx, ry, rz, watcher, round, watcher ? margin : 0);
+    this.shapes.setRange(slot, rx, ry, rz, watcher, round, margin);
   }
 
   /** True when id is in the scene. */
@@ -509,7 +539,7 @@ export class Scene {
     }
     this.core.addMany(slots, batchIds, x, y, z, r);
     for (let k = 0; k < n; k++) {
-      this.shapes.setRange(slots[k], r[k], r[k], r[k], true, false);
+      this.shapes.setRange(slots[k], r[k], r[k], r[k], true, false, 0);
       this.shapes.setLayers(slots[k], DEFAULT_LAYER, DEFAULT_SEES);
     }
   }
@@ -518,7 +548,8 @@ export class Scene {
    * The scene as bytes that {@link Scene.fromBuffer} turns back into an
    * equal scene: its options (dimensions, defaultRange, index, cellSize,
    * events, moveEvents) and every entity's id, position, range and layer
-   * masks. Undrained events are not part of a snapshot. Entities are written
+   * masks and margin, and the pairs seen only thanks to a margin (they
+   * depend on history). Undrained events are not part of a snapshot. Entities are written
    * by id, so scenes with the same options and entities give the same bytes,
    * whatever their history and whichever backend holds them. The format is
    * versioned and checksummed.
@@ -545,8 +576,22 @@ export class Scene {
       for (let axis = 0; axis < 3; axis++) s.halfExtents[3 * i + axis] = this.shapes.halfExtent(slot, axis);
       s.layers[i] = this.shapes.layer(slot);
       s.sees[i] = this.shapes.seen(slot);
+      s.margins[i] = this.shapes.margin(slot);
     }
+    s.held = this.heldIds();
     return writeSceneSnapshot(s);
+  }
+
+  /** The pairs visible only thanks to a margin, as ids [w, t, ...], ascending by watcher then target. */
+  private heldIds(): Int32Array {
+    const slots = this.core.heldPairs();
+    if (slots.length === 0) return slots;
+    const idOf = new Map<number, number>();
+    for (const [id, slot] of this.slots) idOf.set(slot, id);
+    const pairs: Array<[number, number]> = [];
+    for (let k = 0; k < slots.length; k += 2) pairs.push([idOf.get(slots[k])!, idOf.get(slots[k + 1])!]);
+    pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return Int32Array.from(pairs.flat());
   }
 
   /**
@@ -585,9 +630,12 @@ export class Scene {
 
   /**
    * Adds a snapshot's entities to this empty scene: one batch of square
-   * boxes, then the ranges and masks that differ from those, then a drain
-   * that forgets the add events (and, in 'net' mode, makes what is visible
-   * the baseline of the next drain).
+   * boxes, then the ranges and masks that differ from those, then the
+   * margins (what is visible then is what the plain ranges hold), then the
+   * held pairs, then a drain that forgets the add events (and, in 'net'
+   * mode, makes what is visible the baseline of the next drain). A held pair
+   * the scene cannot hold (outside the grown range, masks that do not meet,
+   * inside the plain range) is an invalid snapshot.
    */
   private restore(s: SceneSnapshot): void {
     const n = s.ids.length;
@@ -602,7 +650,12 @@ export class Scene {
       else if (kind === BOX && (ry !== rx || rz !== rx)) this.setRange(s.ids[i], { x: rx, y: ry, z: rz });
       if (s.layers[i] !== DEFAULT_LAYER || s.sees[i] !== DEFAULT_SEES) this.setLayers(s.ids[i], s.layers[i], s.sees[i]);
     }
+    for (let i = 0; i < n; i++) {
+      if (s.margins[i] !== 0) this.setRange(s.ids[i], this.rangeOf(this.slots.get(s.ids[i])!), { margin: s.margins[i] });
+    }
     this.drainArray();
+    for (let k = 0; k < s.held.length; k += 2) this.core.hold(this.slots.get(s.held[k])!, this.slots.get(s.held[k + 1])!);
+    if (this.drainArray().length / 3 !== s.held.length / 2) this.fail('INVALID_ARGUMENT', 'a held pair is not one the scene can hold');
   }
 
   /** Removes every entity and forgets undrained events (no leave events). */
@@ -628,6 +681,7 @@ export class Scene {
     checkOptions(is3d ? 'add3' : 'add', options, ADD_OPTION_KEYS);
     const layer = options?.layer === undefined ? DEFAULT_LAYER : checkMask('layer', options.layer);
     const sees = options?.sees === undefined ? DEFAULT_SEES : checkMask('sees', options.sees);
+    const margin = options?.margin === undefined ? 0 : checkMargin(options.margin);
     checkId(id);
     if (this.slots.has(id)) this.fail('DUPLICATE_ID', `entity ${id} is already in the scene`);
     checkFinite('x', x);
@@ -637,8 +691,8 @@ export class Scene {
     const slot = this.takeSlot();
     this.slots.set(id, slot);
     this.net?.added(slot, id, x, y, z);
-    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees);
-    this.shapes.setRange(slot, rx, ry, rz, watcher, round);
+    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees, watcher ? margin : 0);
+    this.shapes.setRange(slot, rx, ry, rz, watcher, round, margin);
     this.shapes.setLayers(slot, layer, sees);
   }
 
@@ -654,6 +708,14 @@ export class Scene {
     const count = Math.min(k, this.slots.size);
     if (count === 0) return new Int32Array(0);
     return this.core.nearest(x, y, z, count, maxDistance, layer !== undefined, mask);
+  }
+
+  /** Slot's range as given to add or setRange. */
+  private rangeOf(slot: number): AoiRange {
+    const kind = this.shapes.kind(slot);
+    const [rx, ry, rz] = [0, 1, 2].map((axis) => this.shapes.halfExtent(slot, axis));
+    if (kind === MARKER) return null;
+    return kind === CIRCLE ? { radius: rx } : { x: rx, y: ry, z: rz };
   }
 
   /** A range as [rx, ry, rz, watcher, round]; a circle's half-extents are its radius on every axis. */
@@ -736,4 +798,10 @@ export class Scene {
 function invalidSnapshot(error: unknown): unknown {
   if (!(error instanceof SpatialError) || error.code === 'NOT_INITIALIZED') return error;
   return new SpatialError('INVALID_SNAPSHOT', `Scene snapshot holds invalid values (${error.message})`);
+}
+
+/** A margin as given: a finite number >= 0 (INVALID_NUMBER, NEGATIVE_RANGE otherwise). */
+function checkMargin(margin: number): number {
+  checkRange('margin', margin);
+  return margin;
 }

@@ -32,10 +32,13 @@ function bags(backend: Backend): Array<{ where: string; call: (options: unknown)
   const grid = new GridMap(3, 3, { backend });
   const flat = new Scene({ backend });
   const solid = new Scene({ backend, dimensions: 3 });
+  const ranged = new Scene({ backend });
+  ranged.add(0, 0, 0, 1);
   let fresh = 0;
   return [
-    { where: 'add', call: (o) => flat.add(fresh++, 0, 0, 1, o as never), valid: { layer: 2, sees: 3 } },
-    { where: 'add3', call: (o) => solid.add3(fresh++, 0, 0, 0, { radius: 1 }, o as never), valid: { layer: -1, sees: 0xffffffff } },
+    { where: 'add', call: (o) => flat.add(fresh++, 0, 0, 1, o as never), valid: { layer: 2, sees: 3, margin: 1 } },
+    { where: 'add3', call: (o) => solid.add3(fresh++, 0, 0, 0, { radius: 1 }, o as never), valid: { layer: -1, sees: 0xffffffff, margin: 0.5 } },
+    { where: 'setRange', call: (o) => ranged.setRange(0, 2, o as never), valid: { margin: 2 } },
     { where: 'Scene', call: (o) => new Scene(o as never), valid: { backend, dimensions: 2, defaultRange: 3, index: 'lists', cellSize: 4, events: 'net', moveEvents: false } },
     { where: 'QuadTree', call: (o) => new QuadTree(o as never), valid: { bounds, backend, capacity: 4, maxDepth: 6, mode: 'split', depth: 3 } },
     { where: 'Graph', call: (o) => new Graph(o as never), valid: { backend, directed: false } },
@@ -62,6 +65,7 @@ const MISTAKES: Array<[string, string, string]> = [
   ['Scene', 'dimension', 'dimensions'],
   ['add', 'layers', 'layer'],
   ['add3', 'see', 'sees'],
+  ['setRange', 'margins', 'margin'],
   ['Scene', 'moveEvent', 'moveEvents'],
   ['QuadTree', 'maxObjects', 'capacity'],
   ['QuadTree', 'maxLevels', 'maxDepth'],

@@ -1,7 +1,8 @@
 // Scene snapshots: toBuffer / fromBuffer restore an equal scene on either
 // backend from bytes written by either backend and either index (same
-// options, ids, positions, ranges, masks, so the same answers and the same
-// events from the same later operations); restoring produces no events; the
+// options, ids, positions, ranges, masks, margins and the pairs seen only
+// thanks to a margin, so the same answers and the same events from the same
+// later operations); restoring produces no events; the
 // same operations give the same bytes on wasm and js; truncated, altered,
 // other-version and impossible bytes are refused with INVALID_SNAPSHOT.
 import fc from 'fast-check';
@@ -27,23 +28,24 @@ const rangeArb: fc.Arbitrary<AoiRange | undefined> = fc.oneof(
   fc.constant(null),
 );
 const maskArb = fc.constantFrom(...MASKS);
+const marginArb = fc.constantFrom(0, 0, 1, 2.5);
 const idArb = fc.integer({ min: 0, max: 24 });
 
 type Op =
-  | { kind: 'add'; id: number; x: number; y: number; z: number; range: AoiRange | undefined; layer: number; sees: number }
+  | { kind: 'add'; id: number; x: number; y: number; z: number; range: AoiRange | undefined; layer: number; sees: number; margin: number }
   | { kind: 'addMany'; ids: number[]; r: number }
   | { kind: 'move'; id: number; x: number; y: number; z: number }
-  | { kind: 'setRange'; id: number; range: AoiRange }
+  | { kind: 'setRange'; id: number; range: AoiRange; margin: number | undefined }
   | { kind: 'setLayers'; id: number; layer: number; sees: number }
   | { kind: 'remove'; id: number };
 
-const addArb = fc.record({ kind: fc.constant('add' as const), id: idArb, x: coord, y: coord, z: coord, range: rangeArb, layer: maskArb, sees: maskArb });
+const addArb = fc.record({ kind: fc.constant('add' as const), id: idArb, x: coord, y: coord, z: coord, range: rangeArb, layer: maskArb, sees: maskArb, margin: marginArb });
 const moveArb = fc.record({ kind: fc.constant('move' as const), id: idArb, x: coord, y: coord, z: coord });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: addArb },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('addMany' as const), ids: fc.uniqueArray(idArb, { maxLength: 4 }), r: half }) },
   { weight: 3, arbitrary: moveArb },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id: idArb, range: rangeArb.map((r) => (r === undefined ? 1 : r)) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRange' as const), id: idArb, range: rangeArb.map((r) => (r === undefined ? 1 : r)), margin: fc.option(marginArb, { nil: undefined }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('setLayers' as const), id: idArb, layer: maskArb, sees: maskArb }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id: idArb }) },
 );
@@ -54,8 +56,8 @@ function apply(scene: Scene, op: Op): void {
   codeOf(() => {
     switch (op.kind) {
       case 'add':
-        if (three) scene.add3(op.id, op.x, op.y, op.z, op.range, { layer: op.layer, sees: op.sees });
-        else scene.add(op.id, op.x, op.y, op.range, { layer: op.layer, sees: op.sees });
+        if (three) scene.add3(op.id, op.x, op.y, op.z, op.range, { layer: op.layer, sees: op.sees, margin: op.margin });
+        else scene.add(op.id, op.x, op.y, op.range, { layer: op.layer, sees: op.sees, margin: op.margin });
         return;
       case 'addMany': {
         const at = op.ids.map((id) => id % 7);
@@ -66,7 +68,7 @@ function apply(scene: Scene, op: Op): void {
         scene.move(op.id, op.x, op.y, op.z);
         return;
       case 'setRange':
-        scene.setRange(op.id, op.range);
+        scene.setRange(op.id, op.range, op.margin === undefined ? undefined : { margin: op.margin });
         return;
       case 'setLayers':
         scene.setLayers(op.id, op.layer, op.sees);
@@ -203,12 +205,41 @@ describe('Scene.fromBuffer rejects', () => {
       (v) => v.setUint8(FIRST + 20, 3), // an unknown range kind
       (v) => v.setUint8(FIRST + 20, 0), // a marker with a range
       (v) => v.setUint8(FIRST + RECORD + 20, 2), // a circle with unequal half-extents
-      (v) => v.setUint16(6, 16, true), // unknown flags
+      (v) => v.setUint16(6, 32, true), // unknown flags
       (v) => v.setFloat64(16, -1, true), // a negative defaultRange
       (v) => v.setFloat64(24, 0, true), // cellSize 0
       (v) => v.setUint32(32, 3, true), // more entities than the bytes hold
     ];
     for (const edit of impossible) for (const backend of BACKENDS) expect(read(edited(edit), { backend })).toBe('INVALID_SNAPSHOT');
+  });
+
+  it('impossible margins and held pairs with INVALID_SNAPSHOT', () => {
+    // Entity 4 (range 3, margin 2) keeps seeing marker 9, which walked from 2 to 4 units away: one held pair.
+    const scene = new Scene({ backend: 'js' });
+    scene.add(4, 0, 0, 3, { margin: 2 });
+    scene.add(9, 2, 0, null);
+    scene.move(9, 4, 0);
+    const held = scene.toBuffer();
+    const MARGINS = FIRST + 2 * RECORD;
+    const PAIRS = MARGINS + 16 + 4;
+    const editedHeld = (edit: (view: DataView) => void): Uint8Array => {
+      const bytes = held.slice();
+      edit(new DataView(bytes.buffer));
+      return sealSnapshot(bytes);
+    };
+    expect(read(editedHeld(() => {}))).toBe(null);
+    expect(Scene.fromBuffer(editedHeld(() => {})).query(4)).toEqual([9]);
+    const impossible: Array<(view: DataView) => void> = [
+      (v) => v.setFloat64(MARGINS, -1, true), // a negative margin
+      (v) => v.setFloat64(MARGINS, NaN, true), // a NaN margin
+      (v) => v.setUint32(MARGINS + 16, 2, true), // more pairs than the bytes hold
+      (v) => v.setInt32(PAIRS, 5, true), // a pair of an unknown id
+      (v) => v.setInt32(PAIRS + 4, 4, true), // a pair of one entity
+      (v) => (v.setInt32(PAIRS, 9, true), v.setInt32(PAIRS + 4, 4, true)), // a marker as watcher
+      (v) => v.setFloat64(MARGINS, 0.5, true), // the target beyond range + margin
+      (v) => v.setFloat64(FIRST + RECORD + 4, 2, true), // the target inside the plain range: not held
+    ];
+    for (const edit of impossible) for (const backend of BACKENDS) expect(read(editedHeld(edit), { backend })).toBe('INVALID_SNAPSHOT');
   });
 
   it('non-bytes and unknown option keys with INVALID_ARGUMENT', () => {

@@ -10,11 +10,15 @@ interface Entity {
   /** Masks: W sees T only when W.sees & T.layer is not 0. */
   layer: number;
   sees: number;
+  /** Hysteresis: a pair already visible stays visible while T is within r + margin. */
+  margin: number;
 }
 
 export class AoiOracle {
   readonly entities = new Map<number, Entity>();
   events: Fact[] = [];
+  /** The pairs visible now, keyed 'watcher target': visibility depends on each pair's history once margins exist. */
+  private readonly visible = new Set<string>();
 
   /**
    * `abs` judges |T - W| <= range, the contract's words; `bounds` judges
@@ -26,88 +30,93 @@ export class AoiOracle {
     readonly form: 'abs' | 'bounds' = 'abs',
   ) {}
 
-  /** W sees T iff W has a range and T is within it on every axis (and, for a circle, dx² + dy² (+ dz²) <= radius²). */
+  /** W sees T now: the pair is visible. */
   sees(w: number, t: number): boolean {
-    if (w === t) return false;
-    const a = this.entities.get(w)!;
-    const b = this.entities.get(t)!;
-    if (a.r === null || (a.sees & b.layer) === 0) return false;
+    return this.visible.has(`${w} ${t}`);
+  }
+
+  /** T lies within W's range, grown by W's margin when `grown`, on every axis (and, for a circle, dx² + dy² (+ dz²) <= radius²). */
+  private within(a: Entity, b: Entity, grown: boolean): boolean {
+    if (a.r === null) return false;
+    const extra = grown ? a.margin : 0;
     for (let k = 0; k < this.dimensions; k++) {
-      const inside = this.form === 'abs' ? Math.abs(b.p[k] - a.p[k]) <= a.r[k] : a.p[k] - a.r[k] <= b.p[k] && b.p[k] <= a.p[k] + a.r[k];
+      const r = a.r[k] + extra;
+      const inside = this.form === 'abs' ? Math.abs(b.p[k] - a.p[k]) <= r : a.p[k] - r <= b.p[k] && b.p[k] <= a.p[k] + r;
       if (!inside) return false;
     }
     if (!a.round) return true;
     let squares = 0;
     for (let k = 0; k < this.dimensions; k++) squares += (b.p[k] - a.p[k]) ** 2;
-    return squares <= a.r[0] ** 2;
+    return squares <= (a.r[0] + extra) ** 2;
+  }
+
+  /**
+   * Judges pair (w, t) after a change to either: visible when the masks meet
+   * and T is in W's range, or was visible and is still in W's range + margin.
+   * Records the answer and returns [before, now].
+   */
+  private judge(w: number, t: number): [boolean, boolean] {
+    const key = `${w} ${t}`;
+    const before = this.visible.has(key);
+    const a = this.entities.get(w);
+    const b = this.entities.get(t);
+    const now = a !== undefined && b !== undefined && w !== t && (a.sees & b.layer) !== 0 && (this.within(a, b, false) || (before && this.within(a, b, true)));
+    if (now) this.visible.add(key);
+    else this.visible.delete(key);
+    return [before, now];
   }
 
   private others(id: number): number[] {
     return [...this.entities.keys()].filter((o) => o !== id);
   }
 
-  add(id: number, p: [number, number, number], r: [number, number, number] | null, round = false, layer = 1, sees = -1): void {
-    this.entities.set(id, { p: this.dimensions === 2 ? [p[0], p[1], 0] : p, r, round: round && r !== null, layer, sees });
-    for (const o of this.others(id)) {
-      if (this.sees(o, id)) this.events.push(['enter', o, id]);
-      if (this.sees(id, o)) this.events.push(['enter', id, o]);
+  /** Judges both pairs of id with each other entity, emitting enter / leave (and move for others watching id when `moved`). */
+  private settle(id: number, moved: boolean, others = this.others(id)): void {
+    for (const o of others) {
+      const [oSaw, oSees] = this.judge(o, id);
+      const [idSaw, idSees] = this.judge(id, o);
+      if (oSees && !oSaw) this.events.push(['enter', o, id]);
+      if (!oSees && oSaw) this.events.push(['leave', o, id]);
+      if (oSees && oSaw && moved) this.events.push(['move', o, id]);
+      if (idSees && !idSaw) this.events.push(['enter', id, o]);
+      if (!idSees && idSaw) this.events.push(['leave', id, o]);
     }
+  }
+
+  add(id: number, p: [number, number, number], r: [number, number, number] | null, round = false, layer = 1, sees = -1, margin = 0): void {
+    this.entities.set(id, { p: this.dimensions === 2 ? [p[0], p[1], 0] : p, r, round: round && r !== null, layer, sees, margin });
+    this.settle(id, false);
   }
 
   move(id: number, p: [number, number, number]): void {
     const e = this.entities.get(id)!;
     const next: [number, number, number] = this.dimensions === 2 ? [p[0], p[1], 0] : p;
     if (next.every((v, k) => v === e.p[k])) return;
-    const others = this.others(id);
-    const before = others.map((o) => [this.sees(o, id), this.sees(id, o)]);
     e.p = next;
-    others.forEach((o, k) => {
-      const [oSaw, idSaw] = before[k];
-      const oSees = this.sees(o, id);
-      const idSees = this.sees(id, o);
-      if (oSees && !oSaw) this.events.push(['enter', o, id]);
-      if (!oSees && oSaw) this.events.push(['leave', o, id]);
-      if (oSees && oSaw) this.events.push(['move', o, id]);
-      if (idSees && !idSaw) this.events.push(['enter', id, o]);
-      if (!idSees && idSaw) this.events.push(['leave', id, o]);
-    });
+    this.settle(id, true);
   }
 
   remove(id: number): void {
-    for (const o of this.others(id)) {
-      if (this.sees(o, id)) this.events.push(['leave', o, id]);
-      if (this.sees(id, o)) this.events.push(['leave', id, o]);
-    }
+    const others = this.others(id);
     this.entities.delete(id);
+    this.settle(id, false, others);
   }
 
-  setRange(id: number, r: [number, number, number] | null, round = false): void {
-    const others = this.others(id);
-    const before = others.map((o) => this.sees(id, o));
+  /** New range for id (margin undefined: keep id's margin); only id's own view changes. */
+  setRange(id: number, r: [number, number, number] | null, round = false, margin?: number): void {
     const e = this.entities.get(id)!;
     e.r = r;
     e.round = round && r !== null;
-    others.forEach((o, k) => {
-      const now = this.sees(id, o);
-      if (now && !before[k]) this.events.push(['enter', id, o]);
-      if (!now && before[k]) this.events.push(['leave', id, o]);
-    });
+    if (margin !== undefined) e.margin = margin;
+    this.settle(id, false);
   }
 
   /** New masks for id: enter / leave for every pair, either way, whose visibility changes. */
   setLayers(id: number, layer: number, sees: number): void {
-    const others = this.others(id);
-    const before = others.map((o) => [this.sees(o, id), this.sees(id, o)]);
     const e = this.entities.get(id)!;
     e.layer = layer;
     e.sees = sees;
-    others.forEach((o, k) => {
-      const [oSaw, idSaw] = before[k];
-      const oSees = this.sees(o, id);
-      const idSees = this.sees(id, o);
-      if (oSees !== oSaw) this.events.push([oSees ? 'enter' : 'leave', o, id]);
-      if (idSees !== idSaw) this.events.push([idSees ? 'enter' : 'leave', id, o]);
-    });
+    this.settle(id, false);
   }
 
   query(id: number): number[] {
