@@ -60,6 +60,7 @@ describe.each(INDEXES)('Scene margins (%s index)', (index) => {
     scene.add3(1, 0, 0, 0, { x: 4, y: 4, z: 1 }, { margin: 1 });
     scene.add3(2, 0, 0, 1, null);
     expect(scene.query(1)).toEqual([2]);
+    expect(scene.drain()).toEqual([{ type: 'enter', watcher: 1, target: 2 }]);
     scene.moveMany([1, 1, 1], [0, 0, 0], [0, 0, 0], [-0.5, -1, 0.5]);
     // z gap 1.5 (held), 2 (held, on the grown edge), 0.5 (inside): seen throughout, no leave.
     expect(scene.drain().filter((e) => e.type !== 'move')).toEqual([]);
