@@ -240,6 +240,8 @@ class GridScene {
   nRound: bool;
   /** Watchers with a margin: while there are none, no judgement looks at margins or the held set. */
   margins: i32;
+  /** The largest margin any watcher has had since the scene was created or cleared. */
+  maxMargin: f64;
   /** Plain half-extents (PLAIN bytes per slot) of the slots with a margin; 0 until the first margin. */
   plain: usize;
   /** The pairs visible only thanks to a margin: inside the watcher's grown range, outside its plain one. */
@@ -327,7 +329,7 @@ class GridScene {
     return (load<i32>(this.slot(s), 24) & SHAPE_MARGIN) != 0;
   }
 
-  /** Address of slot s's plain half-extents (valid for a slot with a margin). */
+  /** Address of slot s's plain half-extents (valid for every placed slot once the table exists). */
   @inline plainOf(s: i32): usize {
     return this.plain + <usize>s * PLAIN;
   }
@@ -349,16 +351,32 @@ class GridScene {
     this.circles += <i32>this.nRound;
     this.margins += <i32>this.nMargin;
     store<i32>(this.slot(s), (this.nRound ? SHAPE_CIRCLE : 0) | (this.nMargin ? SHAPE_MARGIN : 0), 24);
-    if (this.nMargin) {
-      if (this.plain == 0) this.plain = heap.alloc(<usize>this.capacity * PLAIN);
+    if (this.nMargin && this.plain == 0) this.allocatePlain();
+    if (this.plain != 0) {
+      // Without a margin the plain range is the grown one.
       const p = this.plainOf(s);
-      store<f64>(p, this.npx);
-      store<f64>(p, this.npy, 8);
-      store<f64>(p, this.npz, 16);
+      store<f64>(p, this.nMargin ? this.npx : this.nrx);
+      store<f64>(p, this.nMargin ? this.npy : this.nry, 8);
+      store<f64>(p, this.nMargin ? this.npz : this.nrz, 16);
     }
     this.layered += <i32>(this.nLayer != DEFAULT_LAYER || this.nSees != DEFAULT_SEES);
     store<i32>(this.masks + (<usize>s << 3), this.nLayer);
     store<i32>(this.masks + (<usize>s << 3), this.nSees, 4);
+  }
+
+  /** Allocates the plain half-extents table at the first margin, filled from the records (no slot has a margin yet: plain = grown). */
+  allocatePlain(): void {
+    this.plain = heap.alloc(<usize>this.capacity * PLAIN);
+    const three = this.dims == 3;
+    for (let k = 0; k < this.capacity; k++) {
+      if (load<i32>(this.slot(k), 4) < 0) continue;
+      const r = this.recordOf(k) + (three ? 32 : 24);
+      const p = this.plainOf(k);
+      const rx = load<f64>(r);
+      store<f64>(p, rx);
+      store<f64>(p, load<f64>(r, 8), 8);
+      store<f64>(p, three ? load<f64>(r, 16) : rx == rx ? 0 : NaN, 16);
+    }
   }
 
   /** Counts the subject's old shape and masks out of circles and layered. */
@@ -382,59 +400,76 @@ class GridScene {
   }
 
   /**
-   * Which of a record's four answers (bits 0-3: it saw, sees the subject;
-   * the subject saw, sees it) survive the exact test of circles, the layer
-   * masks and the margin rule; a box keeps its answer. Called only while the
-   * scene has circles, margins or masks other than the defaults.
+   * The four answers (bits 0-3: it saw, sees the subject; the subject saw,
+   * sees it) of the record at address r, from the boxes' answers `box`,
+   * after the exact test of circles, the layer masks and the margin rule.
+   * Called only while the scene has circles, margins or masks other than the
+   * defaults.
    */
-  refine(t: i32, x: f64, y: f64, z: f64, rx: f64): i32 {
-    let mask = 15;
-    const tSees = this.seesOf(t), tLayer = this.layerOf(t);
-    if ((tSees & this.oLayer) == 0) mask &= ~1;
-    if ((tSees & this.nLayer) == 0) mask &= ~2;
-    if ((this.oSees & tLayer) == 0) mask &= ~4;
-    if ((this.nSees & tLayer) == 0) mask &= ~8;
-    if (this.isCircle(t)) {
-      if (!inCircle(x, y, z, rx, this.ox, this.oy, this.oz)) mask &= ~1;
-      if (!inCircle(x, y, z, rx, this.nx, this.ny, this.nz)) mask &= ~2;
+  refine(r: usize, box: i32): i32 {
+    const t = load<i32>(r);
+    const three = this.dims == 3;
+    const x = load<f64>(r, 8);
+    const y = load<f64>(r, 16);
+    const z = three ? load<f64>(r, 24) : 0;
+    const rx = load<f64>(r + (three ? 32 : 24));
+    let mask = box;
+    if (this.layered != 0) {
+      const tSees = this.seesOf(t), tLayer = this.layerOf(t);
+      if ((tSees & this.oLayer) == 0) mask &= ~1;
+      if ((tSees & this.nLayer) == 0) mask &= ~2;
+      if ((this.oSees & tLayer) == 0) mask &= ~4;
+      if ((this.nSees & tLayer) == 0) mask &= ~8;
     }
-    if (this.oRound && !inCircle(this.ox, this.oy, this.oz, this.orx, x, y, z)) mask &= ~4;
-    if (this.nRound && !inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z)) mask &= ~8;
-    if (this.margins != 0) mask = this.hysteresis(t, x, y, z, mask);
+    if (this.circles != 0) {
+      if (this.isCircle(t)) {
+        if (!inCircle(x, y, z, rx, this.ox, this.oy, this.oz)) mask &= ~1;
+        if (!inCircle(x, y, z, rx, this.nx, this.ny, this.nz)) mask &= ~2;
+      }
+      if (this.oRound && !inCircle(this.ox, this.oy, this.oz, this.orx, x, y, z)) mask &= ~4;
+      if (this.nRound && !inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z)) mask &= ~8;
+    }
+    if (this.margins != 0) mask = this.hysteresis(r, t, x, y, z, rx, mask);
     return mask;
   }
 
   /**
    * The margin rule on refine's answers, which so far mean "masks meet and
-   * inside the grown shape" (the box part comes from the caller): a pair is
-   * visible before the step when the target is inside the plain range or the
-   * pair is held, and after it when the target is inside the plain range, or
-   * was visible and is inside the grown range. Moves the pair into or out of
-   * the held set to match.
+   * inside the grown range": a pair is visible before the step when the
+   * target is inside the plain range or the pair is held, and after it when
+   * the target is inside the plain range, or was visible and is inside the
+   * grown range. Moves the pair into or out of the held set to match. The
+   * record (t at x, y, z, grown half-extents from rx) gives its plain range
+   * from the table (which holds every slot's once a margin exists), read
+   * only when the subject is not deep inside its grown box.
    */
-  hysteresis(t: i32, x: f64, y: f64, z: f64, mask: i32): i32 {
+  hysteresis(r: usize, t: i32, x: f64, y: f64, z: f64, rx: f64, mask: i32): i32 {
     const w = this.subject;
-    if (this.hasMargin(t) && (mask & 3) != 0) {
-      const r = this.recordOf(t);
+    if ((mask & 3) != 0) {
       const three = this.dims == 3;
-      const rx = three ? load<f64>(r, 32) : load<f64>(r, 24);
-      const ry = three ? load<f64>(r, 40) : load<f64>(r, 32);
+      const ry = load<f64>(r + (three ? 40 : 32));
       const rz = three ? load<f64>(r, 48) : 0;
-      const p = this.plainOf(t);
-      const px = load<f64>(p), py = load<f64>(p, 8), pz = load<f64>(p, 16);
-      const round = this.isCircle(t);
-      const grownOld = (mask & 1) != 0 && inBox(x, y, z, rx, ry, rz, this.ox, this.oy, this.oz);
-      const grownNew = (mask & 2) != 0 && inBox(x, y, z, rx, ry, rz, this.nx, this.ny, this.nz);
-      const plainOld = grownOld && inRange(x, y, z, px, py, pz, round, this.ox, this.oy, this.oz);
-      const plainNew = grownNew && inRange(x, y, z, px, py, pz, round, this.nx, this.ny, this.nz);
+      const round = this.circles != 0 && this.isCircle(t);
+      const grownOld = (mask & 1) != 0;
+      const grownNew = (mask & 2) != 0;
+      let plainOld = grownOld;
+      let plainNew = grownNew;
+      const readOld = grownOld && (round || !this.deepInside(x, y, z, rx, ry, rz, this.ox, this.oy, this.oz));
+      const readNew = grownNew && (round || !this.deepInside(x, y, z, rx, ry, rz, this.nx, this.ny, this.nz));
+      if (readOld || readNew) {
+        const p = this.plainOf(t);
+        const px = load<f64>(p), py = load<f64>(p, 8), pz = load<f64>(p, 16);
+        if (readOld) plainOld = inRange(x, y, z, px, py, pz, round, this.ox, this.oy, this.oz);
+        if (readNew) plainNew = inRange(x, y, z, px, py, pz, round, this.nx, this.ny, this.nz);
+      }
       const saw = plainOld || (grownOld && this.held.has(t, w));
       const sees = plainNew || (saw && grownNew);
       this.keepHeld(t, w, saw && !plainOld, sees && !plainNew);
       mask = (mask & ~3) | <i32>saw | (<i32>sees << 1);
     }
     if ((this.oMargin || this.nMargin) && (mask & 12) != 0) {
-      const grownOld = (mask & 4) != 0 && inBox(this.ox, this.oy, this.oz, this.orx, this.ory, this.orz, x, y, z);
-      const grownNew = (mask & 8) != 0 && inBox(this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, x, y, z);
+      const grownOld = (mask & 4) != 0;
+      const grownNew = (mask & 8) != 0;
       const plainOld = grownOld && (!this.oMargin || inRange(this.ox, this.oy, this.oz, this.opx, this.opy, this.opz, this.oRound, x, y, z));
       const plainNew = grownNew && (!this.nMargin || inRange(this.nx, this.ny, this.nz, this.npx, this.npy, this.npz, this.nRound, x, y, z));
       const was = plainOld || (grownOld && this.oMargin && this.held.has(w, t));
@@ -443,6 +478,17 @@ class GridScene {
       mask = (mask & ~12) | (<i32>was << 2) | (<i32>is << 3);
     }
     return mask;
+  }
+
+  /**
+   * Whether the point p is inside the box centred on c with grown
+   * half-extents r shrunk by maxMargin and a rounding slack: then it is
+   * inside the plain box of every margin up to maxMargin, to the last bit
+   * of the exact test, which need not be run. z is not tested in 2-D.
+   */
+  @inline deepInside(cx: f64, cy: f64, cz: f64, rx: f64, ry: f64, rz: f64, px: f64, py: f64, pz: f64): bool {
+    const m = this.maxMargin;
+    return deepOnAxis(cx, rx, m, px) && deepOnAxis(cy, ry, m, py) && (this.dims != 3 || deepOnAxis(cz, rz, m, pz));
   }
 
   /** Adds the pair (w, t) to the held set or takes it out, when it was held (before) and is held (after) differ. */
@@ -811,7 +857,7 @@ class GridScene {
       let was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
       let is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
       if (refined && (saw | sees | was | is) != 0) {
-        const mask = this.refine(load<i32>(r), f64x2.extract_lane(p, 0), f64x2.extract_lane(p, 1), 0, f64x2.extract_lane(range, 0));
+        const mask = this.refine(r, saw | (sees << 1) | (was << 2) | (is << 3));
         saw &= mask;
         sees &= mask >> 1;
         was &= mask >> 2;
@@ -853,7 +899,7 @@ class GridScene {
       let was = <i32>inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
       let is = <i32>inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
       if (refined && (saw | sees | was | is) != 0) {
-        const mask = this.refine(load<i32>(r), x, y, z, rx);
+        const mask = this.refine(r, saw | (sees << 1) | (was << 2) | (is << 3));
         saw &= mask;
         sees &= mask >> 1;
         was &= mask >> 2;
@@ -873,6 +919,7 @@ class GridScene {
   setNewRange(watcher: bool, rx: f64, ry: f64, rz: f64, margin: f64): void {
     if (this.dims != 3) rz = 0;
     this.nMargin = watcher && margin > 0;
+    if (this.nMargin) this.maxMargin = max<f64>(this.maxMargin, margin);
     this.npx = watcher ? rx : NaN;
     this.npy = watcher ? ry : NaN;
     this.npz = watcher ? rz : NaN;
@@ -1156,6 +1203,7 @@ class GridScene {
     for (let k = 0; k < this.capacity; k++) store<i32>(this.slot(k), -1, 4);
     this.circles = 0;
     this.margins = 0;
+    this.maxMargin = 0;
     this.held.clear();
     this.layered = 0;
     this.events.length = 0;
@@ -1194,6 +1242,22 @@ class GridScene {
 
 @inline function inBox(cx: f64, cy: f64, cz: f64, rx: f64, ry: f64, rz: f64, x: f64, y: f64, z: f64): bool {
   return cx - rx <= x && x <= cx + rx && cy - ry <= y && y <= cy + ry && cz - rz <= z && z <= cz + rz;
+}
+
+/**
+ * Rounding slack of deepOnAxis, relative to the magnitudes: far more than
+ * the few roundings between the plain bounds c +- r and the shrunk ones.
+ */
+const DEEP_SLACK: f64 = 1e-14;
+
+/**
+ * On one axis, p is inside c +- (r - m - slack), so inside the computed
+ * bounds c - rp, c + rp of any plain half-extent rp with rp + m rounding to
+ * r (margins up to m). Overflow or NaN answers false.
+ */
+@inline function deepOnAxis(c: f64, r: f64, m: f64, p: f64): bool {
+  const h = r - (m + (Math.abs(c) + r + m) * DEEP_SLACK);
+  return c - h <= p && p <= c + h;
 }
 
 /** True when the range centred on c (half-extents rx, ry, rz; with `round`, the circle of radius rx) holds the point. */
