@@ -7,9 +7,10 @@
 // half-extents: 40 bytes in 2-D, 56 in 3-D) sit in one block, and the cell's
 // coordinates, count and block address in one 24-byte table bucket.
 //
-// A record's half-extents are its watcher's grown ones (range + margin); the
-// plain ones of the slots with a margin live in a side table, and the pairs
-// visible only thanks to a margin in a PairSet (the held set).
+// A record's half-extents are its watcher's grown ones (range + margin). Once
+// some watcher has a margin, a side table keeps every slot's plain ones
+// (read only for records near the edge of a grown box), and a PairSet the
+// pairs visible only thanks to a margin (the held set).
 import { inCircle } from './circle';
 import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
@@ -242,7 +243,7 @@ class GridScene {
   margins: i32;
   /** The largest margin any watcher has had since the scene was created or cleared. */
   maxMargin: f64;
-  /** Plain half-extents (PLAIN bytes per slot) of the slots with a margin; 0 until the first margin. */
+  /** Plain half-extents (PLAIN bytes per slot) of every placed slot (a slot without margin: its grown ones); 0 until the first margin. */
   plain: usize;
   /** The pairs visible only thanks to a margin: inside the watcher's grown range, outside its plain one. */
   held: PairSet;
@@ -1252,8 +1253,8 @@ const DEEP_SLACK: f64 = 1e-14;
 
 /**
  * On one axis, p is inside c +- (r - m - slack), so inside the computed
- * bounds c - rp, c + rp of any plain half-extent rp with rp + m rounding to
- * r (margins up to m). Overflow or NaN answers false.
+ * bounds c - rp, c + rp of any plain half-extent rp whose sum with a margin
+ * up to m rounds to r. Overflow or NaN answers false.
  */
 @inline function deepOnAxis(c: f64, r: f64, m: f64, p: f64): bool {
   const h = r - (m + (Math.abs(c) + r + m) * DEEP_SLACK);
