@@ -710,13 +710,12 @@ export class Scene {
     return this.core.nearest(x, y, z, count, maxDistance, layer !== undefined, mask);
   }
 
-  /** Slot's range in a form that setRange records with the same half-extents (a number for a square or cube, which a 2-D {x, y} would not give). */
+  /** Slot's range as given to add or setRange. */
   private rangeOf(slot: number): AoiRange {
     const kind = this.shapes.kind(slot);
     const [rx, ry, rz] = [0, 1, 2].map((axis) => this.shapes.halfExtent(slot, axis));
     if (kind === MARKER) return null;
-    if (kind === CIRCLE) return { radius: rx };
-    return rx === ry && ry === rz ? rx : { x: rx, y: ry, z: rz };
+    return kind === CIRCLE ? { radius: rx } : { x: rx, y: ry, z: rz };
   }
 
   /** A range as [rx, ry, rz, watcher, round]; a circle's half-extents are its radius on every axis. */
