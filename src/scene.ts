@@ -710,11 +710,16 @@ export class Scene {
     return this.core.nearest(x, y, z, count, maxDistance, layer !== undefined, mask);
   }
 
-  /** Slot's range as given to add or setRange. */
+  /**
+   * Slot's range as given to add or setRange: a box with three equal
+   * half-extents as the number that gives it, since a 2-D scene parses
+   * {x, y, z} with z 0 and a number with all three equal.
+   */
   private rangeOf(slot: number): AoiRange {
     const kind = this.shapes.kind(slot);
     const [rx, ry, rz] = [0, 1, 2].map((axis) => this.shapes.halfExtent(slot, axis));
     if (kind === MARKER) return null;
+    if (kind === BOX && ry === rx && rz === rx) return rx;
     return kind === CIRCLE ? { radius: rx } : { x: rx, y: ry, z: rz };
   }
 
