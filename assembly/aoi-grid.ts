@@ -6,9 +6,15 @@
 // What a step reads is contiguous: a cell's records (slot, position and
 // half-extents: 40 bytes in 2-D, 56 in 3-D) sit in one block, and the cell's
 // coordinates, count and block address in one 24-byte table bucket.
+//
+// A record's half-extents are its watcher's grown ones (range + margin). Once
+// some watcher has a margin, a side table keeps every slot's plain ones
+// (read only for records near the edge of a grown box), and a PairSet the
+// pairs visible only thanks to a margin (the held set).
 import { inCircle } from './circle';
 import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
+import { PairSet, newPairSet, freePairSet } from './pair-set';
 
 const EVENT_ENTER: i32 = 0;
 const EVENT_LEAVE: i32 = 1;
@@ -23,8 +29,13 @@ const SCAN_ALL_RATIO: f64 = 2;
 const CHOOSE_MIN: i32 = 32;
 const SPARSE_CELL: f64 = 4;
 const DENSE_CELL: f64 = 32;
-/** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, shape (1: a circle), address of its record. */
+/** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, shape (SHAPE_ bits), address of its record. */
 const SLOT: usize = 32;
+/** Shape bits: the range is a circle (sphere) of radius its first half-extent; the watcher has a margin. */
+const SHAPE_CIRCLE: i32 = 1;
+const SHAPE_MARGIN: i32 = 2;
+/** Bytes per slot of the plain half-extents table (three f64). */
+const PLAIN: usize = 24;
 
 /** The masks of an entity added without any: layer 1, every layer seen. */
 const DEFAULT_LAYER: i32 = 1;
@@ -228,6 +239,19 @@ class GridScene {
   /** The subject's range is a circle before (o) and after (n) the step. */
   oRound: bool;
   nRound: bool;
+  /** Watchers with a margin: while there are none, no judgement looks at margins or the held set. */
+  margins: i32;
+  /** The largest margin any watcher has had since the scene was created or cleared. */
+  maxMargin: f64;
+  /** Plain half-extents (PLAIN bytes per slot) of every placed slot (a slot without margin: its grown ones); 0 until the first margin. */
+  plain: usize;
+  /** The pairs visible only thanks to a margin: inside the watcher's grown range, outside its plain one. */
+  held: PairSet;
+  /** The subject has a margin before (o) and after (n) the step, and then these plain half-extents (orx.., nrx.. hold the grown ones). */
+  oMargin: bool;
+  nMargin: bool;
+  opx: f64; opy: f64; opz: f64;
+  npx: f64; npy: f64; npz: f64;
   /** Two i32 per slot, its layer masks: the layers it is on, the layers it sees. */
   masks: usize;
   /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
@@ -268,6 +292,7 @@ class GridScene {
       heap.free(this.masks);
     }
     this.masks = masks;
+    if (this.plain != 0) this.plain = grownTable(this.plain, <usize>this.capacity * PLAIN, <usize>capacity * PLAIN);
     this.capacity = capacity;
   }
 
@@ -297,7 +322,17 @@ class GridScene {
 
   /** Slot s's range is a circle (sphere) of radius its first half-extent. */
   @inline isCircle(s: i32): bool {
-    return load<i32>(this.slot(s), 24) != 0;
+    return (load<i32>(this.slot(s), 24) & SHAPE_CIRCLE) != 0;
+  }
+
+  /** Slot s is a watcher with a margin. */
+  @inline hasMargin(s: i32): bool {
+    return (load<i32>(this.slot(s), 24) & SHAPE_MARGIN) != 0;
+  }
+
+  /** Address of slot s's plain half-extents (valid for every placed slot once the table exists). */
+  @inline plainOf(s: i32): usize {
+    return this.plain + <usize>s * PLAIN;
   }
 
   @inline layerOf(s: i32): i32 {
@@ -308,51 +343,169 @@ class GridScene {
   }
 
   /**
-   * Sets slot s's shape to nRound and masks to nLayer, nSees, counting them
-   * into circles and layered; the old ones (oRound, oLayer, oSees) stay
-   * counted until uncountOld, after the step, whose judgement needs them.
+   * Sets slot s's shape to nRound and nMargin (with plain half-extents np)
+   * and masks to nLayer, nSees, counting them into circles, margins and
+   * layered; the old ones (oRound, oMargin, oLayer, oSees) stay counted
+   * until uncountOld, after the step, whose judgement needs them.
    */
   setShape(s: i32): void {
     this.circles += <i32>this.nRound;
-    store<i32>(this.slot(s), <i32>this.nRound, 24);
+    this.margins += <i32>this.nMargin;
+    store<i32>(this.slot(s), (this.nRound ? SHAPE_CIRCLE : 0) | (this.nMargin ? SHAPE_MARGIN : 0), 24);
+    if (this.nMargin && this.plain == 0) this.allocatePlain();
+    if (this.plain != 0) {
+      // Without a margin the plain range is the grown one.
+      const p = this.plainOf(s);
+      store<f64>(p, this.nMargin ? this.npx : this.nrx);
+      store<f64>(p, this.nMargin ? this.npy : this.nry, 8);
+      store<f64>(p, this.nMargin ? this.npz : this.nrz, 16);
+    }
     this.layered += <i32>(this.nLayer != DEFAULT_LAYER || this.nSees != DEFAULT_SEES);
     store<i32>(this.masks + (<usize>s << 3), this.nLayer);
     store<i32>(this.masks + (<usize>s << 3), this.nSees, 4);
   }
 
+  /** Allocates the plain half-extents table at the first margin, filled from the records (no slot has a margin yet: plain = grown). */
+  allocatePlain(): void {
+    this.plain = heap.alloc(<usize>this.capacity * PLAIN);
+    const three = this.dims == 3;
+    for (let k = 0; k < this.capacity; k++) {
+      if (load<i32>(this.slot(k), 4) < 0) continue;
+      const r = this.recordOf(k) + (three ? 32 : 24);
+      const p = this.plainOf(k);
+      const rx = load<f64>(r);
+      store<f64>(p, rx);
+      store<f64>(p, load<f64>(r, 8), 8);
+      store<f64>(p, three ? load<f64>(r, 16) : rx == rx ? 0 : NaN, 16);
+    }
+  }
+
   /** Counts the subject's old shape and masks out of circles and layered. */
   uncountOld(): void {
     this.circles -= <i32>this.oRound;
+    this.margins -= <i32>this.oMargin;
     this.layered -= <i32>(this.oLayer != DEFAULT_LAYER || this.oSees != DEFAULT_SEES);
   }
 
   /** The subject keeps its shape and masks through the step. */
   keepShape(): void {
     this.nRound = this.oRound;
+    this.nMargin = this.oMargin;
+    if (this.oMargin) {
+      this.npx = this.opx;
+      this.npy = this.opy;
+      this.npz = this.opz;
+    }
     this.nLayer = this.oLayer;
     this.nSees = this.oSees;
   }
 
   /**
-   * Which of a record's four answers (bits 0-3: it saw, sees the subject;
-   * the subject saw, sees it) survive the exact test of circles and the
-   * layer masks; a box keeps its answer. Called only while the scene has
-   * circles or masks other than the defaults.
+   * The four answers (bits 0-3: it saw, sees the subject; the subject saw,
+   * sees it) of the record at address r, from the boxes' answers `box`,
+   * after the exact test of circles, the layer masks and the margin rule.
+   * Called only while the scene has circles, margins or masks other than the
+   * defaults.
    */
-  refine(t: i32, x: f64, y: f64, z: f64, rx: f64): i32 {
-    let mask = 15;
-    const tSees = this.seesOf(t), tLayer = this.layerOf(t);
-    if ((tSees & this.oLayer) == 0) mask &= ~1;
-    if ((tSees & this.nLayer) == 0) mask &= ~2;
-    if ((this.oSees & tLayer) == 0) mask &= ~4;
-    if ((this.nSees & tLayer) == 0) mask &= ~8;
-    if (this.isCircle(t)) {
-      if (!inCircle(x, y, z, rx, this.ox, this.oy, this.oz)) mask &= ~1;
-      if (!inCircle(x, y, z, rx, this.nx, this.ny, this.nz)) mask &= ~2;
+  refine(r: usize, box: i32): i32 {
+    const t = load<i32>(r);
+    const three = this.dims == 3;
+    const x = load<f64>(r, 8);
+    const y = load<f64>(r, 16);
+    const z = three ? load<f64>(r, 24) : 0;
+    const rx = load<f64>(r + (three ? 32 : 24));
+    let mask = box;
+    if (this.layered != 0) {
+      const tSees = this.seesOf(t), tLayer = this.layerOf(t);
+      if ((tSees & this.oLayer) == 0) mask &= ~1;
+      if ((tSees & this.nLayer) == 0) mask &= ~2;
+      if ((this.oSees & tLayer) == 0) mask &= ~4;
+      if ((this.nSees & tLayer) == 0) mask &= ~8;
     }
-    if (this.oRound && !inCircle(this.ox, this.oy, this.oz, this.orx, x, y, z)) mask &= ~4;
-    if (this.nRound && !inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z)) mask &= ~8;
+    if (this.circles != 0) {
+      if (this.isCircle(t)) {
+        if (!inCircle(x, y, z, rx, this.ox, this.oy, this.oz)) mask &= ~1;
+        if (!inCircle(x, y, z, rx, this.nx, this.ny, this.nz)) mask &= ~2;
+      }
+      if (this.oRound && !inCircle(this.ox, this.oy, this.oz, this.orx, x, y, z)) mask &= ~4;
+      if (this.nRound && !inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z)) mask &= ~8;
+    }
+    if (this.margins != 0) mask = this.hysteresis(r, t, x, y, z, rx, mask);
     return mask;
+  }
+
+  /**
+   * The margin rule on refine's answers, which so far mean "masks meet and
+   * inside the grown range": a pair is visible before the step when the
+   * target is inside the plain range or the pair is held, and after it when
+   * the target is inside the plain range, or was visible and is inside the
+   * grown range. Moves the pair into or out of the held set to match. The
+   * record (t at x, y, z, grown half-extents from rx) gives its plain range
+   * from the table (which holds every slot's once a margin exists), read
+   * only when the subject is not deep inside its grown box.
+   */
+  hysteresis(r: usize, t: i32, x: f64, y: f64, z: f64, rx: f64, mask: i32): i32 {
+    const w = this.subject;
+    if ((mask & 3) != 0) {
+      const three = this.dims == 3;
+      const ry = load<f64>(r + (three ? 40 : 32));
+      const rz = three ? load<f64>(r, 48) : 0;
+      const round = this.circles != 0 && this.isCircle(t);
+      const grownOld = (mask & 1) != 0;
+      const grownNew = (mask & 2) != 0;
+      let plainOld = grownOld;
+      let plainNew = grownNew;
+      const readOld = grownOld && (round || !this.deepInside(x, y, z, rx, ry, rz, this.ox, this.oy, this.oz));
+      const readNew = grownNew && (round || !this.deepInside(x, y, z, rx, ry, rz, this.nx, this.ny, this.nz));
+      if (readOld || readNew) {
+        const p = this.plainOf(t);
+        const px = load<f64>(p), py = load<f64>(p, 8), pz = load<f64>(p, 16);
+        if (readOld) plainOld = inRange(x, y, z, px, py, pz, round, this.ox, this.oy, this.oz);
+        if (readNew) plainNew = inRange(x, y, z, px, py, pz, round, this.nx, this.ny, this.nz);
+      }
+      const saw = plainOld || (grownOld && this.held.has(t, w));
+      const sees = plainNew || (saw && grownNew);
+      this.keepHeld(t, w, saw && !plainOld, sees && !plainNew);
+      mask = (mask & ~3) | <i32>saw | (<i32>sees << 1);
+    }
+    if ((this.oMargin || this.nMargin) && (mask & 12) != 0) {
+      const grownOld = (mask & 4) != 0;
+      const grownNew = (mask & 8) != 0;
+      const plainOld = grownOld && (!this.oMargin || inRange(this.ox, this.oy, this.oz, this.opx, this.opy, this.opz, this.oRound, x, y, z));
+      const plainNew = grownNew && (!this.nMargin || inRange(this.nx, this.ny, this.nz, this.npx, this.npy, this.npz, this.nRound, x, y, z));
+      const was = plainOld || (grownOld && this.oMargin && this.held.has(w, t));
+      const is = plainNew || (was && grownNew);
+      this.keepHeld(w, t, was && !plainOld, is && !plainNew);
+      mask = (mask & ~12) | (<i32>was << 2) | (<i32>is << 3);
+    }
+    return mask;
+  }
+
+  /**
+   * Whether the point p is inside the box centred on c with grown
+   * half-extents r shrunk by maxMargin and a rounding slack: then it is
+   * inside the plain box of every margin up to maxMargin, to the last bit
+   * of the exact test, which need not be run. z is not tested in 2-D.
+   */
+  @inline deepInside(cx: f64, cy: f64, cz: f64, rx: f64, ry: f64, rz: f64, px: f64, py: f64, pz: f64): bool {
+    const m = this.maxMargin;
+    return deepOnAxis(cx, rx, m, px) && deepOnAxis(cy, ry, m, py) && (this.dims != 3 || deepOnAxis(cz, rz, m, pz));
+  }
+
+  /** Adds the pair (w, t) to the held set or takes it out, when it was held (before) and is held (after) differ. */
+  keepHeld(w: i32, t: i32, before: bool, after: bool): void {
+    if (before == after) return;
+    if (after) this.held.add(w, t);
+    else this.held.delete(w, t);
+  }
+
+  /**
+   * Whether margin watcher w (at c, plain half-extents at address plain)
+   * sees t (at x, y, z), given that t is inside w's grown range and the
+   * masks meet: t is inside the plain range, or the pair is held.
+   */
+  visibleInside(w: i32, t: i32, cx: f64, cy: f64, cz: f64, plain: usize, round: bool, x: f64, y: f64, z: f64): bool {
+    return inRange(cx, cy, cz, load<f64>(plain), load<f64>(plain, 8), load<f64>(plain, 16), round, x, y, z) || this.held.has(w, t);
   }
 
   /** Address of slot s's record. */
@@ -504,11 +657,19 @@ class GridScene {
     active.length--;
   }
 
-  /** Reads slot s's position into (ox, oy, oz) and half-extents into (orx, ory, orz). */
+  /** Reads slot s's position into (ox, oy, oz), (grown) half-extents into (orx, ory, orz), shape and masks (and plain half-extents with a margin). */
   readOld(s: i32): void {
     const r = this.recordOf(s);
     this.subjectRecord = r;
-    this.oRound = this.isCircle(s);
+    const shape = load<i32>(this.slot(s), 24);
+    this.oRound = (shape & SHAPE_CIRCLE) != 0;
+    this.oMargin = (shape & SHAPE_MARGIN) != 0;
+    if (this.oMargin) {
+      const p = this.plainOf(s);
+      this.opx = load<f64>(p);
+      this.opy = load<f64>(p, 8);
+      this.opz = load<f64>(p, 16);
+    }
     this.oLayer = this.layerOf(s);
     this.oSees = this.seesOf(s);
     this.ox = load<f64>(r, 8);
@@ -650,6 +811,7 @@ class GridScene {
         hit = inBox(this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, x, y, z);
         if (hit && this.nRound) hit = inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z);
         if (hit && this.layered != 0) hit = (this.nSees & this.layerOf(t)) != 0;
+        if (hit && this.nMargin) hit = this.visibleInside(w, t, this.nx, this.ny, this.nz, changetype<usize>(this) + offsetof<GridScene>('npx'), this.nRound, x, y, z);
       } else if (this.visit == VISIT_WATCHERS) {
         const rx = three ? load<f64>(r, 32) : load<f64>(r, 24);
         const ry = three ? load<f64>(r, 40) : load<f64>(r, 32);
@@ -657,6 +819,7 @@ class GridScene {
         hit = inBox(x, y, z, rx, ry, rz, this.nx, this.ny, this.nz);
         if (hit && this.circles != 0 && this.isCircle(t)) hit = inCircle(x, y, z, rx, this.nx, this.ny, this.nz);
         if (hit && this.layered != 0) hit = (this.seesOf(t) & this.nLayer) != 0;
+        if (hit && this.margins != 0 && this.hasMargin(t)) hit = this.visibleInside(t, w, x, y, z, this.plainOf(t), this.isCircle(t), this.nx, this.ny, this.nz);
       } else {
         hit = this.ox <= x && x <= this.nx && this.oy <= y && y <= this.ny && this.oz <= z && z <= this.nz;
       }
@@ -682,7 +845,7 @@ class GridScene {
     const nLo = f64x2.sub(n, nR), nHi = f64x2.add(n, nR);
     const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
     const moved = <i32>this.moved;
-    const refined = (this.circles | this.layered) != 0;
+    const refined = (this.circles | this.layered | this.margins) != 0;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * 40;
       const p = v128.load(r, 8);
@@ -695,7 +858,7 @@ class GridScene {
       let was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
       let is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
       if (refined && (saw | sees | was | is) != 0) {
-        const mask = this.refine(load<i32>(r), f64x2.extract_lane(p, 0), f64x2.extract_lane(p, 1), 0, f64x2.extract_lane(range, 0));
+        const mask = this.refine(r, saw | (sees << 1) | (was << 2) | (is << 3));
         saw &= mask;
         sees &= mask >> 1;
         was &= mask >> 2;
@@ -721,7 +884,7 @@ class GridScene {
     const ox = this.ox, oy = this.oy, oz = this.oz, nx = this.nx, ny = this.ny, nz = this.nz;
     const fLoX = this.fLoX, fHiX = this.fHiX, fLoY = this.fLoY, fHiY = this.fHiY, fLoZ = this.fLoZ, fHiZ = this.fHiZ;
     const moved = <i32>this.moved;
-    const refined = (this.circles | this.layered) != 0;
+    const refined = (this.circles | this.layered | this.margins) != 0;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * 56;
       const x = load<f64>(r, 8);
@@ -737,7 +900,7 @@ class GridScene {
       let was = <i32>inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
       let is = <i32>inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
       if (refined && (saw | sees | was | is) != 0) {
-        const mask = this.refine(load<i32>(r), x, y, z, rx);
+        const mask = this.refine(r, saw | (sees << 1) | (was << 2) | (is << 3));
         saw &= mask;
         sees &= mask >> 1;
         was &= mask >> 2;
@@ -749,30 +912,43 @@ class GridScene {
 
   // ---- the operations -----------------------------------------------------
 
-  setNewRange(watcher: bool, rx: f64, ry: f64, rz: f64): void {
-    this.nrx = watcher ? rx : NaN;
-    this.nry = watcher ? ry : NaN;
-    this.nrz = watcher ? (this.dims == 3 ? rz : 0) : NaN;
+  /**
+   * The subject's range after the step: plain half-extents np, grown ones nr
+   * (plain + margin, computed by addition so every core holds the same bits;
+   * z stays 0 in 2-D) and nMargin. A marker has neither, and no margin.
+   */
+  setNewRange(watcher: bool, rx: f64, ry: f64, rz: f64, margin: f64): void {
+    if (this.dims != 3) rz = 0;
+    this.nMargin = watcher && margin > 0;
+    if (this.nMargin) this.maxMargin = max<f64>(this.maxMargin, margin);
+    this.npx = watcher ? rx : NaN;
+    this.npy = watcher ? ry : NaN;
+    this.npz = watcher ? rz : NaN;
+    const grow = this.nMargin ? margin : 0;
+    this.nrx = watcher ? rx + grow : NaN;
+    this.nry = watcher ? ry + grow : NaN;
+    this.nrz = watcher ? (this.dims == 3 ? rz + grow : 0) : NaN;
   }
 
   rangeLevel(watcher: bool): i32 {
     return watcher ? levelFor(this.cellSize, max<f64>(max<f64>(this.nrx, this.nry), this.nrz)) : 0;
   }
 
-  add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32): void {
+  add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32, margin: f64): void {
     this.ensureSlot(s);
     store<i32>(this.slot(s), id);
     this.oRound = false;
+    this.oMargin = false;
     this.oLayer = DEFAULT_LAYER;
     this.oSees = DEFAULT_SEES;
     this.nRound = watcher && round;
     this.nLayer = layer;
     this.nSees = sees;
+    this.setNewRange(watcher, rx, ry, rz, margin);
     this.setShape(s);
     this.nx = x;
     this.ny = y;
     this.nz = this.dims == 3 ? z : 0;
-    this.setNewRange(watcher, rx, ry, rz);
     this.place(s, this.rangeLevel(watcher), this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
     // Nothing was seen before an add: no box holds a NaN place.
     memory.fill(changetype<usize>(this) + offsetof<GridScene>('ox'), 0xff, 24);
@@ -823,6 +999,7 @@ class GridScene {
   remove(s: i32): void {
     this.readOld(s);
     this.nRound = false;
+    this.nMargin = false;
     this.nLayer = DEFAULT_LAYER;
     this.nSees = DEFAULT_SEES;
     this.setShape(s);
@@ -835,15 +1012,15 @@ class GridScene {
     this.uncountOld();
   }
 
-  setRange(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool): void {
+  setRange(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, margin: f64): void {
     this.readOld(s);
     this.keepShape();
     this.nRound = watcher && round;
+    this.setNewRange(watcher, rx, ry, rz, margin);
     this.setShape(s);
     this.nx = this.ox;
     this.ny = this.oy;
     this.nz = this.oz;
-    this.setNewRange(watcher, rx, ry, rz);
     this.unplace(s);
     this.place(s, this.rangeLevel(watcher), this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
     this.begin(VISIT_STEP, s, false);
@@ -887,6 +1064,33 @@ class GridScene {
     this.nry = this.ory;
     this.nrz = this.orz;
     this.keepShape();
+  }
+
+  /** Writes every held pair into the result buffer as slots w, t; returns the number of i32 written. */
+  heldPairs(): i32 {
+    this.results.length = 0;
+    this.held.list(this.results);
+    return this.results.length;
+  }
+
+  /**
+   * Makes (w, t) visible when w is a watcher, the masks meet, t is inside
+   * w's grown range and the pair is not visible (an enter, and the pair
+   * joins the held set, t being outside the plain range); otherwise nothing
+   * happens. Restores a snapshot's held pairs.
+   */
+  hold(w: i32, t: i32): void {
+    if (w == t) return;
+    this.readOld(w);
+    if (!(this.orx >= 0) || (this.oSees & this.layerOf(t)) == 0) return;
+    const r = this.recordOf(t);
+    const x = load<f64>(r, 8);
+    const y = load<f64>(r, 16);
+    const z = this.dims == 3 ? load<f64>(r, 24) : 0;
+    if (!inRange(this.ox, this.oy, this.oz, this.orx, this.ory, this.orz, this.oRound, x, y, z)) return;
+    if (!this.oMargin || this.visibleInside(w, t, this.ox, this.oy, this.oz, changetype<usize>(this) + offsetof<GridScene>('opx'), this.oRound, x, y, z)) return;
+    this.held.add(w, t);
+    this.emit(EVENT_ENTER, load<i32>(this.slot(w)), load<i32>(this.slot(t)));
   }
 
   query(s: i32): i32 {
@@ -999,6 +1203,9 @@ class GridScene {
     this.active.length = 0;
     for (let k = 0; k < this.capacity; k++) store<i32>(this.slot(k), -1, 4);
     this.circles = 0;
+    this.margins = 0;
+    this.maxMargin = 0;
+    this.held.clear();
     this.layered = 0;
     this.events.length = 0;
   }
@@ -1016,6 +1223,8 @@ class GridScene {
       }
     }
     bytes += <f64>offsetof<KNearest>() + <f64>this.picker.capacity * 12;
+    bytes += <f64>offsetof<PairSet>() + <f64>(this.held.mask + 1) * 8;
+    if (this.plain != 0) bytes += <f64>this.capacity * <f64>PLAIN;
     return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity) * 4;
   }
 }
@@ -1036,6 +1245,35 @@ class GridScene {
   return cx - rx <= x && x <= cx + rx && cy - ry <= y && y <= cy + ry && cz - rz <= z && z <= cz + rz;
 }
 
+/**
+ * Rounding slack of deepOnAxis, relative to the magnitudes: far more than
+ * the few roundings between the plain bounds c +- r and the shrunk ones.
+ */
+const DEEP_SLACK: f64 = 1e-14;
+
+/**
+ * On one axis, p is inside c +- (r - m - slack), so inside the computed
+ * bounds c - rp, c + rp of any plain half-extent rp whose sum with a margin
+ * up to m rounds to r. Overflow or NaN answers false.
+ */
+@inline function deepOnAxis(c: f64, r: f64, m: f64, p: f64): bool {
+  const h = r - (m + (Math.abs(c) + r + m) * DEEP_SLACK);
+  return c - h <= p && p <= c + h;
+}
+
+/** True when the range centred on c (half-extents rx, ry, rz; with `round`, the circle of radius rx) holds the point. */
+@inline function inRange(cx: f64, cy: f64, cz: f64, rx: f64, ry: f64, rz: f64, round: bool, x: f64, y: f64, z: f64): bool {
+  return inBox(cx, cy, cz, rx, ry, rz, x, y, z) && (!round || inCircle(cx, cy, cz, rx, x, y, z));
+}
+
+/** A copy of the table at `from` (bytes `used`) in a new allocation of `bytes`; frees the old one. */
+function grownTable(from: usize, used: usize, bytes: usize): usize {
+  const to = heap.alloc(bytes);
+  memory.copy(to, from, used);
+  heap.free(from);
+  return to;
+}
+
 @inline function grid(ptr: i32): GridScene {
   return changetype<GridScene>(<usize>ptr);
 }
@@ -1052,6 +1290,7 @@ export function aoiGridCreate(dims: i32, cellSize: f64): i32 {
   s.events = newIntList();
   s.results = newIntList();
   s.picker = newKNearest();
+  s.held = newPairSet();
   s.ensureSlot(15);
   return <i32>changetype<usize>(s);
 }
@@ -1068,6 +1307,8 @@ export function aoiGridDestroy(ptr: i32): void {
   if (s.levels != 0) heap.free(s.levels);
   heap.free(s.slots);
   heap.free(s.masks);
+  if (s.plain != 0) heap.free(s.plain);
+  freePairSet(s.held);
   freeIntList(s.active);
   freeIntList(s.events);
   freeIntList(s.results);
@@ -1075,8 +1316,9 @@ export function aoiGridDestroy(ptr: i32): void {
   heap.free(<usize>ptr);
 }
 
-export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32): void {
-  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees);
+/** Adds slot with id; a watcher's margin (>= 0) keeps a target seen until it is outside the range grown by the margin. */
+export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32, margin: f64): void {
+  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees, margin);
 }
 
 export function aoiGridSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
@@ -1091,8 +1333,19 @@ export function aoiGridRemove(ptr: i32, slot: i32): void {
   grid(ptr).remove(slot);
 }
 
-export function aoiGridSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32): void {
-  grid(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0);
+/** Changes slot's range, shape and margin. */
+export function aoiGridSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, margin: f64): void {
+  grid(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0, margin);
+}
+
+/** Writes every held pair (visible only thanks to the watcher's margin) into the result buffer as slots w, t; returns the number of i32 written. */
+export function aoiGridHeldPairs(ptr: i32): i32 {
+  return grid(ptr).heldPairs();
+}
+
+/** Makes (w, t) visible if w's grown range holds t, the masks meet and the pair is not visible (see GridScene.hold). */
+export function aoiGridHold(ptr: i32, w: i32, t: i32): void {
+  grid(ptr).hold(w, t);
 }
 
 export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
@@ -1109,7 +1362,7 @@ export function aoiGridAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32,
   for (let k = 0; k < count; k++) {
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
     const r = load<f64>(<usize>ranges + (<usize>k << 3));
-    s.add(load<i32>(<usize>slots + (<usize>k << 2)), load<i32>(<usize>ids + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z, r, r, r, true, false, DEFAULT_LAYER, DEFAULT_SEES);
+    s.add(load<i32>(<usize>slots + (<usize>k << 2)), load<i32>(<usize>ids + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z, r, r, r, true, false, DEFAULT_LAYER, DEFAULT_SEES, 0);
   }
 }
 

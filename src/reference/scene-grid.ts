@@ -23,7 +23,17 @@
 // far out the coordinates are (far ones share the clamped edge cells). A
 // region with more cells than the level holds is read by walking the level's
 // table instead.
+//
+// A hysteresis margin: a watcher with margin m keeps seeing a target until it
+// leaves the grown range (half-extents r + m, or radius r + m). The record
+// holds the grown half-extents, so levels, regions and reach cover every pair
+// whose visibility can change; the plain ones live in a table read only for
+// slots flagged as having a margin. The pairs visible only thanks to a margin
+// (inside the grown range, outside the plain one) form the held set, the only
+// history the core keeps: a pair is visible when the target is inside the
+// plain range, or when it is held.
 import type { SceneBackend } from '../scene.js';
+import { HeldPairs } from './held-pairs.js';
 import { beyondBound, KNearest } from './k-nearest.js';
 import { DEFAULT_LAYER, DEFAULT_SEES, inCircle } from './scene.js';
 
@@ -46,6 +56,9 @@ const CHOOSE_MIN = 32;
 /** Below this many entities in an entity's cell, on average, a level takes cells twice its base side; above DENSE_CELL (at that side) it goes back. */
 const SPARSE_CELL = 4;
 const DENSE_CELL = 32;
+/** Bits of a slot's shape: its range is a circle (sphere) of radius its first half-extent; it has a margin. */
+const SHAPE_CIRCLE = 1;
+const SHAPE_MARGIN = 2;
 
 /** Cell side of level L: cellSize * 2^L, exact (Infinity once beyond the doubles). */
 function levelSize(cellSize: number, level: number): number {
@@ -205,10 +218,16 @@ export class GridSceneCore implements SceneBackend {
   private slotLevel = new Int32Array(0);
   private slotCell = new Int32Array(0);
   private slotIndex = new Int32Array(0);
-  /** 1 for a slot whose range is a circle (sphere) of radius its first half-extent. */
-  private circle = new Uint8Array(0);
+  /** Shape bits of each slot (SHAPE_CIRCLE, SHAPE_MARGIN). */
+  private shape = new Uint8Array(0);
   /** Watchers with a circle: while there are none, no judgement looks at shapes. */
   private circles = 0;
+  /** Watchers with a margin: while there are none, no judgement looks at margins or the held set. */
+  private margins = 0;
+  /** Plain half-extents (3 per slot) of the slots with a margin; allocated with the first margin. */
+  private plain: Float64Array | null = null;
+  /** The pairs visible only thanks to a margin. */
+  private readonly held = new HeldPairs();
   /** Layer masks: W sees T only when seesMask[W] & layer[T] is not 0. */
   private layer = new Int32Array(0);
   private seesMask = new Int32Array(0);
@@ -233,6 +252,11 @@ export class GridSceneCore implements SceneBackend {
   /** The subject's range is a circle before (oRound) and after (nRound) the step. */
   private oRound = false;
   private nRound = false;
+  /** The subject has a margin before (oMargin) and after (nMargin) the step, and then these plain half-extents (oldR, newR are the grown ones). */
+  private oMargin = false;
+  private nMargin = false;
+  private readonly oPlain = [0, 0, 0];
+  private readonly nPlain = [0, 0, 0];
   /** The subject's masks before (o) and after (n) the step. */
   private oLayer = DEFAULT_LAYER;
   private oSees = DEFAULT_SEES;
@@ -261,9 +285,14 @@ export class GridSceneCore implements SceneBackend {
     this.slotLevel = grown(this.slotLevel, 1, -1);
     this.slotCell = grown(this.slotCell, 3, 0);
     this.slotIndex = grown(this.slotIndex, 1, 0);
-    const circle = new Uint8Array(capacity);
-    circle.set(this.circle);
-    this.circle = circle;
+    const shape = new Uint8Array(capacity);
+    shape.set(this.shape);
+    this.shape = shape;
+    if (this.plain !== null) {
+      const plain = new Float64Array(3 * capacity);
+      plain.set(this.plain);
+      this.plain = plain;
+    }
     this.layer = grown(this.layer, 1, DEFAULT_LAYER);
     this.seesMask = grown(this.seesMask, 1, DEFAULT_SEES);
     this.capacity = capacity;
@@ -410,13 +439,19 @@ export class GridSceneCore implements SceneBackend {
   }
 
   /**
-   * Sets slot s's shape to nRound and masks to nLayer, nSees, counting them
-   * into circles and layered; the old ones (oRound, oLayer, oSees) stay
-   * counted until uncountOld, after the step, whose judgement needs them.
+   * Sets slot s's shape to nRound and nMargin (with plain half-extents
+   * nPlain) and masks to nLayer, nSees, counting them into circles, margins
+   * and layered; the old ones (oRound, oMargin, oLayer, oSees) stay counted
+   * until uncountOld, after the step, whose judgement needs them.
    */
   private setShape(s: number): void {
     this.circles += Number(this.nRound);
-    this.circle[s] = this.nRound ? 1 : 0;
+    this.margins += Number(this.nMargin);
+    this.shape[s] = (this.nRound ? SHAPE_CIRCLE : 0) | (this.nMargin ? SHAPE_MARGIN : 0);
+    if (this.nMargin) {
+      this.plain ??= new Float64Array(3 * this.capacity);
+      this.plain.set(this.nPlain, 3 * s);
+    }
     this.layered += Number(this.nLayer !== DEFAULT_LAYER || this.nSees !== DEFAULT_SEES);
     this.layer[s] = this.nLayer;
     this.seesMask[s] = this.nSees;
@@ -424,11 +459,12 @@ export class GridSceneCore implements SceneBackend {
 
   /**
    * Which of a record's four answers (bits 0-3: it saw, sees the subject;
-   * the subject saw, sees it) survive the exact test of circles and the
-   * layer masks; a box keeps its answer. Called only while the scene has
-   * circles or masks other than the defaults.
+   * the subject saw, sees it) survive the exact test of circles, the layer
+   * masks and the margin rule; a box keeps its answer. Called only while the
+   * scene has circles, margins or masks other than the defaults. The record
+   * (t at x, y, z) holds grown half-extents rx, ry, rz.
    */
-  private refine(t: number, x: number, y: number, z: number, rx: number): number {
+  private refine(t: number, x: number, y: number, z: number, rx: number, ry: number, rz: number): number {
     const [ox, oy, oz] = this.o;
     const [nx, ny, nz] = this.n;
     let mask = 15;
@@ -436,19 +472,70 @@ export class GridSceneCore implements SceneBackend {
     if ((this.seesMask[t] & this.nLayer) === 0) mask &= ~2;
     if ((this.oSees & this.layer[t]) === 0) mask &= ~4;
     if ((this.nSees & this.layer[t]) === 0) mask &= ~8;
-    if (this.circle[t] === 1) {
+    if ((this.shape[t] & SHAPE_CIRCLE) !== 0) {
       if (!inCircle(x, y, z, rx, ox, oy, oz)) mask &= ~1;
       if (!inCircle(x, y, z, rx, nx, ny, nz)) mask &= ~2;
     }
     if (this.oRound && !inCircle(ox, oy, oz, this.oldR[0], x, y, z)) mask &= ~4;
     if (this.nRound && !inCircle(nx, ny, nz, this.newR[0], x, y, z)) mask &= ~8;
+    if (this.margins !== 0) mask = this.hysteresis(t, x, y, z, rx, ry, rz, mask);
     return mask;
   }
 
-  /** Slot s's place, half-extents and shape before a step: o, oldR, oRound. */
+  /**
+   * The margin rule on refine's answers, which so far mean "masks meet and
+   * inside the grown shape": a pair is visible before the step when the
+   * target is inside the plain range or the pair is held, and after it when
+   * the target is inside the plain range, or was visible and is inside the
+   * grown range. Moves the pair into or out of the held set to match.
+   */
+  private hysteresis(t: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, mask: number): number {
+    const w = this.subject;
+    const [ox, oy, oz] = this.o;
+    const [nx, ny, nz] = this.n;
+    if ((this.shape[t] & SHAPE_MARGIN) !== 0 && (mask & 3) !== 0) {
+      const plain = this.plain!;
+      const round = (this.shape[t] & SHAPE_CIRCLE) !== 0;
+      const i = 3 * t;
+      const grownOld = (mask & 1) !== 0 && inBox(x, y, z, rx, ry, rz, ox, oy, oz);
+      const grownNew = (mask & 2) !== 0 && inBox(x, y, z, rx, ry, rz, nx, ny, nz);
+      const plainOld = grownOld && inRange(x, y, z, plain[i], plain[i + 1], plain[i + 2], round, ox, oy, oz);
+      const plainNew = grownNew && inRange(x, y, z, plain[i], plain[i + 1], plain[i + 2], round, nx, ny, nz);
+      const saw = plainOld || (grownOld && this.held.has(t, w));
+      const sees = plainNew || (saw && grownNew);
+      this.keepHeld(t, w, saw && !plainOld, sees && !plainNew);
+      mask = (mask & ~3) | (saw ? 1 : 0) | (sees ? 2 : 0);
+    }
+    if ((this.oMargin || this.nMargin) && (mask & 12) !== 0) {
+      const [orx, ory, orz] = this.oldR;
+      const [nrx, nry, nrz] = this.newR;
+      const op = this.oPlain;
+      const np = this.nPlain;
+      const grownOld = (mask & 4) !== 0 && inBox(ox, oy, oz, orx, ory, orz, x, y, z);
+      const grownNew = (mask & 8) !== 0 && inBox(nx, ny, nz, nrx, nry, nrz, x, y, z);
+      const plainOld = grownOld && (!this.oMargin || inRange(ox, oy, oz, op[0], op[1], op[2], this.oRound, x, y, z));
+      const plainNew = grownNew && (!this.nMargin || inRange(nx, ny, nz, np[0], np[1], np[2], this.nRound, x, y, z));
+      const was = plainOld || (grownOld && this.oMargin && this.held.has(w, t));
+      const is = plainNew || (was && grownNew);
+      this.keepHeld(w, t, was && !plainOld, is && !plainNew);
+      mask = (mask & ~12) | (was ? 4 : 0) | (is ? 8 : 0);
+    }
+    return mask;
+  }
+
+  /** Adds the pair (w, t) to the held set or takes it out, when it was held (before) and is held (after) differ. */
+  private keepHeld(w: number, t: number, before: boolean, after: boolean): void {
+    if (before === after) return;
+    if (after) this.held.add(w, t);
+    else this.held.delete(w, t);
+  }
+
+  /** Slot s's place, half-extents and shape before a step: o, oldR, oRound, oMargin (and oPlain with a margin). */
   private readOld(s: number): void {
     this.read(s, this.o, this.oldR);
-    this.oRound = this.circle[s] === 1;
+    this.oRound = (this.shape[s] & SHAPE_CIRCLE) !== 0;
+    this.oMargin = (this.shape[s] & SHAPE_MARGIN) !== 0;
+    if (this.oMargin) for (let a = 0; a < 3; a++) this.oPlain[a] = this.plain![3 * s + a];
     this.oLayer = this.layer[s];
     this.oSees = this.seesMask[s];
   }
@@ -456,12 +543,15 @@ export class GridSceneCore implements SceneBackend {
   /** Counts the subject's old shape and masks out of circles and layered. */
   private uncountOld(): void {
     this.circles -= Number(this.oRound);
+    this.margins -= Number(this.oMargin);
     this.layered -= Number(this.oLayer !== DEFAULT_LAYER || this.oSees !== DEFAULT_SEES);
   }
 
   /** The subject keeps its shape and masks through the step. */
   private keepShape(): void {
     this.nRound = this.oRound;
+    this.nMargin = this.oMargin;
+    if (this.oMargin) for (let a = 0; a < 3; a++) this.nPlain[a] = this.oPlain[a];
     this.nLayer = this.oLayer;
     this.nSees = this.oSees;
   }
@@ -579,8 +669,8 @@ export class GridSceneCore implements SceneBackend {
           let sees = inBox(x, y, z, rx, ry, rz, nx, ny, nz);
           let wasSeen = inBox(ox, oy, oz, r0[0], r0[1], r0[2], x, y, z);
           let isSeen = inBox(nx, ny, nz, r1[0], r1[1], r1[2], x, y, z);
-          if ((this.circles | this.layered) !== 0 && (saw || sees || wasSeen || isSeen)) {
-            const mask = this.refine(t, x, y, z, rx);
+          if ((this.circles | this.layered | this.margins) !== 0 && (saw || sees || wasSeen || isSeen)) {
+            const mask = this.refine(t, x, y, z, rx, ry, rz);
             saw &&= (mask & 1) !== 0;
             sees &&= (mask & 2) !== 0;
             wasSeen &&= (mask & 4) !== 0;
@@ -597,17 +687,33 @@ export class GridSceneCore implements SceneBackend {
         }
         case Visit.Query: {
           const r = this.newR;
-          if (inBox(nx, ny, nz, r[0], r[1], r[2], x, y, z) && (!this.nRound || inCircle(nx, ny, nz, r[0], x, y, z)) && (this.nSees & this.layer[t]) !== 0) this.results.push(this.ids[t]);
+          if (inRange(nx, ny, nz, r[0], r[1], r[2], this.nRound, x, y, z) && (this.nSees & this.layer[t]) !== 0 && (!this.nMargin || this.visibleInside(w, t, nx, ny, nz, this.nPlain, this.nRound, x, y, z))) this.results.push(this.ids[t]);
           break;
         }
-        case Visit.Watchers:
-          if (inBox(x, y, z, rx, ry, rz, nx, ny, nz) && (this.circle[t] === 0 || inCircle(x, y, z, rx, nx, ny, nz)) && (this.seesMask[t] & this.nLayer) !== 0) this.results.push(this.ids[t]);
+        case Visit.Watchers: {
+          const shape = this.shape[t];
+          if (
+            inRange(x, y, z, rx, ry, rz, (shape & SHAPE_CIRCLE) !== 0, nx, ny, nz) &&
+            (this.seesMask[t] & this.nLayer) !== 0 &&
+            ((shape & SHAPE_MARGIN) === 0 || this.visibleInside(t, w, x, y, z, this.plain!.subarray(3 * t, 3 * t + 3), (shape & SHAPE_CIRCLE) !== 0, nx, ny, nz))
+          )
+            this.results.push(this.ids[t]);
           break;
+        }
         case Visit.Box:
           if (ox <= x && x <= nx && oy <= y && y <= ny && oz <= z && z <= nz) this.results.push(this.ids[t]);
           break;
       }
     }
+  }
+
+  /**
+   * Whether margin watcher w (at c, plain half-extents plain) sees t (at x,
+   * y, z), given that t is inside w's grown range and the masks meet: t is
+   * inside the plain range, or the pair is held.
+   */
+  private visibleInside(w: number, t: number, cx: number, cy: number, cz: number, plain: ArrayLike<number>, round: boolean, x: number, y: number, z: number): boolean {
+    return inRange(cx, cy, cz, plain[0], plain[1], plain[2], round, x, y, z) || this.held.has(w, t);
   }
 
   private emit(type: number, watcher: number, target: number): void {
@@ -623,23 +729,48 @@ export class GridSceneCore implements SceneBackend {
 
   // ---- the operations -----------------------------------------------------
 
-  /** Adds entity `slot` (free) with user id `id`; a marker (watcher = false) sees nothing. */
-  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, layer = DEFAULT_LAYER, sees = DEFAULT_SEES): void {
+  /**
+   * The subject's range after the step: plain half-extents nPlain, grown
+   * ones newR (plain + margin, computed by addition so every core holds the
+   * same bits; z stays 0 in 2-D) and nMargin. A marker has neither, and no
+   * margin.
+   */
+  private setNewRange(watcher: boolean, rx: number, ry: number, rz: number, margin: number): void {
+    const flatZ = this.dimensions === 3 ? rz : 0;
+    this.nMargin = watcher && margin > 0;
+    setRange3(this.nPlain, watcher, rx, ry, flatZ);
+    if (this.nMargin) setRange3(this.newR, true, rx + margin, ry + margin, this.dimensions === 3 ? rz + margin : 0);
+    else setRange3(this.newR, watcher, rx, ry, flatZ);
+  }
+
+  /** The level of the subject's new grown range: the lowest whose cells are at least its largest half-extent (0 for a marker). */
+  private rangeLevel(): number {
+    const r = this.newR;
+    return levelFor(this.cellSize, r[0] >= 0 ? Math.max(r[0], r[1], r[2]) : -1);
+  }
+
+  /**
+   * Adds entity `slot` (free) with user id `id`; a marker (watcher = false)
+   * sees nothing. A watcher's `margin` (>= 0) keeps a target seen until it
+   * is outside the range grown by the margin.
+   */
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, layer = DEFAULT_LAYER, sees = DEFAULT_SEES, margin = 0): void {
     this.ensureSlot(slot);
     this.ids[slot] = id;
     this.oRound = false;
+    this.oMargin = false;
     this.oLayer = DEFAULT_LAYER;
     this.oSees = DEFAULT_SEES;
     this.nRound = watcher && round;
     this.nLayer = layer;
     this.nSees = sees;
+    this.setNewRange(watcher, rx, ry, rz, margin);
     this.setShape(slot);
     const n = this.n;
     n[0] = x;
     n[1] = y;
     n[2] = this.dimensions === 3 ? z : 0;
-    setRange3(this.newR, watcher, rx, ry, this.dimensions === 3 ? rz : 0);
-    this.place(slot, levelFor(this.cellSize, watcher ? Math.max(rx, ry, this.dimensions === 3 ? rz : 0) : -1), n, this.newR);
+    this.place(slot, this.rangeLevel(), n, this.newR);
     this.o.fill(NaN);
     this.oldR.fill(NaN);
     this.begin(Visit.Step, slot, false);
@@ -686,6 +817,7 @@ export class GridSceneCore implements SceneBackend {
   remove(slot: number): void {
     this.readOld(slot);
     this.nRound = false;
+    this.nMargin = false;
     this.nLayer = DEFAULT_LAYER;
     this.nSees = DEFAULT_SEES;
     this.setShape(slot);
@@ -697,16 +829,20 @@ export class GridSceneCore implements SceneBackend {
     this.uncountOld();
   }
 
-  /** Changes what `slot` sees (its level follows its new largest half-extent); `round`: a circle of radius rx. */
-  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round = false): void {
+  /**
+   * Changes what `slot` sees (its level follows its new largest grown
+   * half-extent); `round`: a circle of radius rx; `margin`: as in add. Held
+   * pairs stay visible while inside the new grown range.
+   */
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, margin = 0): void {
     this.readOld(slot);
     this.keepShape();
     this.nRound = watcher && round;
+    this.setNewRange(watcher, rx, ry, rz, margin);
     this.setShape(slot);
     this.n.splice(0, 3, ...this.o);
-    setRange3(this.newR, watcher, rx, ry, this.dimensions === 3 ? rz : 0);
     this.unplace(slot);
-    this.place(slot, levelFor(this.cellSize, watcher ? Math.max(rx, ry, this.dimensions === 3 ? rz : 0) : -1), this.n, this.newR);
+    this.place(slot, this.rangeLevel(), this.n, this.newR);
     this.begin(Visit.Step, slot, false);
     this.step();
     this.uncountOld();
@@ -875,6 +1011,31 @@ export class GridSceneCore implements SceneBackend {
     return this.results;
   }
 
+  /** Every held pair (visible only thanks to the watcher's margin) as slots [w0, t0, w1, t1, ...], in no particular order. */
+  heldPairs(): Int32Array {
+    return Int32Array.from(this.held.list());
+  }
+
+  /**
+   * Makes (w, t) visible when w is a watcher, the masks meet, t is inside
+   * w's grown range and the pair is not visible (an enter, and the pair
+   * joins the held set, t being outside the plain range); otherwise nothing
+   * happens. Restores a snapshot's held pairs.
+   */
+  hold(w: number, t: number): void {
+    if (w === t) return;
+    this.readOld(w);
+    const [cx, cy, cz] = this.o;
+    const r = this.oldR;
+    if (!(r[0] >= 0) || (this.oSees & this.layer[t]) === 0) return;
+    this.read(t, this.n, this.newR);
+    const [x, y, z] = this.n;
+    if (!inRange(cx, cy, cz, r[0], r[1], r[2], this.oRound, x, y, z)) return;
+    if (!this.oMargin || this.visibleInside(w, t, cx, cy, cz, this.oPlain, this.oRound, x, y, z)) return;
+    this.held.add(w, t);
+    this.emit(EVENT_ENTER, w, t);
+  }
+
   /** The flat event buffer [type, watcherId, targetId, ...] since the last drain, then forgets it. */
   drain(): Int32Array {
     const out = Int32Array.from(this.events);
@@ -888,6 +1049,8 @@ export class GridSceneCore implements SceneBackend {
     this.active.length = 0;
     this.slotLevel.fill(-1);
     this.circles = 0;
+    this.margins = 0;
+    this.held.clear();
     this.layered = 0;
     this.blockData.length = 0;
     this.blockSlots.length = 0;
@@ -907,6 +1070,11 @@ function ringGap(size: number, r: number): number {
 /** True when the box centred on (cx, cy, cz) with half-extents (rx, ry, rz) holds the point (x, y, z); NaN anywhere: false. */
 function inBox(cx: number, cy: number, cz: number, rx: number, ry: number, rz: number, x: number, y: number, z: number): boolean {
   return cx - rx <= x && x <= cx + rx && cy - ry <= y && y <= cy + ry && cz - rz <= z && z <= cz + rz;
+}
+
+/** True when the range centred on c (half-extents rx, ry, rz; with `round`, the circle of radius rx) holds the point. */
+function inRange(cx: number, cy: number, cz: number, rx: number, ry: number, rz: number, round: boolean, x: number, y: number, z: number): boolean {
+  return inBox(cx, cy, cz, rx, ry, rz, x, y, z) && (!round || inCircle(cx, cy, cz, rx, x, y, z));
 }
 
 /** Half-extents of a watcher, or NaN for a marker (no box holds anything). */
