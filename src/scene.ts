@@ -185,7 +185,9 @@ export class Scene {
   /** The net fold, in 'net' mode. */
   private readonly net: NetView | null;
   /** Events taken from the core and not yet drained (pendingLength and a drainInto that did not fit leave them here). */
-  private held: Int32Array | null = null;
+  private taken: Int32Array | null = null;
+  /** In 'net' mode, the fold of `taken`, kept until new events arrive (folding a fold would lose first-event order). */
+  private folded: Int32Array | null = null;
   private readonly core: SceneBackend;
   /** The grid's cell side as resolved (kept for snapshots; the lists ignore it). */
   private readonly cellSize: number;
@@ -470,20 +472,23 @@ export class Scene {
   private pending(): Int32Array {
     const fresh = this.core.drain();
     let events = fresh;
-    if (this.held !== null) {
-      if (fresh.length === 0) return this.held;
-      events = new Int32Array(this.held.length + fresh.length);
-      events.set(this.held);
-      events.set(fresh, this.held.length);
+    if (this.taken !== null && fresh.length !== 0) {
+      events = new Int32Array(this.taken.length + fresh.length);
+      events.set(this.taken);
+      events.set(fresh, this.taken.length);
+    } else if (this.taken !== null) {
+      events = this.taken;
     }
-    if (this.net !== null) events = this.net.fold(events, (id) => this.slots.get(id));
-    this.held = events;
-    return events;
+    if (events !== this.taken) this.folded = null;
+    this.taken = events;
+    if (this.net === null) return events;
+    return (this.folded ??= this.net.fold(events, (id) => this.slots.get(id)));
   }
 
   /** Forgets the events just drained; in 'net' mode, what is visible now becomes what the next drain compares against. */
   private forget(): void {
-    this.held = null;
+    this.taken = null;
+    this.folded = null;
     this.net?.drained();
   }
 

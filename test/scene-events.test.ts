@@ -287,6 +287,25 @@ describe.each(CORES)('event streams ($backend backend, $index index)', ({ backen
       { type: 'leave', watcher: 2, target: 1 },
     ]);
   });
+
+  it("'net' orders a watcher's pairs by their first event since the drain, whether or not pendingLength looked in between", () => {
+    const run = (peek: boolean): AoiEvent[] => {
+      const scene = new Scene({ backend, index, events: 'net', defaultRange: 1 });
+      scene.add(1, 0, 0);
+      scene.add(2, 0, 0); // 1 sees 2 first ...
+      scene.move(2, 5, 0); // ... then stops: that pair nets to nothing so far
+      scene.add(3, 0, 0); // 1 sees 3
+      if (peek) expect(scene.pendingLength).toBe(6);
+      scene.move(2, 0, 0); // 1 sees 2 again: its first event is still the oldest
+      return scene.drain().filter((e) => e.watcher === 1);
+    };
+    const expected: AoiEvent[] = [
+      { type: 'enter', watcher: 1, target: 2 },
+      { type: 'enter', watcher: 1, target: 3 },
+    ];
+    expect(run(false)).toEqual(expected);
+    expect(run(true)).toEqual(expected);
+  });
 });
 
 describe('event options', () => {
