@@ -1,7 +1,9 @@
 // Hysteresis margins in crowds large enough for the lists index to cut its
-// axes into bands: hundreds of watchers with margins walk, teleport, change
-// ranges and margins and leave, and both backends must report exactly the
-// events of the brute-force oracle, which keeps each pair's visibility.
+// axes into bands and for the grid index to read a step's region cell by
+// cell (small scenes read a level's whole table): hundreds of watchers with
+// margins walk, teleport, change ranges, margins and masks and leave, and
+// both backends must report exactly the events of the brute-force oracle,
+// which keeps each pair's visibility.
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import { init, type AoiRange, type SceneIndex } from '../src/index.js';
@@ -10,7 +12,7 @@ import { run, type Op, type Vec } from './scene-ops.js';
 
 beforeAll(() => init());
 
-/** A deterministic crowd from a seed: adds, then ticks of moveMany, each followed by a few setRange and remove calls. */
+/** A deterministic crowd from a seed: adds, then ticks of moveMany, each followed by a few setRange, setLayers and remove calls. */
 function crowd(seed: number, dimensions: 2 | 3): Op[] {
   const uniform = mulberry32(seed);
   const pick = <T>(values: T[]): T => values[Math.floor(uniform() * values.length)];
@@ -43,8 +45,12 @@ function crowd(seed: number, dimensions: 2 | 3): Op[] {
     ops.push({ kind: 'moveMany', moves });
     for (let k = 0; k < 4; k++) {
       const id = Math.floor(uniform() * count);
-      if (uniform() < 0.25) {
+      if (uniform() < 0.2) {
         ops.push({ kind: 'remove', id });
+        continue;
+      }
+      if (uniform() < 0.15) {
+        ops.push({ kind: 'setLayers', id, layer: pick([1, 2]), sees: pick([1, -1]) });
         continue;
       }
       // Mostly a new margin on the same range (pairs held by the old margin may end), else a new range.
@@ -55,9 +61,9 @@ function crowd(seed: number, dimensions: 2 | 3): Op[] {
   return ops;
 }
 
-const INDEXES: SceneIndex[] = ['lists'];
+const INDEXES: SceneIndex[] = ['lists', 'grid'];
 
-describe.each(INDEXES)('Scene margins in banded crowds (%s index)', (index) => {
+describe.each(INDEXES)('Scene margins in crowds (%s index)', (index) => {
   it.each([2, 3] as const)('%i-D: walkers, teleports, range and margin changes and removals give the oracle\'s events', (dimensions) => {
     fc.assert(fc.property(fc.integer(), (seed) => run(dimensions, crowd(seed, dimensions), 'abs', index)), { numRuns: 12 });
   });
