@@ -671,6 +671,10 @@ class GridScene {
    * branch-free, since their outcomes follow no pattern.
    */
   judge2(block: usize, count: i32): void {
+    if ((this.circles | this.layered) == 0) {
+      this.judgeBoxes2(block, count);
+      return;
+    }
     const w = this.subject;
     const wid = load<i32>(this.slot(w));
     // (x, y) pairs in one v128: a record's position and half-extents are adjacent doubles.
@@ -703,6 +707,54 @@ class GridScene {
       }
       this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
     }
+  }
+
+  /**
+   * judge2 while every range is a box and every mask the default: each
+   * record's four answers and its two possible events are computed without
+   * a branch, and each event is written always and kept (the end moved past
+   * it) only when it happened.
+   */
+  judgeBoxes2(block: usize, count: i32): void {
+    const w = this.subject;
+    const wid = load<i32>(this.slot(w));
+    const o = pair(this.ox, this.oy);
+    const n = pair(this.nx, this.ny);
+    const oR = pair(this.orx, this.ory);
+    const nR = pair(this.nrx, this.nry);
+    const oLo = f64x2.sub(o, oR), oHi = f64x2.add(o, oR);
+    const nLo = f64x2.sub(n, nR), nHi = f64x2.add(n, nR);
+    const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
+    const moved = <i32>this.moved;
+    const events = this.events;
+    // Two events of three i32 at most per record.
+    events.reserve(events.length + 6 * count);
+    const data = events.data;
+    let at = data + (<usize>events.length << 2);
+    for (let k = 0; k < count; k++) {
+      const r = block + <usize>k * 40;
+      const p = v128.load(r, 8);
+      if (!i64x2.all_true(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi)))) continue;
+      const range = v128.load(r, 24);
+      const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
+      const other = <i32>(load<i32>(r) != w);
+      const saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) & other;
+      const sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) & other;
+      const was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) & other;
+      const is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) & other;
+      const tid = load<i32>(r, 4);
+      // Its view of the subject: move (2) when it saw and sees, leave (1) when it only saw, enter (0) when it only sees.
+      store<i32>(at, ((saw & sees) << 1) | (saw & ~sees));
+      store<i32>(at, tid, 4);
+      store<i32>(at, wid, 8);
+      at += <usize>(((saw | sees) & ((saw ^ sees) | moved)) * 12);
+      // The subject's view of it: leave (1) when it only was seen, enter (0) when it only is.
+      store<i32>(at, was);
+      store<i32>(at, wid, 4);
+      store<i32>(at, tid, 8);
+      at += <usize>((was ^ is) * 12);
+    }
+    events.length = <i32>((at - data) >> 2);
   }
 
   /** Emits what one record's four answers mean: its view of the subject (enter, leave, move), then the subject's view of it. */
