@@ -10,6 +10,7 @@ import { groupByWatcher, type GroupedEvents } from './scene-grouped.js';
 import { NetView } from './scene-net.js';
 import { BOX, CIRCLE, MARKER, SceneShapes } from './scene-shapes.js';
 import { entityArrays, readSceneSnapshot, writeSceneSnapshot, type SceneSnapshot } from './scene-snapshot.js';
+import { SlotTable } from './slot-table.js';
 import type { FromBufferOptions } from './snapshot-bytes.js';
 import {
   asFloat64Array,
@@ -168,7 +169,7 @@ export class Scene {
   private readonly cellSize: number;
   /** Every entity's range and masks by slot, for snapshots. */
   private readonly shapes = new SceneShapes();
-  private readonly slots = new Map<number, number>();
+  private readonly slots = new SlotTable();
   private readonly freeSlots: number[] = [];
   private nextSlot = 1; // slot 0 holds the lists' head and tail
   private disposed = false;
