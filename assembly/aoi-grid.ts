@@ -24,6 +24,8 @@ const CHOOSE_MIN: i32 = 32;
 const SPARSE_CELL: f64 = 4;
 /** Movers of a batch whose slots and records are read a group ahead (a power of two). */
 const FETCH_AHEAD: i32 = 8;
+/** Cells of a region that stepBoxes2 finds before it judges them. */
+const GATHER_CELLS: i32 = 32;
 const DENSE_CELL: f64 = 32;
 /** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, shape (1: a circle), address of its record. */
 const SLOT: usize = 32;
@@ -248,8 +250,10 @@ class GridScene {
   picker: KNearest;
   /** Nonzero when the scene reports no move events: a move's step then judges as if nothing moved. */
   noMoves: i32;
-  /** What fetchAhead read, summed. */
+  /** What fetchAhead and stepBoxes2 read ahead, summed. */
   fetched: i32;
+  /** Room for GATHER_CELLS (block, count) pairs: cells of a region, found before any is judged. */
+  gathered: usize;
 
   @inline slot(s: i32): usize {
     return this.slots + <usize>s * SLOT;
@@ -594,6 +598,11 @@ class GridScene {
       }
       return;
     }
+    // The common step (2-D, boxes, default masks) has its own loop.
+    if (this.visit == VISIT_STEP && this.dims == 2 && (this.circles | this.layered) == 0) {
+      this.stepBoxes2(lv, x0, y0, z0, x1, y1, z1);
+      return;
+    }
     for (let cz = z0; cz <= z1; cz++) {
       for (let cy = y0; cy <= y1; cy++) {
         for (let cx = x0; cx <= x1; cx++) {
@@ -694,10 +703,6 @@ class GridScene {
    * branch-free, since their outcomes follow no pattern.
    */
   judge2(block: usize, count: i32): void {
-    if ((this.circles | this.layered) == 0) {
-      this.judgeBoxes2(block, count);
-      return;
-    }
     const w = this.subject;
     const wid = load<i32>(this.slot(w));
     // (x, y) pairs in one v128: a record's position and half-extents are adjacent doubles.
@@ -733,12 +738,43 @@ class GridScene {
   }
 
   /**
-   * judge2 while every range is a box and every mask the default: each
-   * record's four answers and its two possible events are computed without
-   * a branch, and each event is written always and kept (the end moved past
-   * it) only when it happened.
+   * A step's judgement of the cells x0..x1, y0..y1, z0..z1 of a 2-D level
+   * while every range is a box and every mask the default. The cells are
+   * found (up to GATHER_CELLS at a time) before any is judged, and the first
+   * word of each block read as it is found, so the blocks load side by side.
    */
-  judgeBoxes2(block: usize, count: i32): void {
+  stepBoxes2(lv: Level, x0: i32, y0: i32, z0: i32, x1: i32, y1: i32, z1: i32): void {
+    const gathered = this.gathered;
+    let found = 0;
+    let touched: i32 = 0;
+    for (let cz = z0; cz <= z1; cz++) {
+      for (let cy = y0; cy <= y1; cy++) {
+        for (let cx = x0; cx <= x1; cx++) {
+          const b = lv.find(cx, cy, cz);
+          if (b < 0) continue;
+          const e = lv.bucket(b);
+          const block = load<i32>(e, 20);
+          store<i32>(gathered + (<usize>found << 3), block);
+          store<i32>(gathered + (<usize>found << 3), load<i32>(e, 12), 4);
+          touched += load<i32>(<usize>block);
+          if (++found == GATHER_CELLS) {
+            this.judgeBoxes2(found);
+            found = 0;
+          }
+        }
+      }
+    }
+    this.fetched = touched;
+    this.judgeBoxes2(found);
+  }
+
+  /**
+   * judge2 of the first `cells` gathered cells, with the subject's boxes set
+   * up once for all of them. Each record's four answers and its two possible
+   * events are computed without a branch, and each event is written always
+   * and kept (the end moved past it) only when it happened.
+   */
+  judgeBoxes2(cells: i32): void {
     const w = this.subject;
     const wid = load<i32>(this.slot(w));
     const o = pair(this.ox, this.oy);
@@ -750,34 +786,38 @@ class GridScene {
     const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
     const moved = <i32>this.moved;
     const events = this.events;
-    // Two events of three i32 at most per record.
-    events.reserve(events.length + 6 * count);
-    const data = events.data;
-    let at = data + (<usize>events.length << 2);
-    for (let k = 0; k < count; k++) {
-      const r = block + <usize>k * 40;
-      const p = v128.load(r, 8);
-      if (!i64x2.all_true(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi)))) continue;
-      const range = v128.load(r, 24);
-      const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
-      const other = <i32>(load<i32>(r) != w);
-      const saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) & other;
-      const sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) & other;
-      const was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) & other;
-      const is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) & other;
-      const tid = load<i32>(r, 4);
-      // Its view of the subject: move (2) when it saw and sees, leave (1) when it only saw, enter (0) when it only sees.
-      store<i32>(at, ((saw & sees) << 1) | (saw & ~sees));
-      store<i32>(at, tid, 4);
-      store<i32>(at, wid, 8);
-      at += <usize>(((saw | sees) & ((saw ^ sees) | moved)) * 12);
-      // The subject's view of it: leave (1) when it only was seen, enter (0) when it only is.
-      store<i32>(at, was);
-      store<i32>(at, wid, 4);
-      store<i32>(at, tid, 8);
-      at += <usize>((was ^ is) * 12);
+    for (let j = 0; j < cells; j++) {
+      const block = <usize>load<i32>(this.gathered + (<usize>j << 3));
+      const count = load<i32>(this.gathered + (<usize>j << 3), 4);
+      // Two events of three i32 at most per record.
+      events.reserve(events.length + 6 * count);
+      const data = events.data;
+      let at = data + (<usize>events.length << 2);
+      for (let k = 0; k < count; k++) {
+        const r = block + <usize>k * 40;
+        const p = v128.load(r, 8);
+        if (!i64x2.all_true(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi)))) continue;
+        const range = v128.load(r, 24);
+        const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
+        const other = <i32>(load<i32>(r) != w);
+        const saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) & other;
+        const sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) & other;
+        const was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) & other;
+        const is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) & other;
+        const tid = load<i32>(r, 4);
+        // Its view of the subject: move (2) when it saw and sees, leave (1) when it only saw, enter (0) when it only sees.
+        store<i32>(at, ((saw & sees) << 1) | (saw & ~sees));
+        store<i32>(at, tid, 4);
+        store<i32>(at, wid, 8);
+        at += <usize>(((saw | sees) & ((saw ^ sees) | moved)) * 12);
+        // The subject's view of it: leave (1) when it only was seen, enter (0) when it only is.
+        store<i32>(at, was);
+        store<i32>(at, wid, 4);
+        store<i32>(at, tid, 8);
+        at += <usize>((was ^ is) * 12);
+      }
+      events.length = <i32>((at - data) >> 2);
     }
-    events.length = <i32>((at - data) >> 2);
   }
 
   /** Emits what one record's four answers mean: its view of the subject (enter, leave, move), then the subject's view of it. */
@@ -1127,6 +1167,7 @@ export function aoiGridCreate(dims: i32, cellSize: f64): i32 {
   s.events = newIntList();
   s.results = newIntList();
   s.picker = newKNearest();
+  s.gathered = heap.alloc(<usize>GATHER_CELLS << 3);
   s.ensureSlot(15);
   return <i32>changetype<usize>(s);
 }
@@ -1147,6 +1188,7 @@ export function aoiGridDestroy(ptr: i32): void {
   freeIntList(s.events);
   freeIntList(s.results);
   freeKNearest(s.picker);
+  heap.free(s.gathered);
   heap.free(<usize>ptr);
 }
 
