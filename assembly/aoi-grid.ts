@@ -536,8 +536,9 @@ class GridScene {
     const r = this.recordOf(s);
     this.subjectRecord = r;
     this.oRound = this.isCircle(s);
-    this.oLayer = this.layerOf(s);
-    this.oSees = this.seesOf(s);
+    // While no entity has masks other than the defaults, s's are those: its masks entry is not read.
+    this.oLayer = this.layered == 0 ? DEFAULT_LAYER : this.layerOf(s);
+    this.oSees = this.layered == 0 ? DEFAULT_SEES : this.seesOf(s);
     this.ox = load<f64>(r, 8);
     this.oy = load<f64>(r, 16);
     if (this.dims == 3) {
