@@ -252,6 +252,8 @@ class GridScene {
   noMoves: i32;
   /** What fetchAhead and stepBoxes2 read ahead, summed. */
   fetched: i32;
+  /** Addresses of the records inside a step's region, for judgeBoxes2. */
+  listed: IntList;
   /** Room for GATHER_CELLS (block, count) pairs: cells of a region, found before any is judged. */
   gathered: usize;
 
@@ -771,9 +773,11 @@ class GridScene {
 
   /**
    * judge2 of the first `cells` gathered cells, with the subject's boxes set
-   * up once for all of them. Each record's four answers and its two possible
-   * events are computed without a branch, and each event is written always
-   * and kept (the end moved past it) only when it happened.
+   * up once for all of them. First the records inside the region's bounds
+   * are listed (each address written always, kept when inside), then each
+   * listed record's four answers and two possible events are computed, each
+   * event written always and kept (the end moved past it) only when it
+   * happened: the only branches are the loops'.
    */
   judgeBoxes2(cells: i32): void {
     const w = this.subject;
@@ -787,38 +791,49 @@ class GridScene {
     const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
     const moved = <i32>this.moved;
     const events = this.events;
+    // The records inside the region's bounds, listed without a branch.
+    const listed = this.listed;
+    let m: usize = 0;
     for (let j = 0; j < cells; j++) {
       const block = <usize>load<i32>(this.gathered + (<usize>j << 3));
       const count = load<i32>(this.gathered + (<usize>j << 3), 4);
-      // Two events of three i32 at most per record.
-      events.reserve(events.length + 6 * count);
-      const data = events.data;
-      let at = data + (<usize>events.length << 2);
+      listed.reserve(<i32>m + count);
+      const list = listed.data;
       for (let k = 0; k < count; k++) {
         const r = block + <usize>k * 40;
         const p = v128.load(r, 8);
-        if (!i64x2.all_true(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi)))) continue;
-        const range = v128.load(r, 24);
-        const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
-        const other = <i32>(load<i32>(r) != w);
-        const saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) & other;
-        const sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) & other;
-        const was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) & other;
-        const is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) & other;
-        const tid = load<i32>(r, 4);
-        // Its view of the subject: move (2) when it saw and sees, leave (1) when it only saw, enter (0) when it only sees.
-        store<i32>(at, ((saw & sees) << 1) | (saw & ~sees));
-        store<i32>(at, tid, 4);
-        store<i32>(at, wid, 8);
-        at += <usize>(((saw | sees) & ((saw ^ sees) | moved)) * 12);
-        // The subject's view of it: leave (1) when it only was seen, enter (0) when it only is.
-        store<i32>(at, was);
-        store<i32>(at, wid, 4);
-        store<i32>(at, tid, 8);
-        at += <usize>((was ^ is) * 12);
+        store<u32>(list + (m << 2), <u32>r);
+        m += <usize>i64x2.all_true(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi)));
       }
-      events.length = <i32>((at - data) >> 2);
     }
+    const list = listed.data;
+    // Two events of three i32 at most per record.
+    events.reserve(events.length + 6 * <i32>m);
+    const data = events.data;
+    let at = data + (<usize>events.length << 2);
+    for (let i: usize = 0; i < m; i++) {
+      const r = <usize>load<u32>(list + (i << 2));
+      const p = v128.load(r, 8);
+      const range = v128.load(r, 24);
+      const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
+      const other = <i32>(load<i32>(r) != w);
+      const saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) & other;
+      const sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) & other;
+      const was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) & other;
+      const is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) & other;
+      const tid = load<i32>(r, 4);
+      // Its view of the subject: move (2) when it saw and sees, leave (1) when it only saw, enter (0) when it only sees.
+      store<i32>(at, ((saw & sees) << 1) | (saw & ~sees));
+      store<i32>(at, tid, 4);
+      store<i32>(at, wid, 8);
+      at += <usize>(((saw | sees) & ((saw ^ sees) | moved)) * 12);
+      // The subject's view of it: leave (1) when it only was seen, enter (0) when it only is.
+      store<i32>(at, was);
+      store<i32>(at, wid, 4);
+      store<i32>(at, tid, 8);
+      at += <usize>((was ^ is) * 12);
+    }
+    events.length = <i32>((at - data) >> 2);
   }
 
   /** Emits what one record's four answers mean: its view of the subject (enter, leave, move), then the subject's view of it. */
@@ -1132,7 +1147,8 @@ class GridScene {
       }
     }
     bytes += <f64>offsetof<KNearest>() + <f64>this.picker.capacity * 12;
-    return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity) * 4;
+    bytes += <f64>(GATHER_CELLS << 3);
+    return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity + this.listed.capacity) * 4;
   }
 }
 
@@ -1167,6 +1183,7 @@ export function aoiGridCreate(dims: i32, cellSize: f64): i32 {
   s.active = newIntList();
   s.events = newIntList();
   s.results = newIntList();
+  s.listed = newIntList();
   s.picker = newKNearest();
   s.gathered = heap.alloc(<usize>GATHER_CELLS << 3);
   s.ensureSlot(15);
@@ -1188,6 +1205,7 @@ export function aoiGridDestroy(ptr: i32): void {
   freeIntList(s.active);
   freeIntList(s.events);
   freeIntList(s.results);
+  freeIntList(s.listed);
   freeKNearest(s.picker);
   heap.free(s.gathered);
   heap.free(<usize>ptr);
