@@ -803,7 +803,7 @@ class GridScene {
         const r = block + <usize>k * 40;
         const p = v128.load(r, 8);
         store<u32>(list + (m << 2), <u32>r);
-        m += <usize>i64x2.all_true(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi)));
+        m += <usize>(i64x2.bitmask(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi))) == 3);
       }
     }
     const list = listed.data;
@@ -817,10 +817,10 @@ class GridScene {
       const range = v128.load(r, 24);
       const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
       const other = <i32>(load<i32>(r) != w);
-      const saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) & other;
-      const sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) & other;
-      const was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) & other;
-      const is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) & other;
+      const saw = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) == 3) & other;
+      const sees = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) == 3) & other;
+      const was = <i32>(i64x2.bitmask(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) == 3) & other;
+      const is = <i32>(i64x2.bitmask(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) == 3) & other;
       const tid = load<i32>(r, 4);
       // Its view of the subject: move (2) when it saw and sees, leave (1) when it only saw, enter (0) when it only sees.
       store<i32>(at, ((saw & sees) << 1) | (saw & ~sees));
