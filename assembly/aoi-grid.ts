@@ -24,7 +24,7 @@ const CHOOSE_MIN: i32 = 32;
 const SPARSE_CELL: f64 = 4;
 /** Movers of a batch whose slots and records are read a group ahead (a power of two). */
 const FETCH_AHEAD: i32 = 8;
-/** Cells of a region that stepBoxes2 finds before it judges them. */
+/** Cells of a region that visitRect finds before it reads them. */
 const GATHER_CELLS: i32 = 32;
 const DENSE_CELL: f64 = 32;
 /** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, shape (1: a circle), address of its record. */
@@ -250,11 +250,11 @@ class GridScene {
   picker: KNearest;
   /** Nonzero when the scene reports no move events: a move's step then judges as if nothing moved. */
   noMoves: i32;
-  /** What fetchAhead and stepBoxes2 read ahead, summed. */
+  /** What fetchAhead and visitRect read ahead, summed. */
   fetched: i32;
-  /** Addresses of the records inside a step's region, for judgeBoxes2. */
+  /** Addresses of the records inside a step's region, for judgeCells2. */
   listed: IntList;
-  /** Room for GATHER_CELLS (block, count) pairs: cells of a region, found before any is judged. */
+  /** Room for GATHER_CELLS (block, count) pairs: cells of a region, found before any is read. */
   gathered: usize;
 
   @inline slot(s: i32): usize {
@@ -601,21 +601,38 @@ class GridScene {
       }
       return;
     }
-    // The common step (2-D, boxes, default masks) has its own loop.
-    if (this.visit == VISIT_STEP && this.dims == 2 && (this.circles | this.layered) == 0) {
-      this.stepBoxes2(lv, x0, y0, z0, x1, y1, z1);
-      return;
-    }
+    // The cells are found (up to GATHER_CELLS at a time) before any is read, each block's first word read as it is found, so the blocks load side by side.
+    const gathered = this.gathered;
+    let found = 0;
+    let touched: i32 = 0;
     for (let cz = z0; cz <= z1; cz++) {
       for (let cy = y0; cy <= y1; cy++) {
         for (let cx = x0; cx <= x1; cx++) {
           const b = lv.find(cx, cy, cz);
           if (b < 0) continue;
           const e = lv.bucket(b);
-          this.visitCell(<usize>load<i32>(e, 20), load<i32>(e, 12));
+          const block = load<i32>(e, 20);
+          store<i32>(gathered + (<usize>found << 3), block);
+          store<i32>(gathered + (<usize>found << 3), load<i32>(e, 12), 4);
+          touched += load<i32>(<usize>block);
+          if (++found == GATHER_CELLS) {
+            this.visitGathered(found);
+            found = 0;
+          }
         }
       }
     }
+    this.fetched = touched;
+    this.visitGathered(found);
+  }
+
+  /** Visits the first `cells` gathered cells in order: a 2-D step judges them together. */
+  visitGathered(cells: i32): void {
+    if (this.visit == VISIT_STEP && this.dims == 2) {
+      this.judgeCells2(cells);
+      return;
+    }
+    for (let j = 0; j < cells; j++) this.visitCell(<usize>load<i32>(this.gathered + (<usize>j << 3)), load<i32>(this.gathered + (<usize>j << 3), 4));
   }
 
   visitRegions(lv: Level, hasA: bool, hasB: bool): void {
@@ -666,8 +683,13 @@ class GridScene {
 
   visitCell(block: usize, count: i32): void {
     if (this.visit == VISIT_STEP) {
-      if (this.dims == 2) this.judge2(block, count);
-      else this.judge3(block, count);
+      if (this.dims == 2) {
+        store<i32>(this.gathered, <i32>block);
+        store<i32>(this.gathered, count, 4);
+        this.judgeCells2(1);
+      } else {
+        this.judge3(block, count);
+      }
       return;
     }
     const w = this.subject;
@@ -700,86 +722,33 @@ class GridScene {
   }
 
   /**
-   * The step's judgement of each record of a 2-D cell: does it see the
-   * subject before and after, does the subject see it before and after.
-   * Records outside the region's bounds are dropped first; the tests are
-   * branch-free, since their outcomes follow no pattern.
+   * The step's judgement of each record of the first `cells` gathered 2-D
+   * cells: does it see the subject before and after, does the subject see it
+   * before and after. First the records inside the region's bounds are
+   * listed (each address written always, kept when inside), then each listed
+   * record's four answers and two possible events are computed, each event
+   * written always and kept (the end moved past it) only when it happened:
+   * whether a record is near or sees the subject follows no pattern a branch
+   * could learn. Circles and layer masks, while the scene has any, refine
+   * the boxes' answers.
    */
-  judge2(block: usize, count: i32): void {
-    const w = this.subject;
-    const wid = load<i32>(this.slot(w));
-    // (x, y) pairs in one v128: a record's position and half-extents are adjacent doubles.
-    const o = pair(this.ox, this.oy);
-    const n = pair(this.nx, this.ny);
-    const oR = pair(this.orx, this.ory);
-    const nR = pair(this.nrx, this.nry);
-    const oLo = f64x2.sub(o, oR), oHi = f64x2.add(o, oR);
-    const nLo = f64x2.sub(n, nR), nHi = f64x2.add(n, nR);
-    const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
-    const moved = <i32>this.moved;
-    const refined = (this.circles | this.layered) != 0;
-    for (let k = 0; k < count; k++) {
-      const r = block + <usize>k * 40;
-      const p = v128.load(r, 8);
-      if (!i64x2.all_true(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi)))) continue;
-      if (load<i32>(r) == w) continue;
-      const range = v128.load(r, 24);
-      const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
-      let saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi)));
-      let sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi)));
-      let was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
-      let is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
-      if (refined && (saw | sees | was | is) != 0) {
-        const mask = this.refine(load<i32>(r), f64x2.extract_lane(p, 0), f64x2.extract_lane(p, 1), 0, f64x2.extract_lane(range, 0));
-        saw &= mask;
-        sees &= mask >> 1;
-        was &= mask >> 2;
-        is &= mask >> 3;
-      }
-      this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
-    }
+  judgeCells2(cells: i32): void {
+    if ((this.circles | this.layered) != 0) this.judgeRefined2(cells);
+    else this.judgeBoxes2(cells);
   }
 
-  /**
-   * A step's judgement of the cells x0..x1, y0..y1, z0..z1 of a 2-D level
-   * while every range is a box and every mask the default. The cells are
-   * found (up to GATHER_CELLS at a time) before any is judged, and the first
-   * word of each block read as it is found, so the blocks load side by side.
-   */
-  stepBoxes2(lv: Level, x0: i32, y0: i32, z0: i32, x1: i32, y1: i32, z1: i32): void {
-    const gathered = this.gathered;
-    let found = 0;
-    let touched: i32 = 0;
-    for (let cz = z0; cz <= z1; cz++) {
-      for (let cy = y0; cy <= y1; cy++) {
-        for (let cx = x0; cx <= x1; cx++) {
-          const b = lv.find(cx, cy, cz);
-          if (b < 0) continue;
-          const e = lv.bucket(b);
-          const block = load<i32>(e, 20);
-          store<i32>(gathered + (<usize>found << 3), block);
-          store<i32>(gathered + (<usize>found << 3), load<i32>(e, 12), 4);
-          touched += load<i32>(<usize>block);
-          if (++found == GATHER_CELLS) {
-            this.judgeBoxes2(found);
-            found = 0;
-          }
-        }
-      }
-    }
-    this.fetched = touched;
-    this.judgeBoxes2(found);
-  }
-
-  /**
-   * judge2 of the first `cells` gathered cells, with the subject's boxes set
-   * up once for all of them. First the records inside the region's bounds
-   * are listed (each address written always, kept when inside), then each
-   * listed record's four answers and two possible events are computed, each
-   * event written always and kept (the end moved past it) only when it
-   * happened: the only branches are the loops'.
-   */
+  /** judgeCells2 while every range is a box and every mask the default: the loop's copy without refinement. */
   judgeBoxes2(cells: i32): void {
+    this.judgeCellsAs2(cells, false);
+  }
+
+  /** judgeCells2 while the scene has circles or masks other than the defaults. */
+  judgeRefined2(cells: i32): void {
+    this.judgeCellsAs2(cells, true);
+  }
+
+  /** judgeCells2, refining the answers when `refined` (a constant at each of its two inlined uses). */
+  @inline judgeCellsAs2(cells: i32, refined: bool): void {
     const w = this.subject;
     const wid = load<i32>(this.slot(w));
     const o = pair(this.ox, this.oy);
@@ -817,10 +786,17 @@ class GridScene {
       const range = v128.load(r, 24);
       const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
       const other = <i32>(load<i32>(r) != w);
-      const saw = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) == 3) & other;
-      const sees = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) == 3) & other;
-      const was = <i32>(i64x2.bitmask(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) == 3) & other;
-      const is = <i32>(i64x2.bitmask(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) == 3) & other;
+      let saw = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) == 3) & other;
+      let sees = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) == 3) & other;
+      let was = <i32>(i64x2.bitmask(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) == 3) & other;
+      let is = <i32>(i64x2.bitmask(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) == 3) & other;
+      if (refined && (saw | sees | was | is) != 0) {
+        const mask = this.refine(load<i32>(r), f64x2.extract_lane(p, 0), f64x2.extract_lane(p, 1), 0, f64x2.extract_lane(range, 0));
+        saw &= mask;
+        sees &= mask >> 1;
+        was &= mask >> 2;
+        is &= mask >> 3;
+      }
       const tid = load<i32>(r, 4);
       // Its view of the subject: move (2) when it saw and sees, leave (1) when it only saw, enter (0) when it only sees.
       store<i32>(at, ((saw & sees) << 1) | (saw & ~sees));
@@ -845,7 +821,7 @@ class GridScene {
     if (was ^ is) this.emit(is ? EVENT_ENTER : EVENT_LEAVE, wid, tid);
   }
 
-  /** judge2 for a 3-D cell. */
+  /** judgeCells2 for one 3-D cell, record by record. */
   judge3(block: usize, count: i32): void {
     const w = this.subject;
     const wid = load<i32>(this.slot(w));
