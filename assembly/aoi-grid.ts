@@ -22,11 +22,11 @@ const REACH_SLACK: f64 = 1e-15;
 const SCAN_ALL_RATIO: f64 = 2;
 const CHOOSE_MIN: i32 = 32;
 const SPARSE_CELL: f64 = 4;
+const DENSE_CELL: f64 = 32;
 /** Movers of a batch whose slots and records are read a group ahead (a power of two). */
 const FETCH_AHEAD: i32 = 8;
 /** Cells of a region that visitRect finds before it reads them. */
 const GATHER_CELLS: i32 = 32;
-const DENSE_CELL: f64 = 32;
 /** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, shape (1: a circle), address of its record. */
 const SLOT: usize = 32;
 
@@ -515,8 +515,9 @@ class GridScene {
   }
 
   /**
-   * Reads, for a batch of moves from index k on, the records of the next
-   * FETCH_AHEAD movers and the slots of the FETCH_AHEAD after them. A mover's
+   * Reads, for a batch of moves from index k on, the records of the
+   * FETCH_AHEAD movers from k and the slots of the FETCH_AHEAD after them
+   * (their records come at the next group). A mover's
    * slot and record are far apart in memory, and each read waits on the one
    * before; reading a group side by side, a group early, lets those waits
    * overlap. The sum is kept only so the reads stay.
@@ -601,7 +602,8 @@ class GridScene {
       }
       return;
     }
-    // The cells are found (up to GATHER_CELLS at a time) before any is read, each block's first word read as it is found, so the blocks load side by side.
+    // The cells are found (up to GATHER_CELLS at a time) before any is read, and each
+    // block's first word is read as it is found, so the blocks load side by side.
     const gathered = this.gathered;
     let found = 0;
     let touched: i32 = 0;
@@ -684,6 +686,7 @@ class GridScene {
   visitCell(block: usize, count: i32): void {
     if (this.visit == VISIT_STEP) {
       if (this.dims == 2) {
+        // A cell of a table walk is judged as a gathering of one.
         store<i32>(this.gathered, <i32>block);
         store<i32>(this.gathered, count, 4);
         this.judgeCells2(1);
@@ -751,6 +754,7 @@ class GridScene {
   @inline judgeCellsAs2(cells: i32, refined: bool): void {
     const w = this.subject;
     const wid = load<i32>(this.slot(w));
+    // (x, y) pairs in one v128: a record's position and half-extents are adjacent doubles.
     const o = pair(this.ox, this.oy);
     const n = pair(this.nx, this.ny);
     const oR = pair(this.orx, this.ory);
