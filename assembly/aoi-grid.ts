@@ -583,7 +583,7 @@ class GridScene {
     return true;
   }
 
-  region(lv: Level, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, reach: bool, which: i32): bool {
+  @inline region(lv: Level, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, reach: bool, which: i32): bool {
     return this.axisSpan(lv, 0, x, rx, reach, which) && this.axisSpan(lv, 1, y, ry, reach, which) && this.axisSpan(lv, 2, z, rz, reach, which);
   }
 
@@ -637,7 +637,7 @@ class GridScene {
     for (let j = 0; j < cells; j++) this.visitCell(<usize>load<i32>(this.gathered + (<usize>j << 3)), load<i32>(this.gathered + (<usize>j << 3), 4));
   }
 
-  visitRegions(lv: Level, hasA: bool, hasB: bool): void {
+  @inline visitRegions(lv: Level, hasA: bool, hasB: bool): void {
     if (hasA && hasB) {
       const meet = this.ax0 <= this.bx1 && this.bx0 <= this.ax1 && this.ay0 <= this.by1 && this.by0 <= this.ay1 && this.az0 <= this.bz1 && this.bz0 <= this.az1;
       if (meet) {
