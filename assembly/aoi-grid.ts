@@ -29,6 +29,10 @@ const SCAN_ALL_RATIO: f64 = 2;
 const CHOOSE_MIN: i32 = 32;
 const SPARSE_CELL: f64 = 4;
 const DENSE_CELL: f64 = 32;
+/** Movers of a batch whose slots and records are read a group ahead (a power of two). */
+const FETCH_AHEAD: i32 = 8;
+/** Cells of a region that visitRect finds before it reads them. */
+const GATHER_CELLS: i32 = 32;
 /** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, shape (SHAPE_ bits), address of its record. */
 const SLOT: usize = 32;
 /** Shape bits: the range is a circle (sphere) of radius its first half-extent; the watcher has a margin. */
@@ -270,6 +274,12 @@ class GridScene {
   picker: KNearest;
   /** Nonzero when the scene reports no move events: a move's step then judges as if nothing moved. */
   noMoves: i32;
+  /** What fetchAhead and visitRect read ahead, summed. */
+  fetched: i32;
+  /** Addresses of the records inside a step's region, for judgeCells2. */
+  listed: IntList;
+  /** Room for GATHER_CELLS (block, count) pairs: cells of a region, found before any is read. */
+  gathered: usize;
 
   @inline slot(s: i32): usize {
     return this.slots + <usize>s * SLOT;
@@ -657,6 +667,26 @@ class GridScene {
     active.length--;
   }
 
+  /**
+   * Reads, for a batch of moves from index k on, the records of the
+   * FETCH_AHEAD movers from k and the slots of the FETCH_AHEAD after them
+   * (their records come at the next group). A mover's
+   * slot and record are far apart in memory, and each read waits on the one
+   * before; reading a group side by side, a group early, lets those waits
+   * overlap. The sum is kept only so the reads stay.
+   */
+  fetchAhead(slots: usize, k: i32, count: i32): void {
+    let sum: i32 = 0;
+    const records = min<i32>(k + FETCH_AHEAD, count);
+    for (let j = k; j < records; j++) sum += load<i32>(this.recordOf(load<i32>(slots + (<usize>j << 2))));
+    const ahead = min<i32>(k + 2 * FETCH_AHEAD, count);
+    for (let j = records; j < ahead; j++) {
+      const p = this.slot(load<i32>(slots + (<usize>j << 2)));
+      sum += load<i32>(p, 4) + load<i32>(p, 28);
+    }
+    this.fetched = sum;
+  }
+
   /** Reads slot s's position into (ox, oy, oz), (grown) half-extents into (orx, ory, orz), shape and masks (and plain half-extents with a margin). */
   readOld(s: i32): void {
     const r = this.recordOf(s);
@@ -670,8 +700,9 @@ class GridScene {
       this.opy = load<f64>(p, 8);
       this.opz = load<f64>(p, 16);
     }
-    this.oLayer = this.layerOf(s);
-    this.oSees = this.seesOf(s);
+    // While no entity has masks other than the defaults, s's are those: its masks entry is not read.
+    this.oLayer = this.layered == 0 ? DEFAULT_LAYER : this.layerOf(s);
+    this.oSees = this.layered == 0 ? DEFAULT_SEES : this.seesOf(s);
     this.ox = load<f64>(r, 8);
     this.oy = load<f64>(r, 16);
     if (this.dims == 3) {
@@ -713,7 +744,7 @@ class GridScene {
     return true;
   }
 
-  region(lv: Level, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, reach: bool, which: i32): bool {
+  @inline region(lv: Level, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, reach: bool, which: i32): bool {
     return this.axisSpan(lv, 0, x, rx, reach, which) && this.axisSpan(lv, 1, y, ry, reach, which) && this.axisSpan(lv, 2, z, rz, reach, which);
   }
 
@@ -732,19 +763,42 @@ class GridScene {
       }
       return;
     }
+    // The cells are found (up to GATHER_CELLS at a time) before any is read, and each
+    // block's first word is read as it is found, so the blocks load side by side.
+    const gathered = this.gathered;
+    let found = 0;
+    let touched: i32 = 0;
     for (let cz = z0; cz <= z1; cz++) {
       for (let cy = y0; cy <= y1; cy++) {
         for (let cx = x0; cx <= x1; cx++) {
           const b = lv.find(cx, cy, cz);
           if (b < 0) continue;
           const e = lv.bucket(b);
-          this.visitCell(<usize>load<i32>(e, 20), load<i32>(e, 12));
+          const block = load<i32>(e, 20);
+          store<i32>(gathered + (<usize>found << 3), block);
+          store<i32>(gathered + (<usize>found << 3), load<i32>(e, 12), 4);
+          touched += load<i32>(<usize>block);
+          if (++found == GATHER_CELLS) {
+            this.visitGathered(found);
+            found = 0;
+          }
         }
       }
     }
+    this.fetched = touched;
+    this.visitGathered(found);
   }
 
-  visitRegions(lv: Level, hasA: bool, hasB: bool): void {
+  /** Visits the first `cells` gathered cells in order: a 2-D step judges them together. */
+  visitGathered(cells: i32): void {
+    if (this.visit == VISIT_STEP && this.dims == 2) {
+      this.judgeCells2(cells);
+      return;
+    }
+    for (let j = 0; j < cells; j++) this.visitCell(<usize>load<i32>(this.gathered + (<usize>j << 3)), load<i32>(this.gathered + (<usize>j << 3), 4));
+  }
+
+  @inline visitRegions(lv: Level, hasA: bool, hasB: bool): void {
     if (hasA && hasB) {
       const meet = this.ax0 <= this.bx1 && this.bx0 <= this.ax1 && this.ay0 <= this.by1 && this.by0 <= this.ay1 && this.az0 <= this.bz1 && this.bz0 <= this.az1;
       if (meet) {
@@ -792,8 +846,14 @@ class GridScene {
 
   visitCell(block: usize, count: i32): void {
     if (this.visit == VISIT_STEP) {
-      if (this.dims == 2) this.judge2(block, count);
-      else this.judge3(block, count);
+      if (this.dims == 2) {
+        // A cell of a table walk is judged as a gathering of one.
+        store<i32>(this.gathered, <i32>block);
+        store<i32>(this.gathered, count, 4);
+        this.judgeCells2(1);
+      } else {
+        this.judge3(block, count);
+      }
       return;
     }
     const w = this.subject;
@@ -828,12 +888,33 @@ class GridScene {
   }
 
   /**
-   * The step's judgement of each record of a 2-D cell: does it see the
-   * subject before and after, does the subject see it before and after.
-   * Records outside the region's bounds are dropped first; the tests are
-   * branch-free, since their outcomes follow no pattern.
+   * The step's judgement of each record of the first `cells` gathered 2-D
+   * cells: does it see the subject before and after, does the subject see it
+   * before and after. First the records inside the region's bounds are
+   * listed (each address written always, kept when inside), then each listed
+   * record's four answers and two possible events are computed, each event
+   * written always and kept (the end moved past it) only when it happened:
+   * whether a record is near or sees the subject follows no pattern a branch
+   * could learn. Circles, margins and layer masks, while the scene has any,
+   * refine the boxes' answers.
    */
-  judge2(block: usize, count: i32): void {
+  judgeCells2(cells: i32): void {
+    if ((this.circles | this.layered | this.margins) != 0) this.judgeRefined2(cells);
+    else this.judgeBoxes2(cells);
+  }
+
+  /** judgeCells2 while every range is a box without margin and every mask the default: the loop's copy without refinement. */
+  judgeBoxes2(cells: i32): void {
+    this.judgeCellsAs2(cells, false);
+  }
+
+  /** judgeCells2 while the scene has circles, margins or masks other than the defaults. */
+  judgeRefined2(cells: i32): void {
+    this.judgeCellsAs2(cells, true);
+  }
+
+  /** judgeCells2, refining the answers when `refined` (a constant at each of its two inlined uses). */
+  @inline judgeCellsAs2(cells: i32, refined: bool): void {
     const w = this.subject;
     const wid = load<i32>(this.slot(w));
     // (x, y) pairs in one v128: a record's position and half-extents are adjacent doubles.
@@ -845,18 +926,37 @@ class GridScene {
     const nLo = f64x2.sub(n, nR), nHi = f64x2.add(n, nR);
     const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
     const moved = <i32>this.moved;
-    const refined = (this.circles | this.layered | this.margins) != 0;
-    for (let k = 0; k < count; k++) {
-      const r = block + <usize>k * 40;
+    const events = this.events;
+    // The records inside the region's bounds, listed without a branch.
+    const listed = this.listed;
+    let m: usize = 0;
+    for (let j = 0; j < cells; j++) {
+      const block = <usize>load<i32>(this.gathered + (<usize>j << 3));
+      const count = load<i32>(this.gathered + (<usize>j << 3), 4);
+      listed.reserve(<i32>m + count);
+      const list = listed.data;
+      for (let k = 0; k < count; k++) {
+        const r = block + <usize>k * 40;
+        const p = v128.load(r, 8);
+        store<u32>(list + (m << 2), <u32>r);
+        m += <usize>(i64x2.bitmask(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi))) == 3);
+      }
+    }
+    const list = listed.data;
+    // Two events of three i32 at most per record.
+    events.reserve(events.length + 6 * <i32>m);
+    const data = events.data;
+    let at = data + (<usize>events.length << 2);
+    for (let i: usize = 0; i < m; i++) {
+      const r = <usize>load<u32>(list + (i << 2));
       const p = v128.load(r, 8);
-      if (!i64x2.all_true(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi)))) continue;
-      if (load<i32>(r) == w) continue;
       const range = v128.load(r, 24);
       const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
-      let saw = <i32>i64x2.all_true(v128.and(f64x2.le(lo, o), f64x2.le(o, hi)));
-      let sees = <i32>i64x2.all_true(v128.and(f64x2.le(lo, n), f64x2.le(n, hi)));
-      let was = <i32>i64x2.all_true(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi)));
-      let is = <i32>i64x2.all_true(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi)));
+      const other = <i32>(load<i32>(r) != w);
+      let saw = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) == 3) & other;
+      let sees = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) == 3) & other;
+      let was = <i32>(i64x2.bitmask(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) == 3) & other;
+      let is = <i32>(i64x2.bitmask(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) == 3) & other;
       if (refined && (saw | sees | was | is) != 0) {
         const mask = this.refine(r, saw | (sees << 1) | (was << 2) | (is << 3));
         saw &= mask;
@@ -864,8 +964,19 @@ class GridScene {
         was &= mask >> 2;
         is &= mask >> 3;
       }
-      this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
+      const tid = load<i32>(r, 4);
+      // Its view of the subject: move (2) when it saw and sees, leave (1) when it only saw, enter (0) when it only sees.
+      store<i32>(at, ((saw & sees) << 1) | (saw & ~sees));
+      store<i32>(at, tid, 4);
+      store<i32>(at, wid, 8);
+      at += <usize>(((saw | sees) & ((saw ^ sees) | moved)) * 12);
+      // The subject's view of it: leave (1) when it only was seen, enter (0) when it only is.
+      store<i32>(at, was);
+      store<i32>(at, wid, 4);
+      store<i32>(at, tid, 8);
+      at += <usize>((was ^ is) * 12);
     }
+    events.length = <i32>((at - data) >> 2);
   }
 
   /** Emits what one record's four answers mean: its view of the subject (enter, leave, move), then the subject's view of it. */
@@ -877,7 +988,7 @@ class GridScene {
     if (was ^ is) this.emit(is ? EVENT_ENTER : EVENT_LEAVE, wid, tid);
   }
 
-  /** judge2 for a 3-D cell. */
+  /** judgeCells2 for one 3-D cell, record by record. */
   judge3(block: usize, count: i32): void {
     const w = this.subject;
     const wid = load<i32>(this.slot(w));
@@ -1225,7 +1336,8 @@ class GridScene {
     bytes += <f64>offsetof<KNearest>() + <f64>this.picker.capacity * 12;
     bytes += <f64>offsetof<PairSet>() + <f64>(this.held.mask + 1) * 8;
     if (this.plain != 0) bytes += <f64>this.capacity * <f64>PLAIN;
-    return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity) * 4;
+    bytes += <f64>(GATHER_CELLS << 3);
+    return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity + this.listed.capacity) * 4;
   }
 }
 
@@ -1289,8 +1401,10 @@ export function aoiGridCreate(dims: i32, cellSize: f64): i32 {
   s.active = newIntList();
   s.events = newIntList();
   s.results = newIntList();
+  s.listed = newIntList();
   s.picker = newKNearest();
   s.held = newPairSet();
+  s.gathered = heap.alloc(<usize>GATHER_CELLS << 3);
   s.ensureSlot(15);
   return <i32>changetype<usize>(s);
 }
@@ -1312,7 +1426,9 @@ export function aoiGridDestroy(ptr: i32): void {
   freeIntList(s.active);
   freeIntList(s.events);
   freeIntList(s.results);
+  freeIntList(s.listed);
   freeKNearest(s.picker);
+  heap.free(s.gathered);
   heap.free(<usize>ptr);
 }
 
@@ -1351,6 +1467,7 @@ export function aoiGridHold(ptr: i32, w: i32, t: i32): void {
 export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
   const s = grid(ptr);
   for (let k = 0; k < count; k++) {
+    if ((k & (FETCH_AHEAD - 1)) == 0) s.fetchAhead(<usize>slots, k, count);
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
     s.move(load<i32>(<usize>slots + (<usize>k << 2)), load<f64>(<usize>xs + (<usize>k << 3)), load<f64>(<usize>ys + (<usize>k << 3)), z);
   }

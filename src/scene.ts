@@ -10,6 +10,7 @@ import { groupByWatcher, type GroupedEvents } from './scene-grouped.js';
 import { NetView } from './scene-net.js';
 import { BOX, CIRCLE, MARKER, SceneShapes } from './scene-shapes.js';
 import { entityArrays, readSceneSnapshot, writeSceneSnapshot, type SceneSnapshot } from './scene-snapshot.js';
+import { SlotTable } from './slot-table.js';
 import type { FromBufferOptions } from './snapshot-bytes.js';
 import {
   asFloat64Array,
@@ -193,7 +194,7 @@ export class Scene {
   private readonly cellSize: number;
   /** Every entity's range and masks by slot, for snapshots. */
   private readonly shapes = new SceneShapes();
-  private readonly slots = new Map<number, number>();
+  private readonly slots = new SlotTable();
   private readonly freeSlots: number[] = [];
   private nextSlot = 1; // slot 0 holds the lists' head and tail
   private disposed = false;
@@ -592,7 +593,7 @@ export class Scene {
     const slots = this.core.heldPairs();
     if (slots.length === 0) return slots;
     const idOf = new Map<number, number>();
-    for (const [id, slot] of this.slots) idOf.set(slot, id);
+    for (const id of this.slots.keys()) idOf.set(this.slots.get(id)!, id);
     const pairs: Array<[number, number]> = [];
     for (let k = 0; k < slots.length; k += 2) pairs.push([idOf.get(slots[k])!, idOf.get(slots[k + 1])!]);
     pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);

@@ -54,6 +54,29 @@ describe.each(['wasm', 'js'] as const)('Scene index option (%s)', (backend) => {
   });
 });
 
+describe('Scene grid: a wide watcher over a crowd of small cells', () => {
+  it('its box covers over a hundred occupied finer cells: the same events in the same order on both backends, and as the lists index', () => {
+    const make = (backend: 'wasm' | 'js', index: 'lists' | 'grid'): Scene => new Scene({ backend, index, cellSize: 1, defaultRange: 0.4 });
+    const scenes = [make('wasm', 'grid'), make('js', 'grid'), make('wasm', 'lists')];
+    const logs = scenes.map((scene) => {
+      // A 30 x 30 crowd with small ranges, one to a unit square, and a watcher whose box is 24 units wide.
+      for (let i = 0; i < 900; i++) scene.add(i, (i % 30) + ((i * 7) % 10) / 10, Math.floor(i / 30) + ((i * 3) % 10) / 10);
+      scene.add(1000, 3, 3, 12);
+      const log: number[][] = [Array.from(scene.drainArray())];
+      for (let t = 1; t <= 8; t++) {
+        scene.move(1000, 3 + 2.5 * t, 3 + 1.75 * t);
+        scene.moveMany([t, 30 * t + 5], [t + 0.35, 6.6], [t / 2, t]);
+        log.push(Array.from(scene.drainArray()));
+      }
+      return log;
+    });
+    expect(logs[1]).toEqual(logs[0]);
+    const facts = (log: number[][]): string[][] => log.map((events) => Array.from({ length: events.length / 3 }, (_, k) => events.slice(3 * k, 3 * k + 3).join(' ')).sort());
+    expect(facts(logs[0])).toEqual(facts(logs[2]));
+    expect(logs[0][1].length / 3).toBeGreaterThan(40);
+  });
+});
+
 describe.each(['wasm', 'js'] as const)('Scene grid clear and dispose (%s)', (backend) => {
   it('clear forgets every entity and event; the scene then works as new; dispose ends it', () => {
     const scene = new Scene({ backend, index: 'grid', defaultRange: 2 });

@@ -246,3 +246,29 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
     expect(batch.position(1)).toEqual({ x: 4, y: 9, z: 0 });
   });
 });
+
+describe.each(backends)('Scene (%s): ids far apart and dense ids together', (backend) => {
+  it('the largest id, an id added before the smaller ones around it, and those are all found, moved and removed', () => {
+    const scene = new Scene({ backend, index: 'grid', defaultRange: 2 });
+    const top = 2 ** 31 - 1;
+    const early = 1500;
+    scene.add(top, 0, 0);
+    scene.add(early, 1, 0);
+    const small = Int32Array.from({ length: 3000 }, (_, i) => i).filter((i) => i !== early);
+    scene.addMany(small, Float64Array.from(small, (i) => 100 + (i % 40) * 10), Float64Array.from(small, (i) => Math.floor(i / 40) * 10));
+    scene.drainArray();
+    expect(scene.size).toBe(3001);
+    expect(scene.ids()).toEqual([...Array.from({ length: 3000 }, (_, i) => i), top]);
+    expect(scene.has(early) && scene.has(top) && scene.has(2999)).toBe(true);
+    expect(scene.has(3000) || scene.has(early + 0.5) || scene.has(String(early) as unknown as number) || scene.has(-1)).toBe(false);
+    scene.moveMany([top, early, 7], [0.5, 1.5, 170], [0, 0, 0.5]);
+    expect(normalize(scene.drain())).toEqual(facts(`move ${early} ${top}`, `move ${top} ${early}`));
+    expect(scene.query(early)).toEqual([top]);
+    expect(scene.remove(early)).toBe(true);
+    expect(scene.remove(early)).toBe(false);
+    expect(scene.has(early)).toBe(false);
+    expect(() => scene.moveMany([top, early], [1, 2], [1, 2])).toThrow(expect.objectContaining({ code: 'UNKNOWN_ID' }));
+    expect(scene.position(top)).toEqual({ x: 0.5, y: 0, z: 0 });
+    expect(scene.ids().length).toBe(3000);
+  });
+});
