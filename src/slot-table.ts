@@ -52,8 +52,9 @@ export class SlotTable {
     return true;
   }
 
+  /** Empties the table, giving back the dense part's room. */
   clear(): void {
-    this.dense.fill(0);
+    this.dense = new Int32Array(64);
     this.sparse.clear();
     this.count = 0;
   }
