@@ -927,6 +927,12 @@ class GridScene {
     const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
     const moved = <i32>this.moved;
     const events = this.events;
+    // With margins the only refinement, answers deep inside the boxes shrunk by the largest margin need none (see deepInside).
+    const marginsOnly = refined && (this.circles | this.layered) == 0;
+    const mm = f64x2.splat(this.maxMargin);
+    const oH = shrunk(o, oR, mm), nH = shrunk(n, nR, mm);
+    const oDLo = f64x2.sub(o, oH), oDHi = f64x2.add(o, oH);
+    const nDLo = f64x2.sub(n, nH), nDHi = f64x2.add(n, nH);
     // The records inside the region's bounds, listed without a branch.
     const listed = this.listed;
     let m: usize = 0;
@@ -957,7 +963,7 @@ class GridScene {
       let sees = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) == 3) & other;
       let was = <i32>(i64x2.bitmask(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) == 3) & other;
       let is = <i32>(i64x2.bitmask(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) == 3) & other;
-      if (refined && (saw | sees | was | is) != 0) {
+      if (refined && (saw | sees | was | is) != 0 && !(marginsOnly && deepAnswers(p, range, mm, o, n, oDLo, oDHi, nDLo, nDHi, saw, sees, was, is))) {
         const mask = this.refine(r, saw | (sees << 1) | (was << 2) | (is << 3));
         saw &= mask;
         sees &= mask >> 1;
@@ -1371,6 +1377,29 @@ const DEEP_SLACK: f64 = 1e-14;
 @inline function deepOnAxis(c: f64, r: f64, m: f64, p: f64): bool {
   const h = r - (m + (Math.abs(c) + r + m) * DEEP_SLACK);
   return c - h <= p && p <= c + h;
+}
+
+/** Both lanes of deepOnAxis's shrunk half-extents: r - (m + (|c| + r + m) * DEEP_SLACK). */
+@inline function shrunk(c: v128, r: v128, m: v128): v128 {
+  return f64x2.sub(r, f64x2.add(m, f64x2.mul(f64x2.add(f64x2.add(f64x2.abs(c), r), m), f64x2.splat(DEEP_SLACK))));
+}
+
+/** Both lanes of v lie in [lo, hi]. */
+@inline function within(lo: v128, v: v128, hi: v128): bool {
+  return i64x2.bitmask(v128.and(f64x2.le(lo, v), f64x2.le(v, hi))) == 3;
+}
+
+/**
+ * Whether each of a 2-D record's four box answers is either no or deep
+ * inside its box shrunk by the largest margin m (the record's box around p
+ * for old and new subject places o and n, the subject's shrunk boxes
+ * [oDLo, oDHi], [nDLo, nDHi] for p): then every answer is the plain one, no
+ * pair is or becomes held, and the margin rule changes nothing.
+ */
+@inline function deepAnswers(p: v128, range: v128, m: v128, o: v128, n: v128, oDLo: v128, oDHi: v128, nDLo: v128, nDHi: v128, saw: i32, sees: i32, was: i32, is: i32): bool {
+  const h = shrunk(p, range, m);
+  const lo = f64x2.sub(p, h), hi = f64x2.add(p, h);
+  return (saw == 0 || within(lo, o, hi)) && (sees == 0 || within(lo, n, hi)) && (was == 0 || within(oDLo, p, oDHi)) && (is == 0 || within(nDLo, p, nDHi));
 }
 
 /** True when the range centred on c (half-extents rx, ry, rz; with `round`, the circle of radius rx) holds the point. */
