@@ -1,13 +1,16 @@
 // The net view of a Scene's events: one fold over the ordered event log that
 // keeps, per (watcher, target) pair, only the change since the last drain.
-// The log is grouped by watcher first (scene-grouped.ts), so each pair is
-// found among its watcher's few events. A pair's events read front to back,
-// so its first event says whether it was visible at the last drain (enter:
-// no; leave or move: yes) and its last whether it is visible now (leave: no;
-// enter or move: yes). A pair visible at both reports a move when its target
-// stands elsewhere than at the last drain: this view saves an entity's
-// position the first time it moves after a drain, and before a fold marks
-// the ids that ended elsewhere in a hash table, so pairs need no id lookup.
+// The log is grouped by watcher first, so each pair is found among its
+// watcher's events. A pair's events read front to back, so its first event
+// says whether it was visible at the last drain (enter: no; leave or move:
+// yes) and its last whether it is visible now (leave: no; enter or move:
+// yes). A pair visible at both reports a move when its target stands
+// elsewhere than at the last drain: this view saves an entity's position the
+// first time it moves after a drain, and before a fold marks the ids that
+// ended elsewhere, so pairs need no id lookup. Logs whose ids can index
+// arrays (the common case) group by a counting sort and find pairs and marks
+// through per-id stamps in reused arrays; others go through scene-grouped.ts
+// and hash tables.
 import { ENTER, LEAVE, MOVE } from './event-codes.js';
 import { PairTable } from './pair-table.js';
 import { groupByWatcher } from './scene-grouped.js';
@@ -69,29 +72,42 @@ export class NetView {
   /** Records a move of slot to (x, y, z), saving where it was at the last drain if this is its first move since. */
   moved(slot: number, x: number, y: number, z: number): void {
     if (!this.moveEvents) return;
+    this.saveOnce(slot);
     const at = slot * 3;
-    const current = this.current;
-    if (this.savedAt[slot] !== this.epoch) {
-      this.savedAt[slot] = this.epoch;
-      this.saved[at] = current[at];
-      this.saved[at + 1] = current[at + 1];
-      this.saved[at + 2] = current[at + 2];
-      if (this.movedCount === this.movedSlots.length) {
-        const bigger = new Int32Array(this.movedCount * 2);
-        bigger.set(this.movedSlots);
-        this.movedSlots = bigger;
-      }
-      this.movedSlots[this.movedCount++] = slot;
-    }
-    current[at] = x;
-    current[at + 1] = y;
-    current[at + 2] = z;
+    this.current[at] = x;
+    this.current[at + 1] = y;
+    this.current[at + 2] = z;
   }
 
   /** Records the moves of a batch, in order. */
   movedMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {
     if (!this.moveEvents) return;
-    for (let k = 0; k < slots.length; k++) this.moved(slots[k], xs[k], ys[k], zs === null ? 0 : zs[k]);
+    const epoch = this.epoch;
+    for (let k = 0; k < slots.length; k++) {
+      const slot = slots[k];
+      if (this.savedAt[slot] !== epoch) this.saveOnce(slot);
+      const at = slot * 3;
+      const current = this.current;
+      current[at] = xs[k];
+      current[at + 1] = ys[k];
+      current[at + 2] = zs === null ? 0 : zs[k];
+    }
+  }
+
+  /** Saves slot's position as the last drain's, unless done since the last drain. */
+  private saveOnce(slot: number): void {
+    if (this.savedAt[slot] === this.epoch) return;
+    const at = slot * 3;
+    this.savedAt[slot] = this.epoch;
+    this.saved[at] = this.current[at];
+    this.saved[at + 1] = this.current[at + 1];
+    this.saved[at + 2] = this.current[at + 2];
+    if (this.movedCount === this.movedSlots.length) {
+      const bigger = new Int32Array(this.movedCount * 2);
+      bigger.set(this.movedSlots);
+      this.movedSlots = bigger;
+    }
+    this.movedSlots[this.movedCount++] = slot;
   }
 
   /** Records that id leaves slot: if it is re-added before the next drain, its pairs compare against this position. */
