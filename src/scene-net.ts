@@ -1,19 +1,29 @@
 // The net view of a Scene's events: one fold over the ordered event log that
 // keeps, per (watcher, target) pair, only the change since the last drain.
-// The log is grouped by watcher first (scene-grouped.ts), so each pair is
-// found among its watcher's few events. A pair's events read front to back,
-// so its first event says whether it was visible at the last drain (enter:
-// no; leave or move: yes) and its last whether it is visible now (leave: no;
-// enter or move: yes). A pair visible at both reports a move when its target
-// stands elsewhere than at the last drain: this view saves an entity's
-// position the first time it moves after a drain, and before a fold marks
-// the ids that ended elsewhere in a hash table, so pairs need no id lookup.
+// The log is grouped by watcher first, so each pair is found among its
+// watcher's events. A pair's events read front to back, so its first event
+// says whether it was visible at the last drain (enter: no; leave or move:
+// yes) and its last whether it is visible now (leave: no; enter or move:
+// yes). A pair visible at both reports a move when its target stands
+// elsewhere than at the last drain: this view saves an entity's position the
+// first time it moves after a drain, and before a fold marks the ids that
+// ended elsewhere, so pairs need no id lookup. Logs whose ids can index
+// arrays (the common case) group by a counting sort and find pairs and marks
+// through per-id stamps in reused arrays; others go through scene-grouped.ts
+// and hash tables.
 import { ENTER, LEAVE, MOVE } from './event-codes.js';
 import { PairTable } from './pair-table.js';
 import { groupByWatcher } from './scene-grouped.js';
 
 /** A watcher's events beyond this many find their pair through a Map rather than a scan of the pairs so far. */
 const LONG_RUN = 24;
+/** Logs whose ids are all below events * DENSE_PER_EVENT + DENSE_MIN fold through arrays indexed by id: memory stays proportional to the log. */
+const DENSE_PER_EVENT = 8;
+const DENSE_MIN = 1 << 16;
+/** Ids below this fit a packed (target << 2 | type) word. */
+const DENSE_LIMIT = 1 << 29;
+/** Stamps restart from zero (arrays cleared) before they could overflow. */
+const STAMP_LIMIT = 1 << 30;
 
 /** A Scene's net view: the positions it needs and the fold; see the file comment. */
 export class NetView {
@@ -30,6 +40,15 @@ export class NetView {
   private readonly removed = new Map<number, [number, number, number]>();
   /** Ids that stand elsewhere than at the last drain, as a fold starts. */
   private readonly elsewhere = new PairTable();
+  /** Dense fold scratch: per watcher id its counting-sort cursor; per target id the stamp and pair it was last seen with; per id the stamp of a fold that found it elsewhere. */
+  private cursor = new Int32Array(0);
+  private pairOfId = new Int32Array(0);
+  private elsewhereAt = new Int32Array(0);
+  /** Increases per watcher folded and per fold, so stamps left in the arrays above never match again. */
+  private stamp = 0;
+  /** Dense fold scratch: the log as (target << 2 | type) words grouped by watcher, and the result before it is copied out. */
+  private packed = new Int32Array(0);
+  private out = new Int32Array(0);
   /** Per pair of the watcher being folded: its target and its first and last event types. */
   private first = new Int32Array(0);
   private last = new Int32Array(0);
@@ -53,29 +72,42 @@ export class NetView {
   /** Records a move of slot to (x, y, z), saving where it was at the last drain if this is its first move since. */
   moved(slot: number, x: number, y: number, z: number): void {
     if (!this.moveEvents) return;
+    this.saveOnce(slot);
     const at = slot * 3;
-    const current = this.current;
-    if (this.savedAt[slot] !== this.epoch) {
-      this.savedAt[slot] = this.epoch;
-      this.saved[at] = current[at];
-      this.saved[at + 1] = current[at + 1];
-      this.saved[at + 2] = current[at + 2];
-      if (this.movedCount === this.movedSlots.length) {
-        const bigger = new Int32Array(this.movedCount * 2);
-        bigger.set(this.movedSlots);
-        this.movedSlots = bigger;
-      }
-      this.movedSlots[this.movedCount++] = slot;
-    }
-    current[at] = x;
-    current[at + 1] = y;
-    current[at + 2] = z;
+    this.current[at] = x;
+    this.current[at + 1] = y;
+    this.current[at + 2] = z;
   }
 
   /** Records the moves of a batch, in order. */
   movedMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {
     if (!this.moveEvents) return;
-    for (let k = 0; k < slots.length; k++) this.moved(slots[k], xs[k], ys[k], zs === null ? 0 : zs[k]);
+    const epoch = this.epoch;
+    for (let k = 0; k < slots.length; k++) {
+      const slot = slots[k];
+      if (this.savedAt[slot] !== epoch) this.saveOnce(slot);
+      const at = slot * 3;
+      const current = this.current;
+      current[at] = xs[k];
+      current[at + 1] = ys[k];
+      current[at + 2] = zs === null ? 0 : zs[k];
+    }
+  }
+
+  /** Saves slot's position as the last drain's, unless done since the last drain. */
+  private saveOnce(slot: number): void {
+    if (this.savedAt[slot] === this.epoch) return;
+    const at = slot * 3;
+    this.savedAt[slot] = this.epoch;
+    this.saved[at] = this.current[at];
+    this.saved[at + 1] = this.current[at + 1];
+    this.saved[at + 2] = this.current[at + 2];
+    if (this.movedCount === this.movedSlots.length) {
+      const bigger = new Int32Array(this.movedCount * 2);
+      bigger.set(this.movedSlots);
+      this.movedSlots = bigger;
+    }
+    this.movedSlots[this.movedCount++] = slot;
   }
 
   /** Records that id leaves slot: if it is re-added before the next drain, its pairs compare against this position. */
@@ -100,14 +132,97 @@ export class NetView {
    * present id.
    */
   fold(log: Int32Array, slotOf: (id: number) => number | undefined): Int32Array {
-    if (this.moveEvents) this.markElsewhere(slotOf);
+    let maxId = -1;
+    for (let i = 1; i < log.length; i += 3) {
+      if (log[i] > maxId) maxId = log[i];
+      if (log[i + 1] > maxId) maxId = log[i + 1];
+    }
+    if (maxId < (log.length / 3) * DENSE_PER_EVENT + DENSE_MIN && maxId < DENSE_LIMIT) return this.foldDense(log, maxId, slotOf);
+    return this.foldSparse(log, slotOf);
+  }
+
+  /**
+   * The fold for ids small enough to index arrays: a counting sort by watcher
+   * into packed (target, type) words, then per watcher a stamp per target id
+   * finds its pair, with no hashing and no allocation but the result.
+   */
+  private foldDense(log: Int32Array, maxId: number, slotOf: (id: number) => number | undefined): Int32Array {
+    const ids = maxId + 1;
+    if (this.cursor.length < ids) {
+      const capacity = Math.max(ids, this.cursor.length * 2);
+      this.cursor = new Int32Array(capacity);
+      this.pairOfId = new Int32Array(capacity * 2);
+      this.elsewhereAt = new Int32Array(capacity);
+    }
+    if (this.stamp > STAMP_LIMIT) {
+      this.pairOfId.fill(0);
+      this.elsewhereAt.fill(0);
+      this.stamp = 0;
+    }
+    const elsewhereStamp = ++this.stamp;
+    if (this.moveEvents) this.markElsewhere(slotOf, (id) => {
+      if (id < ids) this.elsewhereAt[id] = elsewhereStamp;
+    });
+    const count = log.length / 3;
+    if (this.packed.length < count) {
+      this.packed = new Int32Array(Math.max(count, this.packed.length * 2));
+      this.out = new Int32Array(this.packed.length * 3);
+    }
+    if (this.first.length < count) this.growPairs(count);
+    const { cursor, packed, pairOfId, elsewhereAt, first, last, target, out } = this;
+    cursor.fill(0, 0, ids);
+    for (let i = 1; i < log.length; i += 3) cursor[log[i]]++;
+    // cursor[w] becomes where watcher w's next packed event goes; its run ends at the next watcher's start.
+    let at = 0;
+    for (let w = 0; w < ids; w++) {
+      const size = cursor[w];
+      cursor[w] = at;
+      at += size;
+    }
+    for (let i = 0; i < log.length; i += 3) packed[cursor[log[i + 1]]++] = (log[i + 2] << 2) | log[i];
+    // Each cursor now stands at its watcher's end.
+    let n = 0;
+    let start = 0;
+    for (let w = 0; w < ids; w++) {
+      const end = cursor[w];
+      if (end === start) continue;
+      const stamp = ++this.stamp;
+      let pairs = 0;
+      for (let k = start; k < end; k++) {
+        const t = packed[k] >>> 2;
+        const type = packed[k] & 3;
+        if (pairOfId[t * 2] !== stamp) {
+          pairOfId[t * 2] = stamp;
+          pairOfId[t * 2 + 1] = pairs;
+          target[pairs] = t;
+          first[pairs] = type;
+          last[pairs++] = type;
+        } else {
+          last[pairOfId[t * 2 + 1]] = type;
+        }
+      }
+      for (let p = 0; p < pairs; p++) {
+        const t = target[p];
+        const type = netType(first[p], last[p], this.moveEvents && elsewhereAt[t] === elsewhereStamp);
+        if (type < 0) continue;
+        out[n] = type;
+        out[n + 1] = w;
+        out[n + 2] = t;
+        n += 3;
+      }
+      start = end;
+    }
+    return out.slice(0, n);
+  }
+
+  /** The fold for any ids: grouped through scene-grouped.ts, pairs found by a scan or a Map, marks in a hash table. */
+  private foldSparse(log: Int32Array, slotOf: (id: number) => number | undefined): Int32Array {
+    const elsewhere = this.elsewhere;
+    elsewhere.reset();
+    if (this.moveEvents) this.markElsewhere(slotOf, (id) => elsewhere.indexOf(id, 0));
     const { watchers, offsets, events } = groupByWatcher(log);
     const count = events.length / 3;
-    if (this.first.length < count) {
-      this.first = new Int32Array(count);
-      this.last = new Int32Array(count);
-      this.target = new Int32Array(count);
-    }
+    if (this.first.length < count) this.growPairs(count);
     const first = this.first, last = this.last, target = this.target;
     const out = new Int32Array(events.length);
     let n = 0;
@@ -129,7 +244,7 @@ export class NetView {
         last[p] = events[i];
       }
       for (let p = 0; p < pairs; p++) {
-        const type = this.verdict(first[p], last[p], target[p]);
+        const type = netType(first[p], last[p], this.moveEvents && elsewhere.find(target[p], 0) >= 0);
         if (type < 0) continue;
         out[n] = type;
         out[n + 1] = watchers[g];
@@ -140,32 +255,27 @@ export class NetView {
     return n === out.length ? out : out.slice(0, n);
   }
 
-  /** The net event of a pair from its first and last event types since the last drain, or -1 for none. */
-  private verdict(first: number, last: number, target: number): number {
-    const before = first !== ENTER;
-    const now = last !== LEAVE;
-    if (now && !before) return ENTER;
-    if (before && !now) return LEAVE;
-    if (before && now && this.moveEvents && this.elsewhere.find(target, 0) >= 0) return MOVE;
-    return -1;
+  private growPairs(count: number): void {
+    this.first = new Int32Array(count);
+    this.last = new Int32Array(count);
+    this.target = new Int32Array(count);
   }
 
-  /** Fills `elsewhere` with the present ids that stand elsewhere than at the last drain. */
-  private markElsewhere(slotOf: (id: number) => number | undefined): void {
-    const elsewhere = this.elsewhere;
-    elsewhere.reset();
-    const { current, saved, savedAt, idOfSlot, epoch } = this;
+  /** Calls mark with each present id that stands elsewhere than at the last drain. */
+  private markElsewhere(slotOf: (id: number) => number | undefined, mark: (id: number) => void): void {
+    const { current, saved, savedAt, idOfSlot, epoch, movedSlots, removed } = this;
     const differs = (at: number, x: number, y: number, z: number): boolean => x !== current[at] || y !== current[at + 1] || z !== current[at + 2];
+    const checkRemoved = removed.size > 0;
     for (let k = 0; k < this.movedCount; k++) {
-      const slot = this.movedSlots[k];
+      const slot = movedSlots[k];
       const at = slot * 3;
       // A slot re-added since its move (savedAt reset) or holding a re-added id is judged below.
-      if (savedAt[slot] !== epoch || this.removed.has(idOfSlot[slot])) continue;
-      if (differs(at, saved[at], saved[at + 1], saved[at + 2])) elsewhere.indexOf(idOfSlot[slot], 0);
+      if (savedAt[slot] !== epoch || (checkRemoved && removed.has(idOfSlot[slot]))) continue;
+      if (differs(at, saved[at], saved[at + 1], saved[at + 2])) mark(idOfSlot[slot]);
     }
-    for (const [id, [x, y, z]] of this.removed) {
+    for (const [id, [x, y, z]] of removed) {
       const slot = slotOf(id);
-      if (slot !== undefined && differs(slot * 3, x, y, z)) elsewhere.indexOf(id, 0);
+      if (slot !== undefined && differs(slot * 3, x, y, z)) mark(id);
     }
   }
 
@@ -185,4 +295,14 @@ export class NetView {
     this.savedAt = savedAt;
     this.idOfSlot = idOfSlot;
   }
+}
+
+/** The net event of a pair from its first and last event types since the last drain, or -1 for none; elsewhere: its target stands elsewhere than then. */
+function netType(first: number, last: number, elsewhere: boolean): number {
+  const before = first !== ENTER;
+  const now = last !== LEAVE;
+  if (now && !before) return ENTER;
+  if (before && !now) return LEAVE;
+  if (before && now && elsewhere) return MOVE;
+  return -1;
 }
