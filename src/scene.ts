@@ -8,7 +8,7 @@ import { SpatialError } from './errors.js';
 import { createSceneCore, resolveIndex, resolveCellSize, type SceneIndex } from './scene-cores.js';
 import { groupByWatcher, type GroupedEvents } from './scene-grouped.js';
 import { NetView } from './scene-net.js';
-import { BOX, CIRCLE, MARKER, SceneShapes } from './scene-shapes.js';
+import { CIRCLE, MARKER, SceneShapes } from './scene-shapes.js';
 import { entityArrays, readSceneSnapshot, writeSceneSnapshot, type SceneSnapshot } from './scene-snapshot.js';
 import { SlotTable } from './slot-table.js';
 import type { FromBufferOptions } from './snapshot-bytes.js';
@@ -472,18 +472,17 @@ export class Scene {
   /** What the next drain reports: the core's new events joined to those held, folded in 'net' mode. */
   private pending(): Int32Array {
     const fresh = this.core.drain();
-    let events = fresh;
-    if (this.taken !== null && fresh.length !== 0) {
-      events = new Int32Array(this.taken.length + fresh.length);
+    if (this.taken === null) {
+      this.taken = fresh;
+    } else if (fresh.length !== 0) {
+      const events = new Int32Array(this.taken.length + fresh.length);
       events.set(this.taken);
       events.set(fresh, this.taken.length);
-    } else if (this.taken !== null) {
-      events = this.taken;
+      this.taken = events;
+      this.folded = null;
     }
-    if (events !== this.taken) this.folded = null;
-    this.taken = events;
-    if (this.net === null) return events;
-    return (this.folded ??= this.net.fold(events, (id) => this.slots.get(id)));
+    if (this.net === null) return this.taken;
+    return (this.folded ??= this.net.fold(this.taken, (id) => this.slots.get(id)));
   }
 
   /** Forgets the events just drained; in 'net' mode, what is visible now becomes what the next drain compares against. */
@@ -648,16 +647,14 @@ export class Scene {
     const axis = (a: number): Float64Array => Float64Array.from({ length: n }, (_, i) => s.positions[3 * i + a]);
     const squares = Float64Array.from({ length: n }, (_, i) => s.halfExtents[3 * i]);
     this.addMany(s.ids, axis(0), axis(1), this.dimensions === 3 ? axis(2) : undefined, squares);
+    // A square box is what addMany gave: only other ranges are set again.
     for (let i = 0; i < n; i++) {
-      const [rx, ry, rz] = s.halfExtents.subarray(3 * i, 3 * i + 3);
-      const kind = s.kinds[i];
-      if (kind === MARKER) this.setRange(s.ids[i], null);
-      else if (kind === CIRCLE) this.setRange(s.ids[i], { radius: rx });
-      else if (kind === BOX && (ry !== rx || rz !== rx)) this.setRange(s.ids[i], { x: rx, y: ry, z: rz });
+      const range = rangeIn(s, i);
+      if (typeof range !== 'number') this.setRange(s.ids[i], range);
       if (s.layers[i] !== DEFAULT_LAYER || s.sees[i] !== DEFAULT_SEES) this.setLayers(s.ids[i], s.layers[i], s.sees[i]);
     }
     for (let i = 0; i < n; i++) {
-      if (s.margins[i] !== 0) this.setRange(s.ids[i], this.rangeOf(this.slots.get(s.ids[i])!), { margin: s.margins[i] });
+      if (s.margins[i] !== 0) this.setRange(s.ids[i], rangeIn(s, i), { margin: s.margins[i] });
     }
     this.drainArray();
     for (let k = 0; k < s.held.length; k += 2) this.core.hold(this.slots.get(s.held[k])!, this.slots.get(s.held[k + 1])!);
@@ -714,19 +711,6 @@ export class Scene {
     const count = Math.min(k, this.slots.size);
     if (count === 0) return new Int32Array(0);
     return this.core.nearest(x, y, z, count, maxDistance, layer !== undefined, mask);
-  }
-
-  /**
-   * Slot's range as given to add or setRange: a box with three equal
-   * half-extents as the number that gives it, since a 2-D scene parses
-   * {x, y, z} with z 0 and a number with all three equal.
-   */
-  private rangeOf(slot: number): AoiRange {
-    const kind = this.shapes.kind(slot);
-    const [rx, ry, rz] = [0, 1, 2].map((axis) => this.shapes.halfExtent(slot, axis));
-    if (kind === MARKER) return null;
-    if (kind === BOX && ry === rx && rz === rx) return rx;
-    return kind === CIRCLE ? { radius: rx } : { x: rx, y: ry, z: rz };
   }
 
   /** A range as [rx, ry, rz, watcher, round]; a circle's half-extents are its radius on every axis. */
@@ -809,6 +793,19 @@ export class Scene {
 function invalidSnapshot(error: unknown): unknown {
   if (!(error instanceof SpatialError) || error.code === 'NOT_INITIALIZED') return error;
   return new SpatialError('INVALID_SNAPSHOT', `Scene snapshot holds invalid values (${error.message})`);
+}
+
+/**
+ * Entity i's range in a snapshot as add or setRange take it: a box with
+ * three equal half-extents as the number that gives it, since a 2-D scene
+ * parses {x, y, z} with z 0 and a number with all three equal.
+ */
+function rangeIn(s: SceneSnapshot, i: number): AoiRange {
+  const [rx, ry, rz] = s.halfExtents.subarray(3 * i, 3 * i + 3);
+  const kind = s.kinds[i];
+  if (kind === MARKER) return null;
+  if (kind === CIRCLE) return { radius: rx };
+  return ry === rx && rz === rx ? rx : { x: rx, y: ry, z: rz };
 }
 
 /** A margin as given: a finite number >= 0 (INVALID_NUMBER, NEGATIVE_RANGE otherwise). */
