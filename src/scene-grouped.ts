@@ -22,6 +22,11 @@ export interface GroupedEvents {
 const DIRECT_PER_EVENT = 8;
 const DIRECT_MIN = 1 << 16;
 
+/** Whether ids up to maxId may index arrays for a stream of `events` events (see DIRECT_PER_EVENT). */
+export function indexableIds(maxId: number, events: number): boolean {
+  return maxId < events * DIRECT_PER_EVENT + DIRECT_MIN;
+}
+
 const table = new PairTable();
 /** The per-id counts and cursors of groupDirect, kept between calls (it is zeroed up to the largest id on use). */
 let perIdScratch = new Int32Array(0);
@@ -96,5 +101,5 @@ function groupHashed(stream: Int32Array): GroupedEvents {
 export function groupByWatcher(stream: Int32Array): GroupedEvents {
   let maxId = -1;
   for (let i = 1; i < stream.length; i += 3) if (stream[i] > maxId) maxId = stream[i];
-  return maxId < (stream.length / 3) * DIRECT_PER_EVENT + DIRECT_MIN ? groupDirect(stream, maxId) : groupHashed(stream);
+  return indexableIds(maxId, stream.length / 3) ? groupDirect(stream, maxId) : groupHashed(stream);
 }

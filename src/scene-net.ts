@@ -13,13 +13,10 @@
 // and hash tables.
 import { ENTER, LEAVE, MOVE } from './event-codes.js';
 import { PairTable } from './pair-table.js';
-import { groupByWatcher } from './scene-grouped.js';
+import { groupByWatcher, indexableIds } from './scene-grouped.js';
 
 /** A watcher's events beyond this many find their pair through a Map rather than a scan of the pairs so far. */
 const LONG_RUN = 24;
-/** Logs whose ids are all below events * DENSE_PER_EVENT + DENSE_MIN fold through arrays indexed by id: memory stays proportional to the log. */
-const DENSE_PER_EVENT = 8;
-const DENSE_MIN = 1 << 16;
 /** Ids below this fit a packed (target << 2 | type) word. */
 const DENSE_LIMIT = 1 << 29;
 /** Stamps restart from zero (arrays cleared) before they could overflow. */
@@ -82,16 +79,7 @@ export class NetView {
   /** Records the moves of a batch, in order. */
   movedMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {
     if (!this.moveEvents) return;
-    const epoch = this.epoch;
-    for (let k = 0; k < slots.length; k++) {
-      const slot = slots[k];
-      if (this.savedAt[slot] !== epoch) this.saveOnce(slot);
-      const at = slot * 3;
-      const current = this.current;
-      current[at] = xs[k];
-      current[at + 1] = ys[k];
-      current[at + 2] = zs === null ? 0 : zs[k];
-    }
+    for (let k = 0; k < slots.length; k++) this.moved(slots[k], xs[k], ys[k], zs === null ? 0 : zs[k]);
   }
 
   /** Saves slot's position as the last drain's, unless done since the last drain. */
@@ -137,7 +125,8 @@ export class NetView {
       if (log[i] > maxId) maxId = log[i];
       if (log[i + 1] > maxId) maxId = log[i + 1];
     }
-    if (maxId < (log.length / 3) * DENSE_PER_EVENT + DENSE_MIN && maxId < DENSE_LIMIT) return this.foldDense(log, maxId, slotOf);
+    // Ids that may index arrays (memory proportional to the log) and fit a packed word fold through arrays.
+    if (indexableIds(maxId, log.length / 3) && maxId < DENSE_LIMIT) return this.foldDense(log, maxId, slotOf);
     return this.foldSparse(log, slotOf);
   }
 
