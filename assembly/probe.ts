@@ -1,4 +1,4 @@
-import { MinHeap } from './minheap';
+import { MinHeap } from './graph/minheap';
 
 // Tiny kernels that measure the boundary itself: the cost of one JS-to-wasm
 // call and of a tight loop over a Float64Array in linear memory.

@@ -2,8 +2,8 @@
 // call costs next to a JS call, and what a bulk loop over a Float64Array in
 // linear memory costs in wasm next to the same loop in JS.
 import { init } from '../src/index.js';
-import { wasmCore } from '../src/wasm.js';
-import { WasmBuffer } from '../src/memory.js';
+import { wasmCore } from '../src/core/wasm.js';
+import { WasmBuffer } from '../src/core/memory.js';
 import type { Suite } from './harness.js';
 
 function jsNoop(x: number): number {

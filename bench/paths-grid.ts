@@ -9,10 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GridMap, init, type FindPathOptions } from '../src/index.js';
-import { parseMovingAIMap, parseMovingAIScenarios } from '../src/movingai.js';
+import { parseMovingAIMap, parseMovingAIScenarios } from '../src/gridmap/movingai.js';
 import type { CaseResult, Contender, Suite, SuiteContext } from './harness.js';
-import type { PlainGrid } from '../test/oracles/grid-dijkstra.js';
-import { checkCorners } from '../test/oracles/grid-sight.js';
+import type { PlainGrid } from '../test/gridmap/dijkstra-oracle.js';
+import { checkCorners } from '../test/gridmap/sight-oracle.js';
 import { pathfindingFinder, pathfindingGrid, pathfindingSmoothen, polylineLength, stepsLength } from './peers/grid-pathfinding.js';
 import { PlainAStar } from './peers/grid-plain-astar.js';
 import { mulberry32 } from './random.js';

@@ -110,7 +110,7 @@ export function spatialkitIndex(backend: 'wasm' | 'js', capacity?: number): Rect
   };
 }
 
-// The core's layout (assembly/quadtree.ts): 40 bytes per item slot, 96 per node, 4 per leaf entry.
+// The core's layout (assembly/quadtree/quadtree.ts): 40 bytes per item slot, 96 per node, 4 per leaf entry.
 const ITEM_BYTES = 40;
 const NODE_BYTES = 96;
 

@@ -15,7 +15,7 @@ import { quadtreeCapacitySuite } from './quadtree-capacity.js';
 import { quadtreeSearchSuite } from './quadtree-search.js';
 import { quadtreeCastsSuite } from './quadtree-casts.js';
 import { sceneSnapshotSuite } from './scene-snapshot.js';
-import { aoiSuite } from './aoi.js';
+import { aoiSuite } from './scene.js';
 import { colyseusSuite } from './colyseus.js';
 import { sceneNearestSuite } from './scene-nearest.js';
 

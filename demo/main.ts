@@ -1,6 +1,6 @@
 // The demo page: loads the wasm core, builds a panel for every component this
 // build of the library exports, and drives them all from one animation loop.
-import { createAoiPanel } from './aoi-panel.js';
+import { createAoiPanel } from './scene-panel.js';
 import type { DemoHook } from './hook.js';
 import { component, library, type Components } from './library.js';
 import type { Panel } from './panel.js';

@@ -5,7 +5,7 @@
 // and one SpatialError.
 import { $changes, $refId, type Schema, type StateView } from '@colyseus/schema';
 import { SpatialError, type AoiRange, type Scene } from './index.js';
-import { checkOptions } from './validate.js';
+import { checkOptions } from './core/validate.js';
 
 const INTEREST_OPTION_KEYS = ['onNpcSight', 'seeSelf'];
 const PLACEMENT_KEYS = ['x', 'y', 'z', 'range'];

@@ -3,7 +3,7 @@
 // before each search, a binary heap on typed arrays (the reference backend's,
 // the usual design) keyed by f alone, the octile heuristic, 8 neighbours with
 // no corner cutting, bounds checks.
-import { MinHeap } from '../../src/reference/minheap.js';
+import { MinHeap } from '../../src/graph/js/minheap.js';
 
 export class PlainAStar {
   private readonly g: Float64Array;

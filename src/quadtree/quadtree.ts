@@ -1,0 +1,703 @@
+// QuadTree: the public rectangle index. It validates every call, maps ids to
+// dense slots and delegates to a backend (the wasm core or the reference), so
+// both backends reject identically and a rejected call changes nothing.
+import { SpatialError } from '../core/errors.js';
+import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkCount, checkFinite, checkId, checkMaxDistance, checkOptions, checkPositiveInteger, checkRange, checkRect } from '../core/validate.js';
+import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
+import type { FromBufferOptions } from '../core/snapshot-bytes.js';
+import { resolveBackend, type Backend } from '../core/wasm.js';
+import { WasmQuadTree } from './wasm.js';
+import { ReferenceQuadTree, type QuadTreeCore, type QuadTreeMode, type SegmentHits } from './js/quadtree.js';
+
+export type { QuadTreeMode } from './js/quadtree.js';
+
+/** An axis-aligned closed rectangle. */
+export interface QuadTreeBounds {
+  /** Left edge. */
+  minX: number;
+  /** Top edge (the smaller y). */
+  minY: number;
+  /** Right edge, >= minX. */
+  maxX: number;
+  /** Bottom edge (the larger y), >= minY. */
+  maxY: number;
+}
+
+/** Options of the {@link QuadTree} constructor. */
+export interface QuadTreeOptions {
+  /** The area the tree subdivides. Items outside it are kept and found too, only less efficiently. */
+  bounds: QuadTreeBounds;
+  /**
+   * 'split': a leaf over `capacity` splits in four. Default 32: on 100,000
+   * rects (bench `quadtree-capacity`), larger leaves than 8 build and answer
+   * range queries faster, and 32 keeps the all-pairs frame fastest among them.
+   */
+  capacity?: number;
+  /** 'split': most levels the tree may have (the root alone is 1 level), 1..32. Default 16. */
+  maxDepth?: number;
+  /** 'split' (default): capacity-split, data in leaves. 'fixed': pre-split to `depth` levels, each item in one node. */
+  mode?: QuadTreeMode;
+  /** 'fixed': number of levels (the root alone is 1), 1..10. Default 8. */
+  depth?: number;
+  /** 'wasm' (default, needs {@link init} first) or 'js' (the TypeScript reference). */
+  backend?: Backend;
+}
+
+/**
+ * Ids to dense slots. While ids stay small next to the count (the usual
+ * 0..n-1 entity ids), they are looked up in an Int32Array: one memory access,
+ * which matters for a batch of moves over a large tree. Other ids live in a
+ * Map. Freed slots are reused.
+ */
+class SlotTable {
+  private dense = new Int32Array(0); // slot + 1; 0 means absent
+  private readonly sparse = new Map<number, number>();
+  private idOfSlot = new Int32Array(0); // -1 for a free slot
+  private slotCount = 0; // slots ever handed out: [0, slotCount)
+  private readonly free: number[] = [];
+  // The slots of the last batch: kept, so a batch allocates (and faults in) no fresh memory.
+  private batch = new Int32Array(0);
+  size = 0;
+
+  /** The slot of id, or -1. */
+  get(id: number): number {
+    if (id < this.dense.length) return this.dense[id] - 1;
+    return this.sparse.get(id) ?? -1;
+  }
+
+  /** Gives id a slot; id must be absent. */
+  add(id: number): number {
+    const slot = this.free.length > 0 ? this.free.pop()! : this.slotCount++;
+    if (slot >= this.idOfSlot.length) this.growSlots(slot + 1);
+    this.idOfSlot[slot] = id;
+    this.size++;
+    if (id >= this.dense.length && this.denseCovers(id, this.size)) this.growDense(id);
+    if (id < this.dense.length) this.dense[id] = slot + 1;
+    else this.sparse.set(id, slot);
+    return slot;
+  }
+
+  /**
+   * Gives each id a slot, in order; throws DUPLICATE_ID, with the table as
+   * before, when an id is present or repeated. Tables are sized once for
+   * the whole batch. The slots returned are valid until the next addMany.
+   */
+  addMany(ids: ArrayLike<number>): Int32Array {
+    const count = ids.length;
+    let top = -1;
+    for (let i = 0; i < count; i++) top = Math.max(top, ids[i]);
+    if (top >= this.dense.length && this.denseCovers(top, this.size + count)) this.growDense(top);
+    this.growSlots(this.slotCount + count);
+    if (this.batch.length < count) this.batch = new Int32Array(Math.max(count, this.batch.length * 2));
+    const slots = this.batch.subarray(0, count);
+    if (this.free.length === 0 && top < this.dense.length) return this.appendDense(ids, slots);
+    for (let i = 0; i < count; i++) {
+      if (this.get(ids[i]) >= 0) {
+        for (let k = i - 1; k >= 0; k--) this.delete(ids[k]);
+        throw new SpatialError('DUPLICATE_ID', `id ${ids[i]} is already in the tree`);
+      }
+      slots[i] = this.add(ids[i]);
+    }
+    return slots;
+  }
+
+  /**
+   * addMany when every id fits the dense table and no slot is free (a batch
+   * into a fresh tree): the ids take the next slots in order, in one tight
+   * loop. On a duplicate, the ids taken so far are given back and the table
+   * is exactly as before.
+   */
+  private appendDense(ids: ArrayLike<number>, slots: Int32Array): Int32Array {
+    const dense = this.dense, idOfSlot = this.idOfSlot, first = this.slotCount;
+    for (let i = 0; i < slots.length; i++) {
+      const id = ids[i];
+      if (dense[id] !== 0) {
+        for (let k = 0; k < i; k++) {
+          dense[ids[k]] = 0;
+          idOfSlot[first + k] = -1;
+        }
+        throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
+      }
+      dense[id] = first + i + 1;
+      idOfSlot[first + i] = id;
+      slots[i] = first + i;
+    }
+    this.slotCount = first + slots.length;
+    this.size += slots.length;
+    return slots;
+  }
+
+  /** Whether the dense table should reach id: ids up to DENSE_IDS, while they stay within a few times the count. */
+  private denseCovers(id: number, size: number): boolean {
+    return id < DENSE_IDS && id < 8 * size + 4096;
+  }
+
+  private growSlots(needed: number): void {
+    if (needed <= this.idOfSlot.length) return;
+    const grown = new Int32Array(Math.max(needed, this.idOfSlot.length * 2, 64)).fill(-1);
+    grown.set(this.idOfSlot);
+    this.idOfSlot = grown;
+  }
+
+  /** Grows the dense table past id, moving the Map's ids it now covers. */
+  private growDense(id: number): void {
+    const grown = new Int32Array(Math.min(DENSE_IDS, Math.max(id + 1, this.dense.length * 2, 1024)));
+    grown.set(this.dense);
+    this.dense = grown;
+    for (const [other, slot] of this.sparse) {
+      if (other < grown.length) {
+        grown[other] = slot + 1;
+        this.sparse.delete(other);
+      }
+    }
+  }
+
+  /** Frees id's slot and returns it, or -1 when id is absent. */
+  delete(id: number): number {
+    const slot = this.get(id);
+    if (slot < 0) return -1;
+    if (id < this.dense.length) this.dense[id] = 0;
+    else this.sparse.delete(id);
+    this.idOfSlot[slot] = -1;
+    this.free.push(slot);
+    this.size--;
+    return slot;
+  }
+
+  /** Forgets every id; the tables keep their size, ready for the next fill. */
+  clear(): void {
+    this.dense.fill(0);
+    this.sparse.clear();
+    this.idOfSlot.fill(-1, 0, this.slotCount);
+    this.slotCount = 0;
+    this.free.length = 0;
+    this.size = 0;
+  }
+
+  /** Forgets every id and drops the tables. */
+  release(): void {
+    this.clear();
+    this.dense = new Int32Array(0);
+    this.idOfSlot = new Int32Array(0);
+    this.batch = new Int32Array(0);
+  }
+
+  /** Every id once, in slot order. */
+  *ids(): Generator<number> {
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      const id = this.idOfSlot[slot];
+      if (id >= 0) yield id;
+    }
+  }
+}
+
+/** Every key a QuadTreeOptions object may have. */
+/** The split capacity chosen by measurement (see QuadTreeOptions.capacity). */
+const DEFAULT_CAPACITY = 32;
+const QUADTREE_OPTION_KEYS = ['bounds', 'capacity', 'maxDepth', 'mode', 'depth', 'backend'];
+const SEGMENT_OPTION_KEYS = ['first'];
+const FROM_BUFFER_OPTION_KEYS = ['backend'];
+
+/** Option names other quadtree libraries use (maxObjects, maxLevels: @timohausmann/quadtree-ts) and what they mean here. */
+const QUADTREE_OPTION_ALIASES = { maxObjects: 'capacity', maxLevels: 'maxDepth' };
+
+const DENSE_IDS = 1 << 24;
+const MAX_SPLIT_LEVELS = 32;
+const MAX_FIXED_LEVELS = 10;
+
+function readBounds(bounds: QuadTreeBounds): [number, number, number, number] {
+  if (typeof bounds !== 'object' || bounds === null) {
+    throw new SpatialError('INVALID_ARGUMENT', 'bounds must be an object { minX, minY, maxX, maxY }');
+  }
+  const { minX, minY, maxX, maxY } = bounds;
+  checkRect(minX, minY, maxX, maxY);
+  return [minX, minY, maxX, maxY];
+}
+
+function checkAtMost(name: string, value: number, limit: number): void {
+  checkPositiveInteger(name, value);
+  if (value > limit) throw new SpatialError('INVALID_ARGUMENT', `${name} must be at most ${limit}, got ${value}`);
+}
+
+/**
+ * A rectangle index for collision broad-phase: range queries and every
+ * intersecting pair. Intersection is closed (shared edges and corners count);
+ * a point is a zero-size rectangle.
+ */
+export class QuadTree implements Iterable<number> {
+  /** Which implementation backs this tree. */
+  readonly backend: Backend;
+  /** 'split' or 'fixed'. */
+  readonly mode: QuadTreeMode;
+  private readonly core: QuadTreeCore;
+  private readonly slots = new SlotTable();
+  private cap: number;
+  private disposed = false;
+  /** Visits in progress, innermost last. */
+  private readonly visits: Visit[] = [];
+
+  /** Creates a tree over `bounds`; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad options, unknown option keys included. */
+  constructor(options: QuadTreeOptions) {
+    if (options === undefined) throw new SpatialError('INVALID_ARGUMENT', 'QuadTree needs an options object with bounds');
+    checkOptions('QuadTree', options, QUADTREE_OPTION_KEYS, QUADTREE_OPTION_ALIASES);
+    const [minX, minY, maxX, maxY] = readBounds(options.bounds);
+    const mode = options.mode ?? 'split';
+    if (mode !== 'split' && mode !== 'fixed') {
+      throw new SpatialError('INVALID_ARGUMENT', `mode must be 'split' or 'fixed', got ${String(mode)}`);
+    }
+    const capacity = options.capacity ?? DEFAULT_CAPACITY;
+    checkPositiveInteger('capacity', capacity);
+    const maxDepth = options.maxDepth ?? 16;
+    checkAtMost('maxDepth', maxDepth, MAX_SPLIT_LEVELS);
+    const depth = options.depth ?? 8;
+    checkAtMost('depth', depth, MAX_FIXED_LEVELS);
+    this.backend = resolveBackend(options.backend);
+    this.mode = mode;
+    this.cap = capacity;
+    const levels = mode === 'split' ? maxDepth : depth;
+    this.core =
+      this.backend === 'wasm'
+        ? new WasmQuadTree(minX, minY, maxX, maxY, capacity, levels, mode)
+        : new ReferenceQuadTree(minX, minY, maxX, maxY, capacity, levels, mode);
+  }
+
+  /** Number of items. */
+  get size(): number {
+    this.alive();
+    return this.slots.size;
+  }
+
+  /** Levels in use: the deepest leaf's level count in 'split' mode (a lone root is 1), the pre-split depth in 'fixed' mode. */
+  get depth(): number {
+    this.alive();
+    return this.core.levels;
+  }
+
+  /** The split capacity (see {@link setCapacity}). */
+  get capacity(): number {
+    this.alive();
+    return this.cap;
+  }
+
+  /** Bytes the structure holds (linear memory for 'wasm'): the item table, the nodes and their slot lists, at their reserved size; the id map and the result and scratch buffers excluded. */
+  get byteSize(): number {
+    this.alive();
+    return this.core.bytes;
+  }
+
+  /** Adds an item; throws DUPLICATE_ID if id is present, INVALID_ID, INVALID_NUMBER or INVALID_RECT on bad input. */
+  insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.change();
+    checkId(id);
+    checkRect(minX, minY, maxX, maxY);
+    if (this.slots.get(id) >= 0) throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
+    this.core.insert(this.slots.add(id), id, minX, minY, maxX, maxY);
+  }
+
+  /** Moves or resizes an item; throws UNKNOWN_ID if absent. A move that stays inside its leaf touches nothing else. */
+  update(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.change();
+    checkId(id);
+    checkRect(minX, minY, maxX, maxY);
+    const slot = this.slots.get(id);
+    if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${id} is not in the tree`);
+    this.core.update(slot, minX, minY, maxX, maxY);
+  }
+
+  /**
+   * Inserts many items in one crossing: ids[i] with the rect rects[4i..4i+3]
+   * (minX, minY, maxX, maxY); plain arrays and typed arrays of any kind are
+   * accepted. The batch is rejected whole, before anything changes, if any
+   * entry is invalid or any id is present or repeated.
+   */
+  insertMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
+    this.change();
+    const count = checkBatch(ids, rects);
+    const slots = this.slots.addMany(ids);
+    this.core.insertMany(slots, asInt32Array(ids), asFloat64Array(rects));
+  }
+
+  /**
+   * Moves many items in one crossing, in array order, exactly as if update
+   * were called for each: the fast path for a game tick. Arrays as in
+   * {@link insertMany}. The batch is rejected whole, before anything changes,
+   * if any entry is invalid or unknown.
+   */
+  updateMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
+    this.change();
+    const count = checkBatch(ids, rects);
+    const slots = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      const slot = this.slots.get(ids[i]);
+      if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${ids[i]} is not in the tree`);
+      slots[i] = slot;
+    }
+    this.core.updateMany(slots, asFloat64Array(rects));
+  }
+
+  /** Removes an item; returns false when it was absent. */
+  remove(id: number): boolean {
+    this.change();
+    checkId(id);
+    const slot = this.slots.delete(id);
+    if (slot < 0) return false;
+    this.core.remove(slot);
+    return true;
+  }
+
+  /** True when id is in the tree. */
+  has(id: number): boolean {
+    this.alive();
+    return typeof id === 'number' && id >= 0 && this.slots.get(id) >= 0;
+  }
+
+  /** Ids whose rect intersects the closed box, ascending. */
+  query(minX: number, minY: number, maxX: number, maxY: number): number[] {
+    return Array.from(this.queryIds(minX, minY, maxX, maxY).sort());
+  }
+
+  /** The ids of {@link query} in traversal order, as a fresh Int32Array: the fast path. */
+  queryIds(minX: number, minY: number, maxX: number, maxY: number): Int32Array {
+    this.alive();
+    checkRect(minX, minY, maxX, maxY);
+    return this.core.query(minX, minY, maxX, maxY);
+  }
+
+  /**
+   * Calls fn with each id whose rect intersects the closed box, in traversal
+   * order, and stops as soon as fn returns false. The search stops with it:
+   * the core hands over the first 64 ids, and the rest only if fn asks for a
+   * 65th, so an early stop among the first 64 costs about 64 hits, not the
+   * whole query. Changing the tree inside fn does not change the ids this
+   * call visits: the first change takes the rest of them from the tree as it
+   * was.
+   */
+  visit(minX: number, minY: number, maxX: number, maxY: number, fn: (id: number) => boolean | void): void {
+    if (typeof fn !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'visit needs a callback');
+    this.alive();
+    checkRect(minX, minY, maxX, maxY);
+    const visit: Visit = { minX, minY, maxX, maxY, done: 0, rest: null };
+    this.visits.push(visit);
+    try {
+      for (let limit = FIRST_VISIT_CHUNK; ; limit = Infinity) {
+        // The full answer starts with the same ids: skip those already handed out.
+        const ids = this.core.query(minX, minY, maxX, maxY, limit);
+        for (let i = visit.done; i < ids.length; i++) {
+          visit.done++;
+          if (fn(ids[i]) === false) return;
+          if (visit.rest !== null) {
+            for (const id of visit.rest) if (fn(id) === false) return;
+            return;
+          }
+        }
+        if (ids.length < limit) return;
+      }
+    } finally {
+      this.visits.pop();
+    }
+  }
+
+  /** Every intersecting pair once as [a, b] with a < b, sorted by (a, b). */
+  pairs(): Array<[number, number]> {
+    const flat = this.pairIds();
+    const order = sortPairs(flat);
+    const out: Array<[number, number]> = new Array(order.length);
+    for (let k = 0; k < order.length; k++) out[k] = [flat[order[k] * 2], flat[order[k] * 2 + 1]];
+    return out;
+  }
+
+  /** Calls fn(a, b) for every intersecting pair once, a < b, in the order of {@link pairIds}. */
+  forEachPair(fn: (a: number, b: number) => void): void {
+    if (typeof fn !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'forEachPair needs a callback');
+    const flat = this.pairIds();
+    for (let i = 0; i < flat.length; i += 2) fn(flat[i], flat[i + 1]);
+  }
+
+  /** Every intersecting pair once, flat [a0, b0, a1, b1, ...] with a < b, in no set order: the fast path. */
+  pairIds(): Int32Array {
+    this.alive();
+    return this.core.pairs();
+  }
+
+  /**
+   * The tree's cells, for drawing or inspecting its shape: flat
+   * [minX, minY, maxX, maxY, ...], one exact node region per cell (never the
+   * extended or loose one), a fresh copy. In 'split' mode the cells are the
+   * leaves, which tile `bounds` (a lone root is one cell equal to it); in
+   * 'fixed' mode, where the pre-split nodes are many and mostly empty, they are
+   * the root and every node that holds an item, so nested cells overlap.
+   * Both backends give the same cells in the same order; no order is promised.
+   */
+  cells(): Float64Array {
+    this.alive();
+    return this.core.cells();
+  }
+
+  /**
+   * The ids of the k items nearest to (x, y), nearest first. An item's
+   * distance is the distance from the point to its closed rect, 0 when the
+   * point is inside or on it; items at equal distance come by id, ascending.
+   * Distances are compared squared (dx * dx + dy * dy, in double precision).
+   * With maxDistance, only items at distance <= maxDistance count (closed);
+   * the result is shorter than k when fewer items qualify. Throws
+   * INVALID_NUMBER for a non-finite point or a NaN maxDistance,
+   * NEGATIVE_RANGE for a negative maxDistance, INVALID_ARGUMENT unless k is
+   * an integer >= 0.
+   */
+  nearest(x: number, y: number, k: number, maxDistance = Infinity): number[] {
+    this.alive();
+    checkFinite('x', x);
+    checkFinite('y', y);
+    checkCount('k', k);
+    checkMaxDistance(maxDistance);
+    const count = Math.min(k, this.slots.size);
+    if (count === 0) return [];
+    return Array.from(this.core.nearest(x, y, count, maxDistance * maxDistance));
+  }
+
+  /**
+   * Ids of the rects meeting the closed disc of radius r around (x, y),
+   * ascending: those whose distance to the centre (as in {@link nearest})
+   * is at most r. Throws INVALID_NUMBER for non-finite input, NEGATIVE_RANGE
+   * for a negative r.
+   */
+  queryCircle(x: number, y: number, r: number): number[] {
+    return Array.from(this.queryCircleIds(x, y, r).sort());
+  }
+
+  /** The ids of {@link queryCircle} in traversal order, as a fresh Int32Array: the fast path. */
+  queryCircleIds(x: number, y: number, r: number): Int32Array {
+    this.alive();
+    checkFinite('x', x);
+    checkFinite('y', y);
+    checkRange('r', r);
+    return this.core.within(x, y, r * r);
+  }
+
+  /**
+   * Ids of the rects the closed segment from (x0, y0) to (x1, y1) meets,
+   * in the order the segment enters them: by the least t in [0, 1] at which
+   * (x0 + t (x1 - x0), y0 + t (y1 - y0)) is in the rect (0 for a rect holding
+   * the start), then by id. With `{ first: true }`, only the first of them
+   * (an array of one id, or none): a line-of-sight or ray cast that stops at
+   * the first hit. A segment of zero length is a point. Throws
+   * INVALID_NUMBER for non-finite input, INVALID_ARGUMENT for bad options.
+   */
+  querySegment(x0: number, y0: number, x1: number, y1: number, options?: SegmentOptions): number[] {
+    this.alive();
+    checkFinite('x0', x0);
+    checkFinite('y0', y0);
+    checkFinite('x1', x1);
+    checkFinite('y1', y1);
+    const first = readSegmentOptions(options);
+    return orderHits(this.core.segment(x0, y0, x1, y1, first));
+  }
+
+  /** The rect of item id, as inserted or last updated; throws UNKNOWN_ID if absent, INVALID_ID for a bad id. */
+  rect(id: number): QuadTreeBounds {
+    this.alive();
+    checkId(id);
+    const slot = this.slots.get(id);
+    if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${id} is not in the tree`);
+    const [minX, minY, maxX, maxY] = this.core.rectsOf(Int32Array.of(slot));
+    return { minX, minY, maxX, maxY };
+  }
+
+  /** Every id in the tree, ascending. */
+  ids(): number[] {
+    this.alive();
+    return Array.from(Int32Array.from(this.slots.ids()).sort());
+  }
+
+  /**
+   * The tree as bytes: its mode, capacity, level option (maxDepth or
+   * depth), bounds and every item, for storage or for handing to a worker.
+   * The format is versioned and checksummed (see {@link QuadTree.fromBuffer});
+   * items are written by id, so trees with the same options and items give
+   * the same bytes, whichever backend holds them.
+   */
+  toBuffer(): Uint8Array {
+    this.alive();
+    const ids = Int32Array.from(this.slots.ids()).sort();
+    const slots = ids.map((id) => this.slots.get(id));
+    const { minX, minY, maxX, maxY, levels } = this.core.settings();
+    return writeQuadTreeSnapshot({ mode: this.mode, capacity: this.cap, levels, minX, minY, maxX, maxY, ids, rects: this.core.rectsOf(slots) });
+  }
+
+  /**
+   * A tree restored from {@link toBuffer}'s bytes, written by either
+   * backend: the same mode, capacity, level option, bounds and items, so the
+   * same answers to every query and the same pairs. Its nodes are built
+   * afresh (in bulk in 'split' mode), so `depth` and `cells()` are those of
+   * a tree filled in one batch. `options.backend` picks the backend (default
+   * 'wasm'). Throws INVALID_SNAPSHOT for bytes that are not a whole, intact
+   * snapshot of this format version; INVALID_ARGUMENT for something other
+   * than a Uint8Array, a bad backend or an unknown option key.
+   */
+  static fromBuffer(bytes: Uint8Array, options?: FromBufferOptions): QuadTree {
+    checkOptions('QuadTree.fromBuffer', options, FROM_BUFFER_OPTION_KEYS);
+    const backend = resolveBackend(options?.backend);
+    const s = readQuadTreeSnapshot(bytes);
+    const bounds = { minX: s.minX, minY: s.minY, maxX: s.maxX, maxY: s.maxY };
+    const levels = s.mode === 'split' ? { maxDepth: s.levels } : { depth: s.levels };
+    let tree: QuadTree;
+    try {
+      tree = new QuadTree({ bounds, mode: s.mode, capacity: s.capacity, ...levels, backend });
+    } catch (error) {
+      throw invalidSnapshot(error);
+    }
+    try {
+      tree.insertMany(s.ids, s.rects);
+    } catch (error) {
+      tree.dispose();
+      throw invalidSnapshot(error);
+    }
+    return tree;
+  }
+
+  /** Moves the subdivided area and rebuilds; contents unchanged. */
+  setBounds(bounds: QuadTreeBounds): void {
+    this.change();
+    const [minX, minY, maxX, maxY] = readBounds(bounds);
+    this.core.setBounds(minX, minY, maxX, maxY);
+  }
+
+  /** Sets the split capacity: lowering it rebuilds the tree, raising it only affects later splits. Contents unchanged. */
+  setCapacity(capacity: number): void {
+    this.change();
+    checkPositiveInteger('capacity', capacity);
+    this.core.setCapacity(capacity);
+    this.cap = capacity;
+  }
+
+  /** Removes every item. */
+  clear(): void {
+    this.change();
+    this.core.clear();
+    this.slots.clear();
+  }
+
+  /** Frees the tree's memory; every later call throws DISPOSED. Calling it again does nothing. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.freezeVisits();
+    this.disposed = true;
+    this.core.dispose();
+    this.slots.release();
+  }
+
+  /** Yields every id once, in no set order. */
+  *[Symbol.iterator](): Iterator<number> {
+    this.alive();
+    yield* this.slots.ids();
+  }
+
+  private alive(): void {
+    checkAlive(this.disposed, 'this QuadTree');
+  }
+
+  /** Every method that may change the tree starts here. */
+  private change(): void {
+    this.alive();
+    this.freezeVisits();
+  }
+
+  /** Before the tree changes, each visit in progress takes the rest of its ids from the tree as it still is. */
+  private freezeVisits(): void {
+    for (const visit of this.visits) {
+      if (visit.rest === null) visit.rest = this.core.query(visit.minX, visit.minY, visit.maxX, visit.maxY).subarray(visit.done);
+    }
+  }
+}
+
+/** Options of {@link QuadTree.querySegment}. */
+export interface SegmentOptions {
+  /** Stop at the first rect the segment enters: the answer has at most one id. Default false. */
+  first?: boolean;
+}
+
+function readSegmentOptions(options: SegmentOptions | undefined): boolean {
+  checkOptions('QuadTree.querySegment', options, SEGMENT_OPTION_KEYS);
+  if (options === undefined) return false;
+  const first = options.first ?? false;
+  if (typeof first !== 'boolean') throw new SpatialError('INVALID_ARGUMENT', `first must be a boolean, got ${String(first)}`);
+  return first;
+}
+
+/** The hit ids ordered by (t, id), each once: an item stored in several leaves is met once per leaf, always at the same t. */
+function orderHits(hits: SegmentHits): number[] {
+  const { ids, ts } = hits;
+  const order = Array.from(ids.keys()).sort((a, b) => ts[a] - ts[b] || ids[a] - ids[b]);
+  const out: number[] = [];
+  for (const i of order) if (out.length === 0 || out[out.length - 1] !== ids[i]) out.push(ids[i]);
+  return out;
+}
+
+/** A snapshot whose values a tree rejects is not a valid snapshot. */
+function invalidSnapshot(error: unknown): unknown {
+  if (!(error instanceof SpatialError) || error.code === 'NOT_INITIALIZED') return error;
+  return new SpatialError('INVALID_SNAPSHOT', `QuadTree snapshot holds invalid values (${error.message})`);
+}
+
+/** A visit in progress: how many ids it has handed out and, once the tree changed under it, the rest of its ids as they were. */
+interface Visit {
+  readonly minX: number;
+  readonly minY: number;
+  readonly maxX: number;
+  readonly maxY: number;
+  done: number;
+  rest: Int32Array | null;
+}
+
+/** A visit asks the core for this many ids first, and for all of them when it needs more. */
+const FIRST_VISIT_CHUNK = 64;
+
+/** Validates a batch of ids and flat rects; returns the number of entries. */
+function checkBatch(ids: ArrayLike<number>, rects: ArrayLike<number>): number {
+  const count = checkArrayLike('ids', ids);
+  checkArrayLike('rects (four coordinates per id)', rects, count * 4);
+  if (ids instanceof Int32Array && rects instanceof Float64Array && typedBatchFine(ids, rects, count)) return count;
+  // One cheap pass over well-formed input; the exact checks (and their
+  // messages) only for the first entry it doubts.
+  const typed = rects instanceof Float64Array;
+  for (let i = 0; i < count; i++) {
+    const id = ids[i], x0 = rects[i * 4], y0 = rects[i * 4 + 1], x1 = rects[i * 4 + 2], y1 = rects[i * 4 + 3];
+    // Types first: arithmetic on a bigint or a symbol would throw. Then
+    // x - x is 0 only for a finite number; x0 <= x1 fails for NaN.
+    const fine =
+      typeof id === 'number' && (typed || (typeof x0 === 'number' && typeof y0 === 'number' && typeof x1 === 'number' && typeof y1 === 'number')) &&
+      (id | 0) === id && id >= 0 && x0 <= x1 && y0 <= y1 && x0 - x0 === 0 && x1 - x1 === 0 && y0 - y0 === 0 && y1 - y1 === 0;
+    if (!fine) {
+      checkId(id);
+      checkRect(x0, y0, x1, y1);
+    }
+  }
+  return count;
+}
+
+/**
+ * Whether a typed batch is surely valid, in one branch-light pass: Int32Array
+ * ids are integers, so only their sign is checked; x * 0 is 0 only for a
+ * finite x, so one sum tells whether every coordinate is finite. False sends
+ * the batch to the exact checks, which find the first bad entry.
+ */
+function typedBatchFine(ids: Int32Array, rects: Float64Array, count: number): boolean {
+  let signs = 0; // the OR of the ids is negative when one is
+  for (let i = 0; i < count; i++) signs |= ids[i];
+  if (signs < 0) return false;
+  let zero = 0;
+  let ordered = true;
+  for (let i = 0; i < count * 4; i += 4) {
+    const x0 = rects[i], y0 = rects[i + 1], x1 = rects[i + 2], y1 = rects[i + 3];
+    zero += x0 * 0 + y0 * 0 + x1 * 0 + y1 * 0;
+    ordered = ordered && x0 <= x1 && y0 <= y1;
+  }
+  return zero === 0 && ordered;
+}
+
+/** Pair indices of a flat pair array, sorted by (a, b). */
+function sortPairs(flat: Int32Array): Uint32Array {
+  const order = new Uint32Array(flat.length >> 1);
+  for (let k = 0; k < order.length; k++) order[k] = k;
+  return order.sort((p, q) => flat[p * 2] - flat[q * 2] || flat[p * 2 + 1] - flat[q * 2 + 1]);
+}

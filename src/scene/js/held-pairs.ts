@@ -1,0 +1,41 @@
+// The (watcher, target) slot pairs a reference Scene core keeps seeing only
+// because of a hysteresis margin: the target is inside the watcher's range +
+// margin but outside its range. The same set as assembly/scene/pair-set.ts, kept
+// as a set of targets per watcher.
+
+export class HeldPairs {
+  private readonly byWatcher = new Map<number, Set<number>>();
+  /** Pairs held. */
+  size = 0;
+
+  has(w: number, t: number): boolean {
+    return this.size !== 0 && this.byWatcher.get(w)?.has(t) === true;
+  }
+
+  add(w: number, t: number): void {
+    let targets = this.byWatcher.get(w);
+    if (targets === undefined) this.byWatcher.set(w, (targets = new Set()));
+    if (targets.has(t)) return;
+    targets.add(t);
+    this.size++;
+  }
+
+  delete(w: number, t: number): void {
+    const targets = this.byWatcher.get(w);
+    if (targets === undefined || !targets.delete(t)) return;
+    this.size--;
+    if (targets.size === 0) this.byWatcher.delete(w);
+  }
+
+  /** Every pair as watcher, target. */
+  list(): number[] {
+    const out: number[] = [];
+    for (const [w, targets] of this.byWatcher) for (const t of targets) out.push(w, t);
+    return out;
+  }
+
+  clear(): void {
+    this.byWatcher.clear();
+    this.size = 0;
+  }
+}

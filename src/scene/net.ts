@@ -1,0 +1,297 @@
+// The net view of a Scene's events: one fold over the ordered event log that
+// keeps, per (watcher, target) pair, only the change since the last drain.
+// The log is grouped by watcher first, so each pair is found among its
+// watcher's events. A pair's events read front to back, so its first event
+// says whether it was visible at the last drain (enter: no; leave or move:
+// yes) and its last whether it is visible now (leave: no; enter or move:
+// yes). A pair visible at both reports a move when its target stands
+// elsewhere than at the last drain: this view saves an entity's position the
+// first time it moves after a drain, and before a fold marks the ids that
+// ended elsewhere, so pairs need no id lookup. Logs whose ids can index
+// arrays (the common case) group by a counting sort and find pairs and marks
+// through per-id stamps in reused arrays; others go through scene-grouped.ts
+// and hash tables.
+import { ENTER, LEAVE, MOVE } from './event-codes.js';
+import { PairTable } from './pair-table.js';
+import { groupByWatcher, indexableIds } from './grouped.js';
+
+/** A watcher's events beyond this many find their pair through a Map rather than a scan of the pairs so far. */
+const LONG_RUN = 24;
+/** Ids below this fit a packed (target << 2 | type) word. */
+const DENSE_LIMIT = 1 << 29;
+/** Stamps restart from zero (arrays cleared) before they could overflow. */
+const STAMP_LIMIT = 1 << 30;
+
+/** A Scene's net view: the positions it needs and the fold; see the file comment. */
+export class NetView {
+  /** Drains so far; a slot's saved position is the last drain's when savedAt[slot] equals it. */
+  private epoch = 1;
+  private current = new Float64Array(0);
+  private saved = new Float64Array(0);
+  private savedAt = new Int32Array(0);
+  private idOfSlot = new Int32Array(0);
+  /** Slots that moved since the last drain (each once per time savedAt was set). */
+  private movedSlots = new Int32Array(64);
+  private movedCount = 0;
+  /** Ids removed since the last drain: their position at the last drain (first removal wins). */
+  private readonly removed = new Map<number, [number, number, number]>();
+  /** Ids that stand elsewhere than at the last drain, as a fold starts. */
+  private readonly elsewhere = new PairTable();
+  /** Dense fold scratch: per watcher id its counting-sort cursor; per target id the stamp and pair it was last seen with; per id the stamp of a fold that found it elsewhere. */
+  private cursor = new Int32Array(0);
+  private pairOfId = new Int32Array(0);
+  private elsewhereAt = new Int32Array(0);
+  /** Increases per watcher folded and per fold, so stamps left in the arrays above never match again. */
+  private stamp = 0;
+  /** Dense fold scratch: the log as (target << 2 | type) words grouped by watcher, and the result before it is copied out. */
+  private packed = new Int32Array(0);
+  private out = new Int32Array(0);
+  /** Per pair of the watcher being folded: its target and its first and last event types. */
+  private first = new Int32Array(0);
+  private last = new Int32Array(0);
+  private target = new Int32Array(0);
+
+  /** `moveEvents` false: no move is ever reported, so no position is tracked. */
+  constructor(readonly moveEvents: boolean) {}
+
+  /** Records that id is placed in slot by an add. */
+  added(slot: number, id: number, x: number, y: number, z: number): void {
+    if (!this.moveEvents) return;
+    this.grow(slot);
+    const at = slot * 3;
+    this.current[at] = x;
+    this.current[at + 1] = y;
+    this.current[at + 2] = z;
+    this.savedAt[slot] = 0;
+    this.idOfSlot[slot] = id;
+  }
+
+  /** Records a move of slot to (x, y, z), saving where it was at the last drain if this is its first move since. */
+  moved(slot: number, x: number, y: number, z: number): void {
+    if (!this.moveEvents) return;
+    this.saveOnce(slot);
+    const at = slot * 3;
+    this.current[at] = x;
+    this.current[at + 1] = y;
+    this.current[at + 2] = z;
+  }
+
+  /** Records the moves of a batch, in order. */
+  movedMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {
+    if (!this.moveEvents) return;
+    for (let k = 0; k < slots.length; k++) this.moved(slots[k], xs[k], ys[k], zs === null ? 0 : zs[k]);
+  }
+
+  /** Saves slot's position as the last drain's, unless done since the last drain. */
+  private saveOnce(slot: number): void {
+    if (this.savedAt[slot] === this.epoch) return;
+    const at = slot * 3;
+    this.savedAt[slot] = this.epoch;
+    this.saved[at] = this.current[at];
+    this.saved[at + 1] = this.current[at + 1];
+    this.saved[at + 2] = this.current[at + 2];
+    if (this.movedCount === this.movedSlots.length) {
+      const bigger = new Int32Array(this.movedCount * 2);
+      bigger.set(this.movedSlots);
+      this.movedSlots = bigger;
+    }
+    this.movedSlots[this.movedCount++] = slot;
+  }
+
+  /** Records that id leaves slot: if it is re-added before the next drain, its pairs compare against this position. */
+  removing(id: number, slot: number): void {
+    if (!this.moveEvents || this.removed.has(id)) return;
+    const at = slot * 3;
+    const from = this.savedAt[slot] === this.epoch ? this.saved : this.current;
+    this.removed.set(id, [from[at], from[at + 1], from[at + 2]]);
+  }
+
+  /** Marks a drain (or a clear): what is visible now is what the next drain compares against. */
+  drained(): void {
+    this.epoch++;
+    this.removed.clear();
+    this.movedCount = 0;
+  }
+
+  /**
+   * The net events of an ordered log: per pair, enter, leave, move or
+   * nothing; sorted by watcher, ascending, and within a watcher in the order
+   * of each pair's first event in the log. slotOf gives the current slot of a
+   * present id.
+   */
+  fold(log: Int32Array, slotOf: (id: number) => number | undefined): Int32Array {
+    let maxId = -1;
+    for (let i = 1; i < log.length; i += 3) {
+      if (log[i] > maxId) maxId = log[i];
+      if (log[i + 1] > maxId) maxId = log[i + 1];
+    }
+    // Ids that may index arrays (memory proportional to the log) and fit a packed word fold through arrays.
+    if (indexableIds(maxId, log.length / 3) && maxId < DENSE_LIMIT) return this.foldDense(log, maxId, slotOf);
+    return this.foldSparse(log, slotOf);
+  }
+
+  /**
+   * The fold for ids small enough to index arrays: a counting sort by watcher
+   * into packed (target, type) words, then per watcher a stamp per target id
+   * finds its pair, with no hashing and no allocation but the result.
+   */
+  private foldDense(log: Int32Array, maxId: number, slotOf: (id: number) => number | undefined): Int32Array {
+    const ids = maxId + 1;
+    if (this.cursor.length < ids) {
+      const capacity = Math.max(ids, this.cursor.length * 2);
+      this.cursor = new Int32Array(capacity);
+      this.pairOfId = new Int32Array(capacity * 2);
+      this.elsewhereAt = new Int32Array(capacity);
+    }
+    if (this.stamp > STAMP_LIMIT) {
+      this.pairOfId.fill(0);
+      this.elsewhereAt.fill(0);
+      this.stamp = 0;
+    }
+    const elsewhereStamp = ++this.stamp;
+    if (this.moveEvents) this.markElsewhere(slotOf, (id) => {
+      if (id < ids) this.elsewhereAt[id] = elsewhereStamp;
+    });
+    const count = log.length / 3;
+    if (this.packed.length < count) {
+      this.packed = new Int32Array(Math.max(count, this.packed.length * 2));
+      this.out = new Int32Array(this.packed.length * 3);
+    }
+    if (this.first.length < count) this.growPairs(count);
+    const { cursor, packed, pairOfId, elsewhereAt, first, last, target, out } = this;
+    cursor.fill(0, 0, ids);
+    for (let i = 1; i < log.length; i += 3) cursor[log[i]]++;
+    // cursor[w] becomes where watcher w's next packed event goes; its run ends at the next watcher's start.
+    let at = 0;
+    for (let w = 0; w < ids; w++) {
+      const size = cursor[w];
+      cursor[w] = at;
+      at += size;
+    }
+    for (let i = 0; i < log.length; i += 3) packed[cursor[log[i + 1]]++] = (log[i + 2] << 2) | log[i];
+    // Each cursor now stands at its watcher's end.
+    let n = 0;
+    let start = 0;
+    for (let w = 0; w < ids; w++) {
+      const end = cursor[w];
+      if (end === start) continue;
+      const stamp = ++this.stamp;
+      let pairs = 0;
+      for (let k = start; k < end; k++) {
+        const t = packed[k] >>> 2;
+        const type = packed[k] & 3;
+        if (pairOfId[t * 2] !== stamp) {
+          pairOfId[t * 2] = stamp;
+          pairOfId[t * 2 + 1] = pairs;
+          target[pairs] = t;
+          first[pairs] = type;
+          last[pairs++] = type;
+        } else {
+          last[pairOfId[t * 2 + 1]] = type;
+        }
+      }
+      for (let p = 0; p < pairs; p++) {
+        const t = target[p];
+        const type = netType(first[p], last[p], this.moveEvents && elsewhereAt[t] === elsewhereStamp);
+        if (type < 0) continue;
+        out[n] = type;
+        out[n + 1] = w;
+        out[n + 2] = t;
+        n += 3;
+      }
+      start = end;
+    }
+    return out.slice(0, n);
+  }
+
+  /** The fold for any ids: grouped through scene-grouped.ts, pairs found by a scan or a Map, marks in a hash table. */
+  private foldSparse(log: Int32Array, slotOf: (id: number) => number | undefined): Int32Array {
+    const elsewhere = this.elsewhere;
+    elsewhere.reset();
+    if (this.moveEvents) this.markElsewhere(slotOf, (id) => elsewhere.indexOf(id, 0));
+    const { watchers, offsets, events } = groupByWatcher(log);
+    const count = events.length / 3;
+    if (this.first.length < count) this.growPairs(count);
+    const first = this.first, last = this.last, target = this.target;
+    const out = new Int32Array(events.length);
+    let n = 0;
+    for (let g = 0; g < watchers.length; g++) {
+      // The watcher's distinct targets, numbered from 0 in the order first seen.
+      let pairs = 0;
+      const long = offsets[g + 1] - offsets[g] > LONG_RUN * 3 ? new Map<number, number>() : null;
+      for (let i = offsets[g]; i < offsets[g + 1]; i += 3) {
+        const t = events[i + 2];
+        let p = 0;
+        if (long === null) while (p < pairs && target[p] !== t) p++;
+        else p = long.get(t) ?? pairs;
+        if (p === pairs) {
+          target[p] = t;
+          first[p] = events[i];
+          long?.set(t, p);
+          pairs++;
+        }
+        last[p] = events[i];
+      }
+      for (let p = 0; p < pairs; p++) {
+        const type = netType(first[p], last[p], this.moveEvents && elsewhere.find(target[p], 0) >= 0);
+        if (type < 0) continue;
+        out[n] = type;
+        out[n + 1] = watchers[g];
+        out[n + 2] = target[p];
+        n += 3;
+      }
+    }
+    return n === out.length ? out : out.slice(0, n);
+  }
+
+  private growPairs(count: number): void {
+    this.first = new Int32Array(count);
+    this.last = new Int32Array(count);
+    this.target = new Int32Array(count);
+  }
+
+  /** Calls mark with each present id that stands elsewhere than at the last drain. */
+  private markElsewhere(slotOf: (id: number) => number | undefined, mark: (id: number) => void): void {
+    const { current, saved, savedAt, idOfSlot, epoch, movedSlots, removed } = this;
+    const differs = (at: number, x: number, y: number, z: number): boolean => x !== current[at] || y !== current[at + 1] || z !== current[at + 2];
+    const checkRemoved = removed.size > 0;
+    for (let k = 0; k < this.movedCount; k++) {
+      const slot = movedSlots[k];
+      const at = slot * 3;
+      // A slot re-added since its move (savedAt reset) or holding a re-added id is judged below.
+      if (savedAt[slot] !== epoch || (checkRemoved && removed.has(idOfSlot[slot]))) continue;
+      if (differs(at, saved[at], saved[at + 1], saved[at + 2])) mark(idOfSlot[slot]);
+    }
+    for (const [id, [x, y, z]] of removed) {
+      const slot = slotOf(id);
+      if (slot !== undefined && differs(slot * 3, x, y, z)) mark(id);
+    }
+  }
+
+  private grow(slot: number): void {
+    if (slot < this.savedAt.length) return;
+    const capacity = Math.max(16, slot + 1, this.savedAt.length * 2);
+    const current = new Float64Array(capacity * 3);
+    current.set(this.current);
+    const saved = new Float64Array(capacity * 3);
+    saved.set(this.saved);
+    const savedAt = new Int32Array(capacity);
+    savedAt.set(this.savedAt);
+    const idOfSlot = new Int32Array(capacity);
+    idOfSlot.set(this.idOfSlot);
+    this.current = current;
+    this.saved = saved;
+    this.savedAt = savedAt;
+    this.idOfSlot = idOfSlot;
+  }
+}
+
+/** The net event of a pair from its first and last event types since the last drain, or -1 for none; elsewhere: its target stands elsewhere than then. */
+function netType(first: number, last: number, elsewhere: boolean): number {
+  const before = first !== ENTER;
+  const now = last !== LEAVE;
+  if (now && !before) return ENTER;
+  if (before && !now) return LEAVE;
+  if (before && now && elsewhere) return MOVE;
+  return -1;
+}

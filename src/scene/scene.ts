@@ -1,0 +1,815 @@
+// Scene: area of interest by cross-linked sorted lists or a cell grid. This
+// facade validates every input, owns the id <-> slot mapping, and delegates
+// to a core (scene-cores.ts picks it: wasm or the TypeScript reference, for
+// either index).
+// Both cores receive only valid, already-translated input, so they reject
+// identically and a rejected call changes nothing.
+import { SpatialError } from '../core/errors.js';
+import { createSceneCore, resolveIndex, resolveCellSize, type SceneIndex } from './cores.js';
+import { groupByWatcher, type GroupedEvents } from './grouped.js';
+import { NetView } from './net.js';
+import { CIRCLE, MARKER, SceneShapes } from './shapes.js';
+import { entityArrays, readSceneSnapshot, writeSceneSnapshot, type SceneSnapshot } from './snapshot.js';
+import { SlotTable } from '../core/slot-table.js';
+import type { FromBufferOptions } from '../core/snapshot-bytes.js';
+import {
+  asFloat64Array,
+  asInt32Array,
+  checkAlive,
+  checkArrayLike,
+  checkCount,
+  checkFinite,
+  checkId,
+  checkIdEntries,
+  checkMask,
+  checkMaxDistance,
+  checkNumbers,
+  checkOptions,
+  checkRange,
+  checkRect,
+} from '../core/validate.js';
+import { resolveBackend, type Backend } from '../core/wasm.js';
+
+/**
+ * A view range: a square (cube) half-extent, per-axis half-extents, a circle
+ * (a sphere in 3-D) of `radius`, or null for a marker that watches nothing.
+ */
+export type AoiRange =
+  | number
+  | { x: number; y: number; z?: number }
+  | {
+      /** The circle's (in 3-D the sphere's) radius, >= 0: T is inside when dx² + dy² (+ dz²) <= radius². */
+      radius: number;
+    }
+  | null;
+
+/** One visibility fact: `watcher` starts seeing, stops seeing, or sees a move of `target`. */
+export interface AoiEvent {
+  /** 'enter': watcher starts seeing target; 'leave': stops seeing it; 'move': target moved and watcher saw it before and after. */
+  type: 'enter' | 'leave' | 'move';
+  /** The entity whose view changed. */
+  watcher: number;
+  /** The entity seen. */
+  target: number;
+}
+
+/** Options of the {@link Scene} constructor. */
+export interface SceneOptions {
+  /** 'wasm' (default, needs init()) or 'js' (the TypeScript reference). */
+  backend?: Backend;
+  /** 2 (default) or 3. */
+  dimensions?: 2 | 3;
+  /** Half-extent used when add is called without a range (default 2). */
+  defaultRange?: number;
+  /** 'lists' (default: sorted lists, for unequal ranges) or 'grid' (uniform cells, for equal ranges); see docs/scene-index.md. */
+  index?: SceneIndex;
+  /** The grid index's finest cell side, > 0 (default: defaultRange, or 1 when that is 0); the lists ignore it. */
+  cellSize?: number;
+  /**
+   * 'log' (default): a drain reports every event in the order it happened.
+   * 'net': a drain reports, per (watcher, target) pair, only the change since
+   * the last drain (see {@link Scene.drain}).
+   */
+  events?: SceneEventMode;
+  /** false: moves produce no move events at all (enter and leave only); default true. */
+  moveEvents?: boolean;
+}
+
+/** Options of {@link Scene.nearest} and {@link Scene.nearest3}. */
+export interface NearestOptions {
+  /** Only entities at distance <= maxDistance count (closed); a number >= 0, default Infinity. */
+  maxDistance?: number;
+  /** Only entities whose layer mask shares a bit with this 32-bit mask count; default: every entity. */
+  layer?: number;
+}
+
+/** Options of {@link Scene.add} and {@link Scene.add3}: the entity's layer masks and hysteresis margin. */
+export interface AddOptions {
+  /** The layers the entity is on, a 32-bit mask (default 1): W sees it only if W's `sees` shares a bit with it. */
+  layer?: number;
+  /** The layers the entity sees, a 32-bit mask (default -1, every bit): it sees T only if this shares a bit with T's `layer`. */
+  sees?: number;
+  /** Hysteresis, a finite number >= 0 (default 0); see {@link SetRangeOptions.margin}. */
+  margin?: number;
+}
+
+/** Options of {@link Scene.setRange}. */
+export interface SetRangeOptions {
+  /**
+   * Hysteresis, a finite number >= 0; omitted, the entity keeps its margin.
+   * The entity starts seeing T when T is inside its range, and stops only
+   * when T is outside its range grown by the margin: each half-extent + margin
+   * for a box (outside on any axis), radius + margin for a circle.
+   */
+  margin?: number;
+}
+
+/** What a Scene's drains report: every event in order ('log') or each pair's net change ('net'). */
+export type SceneEventMode = 'log' | 'net';
+
+/** The operations both cores provide, on slots (dense indices) rather than ids. */
+export interface SceneBackend {
+  /**
+   * `round`: the range is a circle (sphere) of radius rx (= ry = rz), else a
+   * box. `margin`: hysteresis (0 for markers): a visible pair stays visible
+   * while the target is within the range grown by it (rx + margin, ...).
+   */
+  add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, layer: number, sees: number, margin: number): void;
+  /** New masks for slot, as int32. */
+  setLayers(slot: number, layer: number, sees: number): void;
+  move(slot: number, x: number, y: number, z: number): void;
+  remove(slot: number): void;
+  setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round: boolean, margin: number): void;
+  /** The pairs visible only thanks to a margin (target outside the watcher's plain range), as slots [w0, t0, w1, t1, ...]. */
+  heldPairs(): Int32Array;
+  /** Makes pair (w, t) visible, with an enter event, when the masks meet and t is inside w's grown range; otherwise nothing. */
+  hold(w: number, t: number): void;
+  moveMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void;
+  addMany(slots: Int32Array, ids: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null, ranges: Float64Array): void;
+  position(slot: number): { x: number; y: number; z: number };
+  /** x, y, z of each slot, in order, from one call into the core. */
+  positions(slots: Int32Array): Float64Array;
+  query(slot: number): number[];
+  watchers(slot: number): number[];
+  queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[];
+  /** Ids of the k (at most the scene's size) entities nearest to (x, y, z), by squared distance then id; `filtered`: only layers meeting mask. */
+  nearest(x: number, y: number, z: number, k: number, maxDistance: number, filtered: boolean, mask: number): Int32Array;
+  drain(): Int32Array;
+  /** Whether moves produce move events (default true); off, the core's emission loops skip them. */
+  moveEvents: boolean;
+  clear(): void;
+  dispose?(): void;
+  /** Bytes of wasm linear memory held (wasm cores only). */
+  bytes?(): number;
+}
+
+/** Every key a SceneOptions object may have. */
+const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize', 'events', 'moveEvents'];
+/** Every key a NearestOptions object may have. */
+const NEAREST_OPTION_KEYS = ['maxDistance', 'layer'];
+/** Every key a FromBufferOptions object may have. */
+const FROM_BUFFER_OPTION_KEYS = ['backend'];
+
+/** Every key an AddOptions object may have. */
+const ADD_OPTION_KEYS = ['layer', 'sees', 'margin'];
+/** Every key a SetRangeOptions object may have. */
+const SET_RANGE_OPTION_KEYS = ['margin'];
+
+/** The masks of an entity added without any: layer 1, every layer seen. */
+const DEFAULT_LAYER = 1;
+const DEFAULT_SEES = -1;
+
+/** The one key of a circle range. */
+const RADIUS_KEYS = ['radius'];
+
+const EVENT_TYPES: ReadonlyArray<AoiEvent['type']> = ['enter', 'leave', 'move'];
+
+const ascending = (a: number, b: number): number => a - b;
+
+/**
+ * A set of entities in 2-D or 3-D space, each with its own view box, that
+ * reports who starts seeing, stops seeing and sees moving whom.
+ */
+export class Scene {
+  /** 2 or 3. */
+  readonly dimensions: 2 | 3;
+  /** Which core runs this scene. */
+  readonly backend: Backend;
+  /** Half-extent given to entities added without a range. */
+  readonly defaultRange: number;
+  /** The index this scene keeps: 'lists' or 'grid'. */
+  readonly index: SceneIndex;
+  /** What drains report: 'log' (every event, in order) or 'net' (each pair's change since the last drain). */
+  readonly events: SceneEventMode;
+  /** Whether moves produce move events. */
+  readonly moveEvents: boolean;
+  /** The net fold, in 'net' mode. */
+  private readonly net: NetView | null;
+  /** Events taken from the core and not yet drained (pendingLength and a drainInto that did not fit leave them here). */
+  private taken: Int32Array | null = null;
+  /** In 'net' mode, the fold of `taken`, kept until new events arrive (folding a fold would lose first-event order). */
+  private folded: Int32Array | null = null;
+  private readonly core: SceneBackend;
+  /** The grid's cell side as resolved (kept for snapshots; the lists ignore it). */
+  private readonly cellSize: number;
+  /** Every entity's range and masks by slot, for snapshots. */
+  private readonly shapes = new SceneShapes();
+  private readonly slots = new SlotTable();
+  private readonly freeSlots: number[] = [];
+  private nextSlot = 1; // slot 0 holds the lists' head and tail
+  private disposed = false;
+  private batchSlots = new Int32Array(64);
+
+  /** Creates an empty scene; unknown option keys throw INVALID_ARGUMENT. */
+  constructor(options: SceneOptions = {}) {
+    checkOptions('Scene', options, SCENE_OPTION_KEYS);
+    this.backend = resolveBackend(options.backend);
+    const dimensions = options.dimensions ?? 2;
+    if (dimensions !== 2 && dimensions !== 3) {
+      throw new SpatialError('INVALID_ARGUMENT', `dimensions must be 2 or 3, got ${String(dimensions)}`);
+    }
+    this.dimensions = dimensions;
+    const defaultRange = options.defaultRange ?? 2;
+    checkRange('defaultRange', defaultRange);
+    this.defaultRange = defaultRange;
+    this.index = resolveIndex(options.index);
+    const cellSize = resolveCellSize(options.cellSize, defaultRange);
+    const events = options.events === undefined ? 'log' : options.events;
+    if (events !== 'log' && events !== 'net') {
+      throw new SpatialError('INVALID_ARGUMENT', `events must be 'log' or 'net', got ${String(events)}`);
+    }
+    const moveEvents = options.moveEvents === undefined ? true : options.moveEvents;
+    if (typeof moveEvents !== 'boolean') {
+      throw new SpatialError('INVALID_ARGUMENT', `moveEvents must be true or false, got ${String(moveEvents)}`);
+    }
+    this.events = events;
+    this.moveEvents = moveEvents;
+    this.net = events === 'net' ? new NetView(moveEvents) : null;
+    this.cellSize = cellSize;
+    this.core = createSceneCore(this.backend, this.index, dimensions, cellSize);
+    if (!moveEvents) this.core.moveEvents = false;
+  }
+
+  /** Number of entities in the scene. */
+  get size(): number {
+    this.alive();
+    return this.slots.size;
+  }
+
+  /**
+   * Bytes of wasm linear memory this scene holds (arrays by capacity, watcher
+   * lists, event buffer); 0 for the js backend.
+   */
+  get memoryBytes(): number {
+    this.alive();
+    return this.core.bytes?.() ?? 0;
+  }
+
+  /**
+   * Adds entity id at (x, y) (z = 0 in a 3-D scene) with its view range
+   * (default: defaultRange; null: a marker) and its layer masks (options).
+   */
+  add(id: number, x: number, y: number, range?: AoiRange, options?: AddOptions): void {
+    this.insert(id, x, y, 0, range, false, options);
+  }
+
+  /** Adds entity id at (x, y, z) to a 3-D scene; range is a cube half-extent, {x, y, z}, {radius} (a sphere) or null; options as for add. */
+  add3(id: number, x: number, y: number, z: number, range?: AoiRange, options?: AddOptions): void {
+    this.alive();
+    if (this.dimensions !== 3) this.fail('INVALID_ARGUMENT', 'add3 needs a 3-D scene');
+    this.insert(id, x, y, z, range, true, options);
+  }
+
+  /**
+   * Changes id's masks: the layers it is on and the layers it sees (32-bit
+   * integers; any other value throws INVALID_ARGUMENT). Every pair with id
+   * as watcher or as target whose visibility changes gets an enter or a leave.
+   */
+  setLayers(id: number, layer: number, sees: number): void {
+    this.alive();
+    const slot = this.slotOf(id);
+    const [l, s] = [checkMask('layer', layer), checkMask('sees', sees)];
+    this.core.setLayers(slot, l, s);
+    this.shapes.setLayers(slot, l, s);
+  }
+
+  /** Moves entity id to (x, y[, z]); z is required in 3-D scenes and ignored in 2-D ones. */
+  move(id: number, x: number, y: number, z?: number): void {
+    this.alive();
+    const slot = this.slotOf(id);
+    checkFinite('x', x);
+    checkFinite('y', y);
+    const zz = this.zOf(z);
+    this.net?.moved(slot, x, y, zz);
+    this.core.move(slot, x, y, zz);
+  }
+
+  /**
+   * Removes entity id: every watcher of it and everything it saw get a leave.
+   * Returns false, changing nothing, when id is not in the scene.
+   */
+  remove(id: number): boolean {
+    this.alive();
+    const slot = this.slots.get(id);
+    if (slot === undefined) {
+      checkId(id);
+      return false;
+    }
+    this.net?.removing(id, slot);
+    this.core.remove(slot);
+    this.slots.delete(id);
+    this.freeSlots.push(slot);
+    return true;
+  }
+
+  /**
+   * Changes what id sees, and its margin when `options.margin` is given (else
+   * it keeps its margin); only id's own view produces enter / leave events. A
+   * pair id sees stays seen while the target is inside the new range grown by
+   * the margin; a pair it does not see starts only inside the new range.
+   */
+  setRange(id: number, range: AoiRange, options?: SetRangeOptions): void {
+    this.alive();
+    const slot = this.slotOf(id);
+    checkOptions('setRange', options, SET_RANGE_OPTION_KEYS);
+    const margin = options?.margin === undefined ? this.shapes.margin(slot) : checkMargin(options.margin);
+    const [rx, ry, rz, watcher, round] = this.parseRange(range);
+    this.core.setRange(slot, rx, ry, rz, watcher, round, watcher ? margin : 0);
+    this.shapes.setRange(slot, rx, ry, rz, watcher, round, margin);
+  }
+
+  /** True when id is in the scene. */
+  has(id: number): boolean {
+    this.alive();
+    return this.slots.has(id);
+  }
+
+  /** Position of id; z is 0 in 2-D scenes. */
+  position(id: number): { x: number; y: number; z: number } {
+    this.alive();
+    return this.core.position(this.slotOf(id));
+  }
+
+  /** Ids that id sees now, ascending. */
+  query(id: number): number[] {
+    this.alive();
+    return this.core.query(this.slotOf(id)).sort(ascending);
+  }
+
+  /** Ids that see id now, ascending. */
+  watchers(id: number): number[] {
+    this.alive();
+    return this.core.watchers(this.slotOf(id)).sort(ascending);
+  }
+
+  /** Ids positioned inside the closed box, ascending; in 3-D scenes z bounds default to unbounded. */
+  queryBox(minX: number, minY: number, maxX: number, maxY: number, minZ = -Infinity, maxZ = Infinity): number[] {
+    this.alive();
+    checkRect(minX, minY, maxX, maxY);
+    if (minZ !== -Infinity || maxZ !== Infinity) {
+      if (Number.isNaN(minZ) || Number.isNaN(maxZ) || minZ === Infinity || maxZ === -Infinity) {
+        this.fail('INVALID_NUMBER', `z bounds must be numbers, got ${minZ}, ${maxZ}`);
+      }
+      if (minZ > maxZ) this.fail('INVALID_RECT', `minZ ${minZ} > maxZ ${maxZ}`);
+    }
+    return this.core.queryBox(minX, minY, minZ, maxX, maxY, maxZ).sort(ascending);
+  }
+
+  /**
+   * The ids of the k entities nearest to (x, y) in a 2-D scene, nearest
+   * first; entities at equal distance come by id, ascending. An entity's
+   * distance is that from the point to its position, whatever its range;
+   * distances are compared squared (dx * dx + dy * dy, in double precision),
+   * as QuadTree.nearest does. With `maxDistance`, only entities at distance
+   * <= maxDistance count (closed), so the answer may hold fewer than k ids;
+   * with `layer`, only entities whose layer mask shares a bit with it. A
+   * fresh Int32Array the caller owns, from one call into the core.
+   * Throws INVALID_ARGUMENT (3-D scene, k not an integer >= 0, unknown
+   * option key, layer not a 32-bit integer), INVALID_NUMBER (a non-finite
+   * coordinate, a NaN maxDistance), NEGATIVE_RANGE (negative maxDistance).
+   */
+  nearest(x: number, y: number, k: number, options?: NearestOptions): Int32Array {
+    this.alive();
+    if (this.dimensions !== 2) this.fail('INVALID_ARGUMENT', 'nearest needs a 2-D scene; use nearest3 in 3-D');
+    return this.findNearest('Scene.nearest', x, y, 0, k, options);
+  }
+
+  /** {@link nearest} in a 3-D scene, from (x, y, z), with dz * dz in the distance; INVALID_ARGUMENT in a 2-D scene. */
+  nearest3(x: number, y: number, z: number, k: number, options?: NearestOptions): Int32Array {
+    this.alive();
+    if (this.dimensions !== 3) this.fail('INVALID_ARGUMENT', 'nearest3 needs a 3-D scene; use nearest in 2-D');
+    checkFinite('z', z);
+    return this.findNearest('Scene.nearest3', x, y, z, k, options);
+  }
+
+  /** Every id in the scene, ascending (a fresh array, like query, watchers and queryBox). */
+  ids(): number[] {
+    this.alive();
+    return Array.from(Int32Array.from(this.slots.keys()).sort());
+  }
+
+  /**
+   * The events since the last drain, then forgets them.
+   *
+   * In 'log' mode (the default) events are listed in the order they happened:
+   * calls in the order they were made, a batch's entries in array order, so
+   * the events of any one (watcher, target) pair are that pair's history in
+   * order and applying a drain front to back leaves the right state. (Within
+   * one call a pair has at most one event; the order among the pairs of one
+   * call is unspecified.)
+   *
+   * In 'net' mode a drain holds at most one event per pair: enter if the
+   * pair was not visible at the last drain and is now, leave for the reverse,
+   * move if it was visible at both and the target stands elsewhere than at
+   * the last drain; nothing otherwise (a pair that flipped and flipped back,
+   * an entity added and removed in between). A net drain is sorted by
+   * watcher, ascending, and a watcher's pairs are in the order of their first
+   * event since the last drain. With moveEvents false, no move is reported in
+   * either mode.
+   */
+  drain(): AoiEvent[] {
+    const flat = this.drainArray();
+    const events: AoiEvent[] = new Array(flat.length / 3);
+    for (let k = 0, i = 0; i < flat.length; k++, i += 3) {
+      events[k] = { type: EVENT_TYPES[flat[i]], watcher: flat[i + 1], target: flat[i + 2] };
+    }
+    return events;
+  }
+
+  /** The same events as drain, flat: [type, watcher, target, ...] with type ENTER (0), LEAVE (1), MOVE (2). */
+  drainArray(): Int32Array {
+    this.alive();
+    const out = this.pending();
+    this.forget();
+    return out;
+  }
+
+  /**
+   * The same events as drainArray, grouped by watcher: `watchers` ascending,
+   * `events` sorted by watcher (each watcher's events in drain order), and
+   * watchers[g]'s events at events.subarray(offsets[g], offsets[g + 1]).
+   * Fresh arrays the caller owns.
+   */
+  drainGrouped(): GroupedEvents {
+    this.alive();
+    const grouped = groupByWatcher(this.pending());
+    this.forget();
+    return grouped;
+  }
+
+  /**
+   * The number of Int32 entries (three per event) the next drain holds: the
+   * room drainInto needs. Asking changes nothing a drain reports.
+   */
+  get pendingLength(): number {
+    this.alive();
+    return this.pending().length;
+  }
+
+  /**
+   * Drains the events of drainArray into buffer from index offset (default 0)
+   * and returns how many entries it wrote (pendingLength, three per event).
+   * When they do not fit, it throws INVALID_ARGUMENT and drains nothing, so
+   * a caller may size its buffer by pendingLength and call again.
+   * INVALID_ARGUMENT also for a buffer that is not an Int32Array or an
+   * offset that is not an integer in [0, buffer.length].
+   */
+  drainInto(buffer: Int32Array, offset = 0): number {
+    this.alive();
+    if (!(buffer instanceof Int32Array)) this.fail('INVALID_ARGUMENT', 'drainInto needs an Int32Array');
+    if (!Number.isInteger(offset) || offset < 0 || offset > buffer.length) {
+      this.fail('INVALID_ARGUMENT', `offset must be an integer in [0, ${buffer.length}], got ${String(offset)}`);
+    }
+    const events = this.pending();
+    if (events.length > buffer.length - offset) {
+      this.fail('INVALID_ARGUMENT', `drainInto needs ${events.length} entries from offset ${offset}, the buffer has ${buffer.length - offset}`);
+    }
+    buffer.set(events, offset);
+    this.forget();
+    return events.length;
+  }
+
+  /** What the next drain reports: the core's new events joined to those held, folded in 'net' mode. */
+  private pending(): Int32Array {
+    const fresh = this.core.drain();
+    if (this.taken === null) {
+      this.taken = fresh;
+    } else if (fresh.length !== 0) {
+      const events = new Int32Array(this.taken.length + fresh.length);
+      events.set(this.taken);
+      events.set(fresh, this.taken.length);
+      this.taken = events;
+      this.folded = null;
+    }
+    if (this.net === null) return this.taken;
+    return (this.folded ??= this.net.fold(this.taken, (id) => this.slots.get(id)));
+  }
+
+  /** Forgets the events just drained; in 'net' mode, what is visible now becomes what the next drain compares against. */
+  private forget(): void {
+    this.taken = null;
+    this.folded = null;
+    this.net?.drained();
+  }
+
+  /**
+   * Moves ids[k] to (xs[k], ys[k][, zs[k]]) in array order, with the events of
+   * as many move calls, in one crossing. The arrays may be plain arrays or
+   * typed arrays of any kind, all of one length; zs is required in a 3-D
+   * scene and ignored in a 2-D one. Rejected whole, before anything moves, if
+   * any entry is invalid (INVALID_ARGUMENT for a non-array or a length
+   * mismatch, INVALID_ID / UNKNOWN_ID, INVALID_NUMBER for an entry that is not
+   * a finite number).
+   */
+  moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>): void {
+    this.alive();
+    const n = this.checkBatch(ids, xs, ys, zs);
+    const slots = this.batch(n);
+    for (let k = 0; k < n; k++) slots[k] = this.slotOf(ids[k]);
+    const [x, y, z] = this.coordinates(xs, ys, zs);
+    this.net?.movedMany(slots.subarray(0, n), x, y, z);
+    this.core.moveMany(slots.subarray(0, n), x, y, z);
+  }
+
+  /**
+   * Adds ids[k] at (xs[k], ys[k][, zs[k]]) with square half-extent ranges[k]
+   * (defaultRange when omitted), with the events of as many add calls, in one
+   * crossing. The arrays may be plain arrays or typed arrays of any kind, all
+   * of one length; zs is required in a 3-D scene and ignored in a 2-D one.
+   * Rejected whole, before anything changes, if any entry is
+   * invalid (as {@link moveMany}, plus DUPLICATE_ID and NEGATIVE_RANGE).
+   */
+  addMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>, ranges?: ArrayLike<number>): void {
+    this.alive();
+    const n = this.checkBatch(ids, xs, ys, zs);
+    if (ranges !== undefined) {
+      checkNumbers('ranges', ranges, n);
+      for (let k = 0; k < n; k++) if (ranges[k] < 0) checkRange(`ranges[${k}]`, ranges[k]);
+    }
+    checkIdEntries(ids);
+    const fresh = new Set<number>();
+    for (let k = 0; k < n; k++) {
+      const id = ids[k];
+      if (this.slots.has(id) || fresh.has(id)) this.fail('DUPLICATE_ID', `entity ${id} is already in the scene (addMany entry ${k})`);
+      fresh.add(id);
+    }
+    const [x, y, z] = this.coordinates(xs, ys, zs);
+    const r = ranges === undefined ? new Float64Array(n).fill(this.defaultRange) : asFloat64Array(ranges);
+    const batchIds = asInt32Array(ids);
+    const slots = this.batch(n).subarray(0, n);
+    for (let k = 0; k < n; k++) {
+      slots[k] = this.takeSlot();
+      this.slots.set(batchIds[k], slots[k]);
+      this.net?.added(slots[k], batchIds[k], x[k], y[k], z === null ? 0 : z[k]);
+    }
+    this.core.addMany(slots, batchIds, x, y, z, r);
+    for (let k = 0; k < n; k++) {
+      this.shapes.setRange(slots[k], r[k], r[k], r[k], true, false, 0);
+      this.shapes.setLayers(slots[k], DEFAULT_LAYER, DEFAULT_SEES);
+    }
+  }
+
+  /**
+   * The scene as bytes that {@link Scene.fromBuffer} turns back into an
+   * equal scene: its options (dimensions, defaultRange, index, cellSize,
+   * events, moveEvents) and every entity's id, position, range and layer
+   * masks and margin, and the pairs seen only thanks to a margin (they
+   * depend on history). Undrained events are not part of a snapshot. Entities are written
+   * by id, so scenes with the same options and entities give the same bytes,
+   * whatever their history and whichever backend holds them. The format is
+   * versioned and checksummed.
+   */
+  toBuffer(): Uint8Array {
+    this.alive();
+    const ids = Int32Array.from(this.slots.keys()).sort();
+    const n = ids.length;
+    const s: SceneSnapshot = {
+      dimensions: this.dimensions,
+      index: this.index,
+      events: this.events,
+      moveEvents: this.moveEvents,
+      defaultRange: this.defaultRange,
+      cellSize: this.cellSize,
+      ids,
+      ...entityArrays(n),
+    };
+    const slots = ids.map((id) => this.slots.get(id)!);
+    s.positions.set(this.core.positions(slots));
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i];
+      s.kinds[i] = this.shapes.kind(slot);
+      for (let axis = 0; axis < 3; axis++) s.halfExtents[3 * i + axis] = this.shapes.halfExtent(slot, axis);
+      s.layers[i] = this.shapes.layer(slot);
+      s.sees[i] = this.shapes.seen(slot);
+      s.margins[i] = this.shapes.margin(slot);
+    }
+    s.held = this.heldIds();
+    return writeSceneSnapshot(s);
+  }
+
+  /** The pairs visible only thanks to a margin, as ids [w, t, ...], ascending by watcher then target. */
+  private heldIds(): Int32Array {
+    const slots = this.core.heldPairs();
+    if (slots.length === 0) return slots;
+    const idOf = new Map<number, number>();
+    for (const id of this.slots.keys()) idOf.set(this.slots.get(id)!, id);
+    const pairs: Array<[number, number]> = [];
+    for (let k = 0; k < slots.length; k += 2) pairs.push([idOf.get(slots[k])!, idOf.get(slots[k + 1])!]);
+    pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return Int32Array.from(pairs.flat());
+  }
+
+  /**
+   * A scene restored from {@link toBuffer}'s bytes, written by either backend
+   * and either index: the same options (the index as written) and entities,
+   * so the same answers to query, watchers, queryBox, nearest and ids, and
+   * the same events from every later operation. Restoring produces no
+   * events: the first drain reports only what happens after fromBuffer
+   * (undrained events of the scene that was written are not in the bytes).
+   * `options.backend` picks the backend (default 'wasm'). Throws
+   * INVALID_SNAPSHOT for bytes that are not a whole, intact snapshot of this
+   * format version or that describe an impossible scene (duplicate ids, a
+   * non-finite position, a negative range, unknown flags); INVALID_ARGUMENT
+   * for something other than a Uint8Array, a bad backend or an unknown
+   * option key.
+   */
+  static fromBuffer(bytes: Uint8Array, options?: FromBufferOptions): Scene {
+    checkOptions('Scene.fromBuffer', options, FROM_BUFFER_OPTION_KEYS);
+    const backend = resolveBackend(options?.backend);
+    const s = readSceneSnapshot(bytes);
+    const { dimensions, defaultRange, index, cellSize, events, moveEvents } = s;
+    let scene: Scene;
+    try {
+      scene = new Scene({ backend, dimensions, defaultRange, index, cellSize, events, moveEvents });
+    } catch (error) {
+      throw invalidSnapshot(error);
+    }
+    try {
+      scene.restore(s);
+    } catch (error) {
+      scene.dispose();
+      throw invalidSnapshot(error);
+    }
+    return scene;
+  }
+
+  /**
+   * Adds a snapshot's entities to this empty scene: one batch of square
+   * boxes, then the ranges and masks that differ from those, then the
+   * margins (what is visible then is what the plain ranges hold), then the
+   * held pairs, then a drain that forgets the add events (and, in 'net'
+   * mode, makes what is visible the baseline of the next drain). A held pair
+   * the scene cannot hold (outside the grown range, masks that do not meet,
+   * inside the plain range) is an invalid snapshot.
+   */
+  private restore(s: SceneSnapshot): void {
+    const n = s.ids.length;
+    const axis = (a: number): Float64Array => Float64Array.from({ length: n }, (_, i) => s.positions[3 * i + a]);
+    const squares = Float64Array.from({ length: n }, (_, i) => s.halfExtents[3 * i]);
+    this.addMany(s.ids, axis(0), axis(1), this.dimensions === 3 ? axis(2) : undefined, squares);
+    // A square box is what addMany gave: only other ranges are set again.
+    for (let i = 0; i < n; i++) {
+      const range = rangeIn(s, i);
+      if (typeof range !== 'number') this.setRange(s.ids[i], range);
+      if (s.layers[i] !== DEFAULT_LAYER || s.sees[i] !== DEFAULT_SEES) this.setLayers(s.ids[i], s.layers[i], s.sees[i]);
+    }
+    for (let i = 0; i < n; i++) {
+      if (s.margins[i] !== 0) this.setRange(s.ids[i], rangeIn(s, i), { margin: s.margins[i] });
+    }
+    this.drainArray();
+    for (let k = 0; k < s.held.length; k += 2) this.core.hold(this.slots.get(s.held[k])!, this.slots.get(s.held[k + 1])!);
+    if (this.drainArray().length / 3 !== s.held.length / 2) this.fail('INVALID_ARGUMENT', 'a held pair is not one the scene can hold');
+  }
+
+  /** Removes every entity and forgets undrained events (no leave events). */
+  clear(): void {
+    this.alive();
+    this.core.clear();
+    this.forget();
+    this.slots.clear();
+    this.freeSlots.length = 0;
+    this.nextSlot = 1;
+  }
+
+  /** Frees the scene's memory (wasm); every later call throws DISPOSED. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.core.dispose?.();
+    this.slots.clear();
+  }
+
+  private insert(id: number, x: number, y: number, z: number, range: AoiRange | undefined, is3d: boolean, options: AddOptions | undefined): void {
+    this.alive();
+    checkOptions(is3d ? 'add3' : 'add', options, ADD_OPTION_KEYS);
+    const layer = options?.layer === undefined ? DEFAULT_LAYER : checkMask('layer', options.layer);
+    const sees = options?.sees === undefined ? DEFAULT_SEES : checkMask('sees', options.sees);
+    const margin = options?.margin === undefined ? 0 : checkMargin(options.margin);
+    checkId(id);
+    if (this.slots.has(id)) this.fail('DUPLICATE_ID', `entity ${id} is already in the scene`);
+    checkFinite('x', x);
+    checkFinite('y', y);
+    if (is3d) checkFinite('z', z);
+    const [rx, ry, rz, watcher, round] = this.parseRange(range === undefined ? this.defaultRange : range);
+    const slot = this.takeSlot();
+    this.slots.set(id, slot);
+    this.net?.added(slot, id, x, y, z);
+    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees, watcher ? margin : 0);
+    this.shapes.setRange(slot, rx, ry, rz, watcher, round, margin);
+    this.shapes.setLayers(slot, layer, sees);
+  }
+
+  private findNearest(where: string, x: number, y: number, z: number, k: number, options: NearestOptions | undefined): Int32Array {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    checkCount('k', k);
+    checkOptions(where, options, NEAREST_OPTION_KEYS);
+    const maxDistance = options?.maxDistance === undefined ? Infinity : options.maxDistance;
+    checkMaxDistance(maxDistance);
+    const layer = options?.layer;
+    const mask = layer === undefined ? 0 : checkMask('layer', layer);
+    const count = Math.min(k, this.slots.size);
+    if (count === 0) return new Int32Array(0);
+    return this.core.nearest(x, y, z, count, maxDistance, layer !== undefined, mask);
+  }
+
+  /** A range as [rx, ry, rz, watcher, round]; a circle's half-extents are its radius on every axis. */
+  private parseRange(range: AoiRange): [number, number, number, boolean, boolean] {
+    if (range === null) return [0, 0, 0, false, false];
+    if (typeof range === 'number') {
+      checkRange('range', range);
+      return [range, range, range, true, false];
+    }
+    if (typeof range !== 'object') this.fail('INVALID_ARGUMENT', `range must be a number, {x, y[, z]}, {radius} or null`);
+    if ('radius' in range) {
+      checkOptions('range', range, RADIUS_KEYS);
+      checkRange('range.radius', range.radius);
+      return [range.radius, range.radius, range.radius, true, true];
+    }
+    checkRange('range.x', range.x);
+    checkRange('range.y', range.y);
+    if (this.dimensions === 3) {
+      if (range.z === undefined) this.fail('INVALID_ARGUMENT', 'a 3-D scene needs range.z');
+      checkRange('range.z', range.z);
+      return [range.x, range.y, range.z, true, false];
+    }
+    return [range.x, range.y, 0, true, false];
+  }
+
+  private zOf(z: number | undefined): number {
+    if (this.dimensions === 2) return 0;
+    if (z === undefined) this.fail('INVALID_ARGUMENT', 'z is required in a 3-D scene');
+    checkFinite('z', z);
+    return z;
+  }
+
+  /**
+   * Checks that a batch's arrays are array-likes of one length (zs required
+   * in 3-D) and that its coordinates are finite; returns the length.
+   */
+  private checkBatch(ids: unknown, xs: unknown, ys: unknown, zs: unknown): number {
+    const n = checkArrayLike('ids', ids);
+    checkNumbers('xs', xs, n);
+    checkNumbers('ys', ys, n);
+    if (this.dimensions === 3 && zs === undefined) this.fail('INVALID_ARGUMENT', 'zs is required in a 3-D scene');
+    if (zs !== undefined) checkArrayLike('zs', zs, n);
+    if (this.dimensions === 3) checkNumbers('zs', zs, n);
+    return n;
+  }
+
+  /** A checked batch's coordinates as the Float64Arrays the cores take (zs null in 2-D). */
+  private coordinates(xs: ArrayLike<number>, ys: ArrayLike<number>, zs: ArrayLike<number> | undefined): [Float64Array, Float64Array, Float64Array | null] {
+    return [asFloat64Array(xs), asFloat64Array(ys), this.dimensions === 3 ? asFloat64Array(zs!) : null];
+  }
+
+  private batch(n: number): Int32Array {
+    if (this.batchSlots.length < n) this.batchSlots = new Int32Array(Math.max(n, this.batchSlots.length * 2));
+    return this.batchSlots;
+  }
+
+  private takeSlot(): number {
+    return this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.nextSlot++;
+  }
+
+  private slotOf(id: number): number {
+    const slot = this.slots.get(id);
+    if (slot === undefined) {
+      checkId(id);
+      this.fail('UNKNOWN_ID', `no entity ${id}`);
+    }
+    return slot;
+  }
+
+  private alive(): void {
+    checkAlive(this.disposed, 'this Scene');
+  }
+
+  private fail(code: 'INVALID_ARGUMENT' | 'UNKNOWN_ID' | 'INVALID_NUMBER' | 'DUPLICATE_ID' | 'INVALID_RECT', message: string): never {
+    throw new SpatialError(code, message);
+  }
+}
+
+/** A snapshot whose values a scene rejects is not a valid snapshot. */
+function invalidSnapshot(error: unknown): unknown {
+  if (!(error instanceof SpatialError) || error.code === 'NOT_INITIALIZED') return error;
+  return new SpatialError('INVALID_SNAPSHOT', `Scene snapshot holds invalid values (${error.message})`);
+}
+
+/**
+ * Entity i's range in a snapshot as add or setRange take it: a box with
+ * three equal half-extents as the number that gives it, since a 2-D scene
+ * parses {x, y, z} with z 0 and a number with all three equal.
+ */
+function rangeIn(s: SceneSnapshot, i: number): AoiRange {
+  const [rx, ry, rz] = s.halfExtents.subarray(3 * i, 3 * i + 3);
+  const kind = s.kinds[i];
+  if (kind === MARKER) return null;
+  if (kind === CIRCLE) return { radius: rx };
+  return ry === rx && rz === rx ? rx : { x: rx, y: ry, z: rz };
+}
+
+/** A margin as given: a finite number >= 0 (INVALID_NUMBER, NEGATIVE_RANGE otherwise). */
+function checkMargin(margin: number): number {
+  checkRange('margin', margin);
+  return margin;
+}

@@ -1,4 +1,0 @@
-// Every Moving AI Lab scenario with A*: optimal length, valid path, no corner cut.
-import { describeMovingAIScenarios } from './grid-movingai-suite.js';
-
-describeMovingAIScenarios('astar', 'A*');
