@@ -17,5 +17,5 @@ export type { AddOptions, AoiEvent, AoiRange, NearestOptions, SceneOptions, SetR
 export type { SceneEventMode } from './scene/scene.js';
 export { ENTER, LEAVE, MOVE } from './scene/event-codes.js';
 export type { GroupedEvents } from './scene/grouped.js';
-export type { SceneIndex } from './scene/cores.js';
+export type { SceneIndex } from './scene/backend.js';
 export type { FromBufferOptions } from './core/snapshot-bytes.js';

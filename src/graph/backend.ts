@@ -1,7 +1,30 @@
 // What the Graph facade needs from a backend. Everything here speaks in dense
 // vertex slots (the facade owns the ids) and trusts its input: the facade has
 // validated it, so both backends see the same calls and reject nothing.
-import type { Estimate, SlotPath, SlotTree } from './js/search.js';
+
+/** Status codes shared with the wasm core. */
+export const NEGATIVE_WEIGHT = -2;
+export const NEGATIVE_CYCLE = -3;
+
+/** Point-to-point algorithms, numbered as the wasm core numbers them. */
+export const ALGORITHM = { astar: 0, dijkstra: 1, bidirectional: 2, spfa: 3 } as const;
+/** Position-based heuristics, numbered as the wasm core numbers them. */
+export const HEURISTIC = { zero: 0, euclidean: 1, manhattan: 2, octile: 3 } as const;
+
+/** Lower bound of the cost from a slot to the target. */
+export type Estimate = (v: number) => number;
+
+/** A found path: slots from source to target, and its cost. */
+export interface SlotPath {
+  slots: Int32Array;
+  cost: number;
+}
+
+/** Distances and parents for every slot after a single-source search. */
+export interface SlotTree {
+  dist: Float64Array;
+  parent: Int32Array;
+}
 
 export interface GraphBackend {
   /** Makes slots 0..count-1 exist; new slots have no position and no edges. */

@@ -4,21 +4,22 @@
 // TypeScript reference). An undirected edge is kept as its two arcs, so every
 // search runs unchanged on undirected graphs.
 import { SpatialError } from '../core/errors.js';
-import { MAX_VERTICES, type GraphBackend } from './backend.js';
+import {
+  ALGORITHM,
+  HEURISTIC,
+  MAX_VERTICES,
+  NEGATIVE_CYCLE,
+  NEGATIVE_WEIGHT,
+  type Estimate,
+  type GraphBackend,
+  type SlotPath,
+  type SlotTree,
+} from './backend.js';
 import { VertexIds, type VertexId } from './ids.js';
 import { decodeGraph, encodeGraph } from './snapshot.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
 import { WasmGraph } from './wasm.js';
 import { ReferenceGraph } from './js/graph.js';
-import {
-  ALGORITHM,
-  HEURISTIC,
-  NEGATIVE_CYCLE,
-  NEGATIVE_WEIGHT,
-  type Estimate,
-  type SlotPath,
-  type SlotTree,
-} from './js/search.js';
 import {
   asFloat64Array,
   asInt32Array,

@@ -3,17 +3,8 @@
 // core's buffers. A* with a JavaScript heuristic runs the reference search
 // over views of the core's CSR, since calling out of wasm per vertex would
 // cost more than the search itself.
-import type { GraphBackend } from './backend.js';
-import {
-  NEGATIVE_CYCLE,
-  NEGATIVE_WEIGHT,
-  SearchState,
-  astar,
-  type Csr,
-  type Estimate,
-  type SlotPath,
-  type SlotTree,
-} from './js/search.js';
+import { NEGATIVE_CYCLE, NEGATIVE_WEIGHT, type Estimate, type GraphBackend, type SlotPath, type SlotTree } from './backend.js';
+import { SearchState, astar, type Csr } from './js/search.js';
 import { wasmCore, type Core } from '../core/wasm.js';
 
 export class WasmGraph implements GraphBackend {

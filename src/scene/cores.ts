@@ -3,13 +3,10 @@
 import { SpatialError } from '../core/errors.js';
 import { SceneCore } from './js/lists.js';
 import { GridSceneCore } from './js/grid.js';
-import type { SceneBackend } from './scene.js';
+import type { SceneBackend, SceneIndex } from './backend.js';
 import { WasmSceneCore } from './wasm.js';
 import { checkFinite } from '../core/validate.js';
 import type { Backend } from '../core/wasm.js';
-
-/** The spatial index a Scene keeps: cross-linked sorted lists, or a uniform cell grid. */
-export type SceneIndex = 'lists' | 'grid';
 
 /** Validates the index option, defaulting to 'lists'; anything else is INVALID_ARGUMENT. */
 export function resolveIndex(index: SceneIndex | undefined): SceneIndex {

@@ -21,7 +21,7 @@
 // have half-extents 0 and circles rx = ry = rz; anything else is invalid. The
 // values themselves (finite positions, ranges >= 0) are validated by the
 // scene that receives them.
-import type { SceneIndex } from './cores.js';
+import type { SceneIndex } from './backend.js';
 import { BOX, CIRCLE, MARKER, type RangeKind } from './shapes.js';
 import { SnapshotReader, SnapshotWriter, snapshotError } from '../core/snapshot-bytes.js';
 

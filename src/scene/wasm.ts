@@ -4,7 +4,7 @@
 // through one WasmBuffer; events and query results are read straight out of
 // the core's buffers.
 import { WasmBuffer } from '../core/memory.js';
-import type { SceneBackend } from './scene.js';
+import type { SceneBackend } from './backend.js';
 import { wasmCore, type Core, type CoreExports } from '../core/wasm.js';
 
 /** The calls one wasm scene core answers; the lists and the grid export the same set under their own names. */

@@ -2,12 +2,17 @@
 // an edge list with an index from (from, to) to the edge's place; searches
 // read CSR arrays rebuilt lazily from the list, the reverse CSR only when a
 // backward search needs it.
-import type { GraphBackend } from '../backend.js';
-import { MAX_VERTICES } from '../backend.js';
 import {
   ALGORITHM,
+  MAX_VERTICES,
   NEGATIVE_CYCLE,
   NEGATIVE_WEIGHT,
+  type Estimate,
+  type GraphBackend,
+  type SlotPath,
+  type SlotTree,
+} from '../backend.js';
+import {
   SearchState,
   astar,
   bidirectional,
@@ -16,9 +21,6 @@ import {
   positionEstimate,
   spfa,
   type Csr,
-  type Estimate,
-  type SlotPath,
-  type SlotTree,
 } from './search.js';
 
 const edgeKey = (from: number, to: number): number => from * MAX_VERTICES + to;

@@ -3,6 +3,7 @@
 // and bidirectional Dijkstra. The js backend runs them on its own arrays; the
 // wasm backend runs A* here over views of its linear memory when the caller's
 // heuristic is a JavaScript function.
+import { HEURISTIC, NEGATIVE_CYCLE, NEGATIVE_WEIGHT, type Estimate, type SlotPath, type SlotTree } from '../backend.js';
 import { MinHeap } from './minheap.js';
 
 /** A graph in compressed sparse rows: the out-edges of u are start[u]..start[u+1]-1. */
@@ -15,30 +16,6 @@ export interface Csr {
   rStart: Int32Array;
   rSource: Int32Array;
   rWeight: Float64Array;
-}
-
-/** Status codes shared with the wasm core. */
-export const NEGATIVE_WEIGHT = -2;
-export const NEGATIVE_CYCLE = -3;
-
-/** Point-to-point algorithms, numbered as the wasm core numbers them. */
-export const ALGORITHM = { astar: 0, dijkstra: 1, bidirectional: 2, spfa: 3 } as const;
-/** Position-based heuristics, numbered as the wasm core numbers them. */
-export const HEURISTIC = { zero: 0, euclidean: 1, manhattan: 2, octile: 3 } as const;
-
-/** Lower bound of the cost from a slot to the target. */
-export type Estimate = (v: number) => number;
-
-/** A found path: slots from source to target, and its cost. */
-export interface SlotPath {
-  slots: Int32Array;
-  cost: number;
-}
-
-/** Distances and parents for every slot after a single-source search. */
-export interface SlotTree {
-  dist: Float64Array;
-  parent: Int32Array;
 }
 
 /**

@@ -32,14 +32,12 @@
 // (inside the grown range, outside the plain one) form the held set, the only
 // history the core keeps: a pair is visible when the target is inside the
 // plain range, or when it is held.
-import type { SceneBackend } from '../scene.js';
+import type { SceneBackend } from '../backend.js';
 import { HeldPairs } from './held-pairs.js';
 import { beyondBound, KNearest } from './k-nearest.js';
-import { DEFAULT_LAYER, DEFAULT_SEES, inCircle } from './lists.js';
-
-const EVENT_ENTER = 0;
-const EVENT_LEAVE = 1;
-const EVENT_MOVE = 2;
+import { DEFAULT_LAYER, DEFAULT_SEES } from '../backend.js';
+import { ENTER, LEAVE, MOVE } from '../event-codes.js';
+import { inCircle } from './circle.js';
 
 /** Cell coordinates stay within +-2^30, so neighbours and spans never overflow an i32. */
 const CELL_LIMIT = 1 << 30;
@@ -677,12 +675,12 @@ export class GridSceneCore implements SceneBackend {
             isSeen &&= (mask & 8) !== 0;
           }
           if (saw) {
-            if (!sees) this.emit(EVENT_LEAVE, t, w);
-            else if (this.moved) this.emit(EVENT_MOVE, t, w);
+            if (!sees) this.emit(LEAVE, t, w);
+            else if (this.moved) this.emit(MOVE, t, w);
           } else if (sees) {
-            this.emit(EVENT_ENTER, t, w);
+            this.emit(ENTER, t, w);
           }
-          if (wasSeen !== isSeen) this.emit(isSeen ? EVENT_ENTER : EVENT_LEAVE, w, t);
+          if (wasSeen !== isSeen) this.emit(isSeen ? ENTER : LEAVE, w, t);
           break;
         }
         case Visit.Query: {
@@ -1033,7 +1031,7 @@ export class GridSceneCore implements SceneBackend {
     if (!inRange(cx, cy, cz, r[0], r[1], r[2], this.oRound, x, y, z)) return;
     if (!this.oMargin || this.visibleInside(w, t, cx, cy, cz, this.oPlain, this.oRound, x, y, z)) return;
     this.held.add(w, t);
-    this.emit(EVENT_ENTER, w, t);
+    this.emit(ENTER, w, t);
   }
 
   /** The flat event buffer [type, watcherId, targetId, ...] since the last drain, then forgets it. */

@@ -37,6 +37,9 @@
 // its slots), and a step of a slot judges its held pairs too: a held pair can
 // only stop being visible when one of its two slots changes.
 
+import { DEFAULT_LAYER, DEFAULT_SEES } from '../backend.js';
+import { ENTER, LEAVE, MOVE } from '../event-codes.js';
+import { inCircle } from './circle.js';
 import { HeldLinks } from './held-links.js';
 import { beyondBound, KNearest } from './k-nearest.js';
 
@@ -66,15 +69,6 @@ const SNAP_STRIDE = 4;
 /** Index entries a hint looks at, and how far (in mean gaps between entries) their entity may have moved since. */
 const HINT_TRIES = 16;
 const HINT_DRIFT = 64;
-
-/** Event type codes in the flat event buffer. */
-export const EVENT_ENTER = 0;
-export const EVENT_LEAVE = 1;
-export const EVENT_MOVE = 2;
-
-/** The masks of an entity added without any: layer 1, every layer seen. */
-export const DEFAULT_LAYER = 1;
-export const DEFAULT_SEES = -1;
 
 /** Slot states. */
 const FREE = 0;
@@ -772,14 +766,14 @@ export class SceneCore {
         is = this.keepHeld(w, s, plainWas, was, is, this.meets(this.seesMask[w], s));
       }
       if (was && !is) {
-        this.emit(EVENT_LEAVE, w, s);
+        this.emit(LEAVE, w, s);
         removeFrom(watchers, w);
       } else if (is && !was) {
-        this.emit(EVENT_ENTER, w, s);
+        this.emit(ENTER, w, s);
         this.candidateWatchers[entering++] = w;
       }
     }
-    if (moved && this.moveEvents) for (const w of watchers) this.emit(EVENT_MOVE, w, s);
+    if (moved && this.moveEvents) for (const w of watchers) this.emit(MOVE, w, s);
     for (let k = 0; k < entering; k++) watchers.push(this.candidateWatchers[k]);
     // s looking at others: its old box against its new box.
     const watcherNow = this.state[s] === WATCHER;
@@ -793,10 +787,10 @@ export class SceneCore {
         is = this.keepHeld(s, t, plainWas, was, is, this.meets(this.seesMask[s], t));
       }
       if (was && !is) {
-        this.emit(EVENT_LEAVE, s, t);
+        this.emit(LEAVE, s, t);
         removeFrom(this.watcherSets[t], s);
       } else if (is && !was) {
-        this.emit(EVENT_ENTER, s, t);
+        this.emit(ENTER, s, t);
         this.watcherSets[t].push(s);
       }
     }
@@ -1035,11 +1029,11 @@ export class SceneCore {
     const wasWatcher = this.state[slot] === WATCHER;
     for (const t of this.candidateTargets) {
       if (wasWatcher && (this.holds(slot, t) || this.held.has(slot, t))) {
-        this.emit(EVENT_LEAVE, slot, t);
+        this.emit(LEAVE, slot, t);
         removeFrom(this.watcherSets[t], slot);
       }
     }
-    for (const w of this.watcherSets[slot]) this.emit(EVENT_LEAVE, w, slot);
+    for (const w of this.watcherSets[slot]) this.emit(LEAVE, w, slot);
     this.watcherSets[slot].length = 0;
     this.held.release(slot);
     this.countOutside(slot, -1);
@@ -1150,12 +1144,12 @@ export class SceneCore {
           for (const t of grid.cell(gx, gy)) {
             if (t === s) continue;
             if (this.inBox(p[i], p[i + 1], p[i + 2], r[i], r[i + 1], r[i + 2], t, false) && this.meets(DEFAULT_SEES, t)) {
-              this.emit(EVENT_ENTER, s, t);
+              this.emit(ENTER, s, t);
               this.watcherSets[t].push(s);
             }
             // A pair inside the batch is found again from its other member.
             if (this.markTarget[t] !== this.stamp && this.sees(t, p[i], p[i + 1], p[i + 2]) && this.meets(this.seesMask[t], s)) {
-              this.emit(EVENT_ENTER, t, s);
+              this.emit(ENTER, t, s);
               this.watcherSets[s].push(t);
             }
           }
@@ -1205,7 +1199,7 @@ export class SceneCore {
     if (w === t || this.state[w] !== WATCHER || this.state[t] === FREE) return;
     if ((this.seesMask[w] & this.layer[t]) === 0 || !this.inReach(w, t)) return;
     if (this.holds(w, t) || this.held.has(w, t)) return;
-    this.emit(EVENT_ENTER, w, t);
+    this.emit(ENTER, w, t);
     this.watcherSets[t].push(w);
     this.held.add(w, t);
   }
@@ -1383,14 +1377,6 @@ class BulkGrid {
 }
 
 const EMPTY = new Int32Array(0);
-
-/** True when (x, y, z) lies in the closed sphere of radius r around (cx, cy, cz): dx² + dy² + dz² <= r². */
-export function inCircle(cx: number, cy: number, cz: number, r: number, x: number, y: number, z: number): boolean {
-  const dx = x - cx;
-  const dy = y - cy;
-  const dz = z - cz;
-  return dx * dx + dy * dy + dz * dz <= r * r;
-}
 
 /** Removes one occurrence of value from an unordered list (swap with the last). */
 function removeFrom(list: number[], value: number): void {
