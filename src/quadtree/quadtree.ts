@@ -2,6 +2,7 @@
 // dense slots and delegates to a backend (the wasm core or the reference), so
 // both backends reject identically and a rejected call changes nothing.
 import { SpatialError } from '../core/errors.js';
+import { CORE } from '../core/internals.js';
 import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkCount, checkFinite, checkId, checkMaxDistance, checkOptions, checkPositiveInteger, checkRange, checkRect } from '../core/validate.js';
 import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
@@ -259,6 +260,11 @@ export class QuadTree implements Iterable<number> {
       this.backend === 'wasm'
         ? new WasmQuadTree(minX, minY, maxX, maxY, capacity, levels, mode)
         : new ReferenceQuadTree(minX, minY, maxX, maxY, capacity, levels, mode);
+  }
+
+  /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
+  get [CORE](): QuadTreeCore {
+    return this.core;
   }
 
   /** Number of items. */

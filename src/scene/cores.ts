@@ -1,8 +1,8 @@
 // Which core runs a Scene: the backend (wasm or the TypeScript reference)
 // crossed with the index (sorted lists or cell grid).
 import { SpatialError } from '../core/errors.js';
-import { SceneCore } from './js/lists.js';
-import { GridSceneCore } from './js/grid.js';
+import { ListsIndexCore } from './js/lists.js';
+import { GridIndexCore } from './js/grid.js';
 import type { SceneBackend, SceneIndex } from './backend.js';
 import { WasmSceneCore } from './wasm.js';
 import { checkFinite } from '../core/validate.js';
@@ -25,6 +25,6 @@ export function resolveCellSize(cellSize: number | undefined, defaultRange: numb
 
 /** The core for a backend and an index. */
 export function createSceneCore(backend: Backend, index: SceneIndex, dimensions: 2 | 3, cellSize: number): SceneBackend {
-  if (index === 'grid') return backend === 'wasm' ? new WasmSceneCore(dimensions, 'grid', cellSize) : new GridSceneCore(dimensions, cellSize);
-  return backend === 'wasm' ? new WasmSceneCore(dimensions) : new SceneCore(dimensions);
+  if (index === 'grid') return backend === 'wasm' ? new WasmSceneCore(dimensions, 'grid', cellSize) : new GridIndexCore(dimensions, cellSize);
+  return backend === 'wasm' ? new WasmSceneCore(dimensions) : new ListsIndexCore(dimensions);
 }

@@ -5,6 +5,7 @@
 // Both cores receive only valid, already-translated input, so they reject
 // identically and a rejected call changes nothing.
 import { SpatialError } from '../core/errors.js';
+import { CORE } from '../core/internals.js';
 import { DEFAULT_LAYER, DEFAULT_SEES, type SceneBackend, type SceneIndex } from './backend.js';
 import { createSceneCore, resolveIndex, resolveCellSize } from './cores.js';
 import { groupByWatcher, type GroupedEvents } from './grouped.js';
@@ -189,6 +190,11 @@ export class Scene {
     this.cellSize = cellSize;
     this.core = createSceneCore(this.backend, this.index, dimensions, cellSize);
     if (!moveEvents) this.core.moveEvents = false;
+  }
+
+  /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
+  get [CORE](): SceneBackend {
+    return this.core;
   }
 
   /** Number of entities in the scene. */

@@ -2,6 +2,7 @@
 // wrong, bad input leaving the tree untouched, and use after dispose.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, QuadTree, SpatialError, type QuadTreeOptions } from '../../src/index.js';
+import { CORE } from '../../src/core/internals.js';
 import { ARRAY_KINDS } from '../support/array-kinds.js';
 
 beforeAll(() => init());
@@ -155,7 +156,7 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
 
     it('an early stop among the first 64 hits ends the search: the core is asked once, for a prefix of the hits', () => {
       const tree = lattice();
-      const core = (tree as unknown as { core: { query(a: number, b: number, c: number, d: number, limit?: number): Int32Array } }).core;
+      const core = tree[CORE];
       const query = core.query.bind(core);
       const asked: number[] = [];
       core.query = (a, b, c, d, limit) => {

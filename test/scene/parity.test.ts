@@ -4,21 +4,16 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, Scene, type AoiRange } from '../../src/index.js';
+import { CORE } from '../../src/core/internals.js';
+import type { GridIndexCore } from '../../src/scene/js/grid.js';
+import type { ListsIndexCore } from '../../src/scene/js/lists.js';
 import { addOptions, coord, extent, id, mask, opArb, run, step, vec, type Op, type Vec } from './ops.js';
 
 beforeAll(() => init());
 
-/** The cut of the js core's x list (banded by y): band count, where it starts, band height and the entities beyond it. */
-interface Cut {
-  bands: number;
-  origin: number;
-  height: number;
-  outside: number;
-}
-
-function xCut(scene: Scene): Cut {
-  const { bands, origin, height, outside } = (scene as unknown as { core: { axes: Cut[] } }).core.axes[0];
-  return { bands, origin, height, outside };
+/** The cut of the js lists core's x list (banded by y), read through the test hook. */
+function xCut(scene: Scene): ReturnType<ListsIndexCore['xCut']> {
+  return (scene[CORE] as ListsIndexCore).xCut();
 }
 
 function bandsOf(scene: Scene): number {
@@ -288,7 +283,7 @@ describe('Scene parity (grid index): cell sizes, cell borders, teleports and far
 });
 
 describe('Scene grid: a sparse level takes cells twice its base, and goes back once it fills up', () => {
-  const levelSize = (scene: Scene): number => (scene as unknown as { core: { levels: Array<{ size: number }> } }).core.levels[0].size;
+  const levelSize = (scene: Scene): number => (scene[CORE] as GridIndexCore).baseCellSize();
 
   it('the cell side follows the density, with the events of the oracle throughout', () => {
     // 64 entities on a 10-unit lattice (one per cell of side 1), then 400 more

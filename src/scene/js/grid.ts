@@ -204,7 +204,7 @@ const enum Visit {
 }
 
 /** The grid core of one scene. Slots are chosen by the caller; ids are only carried into events. */
-export class GridSceneCore implements SceneBackend {
+export class GridIndexCore implements SceneBackend {
   private readonly levels: Level[] = [];
   /** Levels holding entities, ascending. */
   private readonly active: number[] = [];
@@ -268,6 +268,11 @@ export class GridSceneCore implements SceneBackend {
     readonly cellSize: number,
   ) {
     this.ensureSlot(15);
+  }
+
+  /** The cell side of the finest level, which follows the density: for tests (not part of the backend contract). */
+  baseCellSize(): number {
+    return this.levels[0].size;
   }
 
   private ensureSlot(slot: number): void {

@@ -343,7 +343,7 @@ class AxisList {
 }
 
 /** The reference core of one scene. Slots are chosen by the caller; ids are only carried into events. */
-export class SceneCore {
+export class ListsIndexCore {
   readonly dimensions: number;
   private capacity = 0;
   private state = new Int32Array(0);
@@ -396,6 +396,12 @@ export class SceneCore {
     this.dimensions = dimensions;
     for (let a = 0; a < dimensions; a++) this.axes.push(new AxisList(SENTINELS + NODES_PER_SLOT * 16));
     this.ensureSlot(15);
+  }
+
+  /** How the x list is cut into bands by y: for tests of the banding (not part of the backend contract). */
+  xCut(): { bands: number; origin: number; height: number; outside: number } {
+    const { bands, origin, height, outside } = this.axes[0];
+    return { bands, origin, height, outside };
   }
 
   private ensureSlot(slot: number): void {
