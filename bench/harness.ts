@@ -73,7 +73,7 @@ export interface SuiteContext {
 }
 
 export interface Suite {
-  /** Short id, used to pick suites on the command line (e.g. `npm run bench -- aoi`). */
+  /** Short id, used to pick suites on the command line (e.g. `npm run bench -- scene`). */
   name: string;
   title: string;
   run(context: SuiteContext): void | Promise<void>;

@@ -4,7 +4,7 @@
 //   npm run bench                  every suite's main cases at full size, few samples (~2 minutes)
 //   npm run bench -- --full        every case, more samples (~10 minutes)
 //   npm run bench -- --smoke       every case at a small size, one sample: does each suite run?
-//   npm run bench -- aoi quadtree  only the suites named
+//   npm run bench -- scene quadtree  only the suites named
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { formatHeadlines, runSuites, type BenchMode, type Suite } from './harness.js';
 import { boundarySuite } from './boundary.js';
@@ -15,11 +15,11 @@ import { quadtreeCapacitySuite } from './quadtree-capacity.js';
 import { quadtreeSearchSuite } from './quadtree-search.js';
 import { quadtreeCastsSuite } from './quadtree-casts.js';
 import { sceneSnapshotSuite } from './scene-snapshot.js';
-import { aoiSuite } from './scene.js';
+import { sceneSuite } from './scene.js';
 import { colyseusSuite } from './colyseus.js';
 import { sceneNearestSuite } from './scene-nearest.js';
 
-const suites: Suite[] = [boundarySuite, aoiSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, quadtreeCastsSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
+const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, quadtreeCastsSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
 const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
 const args = process.argv.slice(2);

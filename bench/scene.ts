@@ -377,8 +377,8 @@ function tickCase(context: SuiteContext, title: string, world: World, options: T
   context.bench(title, contenders, { opsPerRun: moves, opName: 'move', minSamples: 5, baseline: options.baseline, headline: options.headline });
 }
 
-export const aoiSuite: Suite = {
-  name: 'aoi',
+export const sceneSuite: Suite = {
+  name: 'scene',
   title: 'Scene: area of interest ticks, teleports and builds',
   async run(context) {
     await init();

@@ -59,7 +59,7 @@ export interface DemoHook {
   /** Frames drawn so far. */
   frames: number;
   setPaused(paused: boolean): void;
-  aoi?: {
+  scene?: {
     snapshot(): AoiSnapshot;
     /** Where an entity is drawn, in CSS pixels from the canvas' top-left corner. */
     pointOf(id: number): { x: number; y: number };

@@ -1,6 +1,6 @@
 // The demo page: loads the wasm core, builds a panel for every component this
 // build of the library exports, and drives them all from one animation loop.
-import { createAoiPanel } from './scene-panel.js';
+import { createScenePanel } from './scene-panel.js';
 import type { DemoHook } from './hook.js';
 import { component, library, type Components } from './library.js';
 import type { Panel } from './panel.js';
@@ -34,7 +34,7 @@ async function start(): Promise<void> {
     hook.panels.push(panelName);
     return built.hook;
   }
-  hook.aoi = mount('Scene', 'aoi', createAoiPanel);
+  hook.scene = mount('Scene', 'scene', createScenePanel);
   hook.quadtree = mount('QuadTree', 'quadtree', createQuadTreePanel);
   hook.paths = mount('GridMap', 'paths', createPathsPanel);
 

@@ -13,16 +13,16 @@ const HEIGHT = 320;
 const SPEED = 0.6;
 const LOG_LINES = 60;
 
-export function createAoiPanel(parent: HTMLElement, Scene: Components['Scene']): { panel: Panel; hook: NonNullable<DemoHook['aoi']> } {
+export function createScenePanel(parent: HTMLElement, Scene: Components['Scene']): { panel: Panel; hook: NonNullable<DemoHook['scene']> } {
   const frame = createPanelFrame(
     parent,
-    'aoi',
+    'scene',
     'AOI: who sees whom',
     'Scene (cross-linked sorted lists). Click an entity: its range box, what it sees (green), who sees it (orange rings), and its enter / leave events.',
     WIDTH,
     HEIGHT,
   );
-  const countSelect = select('aoi-count', [
+  const countSelect = select('scene-count', [
     ['1000', '1,000'],
     ['3000', '3,000'],
     ['5000', '5,000'],
@@ -31,7 +31,7 @@ export function createAoiPanel(parent: HTMLElement, Scene: Components['Scene']):
   countSelect.value = '3000';
   frame.controls.prepend(labelled('entities', countSelect));
   const log = element('div', 'log');
-  log.id = 'aoi-log';
+  log.id = 'scene-log';
   frame.root.append(log);
 
   let ids = new Int32Array(0);

@@ -113,7 +113,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
     page = await openPage(demo.url);
     await page.waitForFunction(() => (window.__demo?.frames ?? 0) > 10, undefined, { timeout: 30_000 });
     const { panels, missing } = await page.evaluate(() => ({ panels: window.__demo!.panels, missing: window.__demo!.missing }));
-    const expected = [Scene && 'aoi', QuadTree && 'quadtree', GridMap && 'paths'].filter(Boolean);
+    const expected = [Scene && 'scene', QuadTree && 'quadtree', GridMap && 'paths'].filter(Boolean);
     expect(panels).toEqual(expected);
     expect(missing.length + panels.length).toBe(3);
     for (const name of panels) {
@@ -168,32 +168,32 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
 
   it.skipIf(!Scene)(`AOI: a clicked entity's highlighted set follows the events and equals scene.query, on both backends${absent('Scene', Scene)}`, async () => {
     await pause();
-    const before = await page.evaluate(() => window.__demo!.aoi!.snapshot());
+    const before = await page.evaluate(() => window.__demo!.scene!.snapshot());
     // The entity nearest the centre of the canvas.
     const centre = before.ids.reduce((best, id) =>
       Math.hypot(before.xs[id]! - 220, before.ys[id]! - 160) < Math.hypot(before.xs[best]! - 220, before.ys[best]! - 160) ? id : best,
     );
-    await clickCanvas('aoi-canvas', await page.evaluate((id) => window.__demo!.aoi!.pointOf(id), centre));
-    const picked = await page.evaluate(() => window.__demo!.aoi!.snapshot());
+    await clickCanvas('scene-canvas', await page.evaluate((id) => window.__demo!.scene!.pointOf(id), centre));
+    const picked = await page.evaluate(() => window.__demo!.scene!.snapshot());
     expect(picked.selected).toBe(centre);
     await expectAoiMatchesLibrary(picked);
 
     // Let it wander: the drawn sets are now kept from enter / leave events only.
     await runFrames(40);
     await pause();
-    const moved = await page.evaluate(() => window.__demo!.aoi!.snapshot());
+    const moved = await page.evaluate(() => window.__demo!.scene!.snapshot());
     expect(moved.xs).not.toEqual(picked.xs);
     await expectAoiMatchesLibrary(moved);
 
-    await page.selectOption('#aoi-backend', 'js');
+    await page.selectOption('#scene-backend', 'js');
     await runFrames(40);
     await pause();
-    const onJs = await page.evaluate(() => window.__demo!.aoi!.snapshot());
+    const onJs = await page.evaluate(() => window.__demo!.scene!.snapshot());
     expect(onJs.backend).toBe('js');
     expect(onJs.selected).toBe(centre);
     expect(onJs.xs).not.toEqual(moved.xs);
     await expectAoiMatchesLibrary(onJs);
-    expect(await page.locator('#aoi-ms').textContent()).toMatch(/^js · \d+\.\d\d ms\/tick$/);
+    expect(await page.locator('#scene-ms').textContent()).toMatch(/^js · \d+\.\d\d ms\/tick$/);
   });
 
   it.skipIf(!QuadTree)(`QuadTree: the highlighted colliding pairs are every intersecting pair and the cells drawn are tree.cells(), on both backends and capacities${absent('QuadTree', QuadTree)}`, async () => {
@@ -304,7 +304,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
         control.value = value;
         control.dispatchEvent(new Event(event));
       };
-      for (const panel of ['aoi', 'quadtree', 'paths']) set(`${panel}-backend`, 'wasm', 'change');
+      for (const panel of ['scene', 'quadtree', 'paths']) set(`${panel}-backend`, 'wasm', 'change');
       set('quadtree-count', '4', 'input');
       set('quadtree-capacity', '8', 'input');
       set('paths-algorithm', 'astar', 'change');
