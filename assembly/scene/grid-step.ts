@@ -12,6 +12,11 @@
  * The subject on one side of a step: its place, its range and the masks it
  * has there. An add has no before and a remove no after: that side's place
  * and half-extents are NaN, and no box holds a NaN.
+ *
+ *   0      8      16     24     32     40     48     56     64     72    73      76      80      84
+ *   ┌──────┬──────┬──────┬──────┬──────┬──────┬──────┬──────┬──────┬─────┬──────┬───────┬───────┐
+ *   │  x   │  y   │  z   │  rx  │  ry  │  rz  │  px  │  py  │  pz  │round│margin│ layer │ sees  │
+ *   └──────┴──────┴──────┴──────┴──────┴──────┴──────┴──────┴──────┴─────┴──────┴───────┴───────┘
  */
 @unmanaged
 export class Side {
@@ -143,13 +148,15 @@ export class Region {
 
 /**
  * What a step judges: the subject, its two sides, and the regions of one
- * level read around them. Its parts follow its own fields in memory:
+ * level read around them. The sides and regions follow the Step's own
+ * fields in memory, each at an offset computed below (wasm32 values shown):
  *
- *   0         4         8         12
- *   ┌─────────┬─────────┬─────────┬────────┬────────┬────────────┬───────────┬────────────┐
- *   │ subject │ record  │ moved   │ before │ after  │ regionBefore │ regionAfter │ regionBoth │
- *   └─────────┴─────────┴─────────┴────────┴────────┴────────────┴───────────┴────────────┘
- *                                  STEP_BEFORE ...  each part SIDE_BYTES or REGION_BYTES
+ *   0         4        8       16             104            192            264            336            408
+ *   ┌─────────┬────────┬───────┬──────────────┬──────────────┬──────────────┬──────────────┬──────────────┐
+ *   │ subject │ record │ moved │ before: Side │ after: Side  │ regionBefore │ regionAfter  │ regionBoth   │
+ *   └─────────┴────────┴───────┴──────────────┴──────────────┴──────────────┴──────────────┴──────────────┘
+ *                              STEP_BEFORE    STEP_AFTER     STEP_REGION_   STEP_REGION_   STEP_REGION_   STEP_BYTES
+ *                                                            BEFORE         AFTER          BOTH
  */
 @unmanaged
 export class Step {
@@ -192,6 +199,7 @@ export class Step {
   }
 }
 
+// Each part starts on an 8-byte boundary, for its doubles.
 const SIDE_BYTES: usize = (offsetof<Side>() + 7) & ~7;
 const REGION_BYTES: usize = (offsetof<Region>() + 7) & ~7;
 const STEP_BEFORE: usize = (offsetof<Step>() + 7) & ~7;

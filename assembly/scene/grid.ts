@@ -49,13 +49,13 @@ const DEFAULT_SEES: i32 = -1;
 /** What a visit of a region's cells does with the records it reads: a parameter of visitRect and of what it calls. */
 const enum Visit {
   /** Judges each record against the step's subject before and after: events. */
-  Step = 0,
+  Step,
   /** Collects the ids inside the subject's range. */
-  Query = 1,
+  Query,
   /** Collects the ids whose range holds the subject. */
-  Watchers = 2,
+  Watchers,
   /** Collects the ids inside the region's bounds (a query box). */
-  Box = 3,
+  Box,
 }
 
 /** 2^k for 0 <= k <= 1000, exactly. */
@@ -1014,12 +1014,12 @@ class GridScene {
         is &= mask >> 3;
       }
       const tid = load<i32>(r, RECORD_ID);
-      // Its view of the subject: move when it saw and sees, leave when it only saw, enter when it only sees.
+      // Its view of the subject: move when it saw and sees, leave when it only saw, enter (0) when it only sees.
       store<i32>(at, ((saw & sees) * EVENT_MOVE) | ((saw & ~sees) * EVENT_LEAVE), EVENT_TYPE);
       store<i32>(at, tid, EVENT_WATCHER);
       store<i32>(at, wid, EVENT_TARGET);
       at += <usize>(((saw | sees) & ((saw ^ sees) | moved)) * <i32>EVENT_BYTES);
-      // The subject's view of it: leave when it only was seen, enter when it only is.
+      // The subject's view of it: leave when it only was seen, enter (0) when it only is.
       store<i32>(at, was * EVENT_LEAVE, EVENT_TYPE);
       store<i32>(at, wid, EVENT_WATCHER);
       store<i32>(at, tid, EVENT_TARGET);
