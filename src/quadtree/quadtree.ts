@@ -8,10 +8,10 @@ import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 import { WasmQuadTree } from './wasm.js';
-import { ReferenceQuadTree, type QuadTreeCore, type QuadTreeMode, type SegmentHits } from './js/quadtree.js';
-import type { Box } from './js/area.js';
+import { ReferenceQuadTree } from './js/quadtree.js';
+import type { Box, QuadTreeBackend, QuadTreeMode, SegmentHits } from './backend.js';
 
-export type { QuadTreeMode } from './js/quadtree.js';
+export type { QuadTreeMode } from './backend.js';
 
 /** An axis-aligned closed rectangle. */
 export interface QuadTreeBounds {
@@ -242,7 +242,7 @@ export class QuadTree implements Iterable<number> {
   readonly backend: Backend;
   /** 'split' or 'fixed'. */
   readonly mode: QuadTreeMode;
-  private readonly core: QuadTreeCore;
+  private readonly core: QuadTreeBackend;
   private readonly slots = new SlotTable();
   private cap: number;
   private disposed = false;
@@ -275,7 +275,7 @@ export class QuadTree implements Iterable<number> {
   }
 
   /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
-  get [CORE](): QuadTreeCore {
+  get [CORE](): QuadTreeBackend {
     return this.core;
   }
 

@@ -13,8 +13,7 @@
 // the same bytes whatever their history, and the format holds no node: a
 // snapshot is a list of items, rebuilt on load by either backend. A tree
 // with bounds writes the bytes it did before bit 1 existed.
-import type { QuadTreeMode } from './js/quadtree.js';
-import type { Box } from './js/area.js';
+import type { Box, QuadTreeMode } from './backend.js';
 import { SnapshotReader, SnapshotWriter, snapshotError } from '../core/snapshot-bytes.js';
 
 const MAGIC = 'SKQT';

@@ -3,10 +3,9 @@
 // buffer in linear memory and this side copies them out in one slice.
 import { WasmBuffer } from '../core/memory.js';
 import { wasmCore, type Core } from '../core/wasm.js';
-import type { QuadTreeCore, QuadTreeMode, QuadTreeSettings, SegmentHits } from './js/quadtree.js';
-import type { Box } from './js/area.js';
+import type { Box, QuadTreeBackend, QuadTreeMode, QuadTreeSettings, SegmentHits } from './backend.js';
 
-export class WasmQuadTree implements QuadTreeCore {
+export class WasmQuadTree implements QuadTreeBackend {
   private readonly core: Core;
   private readonly handle: number;
   private readonly batch: WasmBuffer;

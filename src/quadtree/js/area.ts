@@ -6,10 +6,9 @@
 // doublings, and an area that has grown stays aligned with the one it grew
 // from. The same rule as assembly/quadtree/area.ts.
 
-const LARGEST = Number.MAX_VALUE;
+import type { Box } from '../backend.js';
 
-/** A rect as [minX, minY, maxX, maxY]. */
-export type Box = [number, number, number, number];
+const LARGEST = Number.MAX_VALUE;
 
 export class Area {
   /** The bounds given, or null. */
