@@ -24,24 +24,15 @@ const LAYOUTS: Layout[] = [
   { name: 'no bounds' },
 ];
 
-function makeRects(n: number): Float64Array {
-  const random = mulberry32(5);
-  const rects = new Float64Array(n * 4);
-  for (let i = 0; i < n; i++) {
-    const x = random() * (WORLD - SIDE), y = random() * (WORLD - SIDE);
-    rects.set([x, y, x + SIDE, y + SIDE], i * 4);
+/** count squares of the given side placed uniformly in the world, flat [minX, minY, maxX, maxY, ...]. */
+function squares(count: number, side: number, seed: number): Float64Array {
+  const random = mulberry32(seed);
+  const out = new Float64Array(count * 4);
+  for (let i = 0; i < count; i++) {
+    const x = random() * (WORLD - side), y = random() * (WORLD - side);
+    out.set([x, y, x + side, y + side], i * 4);
   }
-  return rects;
-}
-
-function makeQueries(count: number): Float64Array {
-  const random = mulberry32(6);
-  const q = new Float64Array(count * 4);
-  for (let k = 0; k < count; k++) {
-    const x = random() * (WORLD - QUERY_SIDE), y = random() * (WORLD - QUERY_SIDE);
-    q.set([x, y, x + QUERY_SIDE, y + QUERY_SIDE], k * 4);
-  }
-  return q;
+  return out;
 }
 
 const make = (layout: Layout, backend: 'wasm' | 'js'): QuadTree => new QuadTree({ bounds: layout.bounds, backend });
@@ -146,8 +137,8 @@ export const quadtreeUnboundedSuite: Suite = {
   async run(context) {
     await init();
     const n = context.pick({ smoke: 20_000, default: 100_000, full: 100_000 });
-    const rects = makeRects(n);
-    const queries = makeQueries(context.quick ? 100 : 1_000);
+    const rects = squares(n, SIDE, 5);
+    const queries = squares(context.quick ? 100 : 1_000, QUERY_SIDE, 6);
     check(context, 'wasm', rects, queries);
     cases(context, 'wasm', rects, queries);
     if (context.full) {
