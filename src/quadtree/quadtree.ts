@@ -8,9 +8,10 @@ import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 import { WasmQuadTree } from './wasm.js';
-import { ReferenceQuadTree, type QuadTreeCore, type QuadTreeMode, type SegmentHits } from './js/quadtree.js';
+import { ReferenceQuadTree } from './js/quadtree.js';
+import type { Box, QuadTreeBackend, QuadTreeMode, SegmentHits } from './backend.js';
 
-export type { QuadTreeMode } from './js/quadtree.js';
+export type { QuadTreeMode } from './backend.js';
 
 /** An axis-aligned closed rectangle. */
 export interface QuadTreeBounds {
@@ -26,15 +27,24 @@ export interface QuadTreeBounds {
 
 /** Options of the {@link QuadTree} constructor. */
 export interface QuadTreeOptions {
-  /** The area the tree subdivides. Items outside it are kept and found too, only less efficiently. */
-  bounds: QuadTreeBounds;
+  /**
+   * The area to subdivide first: a hint for a known world, not a limit. An
+   * item beyond it doubles the area towards the item until it fits, costing
+   * no more than one inside. Without bounds the tree covers what it holds:
+   * it picks the square around its items once they outnumber `capacity`.
+   */
+  bounds?: QuadTreeBounds;
   /**
    * 'split': a leaf over `capacity` splits in four. Default 32: on 100,000
    * rects (bench `quadtree-capacity`), larger leaves than 8 build and answer
    * range queries faster, and 32 keeps the all-pairs frame fastest among them.
    */
   capacity?: number;
-  /** 'split': most levels the tree may have (the root alone is 1 level), 1..32. Default 16. */
+  /**
+   * 'split': most levels below a root the size of the bounds (or of the
+   * area first picked), the root alone being 1 level, 1..32. Default 16.
+   * Each doubling of the area adds a level above, so `depth` may exceed it.
+   */
   maxDepth?: number;
   /** 'split' (default): capacity-split, data in leaves. 'fixed': pre-split to `depth` levels, each item in one node. */
   mode?: QuadTreeMode;
@@ -206,7 +216,9 @@ const DENSE_IDS = 1 << 24;
 const MAX_SPLIT_LEVELS = 32;
 const MAX_FIXED_LEVELS = 10;
 
-function readBounds(bounds: QuadTreeBounds): [number, number, number, number] {
+/** Bounds as a box, or null when there are none (undefined); throws INVALID_ARGUMENT, INVALID_NUMBER or INVALID_RECT on bad ones. */
+function readBounds(bounds: QuadTreeBounds | undefined): Box | null {
+  if (bounds === undefined) return null;
   if (typeof bounds !== 'object' || bounds === null) {
     throw new SpatialError('INVALID_ARGUMENT', 'bounds must be an object { minX, minY, maxX, maxY }');
   }
@@ -230,18 +242,21 @@ export class QuadTree implements Iterable<number> {
   readonly backend: Backend;
   /** 'split' or 'fixed'. */
   readonly mode: QuadTreeMode;
-  private readonly core: QuadTreeCore;
+  private readonly core: QuadTreeBackend;
   private readonly slots = new SlotTable();
   private cap: number;
   private disposed = false;
   /** Visits in progress, innermost last. */
   private readonly visits: Visit[] = [];
 
-  /** Creates a tree over `bounds`; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad options, unknown option keys included. */
-  constructor(options: QuadTreeOptions) {
-    if (options === undefined) throw new SpatialError('INVALID_ARGUMENT', 'QuadTree needs an options object with bounds');
+  /**
+   * Creates a tree, over `bounds` when given, else over the area its items
+   * cover; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad
+   * options, unknown option keys included.
+   */
+  constructor(options: QuadTreeOptions = {}) {
     checkOptions('QuadTree', options, QUADTREE_OPTION_KEYS, QUADTREE_OPTION_ALIASES);
-    const [minX, minY, maxX, maxY] = readBounds(options.bounds);
+    const bounds = readBounds(options.bounds);
     const mode = options.mode ?? 'split';
     if (mode !== 'split' && mode !== 'fixed') {
       throw new SpatialError('INVALID_ARGUMENT', `mode must be 'split' or 'fixed', got ${String(mode)}`);
@@ -256,14 +271,11 @@ export class QuadTree implements Iterable<number> {
     this.mode = mode;
     this.cap = capacity;
     const levels = mode === 'split' ? maxDepth : depth;
-    this.core =
-      this.backend === 'wasm'
-        ? new WasmQuadTree(minX, minY, maxX, maxY, capacity, levels, mode)
-        : new ReferenceQuadTree(minX, minY, maxX, maxY, capacity, levels, mode);
+    this.core = this.backend === 'wasm' ? new WasmQuadTree(bounds, capacity, levels, mode) : new ReferenceQuadTree(bounds, capacity, levels, mode);
   }
 
   /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
-  get [CORE](): QuadTreeCore {
+  get [CORE](): QuadTreeBackend {
     return this.core;
   }
 
@@ -273,7 +285,11 @@ export class QuadTree implements Iterable<number> {
     return this.slots.size;
   }
 
-  /** Levels in use: the deepest leaf's level count in 'split' mode (a lone root is 1), the pre-split depth in 'fixed' mode. */
+  /**
+   * Levels in use: the deepest leaf's level count in 'split' mode (a lone
+   * root is 1), the pre-split depth in 'fixed' mode (1 for a tree without
+   * bounds that has not picked its area yet).
+   */
   get depth(): number {
     this.alive();
     return this.core.levels;
@@ -285,13 +301,22 @@ export class QuadTree implements Iterable<number> {
     return this.cap;
   }
 
-  /** Bytes the structure holds (linear memory for 'wasm'): the item table, the nodes and their slot lists, at their reserved size; the id map and the result and scratch buffers excluded. */
+  /**
+   * Bytes the structure holds (linear memory for 'wasm'): the item table,
+   * the nodes and their slot lists, at their reserved size; the id map and
+   * the result and scratch buffers excluded. Removing the last item gives
+   * it all back: an emptied tree holds what a fresh one does.
+   */
   get byteSize(): number {
     this.alive();
     return this.core.bytes;
   }
 
-  /** Adds an item; throws DUPLICATE_ID if id is present, INVALID_ID, INVALID_NUMBER or INVALID_RECT on bad input. */
+  /**
+   * Adds an item; throws DUPLICATE_ID if id is present, INVALID_ID,
+   * INVALID_NUMBER or INVALID_RECT on bad input. An item beyond the tree's
+   * area doubles the area towards it and rebuilds the tree over it.
+   */
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.change();
     checkId(id);
@@ -300,7 +325,11 @@ export class QuadTree implements Iterable<number> {
     this.core.insert(this.slots.add(id), id, minX, minY, maxX, maxY);
   }
 
-  /** Moves or resizes an item; throws UNKNOWN_ID if absent. A move that stays inside its leaf touches nothing else. */
+  /**
+   * Moves or resizes an item; throws UNKNOWN_ID if absent. A move that stays
+   * inside its leaf touches nothing else; one beyond the area grows it, as
+   * {@link insert} does.
+   */
   update(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.change();
     checkId(id);
@@ -341,13 +370,19 @@ export class QuadTree implements Iterable<number> {
     this.core.updateMany(slots, asFloat64Array(rects));
   }
 
-  /** Removes an item; returns false when it was absent. */
+  /**
+   * Removes an item; returns false when it was absent. In 'split' mode four
+   * sibling leaves left holding at most half the capacity merge back into
+   * one; the last removal leaves the tree as new, one cell over its bounds
+   * (or none), its memory given back.
+   */
   remove(id: number): boolean {
     this.change();
     checkId(id);
     const slot = this.slots.delete(id);
     if (slot < 0) return false;
     this.core.remove(slot);
+    if (this.slots.size === 0) this.slots.release();
     return true;
   }
 
@@ -429,10 +464,13 @@ export class QuadTree implements Iterable<number> {
    * The tree's cells, for drawing or inspecting its shape: flat
    * [minX, minY, maxX, maxY, ...], one exact node region per cell (never the
    * extended or loose one), a fresh copy. In 'split' mode the cells are the
-   * leaves, which tile `bounds` (a lone root is one cell equal to it); in
+   * leaves, which tile the tree's area: `bounds`, doubled as often as items
+   * beyond them needed (an empty tree is one cell equal to `bounds`); in
    * 'fixed' mode, where the pre-split nodes are many and mostly empty, they are
-   * the root and every node that holds an item, so nested cells overlap.
-   * Both backends give the same cells in the same order; no order is promised.
+   * the root and every node that holds an item, so nested cells overlap. A
+   * tree without bounds that has not picked its area yet is one cell, the
+   * whole plane (infinite sides). Both backends give the same cells in the
+   * same order; no order is promised.
    */
   cells(): Float64Array {
     this.alive();
@@ -517,7 +555,8 @@ export class QuadTree implements Iterable<number> {
 
   /**
    * The tree as bytes: its mode, capacity, level option (maxDepth or
-   * depth), bounds and every item, for storage or for handing to a worker.
+   * depth), bounds (or their absence) and every item, for storage or for
+   * handing to a worker.
    * The format is versioned and checksummed (see {@link QuadTree.fromBuffer});
    * items are written by id, so trees with the same options and items give
    * the same bytes, whichever backend holds them.
@@ -526,8 +565,8 @@ export class QuadTree implements Iterable<number> {
     this.alive();
     const ids = Int32Array.from(this.slots.ids()).sort();
     const slots = ids.map((id) => this.slots.get(id));
-    const { minX, minY, maxX, maxY, levels } = this.core.settings();
-    return writeQuadTreeSnapshot({ mode: this.mode, capacity: this.cap, levels, minX, minY, maxX, maxY, ids, rects: this.core.rectsOf(slots) });
+    const { bounds, levels } = this.core.settings();
+    return writeQuadTreeSnapshot({ mode: this.mode, capacity: this.cap, levels, bounds, ids, rects: this.core.rectsOf(slots) });
   }
 
   /**
@@ -544,11 +583,11 @@ export class QuadTree implements Iterable<number> {
     checkOptions('QuadTree.fromBuffer', options, FROM_BUFFER_OPTION_KEYS);
     const backend = resolveBackend(options?.backend);
     const s = readQuadTreeSnapshot(bytes);
-    const bounds = { minX: s.minX, minY: s.minY, maxX: s.maxX, maxY: s.maxY };
+    const bounds = s.bounds === null ? {} : { bounds: { minX: s.bounds[0], minY: s.bounds[1], maxX: s.bounds[2], maxY: s.bounds[3] } };
     const levels = s.mode === 'split' ? { maxDepth: s.levels } : { depth: s.levels };
     let tree: QuadTree;
     try {
-      tree = new QuadTree({ bounds, mode: s.mode, capacity: s.capacity, ...levels, backend });
+      tree = new QuadTree({ ...bounds, mode: s.mode, capacity: s.capacity, ...levels, backend });
     } catch (error) {
       throw invalidSnapshot(error);
     }
@@ -561,11 +600,15 @@ export class QuadTree implements Iterable<number> {
     return tree;
   }
 
-  /** Moves the subdivided area and rebuilds; contents unchanged. */
-  setBounds(bounds: QuadTreeBounds): void {
+  /**
+   * Takes new bounds and rebuilds over them, doubled as often as the items
+   * need; without bounds, over the area the items cover (the square around
+   * them once they outnumber the capacity). Contents unchanged. Throws as
+   * the constructor does for bad bounds.
+   */
+  setBounds(bounds?: QuadTreeBounds): void {
     this.change();
-    const [minX, minY, maxX, maxY] = readBounds(bounds);
-    this.core.setBounds(minX, minY, maxX, maxY);
+    this.core.setBounds(readBounds(bounds));
   }
 
   /** Sets the split capacity: lowering it rebuilds the tree, raising it only affects later splits. Contents unchanged. */
@@ -576,7 +619,7 @@ export class QuadTree implements Iterable<number> {
     this.cap = capacity;
   }
 
-  /** Removes every item. */
+  /** Removes every item; the area goes back to `bounds` (or none), the tables keep their room for the next fill. */
   clear(): void {
     this.change();
     this.core.clear();

@@ -3,16 +3,17 @@
 // buffer in linear memory and this side copies them out in one slice.
 import { WasmBuffer } from '../core/memory.js';
 import { wasmCore, type Core } from '../core/wasm.js';
-import type { QuadTreeCore, QuadTreeMode, QuadTreeSettings, SegmentHits } from './js/quadtree.js';
+import type { Box, QuadTreeBackend, QuadTreeMode, QuadTreeSettings, SegmentHits } from './backend.js';
 
-export class WasmQuadTree implements QuadTreeCore {
+export class WasmQuadTree implements QuadTreeBackend {
   private readonly core: Core;
   private readonly handle: number;
   private readonly batch: WasmBuffer;
 
-  constructor(minX: number, minY: number, maxX: number, maxY: number, capacity: number, maxLevels: number, mode: QuadTreeMode) {
+  constructor(bounds: Box | null, capacity: number, maxLevels: number, mode: QuadTreeMode) {
     this.core = wasmCore();
-    this.handle = this.core.exports.qtCreate(minX, minY, maxX, maxY, capacity, maxLevels, mode === 'split' ? 0 : 1);
+    const [minX, minY, maxX, maxY] = bounds ?? [0, 0, 0, 0];
+    this.handle = this.core.exports.qtCreate(minX, minY, maxX, maxY, bounds !== null, capacity, maxLevels, mode === 'split' ? 0 : 1);
     this.batch = new WasmBuffer(this.core.exports, this.core.memory);
   }
 
@@ -58,8 +59,9 @@ export class WasmQuadTree implements QuadTreeCore {
     this.core.exports.qtClear(this.handle);
   }
 
-  setBounds(minX: number, minY: number, maxX: number, maxY: number): void {
-    this.core.exports.qtSetBounds(this.handle, minX, minY, maxX, maxY);
+  setBounds(bounds: Box | null): void {
+    const [minX, minY, maxX, maxY] = bounds ?? [0, 0, 0, 0];
+    this.core.exports.qtSetBounds(this.handle, minX, minY, maxX, maxY, bounds !== null);
   }
 
   setCapacity(capacity: number): void {
@@ -119,8 +121,8 @@ export class WasmQuadTree implements QuadTreeCore {
   settings(): QuadTreeSettings {
     this.core.exports.qtSettings(this.handle);
     const start = this.core.exports.qtOutput(this.handle) >>> 3;
-    const [minX, minY, maxX, maxY, levels] = this.core.memory.f64.subarray(start, start + 5);
-    return { minX, minY, maxX, maxY, levels };
+    const [minX, minY, maxX, maxY, levels, bounded] = this.core.memory.f64.subarray(start, start + 6);
+    return { bounds: bounded === 1 ? [minX, minY, maxX, maxY] : null, levels };
   }
 
   dispose(): void {
