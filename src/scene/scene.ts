@@ -63,7 +63,11 @@ export interface SceneOptions {
   dimensions?: 2 | 3;
   /** Half-extent used when add is called without a range (default 2). */
   defaultRange?: number;
-  /** 'lists' (default: sorted lists, for unequal ranges) or 'grid' (uniform cells, for equal ranges); see docs/scene-index.md. */
+  /**
+   * 'grid' (default: hashed cells, the faster and smaller index on every
+   * measured world) or 'lists' (sorted lists per axis); the same events and
+   * answers either way. See docs/scene-index.md.
+   */
   index?: SceneIndex;
   /** The grid index's finest cell side, > 0 (default: defaultRange, or 1 when that is 0); the lists ignore it. */
   cellSize?: number;
