@@ -528,7 +528,11 @@ export class Graph<Id extends VertexId = VertexId> {
     return { path, cost: found.cost };
   }
 
-  /** Frees the graph's wasm memory; every later call throws DISPOSED. Refused inside a heuristic function. */
+  /**
+   * Frees the graph's wasm memory now; every later call throws DISPOSED.
+   * Refused inside a heuristic function. A graph dropped without dispose()
+   * is freed once garbage-collected, which may be much later.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.editable();

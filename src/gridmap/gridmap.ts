@@ -252,7 +252,11 @@ export class GridMap {
     return this.impl.findPath(sx, sy, tx, ty, diagonal, algorithm, budget, smooth);
   }
 
-  /** Frees the grid's memory; every later call throws DISPOSED. Disposing twice is harmless. */
+  /**
+   * Frees the grid's wasm memory now; every later call throws DISPOSED.
+   * Disposing twice is harmless. A grid dropped without dispose() is freed
+   * once garbage-collected, which may be much later.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

@@ -583,7 +583,11 @@ export class QuadTree implements Iterable<number> {
     this.slots.clear();
   }
 
-  /** Frees the tree's memory; every later call throws DISPOSED. Calling it again does nothing. */
+  /**
+   * Frees the tree's wasm memory now; every later call throws DISPOSED.
+   * Calling it again does nothing. A tree dropped without dispose() is freed
+   * once garbage-collected, which may be much later.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.freezeVisits();

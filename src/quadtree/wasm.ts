@@ -2,6 +2,7 @@
 // Results cross the boundary in bulk: the core writes ids into its output
 // buffer in linear memory and this side copies them out in one slice.
 import { WasmBuffer } from '../core/memory.js';
+import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import { wasmCore, type Core } from '../core/wasm.js';
 import type { QuadTreeCore, QuadTreeMode, QuadTreeSettings, SegmentHits } from './js/quadtree.js';
 
@@ -14,6 +15,7 @@ export class WasmQuadTree implements QuadTreeCore {
     this.core = wasmCore();
     this.handle = this.core.exports.qtCreate(minX, minY, maxX, maxY, capacity, maxLevels, mode === 'split' ? 0 : 1);
     this.batch = new WasmBuffer(this.core.exports, this.core.memory);
+    freeOnCollect(this, this.core.exports.qtDispose, this.handle, [this.batch]);
   }
 
   get levels(): number {
@@ -124,6 +126,7 @@ export class WasmQuadTree implements QuadTreeCore {
   }
 
   dispose(): void {
+    forgetOnCollect(this);
     this.core.exports.qtDispose(this.handle);
     this.batch.free();
   }

@@ -642,7 +642,11 @@ export class Scene {
     this.nextSlot = 1;
   }
 
-  /** Frees the scene's memory (wasm); every later call throws DISPOSED. */
+  /**
+   * Frees the scene's wasm memory now; every later call throws DISPOSED. A
+   * scene dropped without dispose() is freed once garbage-collected, which
+   * may be much later: dispose() is the prompt way.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
