@@ -195,8 +195,9 @@ export class Graph<Id extends VertexId = VertexId> {
   private searching = false;
 
   /**
-   * Creates an empty graph; `backend` 'wasm' (default, needs init()) or 'js',
-   * `directed` true (default) or false. Throws INVALID_ARGUMENT for a bad
+   * Creates an empty graph; `directed` true (default) or false. On the
+   * default wasm backend, await init() first (NOT_INITIALIZED otherwise);
+   * `backend: 'js'` needs no init(). Throws INVALID_ARGUMENT for a bad
    * option or an unknown option key.
    */
   constructor(options: GraphOptions = {}) {

@@ -131,8 +131,9 @@ export class GridMap {
   /**
    * Creates a grid with every cell walkable at cost 1. Width and height are
    * integers >= 1 with at most {@link MAX_GRID_CELLS} cells (INVALID_ARGUMENT).
-   * A wasm-backed grid needs `await init()` first (NOT_INITIALIZED). Unknown
-   * option keys throw INVALID_ARGUMENT.
+   * On the default wasm backend, await init() first (NOT_INITIALIZED
+   * otherwise); `backend: 'js'` needs no init(). Unknown option keys throw
+   * INVALID_ARGUMENT.
    */
   constructor(width: number, height: number, options: GridMapOptions = {}) {
     checkOptions('GridMap', options, GRID_OPTION_KEYS);

@@ -237,7 +237,12 @@ export class QuadTree implements Iterable<number> {
   /** Visits in progress, innermost last. */
   private readonly visits: Visit[] = [];
 
-  /** Creates a tree over `bounds`; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad options, unknown option keys included. */
+  /**
+   * Creates a tree over `bounds`. On the default wasm backend, await init()
+   * first (NOT_INITIALIZED otherwise); `backend: 'js'` needs no init().
+   * Throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad options,
+   * unknown option keys included.
+   */
   constructor(options: QuadTreeOptions) {
     if (options === undefined) throw new SpatialError('INVALID_ARGUMENT', 'QuadTree needs an options object with bounds');
     checkOptions('QuadTree', options, QUADTREE_OPTION_KEYS, QUADTREE_OPTION_ALIASES);
