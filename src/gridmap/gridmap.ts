@@ -2,6 +2,7 @@
 // the call to the wasm core or the TypeScript reference, which run the same
 // algorithms and return the same paths.
 import { SpatialError } from '../core/errors.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import {
   ALGORITHM_CODES,
   DIAGONAL_CODES,
@@ -126,6 +127,8 @@ export class GridMap {
   /** Rows: y runs over 0 .. height - 1. */
   readonly height: number;
   private readonly impl: GridBackend;
+  /** Which core runs the grid, for inspection. */
+  private readonly backend: Backend;
   private disposed = false;
 
   /**
@@ -138,10 +141,16 @@ export class GridMap {
   constructor(width: number, height: number, options: GridMapOptions = {}) {
     checkOptions('GridMap', options, GRID_OPTION_KEYS);
     GridMap.checkSize(width, height);
-    const backend = resolveBackend(options.backend);
+    this.backend = resolveBackend(options.backend);
     this.width = width;
     this.height = height;
-    this.impl = backend === 'wasm' ? new WasmGrid(width, height) : new ReferenceGrid(width, height);
+    this.impl = this.backend === 'wasm' ? new WasmGrid(width, height) : new ReferenceGrid(width, height);
+  }
+
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('GridMap', 'disposed');
+    return summary('GridMap', { width: this.width, height: this.height, backend: this.backend });
   }
 
   /**

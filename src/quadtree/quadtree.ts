@@ -2,6 +2,7 @@
 // dense slots and delegates to a backend (the wasm core or the reference), so
 // both backends reject identically and a rejected call changes nothing.
 import { SpatialError } from '../core/errors.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
 import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkCount, checkFinite, checkId, checkMaxDistance, checkOptions, checkPositiveInteger, checkRange, checkRect } from '../core/validate.js';
 import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
@@ -270,6 +271,12 @@ export class QuadTree implements Iterable<number> {
   /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
   get [CORE](): QuadTreeCore {
     return this.core;
+  }
+
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('QuadTree', 'disposed');
+    return summary('QuadTree', { size: this.slots.size, mode: this.mode, capacity: this.cap, backend: this.backend });
   }
 
   /** Number of items. */

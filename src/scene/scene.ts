@@ -5,6 +5,7 @@
 // Both cores receive only valid, already-translated input, so they reject
 // identically and a rejected call changes nothing.
 import { SpatialError } from '../core/errors.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
 import { DEFAULT_LAYER, DEFAULT_SEES, type SceneBackend, type SceneIndex } from './backend.js';
 import { createSceneCore, resolveIndex, resolveCellSize } from './cores.js';
@@ -206,6 +207,12 @@ export class Scene {
   /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
   get [CORE](): SceneBackend {
     return this.core;
+  }
+
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('Scene', 'disposed');
+    return summary('Scene', { size: this.slots.size, dimensions: this.dimensions, index: this.index, backend: this.backend });
   }
 
   /** Number of entities in the scene. */

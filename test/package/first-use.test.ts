@@ -1,8 +1,10 @@
 // What a new user meets first: the error for a forgotten init(), the hover
 // text of init() and the constructors, a rectangle written in another
-// library's x, y, width, height habit.
+// library's x, y, width, height habit, an object printed in a console.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Graph, GridMap, init, QuadTree, Scene, SpatialError } from '../../src/index.js';
 
@@ -72,5 +74,28 @@ describe('a rectangle in the x, y, width, height habit', () => {
     expect(tree.size).toBe(0);
     tree.insert(1, 10, 10, 15, 15);
     expect(tree.query(0, 0, 100, 100)).toEqual([1]);
+  });
+});
+
+describe('printed in a console (the built package)', () => {
+  it('shows each class by its name with a one-line summary, not its internal arrays', async () => {
+    const sk = (await import(pathToFileURL(resolve(__dirname, '../../dist/index.js')).href)) as typeof import('../../src/index.js');
+    await sk.init();
+    const scene = new sk.Scene({ defaultRange: 5 });
+    scene.add(1, 0, 0);
+    scene.add(2, 3, 4);
+    const tree = new sk.QuadTree({ bounds, backend: 'js' });
+    tree.insert(7, 1, 1, 2, 2);
+    const graph = new sk.Graph({ directed: false });
+    graph.addEdge('inn', 'ford', 5);
+    const grid = sk.GridMap.fromArray(3, 2, [0, 1, 0, 0, 0, 0], { backend: 'js' });
+    expect([scene, tree, graph, grid].map((object) => object.constructor.name)).toEqual(['Scene', 'QuadTree', 'Graph', 'GridMap']);
+    expect(inspect(scene)).toBe("Scene { size: 2, dimensions: 2, index: 'grid', backend: 'wasm' }");
+    expect(inspect(tree)).toBe("QuadTree { size: 1, mode: 'split', capacity: 32, backend: 'js' }");
+    expect(inspect(graph)).toBe("Graph { vertexCount: 2, edgeCount: 1, directed: false, backend: 'wasm' }");
+    expect(inspect(grid)).toBe("GridMap { width: 3, height: 2, backend: 'js' }");
+    expect(inspect({ scene }, { breakLength: Infinity })).toBe("{ scene: Scene { size: 2, dimensions: 2, index: 'grid', backend: 'wasm' } }");
+    scene.dispose();
+    expect(inspect(scene)).toBe('Scene { disposed }');
   });
 });
