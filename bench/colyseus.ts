@@ -258,12 +258,12 @@ export const colyseusSuite: Suite = {
       });
       context.bench(
         `${players.toLocaleString('en-US')} players, ~${SEEN} in view each`,
-        [contender('no interest management', 'none'), contender('hand-written distance filter', 'hand'), contender('spatialkit/colyseus (Scene, wasm)', 'scene')],
+        [contender('no interest management', 'none'), contender('hand-written distance filter', 'hand'), contender('spatialkit/colyseus (Scene, wasm, grid index)', 'scene')],
         {
           opName: 'tick',
-          baseline: 'spatialkit/colyseus (Scene, wasm)',
+          baseline: 'spatialkit/colyseus (Scene, wasm, grid index)',
           minTimeMs: context.quick ? 0 : 2000,
-          headline: `Colyseus room: server tick, ${players.toLocaleString('en-US')} players, ~${SEEN} in view each`,
+          headline: `Colyseus room (Scene grid index): server tick, ${players.toLocaleString('en-US')} players, ~${SEEN} in view each`,
         },
       );
       const none = servers.get('none')!;

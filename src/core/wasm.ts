@@ -22,8 +22,11 @@ let core: Core | null = null;
 let loading: Promise<void> | null = null;
 
 /**
- * Loads and instantiates the wasm module. Idempotent: every call after the
- * first, including concurrent ones, shares the same instantiation.
+ * Loads and instantiates the wasm module: await it once before creating
+ * objects on the default wasm backend, which throw NOT_INITIALIZED before it
+ * resolves. Objects created with `backend: 'js'` need no init(). Idempotent:
+ * every call after the first, including concurrent ones, shares the same
+ * instantiation.
  */
 export function init(): Promise<void> {
   if (loading === null) {
@@ -47,7 +50,7 @@ export function isInitialized(): boolean {
 /** The loaded core; throws NOT_INITIALIZED before {@link init} resolves. */
 export function wasmCore(): Core {
   if (core === null) {
-    throw new SpatialError('NOT_INITIALIZED', 'call and await init() before creating wasm-backed objects');
+    throw new SpatialError('NOT_INITIALIZED', "call and await init() before creating wasm-backed objects, or pass backend: 'js' to run on the TypeScript backend without init()");
   }
   return core;
 }

@@ -4,6 +4,7 @@
 // TypeScript reference). An undirected edge is kept as its two arcs, so every
 // search runs unchanged on undirected graphs.
 import { SpatialError } from '../core/errors.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import {
   ALGORITHM,
   HEURISTIC,
@@ -183,6 +184,8 @@ export class Graph<Id extends VertexId = VertexId> {
   /** False for an undirected graph (each edge is both arcs, with one weight). */
   readonly directed: boolean;
   private readonly backend: GraphBackend;
+  /** Which core runs the graph, for inspection. */
+  private readonly backendName: Backend;
   private ids: VertexIds;
   /** True while a ShortestPaths result reads `ids`: the next vertex edit copies it first. */
   private idsShared = false;
@@ -195,15 +198,23 @@ export class Graph<Id extends VertexId = VertexId> {
   private searching = false;
 
   /**
-   * Creates an empty graph; `backend` 'wasm' (default, needs init()) or 'js',
-   * `directed` true (default) or false. Throws INVALID_ARGUMENT for a bad
+   * Creates an empty graph; `directed` true (default) or false. On the
+   * default wasm backend, await init() first (NOT_INITIALIZED otherwise);
+   * `backend: 'js'` needs no init(). Throws INVALID_ARGUMENT for a bad
    * option or an unknown option key.
    */
   constructor(options: GraphOptions = {}) {
     checkOptions('Graph', options, GRAPH_OPTION_KEYS);
     this.directed = checkDirected(options.directed);
-    this.backend = createBackend(options.backend);
+    this.backendName = resolveBackend(options.backend);
+    this.backend = createBackend(this.backendName);
     this.ids = new VertexIds();
+  }
+
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('Graph', 'disposed');
+    return summary('Graph', { vertexCount: this.ids.size, edgeCount: this.edgeCount, directed: this.directed, backend: this.backendName });
   }
 
   /**
@@ -528,7 +539,11 @@ export class Graph<Id extends VertexId = VertexId> {
     return { path, cost: found.cost };
   }
 
-  /** Frees the graph's wasm memory; every later call throws DISPOSED. Refused inside a heuristic function. */
+  /**
+   * Frees the graph's wasm memory now; every later call throws DISPOSED.
+   * Refused inside a heuristic function. A graph dropped without dispose()
+   * is freed once garbage-collected, which may be much later.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.editable();

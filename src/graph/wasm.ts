@@ -5,6 +5,7 @@
 // cost more than the search itself.
 import { NEGATIVE_CYCLE, NEGATIVE_WEIGHT, type Estimate, type GraphBackend, type SlotPath, type SlotTree } from './backend.js';
 import { SearchState, astar, type Csr } from './js/search.js';
+import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import { wasmCore, type Core } from '../core/wasm.js';
 
 export class WasmGraph implements GraphBackend {
@@ -16,6 +17,7 @@ export class WasmGraph implements GraphBackend {
   constructor() {
     this.core = wasmCore();
     this.handle = this.core.exports.graphCreate();
+    freeOnCollect(this, this.core.exports.graphDispose, this.handle);
   }
 
   ensureVertices(count: number): void {
@@ -141,6 +143,7 @@ export class WasmGraph implements GraphBackend {
   }
 
   dispose(): void {
+    forgetOnCollect(this);
     this.core.exports.graphDispose(this.handle);
   }
 

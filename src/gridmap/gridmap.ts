@@ -2,6 +2,7 @@
 // the call to the wasm core or the TypeScript reference, which run the same
 // algorithms and return the same paths.
 import { SpatialError } from '../core/errors.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import {
   ALGORITHM_CODES,
   DIAGONAL_CODES,
@@ -126,21 +127,30 @@ export class GridMap {
   /** Rows: y runs over 0 .. height - 1. */
   readonly height: number;
   private readonly impl: GridBackend;
+  /** Which core runs the grid, for inspection. */
+  private readonly backend: Backend;
   private disposed = false;
 
   /**
    * Creates a grid with every cell walkable at cost 1. Width and height are
    * integers >= 1 with at most {@link MAX_GRID_CELLS} cells (INVALID_ARGUMENT).
-   * A wasm-backed grid needs `await init()` first (NOT_INITIALIZED). Unknown
-   * option keys throw INVALID_ARGUMENT.
+   * On the default wasm backend, await init() first (NOT_INITIALIZED
+   * otherwise); `backend: 'js'` needs no init(). Unknown option keys throw
+   * INVALID_ARGUMENT.
    */
   constructor(width: number, height: number, options: GridMapOptions = {}) {
     checkOptions('GridMap', options, GRID_OPTION_KEYS);
     GridMap.checkSize(width, height);
-    const backend = resolveBackend(options.backend);
+    this.backend = resolveBackend(options.backend);
     this.width = width;
     this.height = height;
-    this.impl = backend === 'wasm' ? new WasmGrid(width, height) : new ReferenceGrid(width, height);
+    this.impl = this.backend === 'wasm' ? new WasmGrid(width, height) : new ReferenceGrid(width, height);
+  }
+
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('GridMap', 'disposed');
+    return summary('GridMap', { width: this.width, height: this.height, backend: this.backend });
   }
 
   /**
@@ -252,7 +262,11 @@ export class GridMap {
     return this.impl.findPath(sx, sy, tx, ty, diagonal, algorithm, budget, smooth);
   }
 
-  /** Frees the grid's memory; every later call throws DISPOSED. Disposing twice is harmless. */
+  /**
+   * Frees the grid's wasm memory now; every later call throws DISPOSED.
+   * Disposing twice is harmless. A grid dropped without dispose() is freed
+   * once garbage-collected, which may be much later.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

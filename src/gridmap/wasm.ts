@@ -3,6 +3,7 @@
 // memory ([count: i32, pad, cost: f64, x0, y0, ...]) read once.
 import type { GridBackend, GridPath } from './backend.js';
 import { WasmBuffer } from '../core/memory.js';
+import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import { wasmCore, type Core } from '../core/wasm.js';
 
 export class WasmGrid implements GridBackend {
@@ -12,6 +13,7 @@ export class WasmGrid implements GridBackend {
   constructor(width: number, height: number) {
     this.core = wasmCore();
     this.handle = this.core.exports.gridCreate(width, height);
+    freeOnCollect(this, this.core.exports.gridDispose, this.handle);
   }
 
   setWalkable(x: number, y: number, walkable: boolean): void {
@@ -62,6 +64,7 @@ export class WasmGrid implements GridBackend {
   }
 
   dispose(): void {
+    forgetOnCollect(this);
     this.core.exports.gridDispose(this.handle);
   }
 }

@@ -2,6 +2,7 @@
 // dense slots and delegates to a backend (the wasm core or the reference), so
 // both backends reject identically and a rejected call changes nothing.
 import { SpatialError } from '../core/errors.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
 import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkCount, checkFinite, checkId, checkMaxDistance, checkOptions, checkPositiveInteger, checkRange, checkRect } from '../core/validate.js';
 import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
@@ -251,8 +252,10 @@ export class QuadTree implements Iterable<number> {
 
   /**
    * Creates a tree, over `bounds` when given, else over the area its items
-   * cover; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad
-   * options, unknown option keys included.
+   * cover. On the default wasm backend, await init() first (NOT_INITIALIZED
+   * otherwise); `backend: 'js'` needs no init(). Throws INVALID_RECT,
+   * INVALID_NUMBER or INVALID_ARGUMENT on bad options, unknown option keys
+   * included.
    */
   constructor(options: QuadTreeOptions = {}) {
     checkOptions('QuadTree', options, QUADTREE_OPTION_KEYS, QUADTREE_OPTION_ALIASES);
@@ -277,6 +280,12 @@ export class QuadTree implements Iterable<number> {
   /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
   get [CORE](): QuadTreeBackend {
     return this.core;
+  }
+
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('QuadTree', 'disposed');
+    return summary('QuadTree', { size: this.slots.size, mode: this.mode, capacity: this.cap, backend: this.backend });
   }
 
   /** Number of items. */
@@ -626,7 +635,11 @@ export class QuadTree implements Iterable<number> {
     this.slots.clear();
   }
 
-  /** Frees the tree's memory; every later call throws DISPOSED. Calling it again does nothing. */
+  /**
+   * Frees the tree's wasm memory now; every later call throws DISPOSED.
+   * Calling it again does nothing. A tree dropped without dispose() is freed
+   * once garbage-collected, which may be much later.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.freezeVisits();

@@ -2,6 +2,7 @@
 // Results cross the boundary in bulk: the core writes ids into its output
 // buffer in linear memory and this side copies them out in one slice.
 import { WasmBuffer } from '../core/memory.js';
+import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import { wasmCore, type Core } from '../core/wasm.js';
 import type { Box, QuadTreeBackend, QuadTreeMode, QuadTreeSettings, SegmentHits } from './backend.js';
 
@@ -15,6 +16,7 @@ export class WasmQuadTree implements QuadTreeBackend {
     const [minX, minY, maxX, maxY] = bounds ?? [0, 0, 0, 0];
     this.handle = this.core.exports.qtCreate(minX, minY, maxX, maxY, bounds !== null, capacity, maxLevels, mode === 'split' ? 0 : 1);
     this.batch = new WasmBuffer(this.core.exports, this.core.memory);
+    freeOnCollect(this, this.core.exports.qtDispose, this.handle, [this.batch]);
   }
 
   get levels(): number {
@@ -126,6 +128,7 @@ export class WasmQuadTree implements QuadTreeBackend {
   }
 
   dispose(): void {
+    forgetOnCollect(this);
     this.core.exports.qtDispose(this.handle);
     this.batch.free();
   }

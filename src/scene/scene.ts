@@ -5,6 +5,7 @@
 // Both cores receive only valid, already-translated input, so they reject
 // identically and a rejected call changes nothing.
 import { SpatialError } from '../core/errors.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
 import { DEFAULT_LAYER, DEFAULT_SEES, type SceneBackend, type SceneIndex } from './backend.js';
 import { createSceneCore, resolveIndex, resolveCellSize } from './cores.js';
@@ -29,6 +30,7 @@ import {
   checkOptions,
   checkRange,
   checkRect,
+  shown,
 } from '../core/validate.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 
@@ -63,7 +65,11 @@ export interface SceneOptions {
   dimensions?: 2 | 3;
   /** Half-extent used when add is called without a range (default 2). */
   defaultRange?: number;
-  /** 'lists' (default: sorted lists, for unequal ranges) or 'grid' (uniform cells, for equal ranges); see docs/scene-index.md. */
+  /**
+   * 'grid' (default: hashed cells, the faster and smaller index on every
+   * measured world) or 'lists' (sorted lists per axis); the same events and
+   * answers either way. See docs/scene-index.md.
+   */
   index?: SceneIndex;
   /** The grid index's finest cell side, > 0 (default: defaultRange, or 1 when that is 0); the lists ignore it. */
   cellSize?: number;
@@ -123,6 +129,8 @@ const SET_RANGE_OPTION_KEYS = ['margin'];
 
 /** The one key of a circle range. */
 const RADIUS_KEYS = ['radius'];
+/** The keys a box range may have (z is ignored in 2-D). */
+const BOX_KEYS = ['x', 'y', 'z'];
 
 const EVENT_TYPES: ReadonlyArray<AoiEvent['type']> = ['enter', 'leave', 'move'];
 
@@ -162,7 +170,11 @@ export class Scene {
   private disposed = false;
   private batchSlots = new Int32Array(64);
 
-  /** Creates an empty scene; unknown option keys throw INVALID_ARGUMENT. */
+  /**
+   * Creates an empty scene. On the default wasm backend, await init() first
+   * (NOT_INITIALIZED otherwise); `backend: 'js'` needs no init(). Unknown
+   * option keys throw INVALID_ARGUMENT.
+   */
   constructor(options: SceneOptions = {}) {
     checkOptions('Scene', options, SCENE_OPTION_KEYS);
     this.backend = resolveBackend(options.backend);
@@ -195,6 +207,12 @@ export class Scene {
   /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
   get [CORE](): SceneBackend {
     return this.core;
+  }
+
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('Scene', 'disposed');
+    return summary('Scene', { size: this.slots.size, dimensions: this.dimensions, index: this.index, backend: this.backend });
   }
 
   /** Number of entities in the scene. */
@@ -309,16 +327,17 @@ export class Scene {
     return this.core.watchers(this.slotOf(id)).sort(ascending);
   }
 
-  /** Ids positioned inside the closed box, ascending; in 3-D scenes z bounds default to unbounded. */
+  /**
+   * Ids positioned inside the closed box, ascending; the z bounds default to
+   * unbounded (minZ may be -Infinity, maxZ Infinity). Throws INVALID_NUMBER
+   * for a bound that is not a number as described, INVALID_RECT for min > max.
+   */
   queryBox(minX: number, minY: number, maxX: number, maxY: number, minZ = -Infinity, maxZ = Infinity): number[] {
     this.alive();
     checkRect(minX, minY, maxX, maxY);
-    if (minZ !== -Infinity || maxZ !== Infinity) {
-      if (Number.isNaN(minZ) || Number.isNaN(maxZ) || minZ === Infinity || maxZ === -Infinity) {
-        this.fail('INVALID_NUMBER', `z bounds must be numbers, got ${minZ}, ${maxZ}`);
-      }
-      if (minZ > maxZ) this.fail('INVALID_RECT', `minZ ${minZ} > maxZ ${maxZ}`);
-    }
+    checkZBound('minZ', minZ, Infinity);
+    checkZBound('maxZ', maxZ, -Infinity);
+    if (minZ > maxZ) this.fail('INVALID_RECT', `minZ ${minZ} > maxZ ${maxZ}`);
     return this.core.queryBox(minX, minY, minZ, maxX, maxY, maxZ).sort(ascending);
   }
 
@@ -638,7 +657,11 @@ export class Scene {
     this.nextSlot = 1;
   }
 
-  /** Frees the scene's memory (wasm); every later call throws DISPOSED. */
+  /**
+   * Frees the scene's wasm memory now; every later call throws DISPOSED. A
+   * scene dropped without dispose() is freed once garbage-collected, which
+   * may be much later: dispose() is the prompt way.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -692,6 +715,10 @@ export class Scene {
       checkOptions('range', range, RADIUS_KEYS);
       checkRange('range.radius', range.radius);
       return [range.radius, range.radius, range.radius, true, true];
+    }
+    const unknown = Object.keys(range).find((key) => !BOX_KEYS.includes(key));
+    if (unknown !== undefined) {
+      this.fail('INVALID_ARGUMENT', `range: unknown key '${unknown}'; a box range is its half-extents { x, y } ({ x, y, z } in 3-D), a circle { radius }`);
     }
     checkRange('range.x', range.x);
     checkRange('range.y', range.y);
@@ -773,6 +800,13 @@ function rangeIn(s: SceneSnapshot, i: number): AoiRange {
   if (kind === MARKER) return null;
   if (kind === CIRCLE) return { radius: rx };
   return ry === rx && rz === rx ? rx : { x: rx, y: ry, z: rz };
+}
+
+/** Throws INVALID_NUMBER unless a z bound of queryBox is a number other than NaN and the infinity that excludes everything. */
+function checkZBound(name: string, value: number, excluded: number): void {
+  if (typeof value !== 'number' || Number.isNaN(value) || value === excluded) {
+    throw new SpatialError('INVALID_NUMBER', `${name} must be a finite number or ${-excluded}, got ${shown(value)}`);
+  }
 }
 
 /** A margin as given: a finite number >= 0 (INVALID_NUMBER, NEGATIVE_RANGE otherwise). */

@@ -4,6 +4,7 @@
 // through one WasmBuffer; events and query results are read straight out of
 // the core's buffers.
 import { WasmBuffer } from '../core/memory.js';
+import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import type { SceneBackend } from './backend.js';
 import { wasmCore, type Core, type CoreExports } from '../core/wasm.js';
 
@@ -110,6 +111,7 @@ export class WasmSceneCore implements SceneBackend {
     this.calls = index === 'grid' ? gridCalls(this.core.exports) : listsCalls(this.core.exports);
     this.handle = this.calls.create(dimensions, cellSize);
     this.input = new WasmBuffer(this.core.exports, this.core.memory);
+    freeOnCollect(this, this.calls.destroy, this.handle, [this.input]);
   }
 
   /** Whether moves produce move events; off, the core skips writing them. */
@@ -259,6 +261,7 @@ export class WasmSceneCore implements SceneBackend {
   }
 
   dispose(): void {
+    forgetOnCollect(this);
     this.input.free();
     this.calls.destroy(this.handle);
   }

@@ -129,6 +129,19 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
     for (const name of missing) expect(await page.locator(`#${name.toLowerCase()}-panel`).count()).toBe(0);
   });
 
+  it('starts every panel on the library defaults: the Scene on the default index, the QuadTree at the default capacity', async () => {
+    const shown = await page.evaluate(() => {
+      const { Scene, QuadTree } = window.__demo!.lib as unknown as Components;
+      const defaults = {
+        index: Scene ? new Scene({ backend: 'js' }).index : null,
+        capacity: QuadTree ? new QuadTree({ bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 }, backend: 'js' }).capacity : null,
+      };
+      return { defaults, index: window.__demo!.scene?.snapshot().index ?? null, capacity: window.__demo!.quadtree?.snapshot().capacity ?? null };
+    });
+    expect(shown.defaults).toEqual({ index: Scene ? 'grid' : null, capacity: QuadTree ? 32 : null });
+    expect([shown.index, shown.capacity]).toEqual([shown.defaults.index, shown.defaults.capacity]);
+  });
+
   /** Frames drawn so far. */
   const frames = () => page.evaluate(() => window.__demo!.frames);
   /** Lets the page run `n` more frames. */
@@ -306,7 +319,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
       };
       for (const panel of ['scene', 'quadtree', 'paths']) set(`${panel}-backend`, 'wasm', 'change');
       set('quadtree-count', '4', 'input');
-      set('quadtree-capacity', '8', 'input');
+      set('quadtree-capacity', '32', 'input');
       set('paths-algorithm', 'astar', 'change');
       set('paths-diagonal', 'no-corner-cutting', 'change');
     });

@@ -48,17 +48,25 @@ describe('the published package', () => {
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('ships the two entries with one declaration file each, README and LICENSE, and nothing else', () => {
+  it('ships the two entries with their ES module and CommonJS declarations, README, CHANGELOG, LICENSE, the pages the README links to, and nothing else', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
-    expect(listed).toEqual([
-      'package/LICENSE',
-      'package/README.md',
-      'package/dist/colyseus.d.ts',
-      'package/dist/colyseus.js',
-      'package/dist/index.d.ts',
-      'package/dist/index.js',
-      'package/package.json',
-    ]);
+    const tracked = execFileSync('git', ['ls-files', 'docs/*.md', 'docs/design/*.md', 'docs/demo.png', 'examples'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
+    const pages = tracked.filter((file) => !file.startsWith('docs/api/')).map((file) => `package/${file}`);
+    expect(listed).toEqual(
+      [
+        'package/CHANGELOG.md',
+        'package/LICENSE',
+        'package/README.md',
+        'package/dist/colyseus.d.cts',
+        'package/dist/colyseus.d.ts',
+        'package/dist/colyseus.js',
+        'package/dist/index.d.cts',
+        'package/dist/index.d.ts',
+        'package/dist/index.js',
+        'package/package.json',
+        ...pages,
+      ].sort(),
+    );
   });
 
   it('loads with import and with require, and both run a scene', () => {
