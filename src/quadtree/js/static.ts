@@ -1,0 +1,293 @@
+// The TypeScript backend of StaticQuadTree: the same build and the same
+// searches as assembly/quadtree/static.ts, over the same block of bytes
+// (layout drawn there, named in ../static-format.ts), so both backends give
+// identical bytes and identical answers in identical order.
+import { blockChecksum, blockParts, CHECKSUM_AT, forEachNode, nodeCount, writeHeader, type BlockParts } from '../static-format.js';
+
+/** Hilbert cells per axis: 2^16, so a key fits 32 bits. */
+const HILBERT_SIDE = 1 << 16;
+
+/** The search a static core offers; what both backends implement. */
+export interface StaticCore {
+  /** Items in the tree. */
+  readonly size: number;
+  /** The block's bytes, a fresh copy. */
+  bytes(): Uint8Array;
+  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array;
+  within(x: number, y: number, r2: number): Int32Array;
+  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array;
+  dispose(): void;
+}
+
+/** The Hilbert curve index of cell (x, y) on a HILBERT_SIDE grid. */
+function hilbert(x: number, y: number): number {
+  let d = 0;
+  for (let s = HILBERT_SIDE >> 1; s > 0; s >>= 1) {
+    const rx = (x & s) !== 0 ? 1 : 0;
+    const ry = (y & s) !== 0 ? 1 : 0;
+    d += s * s * ((3 * rx) ^ ry);
+    // Turn the quadrant so the curve inside it runs the same way as the whole.
+    if (ry === 0) {
+      if (rx === 1) {
+        x = HILBERT_SIDE - 1 - x;
+        y = HILBERT_SIDE - 1 - y;
+      }
+      const t = x;
+      x = y;
+      y = t;
+    }
+  }
+  return d;
+}
+
+const cell = (c: number, lo: number, span: number): number => (span > 0 ? Math.floor(((c - lo) / span) * (HILBERT_SIDE - 1)) : 0);
+
+/** The order of the n items along the Hilbert curve of their centres, ties in input order (four stable byte passes). */
+function hilbertOrder(rects: Float64Array, n: number): Int32Array {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const cx = (rects[i * 4] + rects[i * 4 + 2]) * 0.5, cy = (rects[i * 4 + 1] + rects[i * 4 + 3]) * 0.5;
+    minX = Math.min(minX, cx);
+    minY = Math.min(minY, cy);
+    maxX = Math.max(maxX, cx);
+    maxY = Math.max(maxY, cy);
+  }
+  let keys = new Uint32Array(n), order = new Int32Array(n);
+  let keysTo = new Uint32Array(n), orderTo = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const cx = (rects[i * 4] + rects[i * 4 + 2]) * 0.5, cy = (rects[i * 4 + 1] + rects[i * 4 + 3]) * 0.5;
+    keys[i] = hilbert(cell(cx, minX, maxX - minX), cell(cy, minY, maxY - minY));
+    order[i] = i;
+  }
+  const counts = new Int32Array(256);
+  for (let shift = 0; shift < 32; shift += 8) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[(keys[i] >>> shift) & 255]++;
+    for (let b = 0, sum = 0; b < 256; b++) {
+      const c = counts[b];
+      counts[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const to = counts[(keys[i] >>> shift) & 255]++;
+      keysTo[to] = keys[i];
+      orderTo[to] = order[i];
+    }
+    [keys, keysTo] = [keysTo, keys];
+    [order, orderTo] = [orderTo, order];
+  }
+  return order;
+}
+
+/** The block of the n items ids[i] with rect rects[4i..4i+3] (valid, ids unique: the caller checks). */
+export function buildBlock(ids: Int32Array, rects: Float64Array): Uint8Array {
+  const n = ids.length, m = nodeCount(n);
+  const parts = blockParts(n, m);
+  const block = new Uint8Array(parts.bytes);
+  const words = new Uint32Array(block.buffer);
+  writeHeader(words, n, m, parts.bytes);
+  const view = new BlockView(block, parts);
+  const order = hilbertOrder(rects, n);
+  for (let i = 0; i < n; i++) {
+    view.boxes.set(rects.subarray(order[i] * 4, order[i] * 4 + 4), i * 4);
+    view.ids[i] = ids[order[i]];
+  }
+  const boxes = view.boxes;
+  let node = n;
+  forEachNode(n, (first, end) => {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let c = first; c < end; c++) {
+      x0 = Math.min(x0, boxes[c * 4]);
+      y0 = Math.min(y0, boxes[c * 4 + 1]);
+      x1 = Math.max(x1, boxes[c * 4 + 2]);
+      y1 = Math.max(y1, boxes[c * 4 + 3]);
+    }
+    boxes.set([x0, y0, x1, y1], node * 4);
+    view.firsts[node - n] = first;
+    view.ends[node - n] = end;
+    node++;
+  });
+  words[CHECKSUM_AT / 4] = blockChecksum(words);
+  return block;
+}
+
+/** Typed views over the parts of a block (whose buffer starts 8-aligned). */
+class BlockView {
+  readonly boxes: Float64Array;
+  readonly ids: Int32Array;
+  readonly firsts: Int32Array;
+  readonly ends: Int32Array;
+
+  constructor(block: Uint8Array, parts: BlockParts) {
+    const { buffer, byteOffset } = block;
+    this.boxes = new Float64Array(buffer, byteOffset + parts.boxes, (parts.n + parts.m) * 4);
+    this.ids = new Int32Array(buffer, byteOffset + parts.ids, parts.n);
+    this.firsts = new Int32Array(buffer, byteOffset + parts.firsts, parts.m);
+    this.ends = new Int32Array(buffer, byteOffset + parts.ends, parts.m);
+  }
+}
+
+/** Squared distance from (x, y) to the closed box b of boxes (0 inside or on it). */
+function boxDistance(boxes: Float64Array, b: number, x: number, y: number): number {
+  const dx = Math.max(boxes[b * 4] - x, x - boxes[b * 4 + 2], 0);
+  const dy = Math.max(boxes[b * 4 + 1] - y, y - boxes[b * 4 + 3], 0);
+  return dx * dx + dy * dy;
+}
+
+/**
+ * A min-heap of (squared distance, tag) entries: tag >= 0 is an item's id,
+ * tag < 0 the node -1 - tag. Ties pop nodes first (negative tags), then
+ * items by id, so equally distant items come out by id.
+ */
+class DistanceHeap {
+  keys = new Float64Array(256);
+  tags = new Int32Array(256);
+  size = 0;
+
+  push(key: number, tag: number): void {
+    if (this.size === this.keys.length) this.grow();
+    const keys = this.keys, tags = this.tags;
+    let i = this.size++;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (!(key < keys[up] || (key === keys[up] && tag < tags[up]))) break;
+      keys[i] = keys[up];
+      tags[i] = tags[up];
+      i = up;
+    }
+    keys[i] = key;
+    tags[i] = tag;
+  }
+
+  /** Removes the top entry (read it first at index 0). */
+  pop(): void {
+    const last = --this.size;
+    if (last === 0) return;
+    const keys = this.keys, tags = this.tags;
+    const key = keys[last], tag = tags[last];
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= last) break;
+      const right = child + 1;
+      if (right < last && (keys[right] < keys[child] || (keys[right] === keys[child] && tags[right] < tags[child]))) child = right;
+      if (!(keys[child] < key || (keys[child] === key && tags[child] < tag))) break;
+      keys[i] = keys[child];
+      tags[i] = tags[child];
+      i = child;
+    }
+    keys[i] = key;
+    tags[i] = tag;
+  }
+
+  private grow(): void {
+    const keys = new Float64Array(this.keys.length * 2), tags = new Int32Array(this.tags.length * 2);
+    keys.set(this.keys);
+    tags.set(this.tags);
+    this.keys = keys;
+    this.tags = tags;
+  }
+}
+
+/** Growing id output of one search. */
+class Found {
+  ids = new Int32Array(64);
+  count = 0;
+
+  push(id: number): void {
+    if (this.count === this.ids.length) {
+      const grown = new Int32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.count++] = id;
+  }
+
+  take(): Int32Array {
+    const out = this.ids.slice(0, this.count);
+    this.count = 0;
+    return out;
+  }
+}
+
+export class ReferenceStaticTree implements StaticCore {
+  readonly size: number;
+  private readonly view: BlockView;
+  private readonly root: number;
+  private readonly stack = new Int32Array(16 * 32);
+  private readonly heap = new DistanceHeap();
+  private readonly found = new Found();
+
+  /** Searches block (owned from now on, its buffer 8-aligned), whose parts are `parts`. */
+  constructor(
+    private readonly block: Uint8Array,
+    parts: BlockParts,
+  ) {
+    this.size = parts.n;
+    this.root = parts.n + parts.m - 1;
+    this.view = new BlockView(block, parts);
+  }
+
+  bytes(): Uint8Array {
+    return this.block.slice();
+  }
+
+  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array {
+    const { boxes, ids, firsts, ends } = this.view, n = this.size, stack = this.stack, found = this.found;
+    if (n === 0) return found.take();
+    stack[0] = this.root;
+    let size = 1;
+    while (size > 0) {
+      const node = stack[--size] - n;
+      for (let c = firsts[node], end = ends[node]; c < end; c++) {
+        if (boxes[c * 4] > maxX || boxes[c * 4 + 2] < minX || boxes[c * 4 + 1] > maxY || boxes[c * 4 + 3] < minY) continue;
+        if (c < n) found.push(ids[c]);
+        else stack[size++] = c;
+      }
+    }
+    return found.take();
+  }
+
+  within(x: number, y: number, r2: number): Int32Array {
+    const { boxes, ids, firsts, ends } = this.view, n = this.size, stack = this.stack, found = this.found;
+    if (n === 0) return found.take();
+    stack[0] = this.root;
+    let size = 1;
+    while (size > 0) {
+      const node = stack[--size] - n;
+      for (let c = firsts[node], end = ends[node]; c < end; c++) {
+        if (boxDistance(boxes, c, x, y) > r2) continue;
+        if (c < n) found.push(ids[c]);
+        else stack[size++] = c;
+      }
+    }
+    return found.take();
+  }
+
+  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array {
+    const { boxes, ids, firsts, ends } = this.view, n = this.size, heap = this.heap, found = this.found;
+    if (n === 0 || k <= 0) return found.take();
+    heap.size = 0;
+    let node = this.root - n;
+    for (;;) {
+      const leaf = firsts[node] < n;
+      for (let c = firsts[node], end = ends[node]; c < end; c++) {
+        const d = boxDistance(boxes, c, x, y);
+        if (d <= maxSquared) heap.push(d, leaf ? ids[c] : -1 - (c - n));
+      }
+      // Items come off the heap in answer order until a node is on top.
+      while (heap.size > 0 && heap.tags[0] >= 0) {
+        found.push(heap.tags[0]);
+        heap.pop();
+        if (found.count === k) return found.take();
+      }
+      if (heap.size === 0) return found.take();
+      node = -1 - heap.tags[0];
+      heap.pop();
+    }
+  }
+
+  dispose(): void {
+    // Nothing to free: the block is garbage collected.
+  }
+}
