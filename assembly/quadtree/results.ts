@@ -49,6 +49,14 @@ export function pushResults(src: usize, count: i32): void {
   idCount += count;
 }
 
+/** Makes room for count ids past those written and counts them as written; returns where they go. */
+export function claimResults(count: i32): usize {
+  reserveResults(count);
+  const at = ids + (<usize>idCount << 2);
+  idCount += count;
+  return at;
+}
+
 /** The ids written since startResults. */
 export function resultCount(): i32 {
   return idCount;

@@ -21,7 +21,7 @@
 //   | firsts, ends: m i32 each: node j (box n + j) has children [first, end) |
 //   | zero padding to a multiple of 8 bytes                               |
 //   +-------------------------------------------------------------------+
-import { markQuery, pushResult, reserveResults, resultCount, startResults } from './results';
+import { claimResults, markQuery, pushResult, pushResults, reserveResults, resultCount, startResults } from './results';
 
 const MAGIC: u32 = 0x53514b53; // 'SKQS'
 const VERSION: u32 = 1;
@@ -99,13 +99,26 @@ function blockBytes(n: i32, m: i32): usize {
   return (bytes + 7) & ~7;
 }
 
-/** FNV-1a over u32 words: every word of the block but the checksum's own. */
+/** FNV-1a over the block's words in four interleaved lanes, then over the header and the lanes (see blockChecksum in src/quadtree/static-format.ts). */
 function checksum(block: usize, bytes: usize): u32 {
-  let hash: u32 = 0x811c9dc5;
-  for (let at: usize = 0; at < bytes; at += 4) {
-    if (at != CHECKSUM_AT) hash = (hash ^ load<u32>(block + at)) * 0x01000193;
+  const prime: u32 = 0x01000193;
+  let h0: u32 = 0x811c9dc5, h1 = h0, h2 = h0, h3 = h0;
+  let at: usize = 16;
+  for (; at + 16 <= bytes; at += 16) {
+    h0 = (h0 ^ load<u32>(block + at)) * prime;
+    h1 = (h1 ^ load<u32>(block + at, 4)) * prime;
+    h2 = (h2 ^ load<u32>(block + at, 8)) * prime;
+    h3 = (h3 ^ load<u32>(block + at, 12)) * prime;
   }
-  return hash;
+  for (; at < bytes; at += 4) h0 = (h0 ^ load<u32>(block + at)) * prime;
+  let hash: u32 = 0x811c9dc5;
+  hash = (hash ^ load<u32>(block)) * prime;
+  hash = (hash ^ load<u32>(block, 4)) * prime;
+  hash = (hash ^ load<u32>(block, 8)) * prime;
+  hash = (hash ^ h0) * prime;
+  hash = (hash ^ h1) * prime;
+  hash = (hash ^ h2) * prime;
+  return (hash ^ h3) * prime;
 }
 
 // ---- build -----------------------------------------------------------------------
@@ -260,16 +273,12 @@ export function sqtFree(block: usize): void {
 
 // ---- traversal scratch ---------------------------------------------------------
 
-// A stack of box positions (range and disc searches) and a min-heap of
-// (squared distance, tag) entries (nearest): tag >= 0 is an item's id,
-// tag < 0 the node -1 - tag. Ties pop nodes first (their tags are negative),
-// then items by id, so equally distant items come out by id.
+// A stack of box positions (range and disc searches), and two heaps of
+// (key, tag) entries for the nearest search: the queue of nodes by squared
+// distance, and the k best items so far keyed (-distance, -id), so that its
+// top is the worst of them.
 let stack: usize = 0;
 let stackCap: i32 = 0;
-let heapKeys: usize = 0;
-let heapTags: usize = 0;
-let heapCap: i32 = 0;
-let heapSize: i32 = 0;
 
 function growStack(needed: i32): void {
   if (needed <= stackCap) return;
@@ -281,51 +290,72 @@ function growStack(needed: i32): void {
   return k1 < k2 || (k1 == k2 && t1 < t2);
 }
 
-function heapPush(key: f64, tag: i32): void {
-  if (heapSize == heapCap) {
-    heapCap = max(256, heapCap << 1);
-    heapKeys = heapKeys == 0 ? heap.alloc(<usize>heapCap << 3) : heap.realloc(heapKeys, <usize>heapCap << 3);
-    heapTags = heapTags == 0 ? heap.alloc(<usize>heapCap << 2) : heap.realloc(heapTags, <usize>heapCap << 2);
+/** A binary min-heap of (key, tag) entries ordered by key, then tag. */
+class MinHeap {
+  keys: usize = 0;
+  tags: usize = 0;
+  cap: i32 = 0;
+  size: i32 = 0;
+
+  @inline topKey(): f64 {
+    return load<f64>(this.keys);
   }
-  let i = heapSize++;
-  while (i > 0) {
-    const up = (i - 1) >> 1;
-    const upKey = load<f64>(heapKeys + (<usize>up << 3)), upTag = load<i32>(heapTags + (<usize>up << 2));
-    if (!before(key, tag, upKey, upTag)) break;
-    store<f64>(heapKeys + (<usize>i << 3), upKey);
-    store<i32>(heapTags + (<usize>i << 2), upTag);
-    i = up;
+
+  @inline topTag(): i32 {
+    return load<i32>(this.tags);
   }
-  store<f64>(heapKeys + (<usize>i << 3), key);
-  store<i32>(heapTags + (<usize>i << 2), tag);
+
+  push(key: f64, tag: i32): void {
+    if (this.size == this.cap) {
+      this.cap = max(256, this.cap << 1);
+      this.keys = this.keys == 0 ? heap.alloc(<usize>this.cap << 3) : heap.realloc(this.keys, <usize>this.cap << 3);
+      this.tags = this.tags == 0 ? heap.alloc(<usize>this.cap << 2) : heap.realloc(this.tags, <usize>this.cap << 2);
+    }
+    const keys = this.keys, tags = this.tags;
+    let i = this.size++;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      const upKey = load<f64>(keys + (<usize>up << 3)), upTag = load<i32>(tags + (<usize>up << 2));
+      if (!before(key, tag, upKey, upTag)) break;
+      store<f64>(keys + (<usize>i << 3), upKey);
+      store<i32>(tags + (<usize>i << 2), upTag);
+      i = up;
+    }
+    store<f64>(keys + (<usize>i << 3), key);
+    store<i32>(tags + (<usize>i << 2), tag);
+  }
+
+  /** Removes the top entry. */
+  pop(): void {
+    const last = --this.size;
+    if (last == 0) return;
+    const keys = this.keys, tags = this.tags;
+    const key = load<f64>(keys + (<usize>last << 3)), tag = load<i32>(tags + (<usize>last << 2));
+    let i = 0;
+    while (true) {
+      let child = 2 * i + 1;
+      if (child >= last) break;
+      let childKey = load<f64>(keys + (<usize>child << 3)), childTag = load<i32>(tags + (<usize>child << 2));
+      if (child + 1 < last) {
+        const rightKey = load<f64>(keys + (<usize>(child + 1) << 3)), rightTag = load<i32>(tags + (<usize>(child + 1) << 2));
+        if (before(rightKey, rightTag, childKey, childTag)) {
+          child++;
+          childKey = rightKey;
+          childTag = rightTag;
+        }
+      }
+      if (!before(childKey, childTag, key, tag)) break;
+      store<f64>(keys + (<usize>i << 3), childKey);
+      store<i32>(tags + (<usize>i << 2), childTag);
+      i = child;
+    }
+    store<f64>(keys + (<usize>i << 3), key);
+    store<i32>(tags + (<usize>i << 2), tag);
+  }
 }
 
-/** Removes the top entry (read it first at index 0). */
-function heapPop(): void {
-  const last = --heapSize;
-  if (last == 0) return;
-  const key = load<f64>(heapKeys + (<usize>last << 3)), tag = load<i32>(heapTags + (<usize>last << 2));
-  let i = 0;
-  while (true) {
-    let child = 2 * i + 1;
-    if (child >= last) break;
-    let childKey = load<f64>(heapKeys + (<usize>child << 3)), childTag = load<i32>(heapTags + (<usize>child << 2));
-    if (child + 1 < last) {
-      const rightKey = load<f64>(heapKeys + (<usize>(child + 1) << 3)), rightTag = load<i32>(heapTags + (<usize>(child + 1) << 2));
-      if (before(rightKey, rightTag, childKey, childTag)) {
-        child++;
-        childKey = rightKey;
-        childTag = rightTag;
-      }
-    }
-    if (!before(childKey, childTag, key, tag)) break;
-    store<f64>(heapKeys + (<usize>i << 3), childKey);
-    store<i32>(heapTags + (<usize>i << 2), childTag);
-    i = child;
-  }
-  store<f64>(heapKeys + (<usize>i << 3), key);
-  store<i32>(heapTags + (<usize>i << 2), tag);
-}
+const queue = new MinHeap();
+const best = new MinHeap();
 
 // ---- searches ----------------------------------------------------------------------
 
@@ -336,7 +366,22 @@ function heapPop(): void {
   return dx * dx + dy * dy;
 }
 
-/** Appends the ids of the items meeting the closed box, in traversal order. */
+/** Squared distance from (x, y) to the farthest point of the box at b. */
+@inline function boxReach(b: usize, x: f64, y: f64): f64 {
+  const dx = max(x - load<f64>(b, BX0), load<f64>(b, BX1) - x);
+  const dy = max(y - load<f64>(b, BY0), load<f64>(b, BY1) - y);
+  return dx * dx + dy * dy;
+}
+
+/** Appends the ids of every item below node: a run of the item array, since each node covers consecutive boxes of the level below. */
+function pushSubtree(p: Parts, node: i32): void {
+  let lo = node, hi = node;
+  while (lo >= p.n) lo = firstChild(p, lo);
+  while (hi >= p.n) hi = endChild(p, hi) - 1;
+  pushResults(p.ids + (<usize>lo << 2), hi + 1 - lo);
+}
+
+/** Appends the ids of the items meeting the closed box, in traversal order; a node inside the box gives all its items at once. */
 function queryInto(p: Parts, x0: f64, y0: f64, x1: f64, y1: f64): void {
   if (p.n == 0) return;
   growStack((NODE_SIZE - 1) * 32 + 1);
@@ -348,8 +393,10 @@ function queryInto(p: Parts, x0: f64, y0: f64, x1: f64, y1: f64): void {
     const end = endChild(p, node);
     for (let c = firstChild(p, node); c < end; c++) {
       const b = boxAt(p, c);
-      if (load<f64>(b, BX0) > x1 || load<f64>(b, BX1) < x0 || load<f64>(b, BY0) > y1 || load<f64>(b, BY1) < y0) continue;
+      const bx0 = load<f64>(b, BX0), by0 = load<f64>(b, BY0), bx1 = load<f64>(b, BX1), by1 = load<f64>(b, BY1);
+      if (bx0 > x1 || bx1 < x0 || by0 > y1 || by1 < y0) continue;
       if (c < p.n) pushResult(idAt(p, c));
+      else if (bx0 >= x0 && bx1 <= x1 && by0 >= y0 && by1 <= y1) pushSubtree(p, c);
       else {
         store<i32>(stack + (<usize>size << 2), c);
         size++;
@@ -358,7 +405,7 @@ function queryInto(p: Parts, x0: f64, y0: f64, x1: f64, y1: f64): void {
   }
 }
 
-/** Appends the ids of the items at squared distance <= r2 from (x, y), in traversal order. */
+/** Appends the ids of the items at squared distance <= r2 from (x, y), in traversal order; a node inside the disc gives all its items at once. */
 function withinInto(p: Parts, x: f64, y: f64, r2: f64): void {
   if (p.n == 0) return;
   growStack((NODE_SIZE - 1) * 32 + 1);
@@ -369,8 +416,10 @@ function withinInto(p: Parts, x: f64, y: f64, r2: f64): void {
     const node = load<i32>(stack + (<usize>size << 2));
     const end = endChild(p, node);
     for (let c = firstChild(p, node); c < end; c++) {
-      if (boxDistance(boxAt(p, c), x, y) > r2) continue;
+      const b = boxAt(p, c);
+      if (boxDistance(b, x, y) > r2) continue;
       if (c < p.n) pushResult(idAt(p, c));
+      else if (boxReach(b, x, y) <= r2) pushSubtree(p, c);
       else {
         store<i32>(stack + (<usize>size << 2), c);
         size++;
@@ -379,30 +428,52 @@ function withinInto(p: Parts, x: f64, y: f64, r2: f64): void {
   }
 }
 
-/** Appends the ids of the k items nearest to (x, y) within squared distance maxSquared: by distance, then id. */
+/**
+ * Appends the ids of the k items nearest to (x, y) within squared distance
+ * maxSquared, by distance then id. Best-first over the nodes; items go
+ * straight to the k best, and once k are held nothing farther than the
+ * worst of them is queued. The search ends when the nearest queued node is
+ * farther than that (an equally distant one may still hold a smaller id).
+ */
 function nearestInto(p: Parts, x: f64, y: f64, k: i32, maxSquared: f64): void {
   if (p.n == 0 || k <= 0) return;
-  heapSize = 0;
+  queue.size = 0;
+  best.size = 0;
+  let bound = maxSquared;
   let node = p.n + p.m - 1;
-  let found = 0;
   while (true) {
-    const end = endChild(p, node);
-    const leaf = firstChild(p, node) < p.n;
-    for (let c = firstChild(p, node); c < end; c++) {
-      const d = boxDistance(boxAt(p, c), x, y);
-      if (d <= maxSquared) heapPush(d, leaf ? idAt(p, c) : -1 - (c - p.n));
+    const first = firstChild(p, node), end = endChild(p, node);
+    if (first < p.n) {
+      for (let c = first; c < end; c++) {
+        const d = boxDistance(boxAt(p, c), x, y);
+        if (d > bound) continue;
+        const id = idAt(p, c);
+        if (best.size < k) {
+          best.push(-d, -id);
+          if (best.size == k) bound = -best.topKey();
+        } else if (d < bound || id < -best.topTag()) {
+          // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
+          best.pop();
+          best.push(-d, -id);
+          bound = -best.topKey();
+        }
+      }
+    } else {
+      for (let c = first; c < end; c++) {
+        const d = boxDistance(boxAt(p, c), x, y);
+        if (d <= bound) queue.push(d, c);
+      }
     }
-    // Items come off the heap in answer order until a node is on top.
-    while (heapSize > 0) {
-      const tag = load<i32>(heapTags);
-      if (tag < 0) break;
-      pushResult(tag);
-      heapPop();
-      if (++found == k) return;
-    }
-    if (heapSize == 0) return;
-    node = p.n + (-1 - load<i32>(heapTags));
-    heapPop();
+    if (queue.size == 0 || queue.topKey() > bound) break;
+    node = queue.topTag();
+    queue.pop();
+  }
+  // The k best come off their heap worst first.
+  const count = best.size;
+  const out = claimResults(count);
+  for (let i = count - 1; i >= 0; i--) {
+    store<i32>(out + (<usize>i << 2), -best.topTag());
+    best.pop();
   }
 }
 

@@ -17,7 +17,7 @@ const backends = ['wasm', 'js'] as const;
 const rectArb = fc
   .tuple(fc.integer({ min: -20, max: 120 }), fc.integer({ min: -20, max: 120 }), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 12 }))
   .map(([x, y, w, h]): Rect => [x, y, x + w, y + h]);
-const itemsArb = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 5000 }), rectArb), { selector: ([id]) => id, maxLength: 400 });
+const itemsArb = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 5000 }), rectArb), { selector: ([id]) => id, maxLength: 600, size: 'max' });
 const pointArb = fc.tuple(fc.integer({ min: -40, max: 140 }), fc.integer({ min: -40, max: 140 }));
 
 function flat(items: Array<[number, Rect]>): [Int32Array, Float64Array] {
@@ -82,7 +82,7 @@ describe('StaticQuadTree', () => {
         for (const tree of trees) tree.dispose();
         dynamic.dispose();
       }),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
   });
 

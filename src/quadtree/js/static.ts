@@ -134,12 +134,15 @@ function boxDistance(boxes: Float64Array, b: number, x: number, y: number): numb
   return dx * dx + dy * dy;
 }
 
-/**
- * A min-heap of (squared distance, tag) entries: tag >= 0 is an item's id,
- * tag < 0 the node -1 - tag. Ties pop nodes first (negative tags), then
- * items by id, so equally distant items come out by id.
- */
-class DistanceHeap {
+/** Squared distance from (x, y) to the farthest point of box b of boxes. */
+function boxReach(boxes: Float64Array, b: number, x: number, y: number): number {
+  const dx = Math.max(x - boxes[b * 4], boxes[b * 4 + 2] - x);
+  const dy = Math.max(y - boxes[b * 4 + 1], boxes[b * 4 + 3] - y);
+  return dx * dx + dy * dy;
+}
+
+/** A binary min-heap of (key, tag) entries ordered by key, then tag. */
+class MinHeap {
   keys = new Float64Array(256);
   tags = new Int32Array(256);
   size = 0;
@@ -203,6 +206,17 @@ class Found {
     this.ids[this.count++] = id;
   }
 
+  /** Appends ids[lo, hi). */
+  pushRange(ids: Int32Array, lo: number, hi: number): void {
+    while (this.count + hi - lo > this.ids.length) {
+      const grown = new Int32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids.set(ids.subarray(lo, hi), this.count);
+    this.count += hi - lo;
+  }
+
   take(): Int32Array {
     const out = this.ids.slice(0, this.count);
     this.count = 0;
@@ -215,7 +229,9 @@ export class ReferenceStaticTree implements StaticCore {
   private readonly view: BlockView;
   private readonly root: number;
   private readonly stack = new Int32Array(16 * 32);
-  private readonly heap = new DistanceHeap();
+  /** The nearest search's queue of nodes by squared distance, and its k best items keyed (-distance, -id): the worst on top. */
+  private readonly queue = new MinHeap();
+  private readonly best = new MinHeap();
   private readonly found = new Found();
 
   /** Searches block (owned from now on, its buffer 8-aligned), whose parts are `parts`. */
@@ -240,8 +256,10 @@ export class ReferenceStaticTree implements StaticCore {
     while (size > 0) {
       const node = stack[--size] - n;
       for (let c = firsts[node], end = ends[node]; c < end; c++) {
-        if (boxes[c * 4] > maxX || boxes[c * 4 + 2] < minX || boxes[c * 4 + 1] > maxY || boxes[c * 4 + 3] < minY) continue;
+        const x0 = boxes[c * 4], y0 = boxes[c * 4 + 1], x1 = boxes[c * 4 + 2], y1 = boxes[c * 4 + 3];
+        if (x0 > maxX || x1 < minX || y0 > maxY || y1 < minY) continue;
         if (c < n) found.push(ids[c]);
+        else if (x0 >= minX && x1 <= maxX && y0 >= minY && y1 <= maxY) this.pushSubtree(c);
         else stack[size++] = c;
       }
     }
@@ -258,6 +276,7 @@ export class ReferenceStaticTree implements StaticCore {
       for (let c = firsts[node], end = ends[node]; c < end; c++) {
         if (boxDistance(boxes, c, x, y) > r2) continue;
         if (c < n) found.push(ids[c]);
+        else if (boxReach(boxes, c, x, y) <= r2) this.pushSubtree(c);
         else stack[size++] = c;
       }
     }
@@ -265,29 +284,58 @@ export class ReferenceStaticTree implements StaticCore {
   }
 
   nearest(x: number, y: number, k: number, maxSquared: number): Int32Array {
-    const { boxes, ids, firsts, ends } = this.view, n = this.size, heap = this.heap, found = this.found;
-    if (n === 0 || k <= 0) return found.take();
-    heap.size = 0;
-    let node = this.root - n;
+    const { boxes, ids, firsts, ends } = this.view, n = this.size, queue = this.queue, best = this.best;
+    if (n === 0 || k <= 0) return this.found.take();
+    queue.size = 0;
+    best.size = 0;
+    let bound = maxSquared;
+    let node = this.root;
     for (;;) {
-      const leaf = firsts[node] < n;
-      for (let c = firsts[node], end = ends[node]; c < end; c++) {
-        const d = boxDistance(boxes, c, x, y);
-        if (d <= maxSquared) heap.push(d, leaf ? ids[c] : -1 - (c - n));
+      const first = firsts[node - n], end = ends[node - n];
+      if (first < n) {
+        for (let c = first; c < end; c++) {
+          const d = boxDistance(boxes, c, x, y);
+          if (d > bound) continue;
+          const id = ids[c];
+          if (best.size < k) {
+            best.push(-d, -id);
+            if (best.size === k) bound = -best.keys[0];
+          } else if (d < bound || id < -best.tags[0]) {
+            // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
+            best.pop();
+            best.push(-d, -id);
+            bound = -best.keys[0];
+          }
+        }
+      } else {
+        for (let c = first; c < end; c++) {
+          const d = boxDistance(boxes, c, x, y);
+          if (d <= bound) queue.push(d, c);
+        }
       }
-      // Items come off the heap in answer order until a node is on top.
-      while (heap.size > 0 && heap.tags[0] >= 0) {
-        found.push(heap.tags[0]);
-        heap.pop();
-        if (found.count === k) return found.take();
-      }
-      if (heap.size === 0) return found.take();
-      node = -1 - heap.tags[0];
-      heap.pop();
+      if (queue.size === 0 || queue.keys[0] > bound) break;
+      node = queue.tags[0];
+      queue.pop();
     }
+    // The k best come off their heap worst first.
+    const out = new Int32Array(best.size);
+    for (let i = out.length - 1; i >= 0; i--) {
+      out[i] = -best.tags[0];
+      best.pop();
+    }
+    return out;
   }
 
   dispose(): void {
     // Nothing to free: the block is garbage collected.
+  }
+
+  /** Appends the ids of every item below node: a run of the item array, since each node covers consecutive boxes of the level below. */
+  private pushSubtree(node: number): void {
+    const { firsts, ends, ids } = this.view, n = this.size;
+    let lo = node, hi = node;
+    while (lo >= n) lo = firsts[lo - n];
+    while (hi >= n) hi = ends[hi - n] - 1;
+    this.found.pushRange(ids, lo, hi + 1);
   }
 }
