@@ -37,7 +37,7 @@ const BY0: usize = 8;
 const BX1: usize = 16;
 const BY1: usize = 24;
 
-/** Children per node: flatbush's default too, and the fastest of 8, 16 and 32 on the nearest and range benches. */
+/** Children per node (flatbush's default too): 8 ran k = 1 nearest on points a little faster and k = 16 and box queries a little slower (bench `queries`). */
 const NODE_SIZE: i32 = 16;
 /** Hilbert cells per axis: 2^16, so a key fits 32 bits. */
 const HILBERT_SIDE: u32 = 1 << 16;
@@ -306,11 +306,7 @@ class MinHeap {
   }
 
   push(key: f64, tag: i32): void {
-    if (this.size == this.cap) {
-      this.cap = max(256, this.cap << 1);
-      this.keys = this.keys == 0 ? heap.alloc(<usize>this.cap << 3) : heap.realloc(this.keys, <usize>this.cap << 3);
-      this.tags = this.tags == 0 ? heap.alloc(<usize>this.cap << 2) : heap.realloc(this.tags, <usize>this.cap << 2);
-    }
+    if (this.size == this.cap) this.grow();
     const keys = this.keys, tags = this.tags;
     let i = this.size++;
     while (i > 0) {
@@ -323,6 +319,20 @@ class MinHeap {
     }
     store<f64>(keys + (<usize>i << 3), key);
     store<i32>(tags + (<usize>i << 2), tag);
+  }
+
+  /** Appends an entry without ordering it (for a buffer read as an array). */
+  append(key: f64, tag: i32): void {
+    if (this.size == this.cap) this.grow();
+    store<f64>(this.keys + (<usize>this.size << 3), key);
+    store<i32>(this.tags + (<usize>this.size << 2), tag);
+    this.size++;
+  }
+
+  grow(): void {
+    this.cap = max(256, this.cap << 1);
+    this.keys = this.keys == 0 ? heap.alloc(<usize>this.cap << 3) : heap.realloc(this.keys, <usize>this.cap << 3);
+    this.tags = this.tags == 0 ? heap.alloc(<usize>this.cap << 2) : heap.realloc(this.tags, <usize>this.cap << 2);
   }
 
   /** Removes the top entry. */
@@ -356,14 +366,18 @@ class MinHeap {
 
 const queue = new MinHeap();
 const best = new MinHeap();
+/** The nearest search's siblings met on the way down (appended, read as an array, never popped). */
+const aside = new MinHeap();
 
 // ---- searches ----------------------------------------------------------------------
 
 /** Squared distance from (x, y) to the closed box at b (0 inside or on it). */
 @inline function boxDistance(b: usize, x: f64, y: f64): f64 {
-  const dx = max(max(load<f64>(b, BX0) - x, x - load<f64>(b, BX1)), 0.0);
-  const dy = max(max(load<f64>(b, BY0) - y, y - load<f64>(b, BY1)), 0.0);
-  return dx * dx + dy * dy;
+  // Both axes at once: the gaps (min corner - point, point - max corner), the larger of each and 0, squared.
+  const point = f64x2(x, y);
+  const gap = f64x2.max(f64x2.max(f64x2.sub(v128.load(b, BX0), point), f64x2.sub(point, v128.load(b, BX1))), f64x2.splat(0));
+  const squares = f64x2.mul(gap, gap);
+  return f64x2.extract_lane(squares, 0) + f64x2.extract_lane(squares, 1);
 }
 
 /** Squared distance from (x, y) to the farthest point of the box at b. */
@@ -430,43 +444,50 @@ function withinInto(p: Parts, x: f64, y: f64, r2: f64): void {
 
 /**
  * Appends the ids of the k items nearest to (x, y) within squared distance
- * maxSquared, by distance then id. Best-first over the nodes; items go
- * straight to the k best, and once k are held nothing farther than the
- * worst of them is queued. The search ends when the nearest queued node is
- * farther than that (an equally distant one may still hold a smaller id).
+ * maxSquared, by distance then id. First straight down to the leaf nearest
+ * the point, whose items give the k best a bound, the siblings met on the
+ * way set aside; then best-first over the queue of nodes within the bound
+ * of the worst of the k best (an equally distant one may still hold a
+ * smaller id), until the nearest queued node is beyond it.
  */
 function nearestInto(p: Parts, x: f64, y: f64, k: i32, maxSquared: f64): void {
   if (p.n == 0 || k <= 0) return;
   queue.size = 0;
   best.size = 0;
-  let bound = maxSquared;
+  aside.size = 0;
   let node = p.n + p.m - 1;
-  while (true) {
-    const first = firstChild(p, node), end = endChild(p, node);
-    if (first < p.n) {
-      for (let c = first; c < end; c++) {
-        const d = boxDistance(boxAt(p, c), x, y);
-        if (d > bound) continue;
-        const id = idAt(p, c);
-        if (best.size < k) {
-          best.push(-d, -id);
-          if (best.size == k) bound = -best.topKey();
-        } else if (d < bound || id < -best.topTag()) {
-          // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
-          best.pop();
-          best.push(-d, -id);
-          bound = -best.topKey();
-        }
+  while (firstChild(p, node) >= p.n) {
+    const end = endChild(p, node);
+    let nearest = -1, least = Infinity, at = 0;
+    for (let c = firstChild(p, node); c < end; c++) {
+      const d = boxDistance(boxAt(p, c), x, y);
+      if (d < least) {
+        least = d;
+        nearest = c;
+        at = aside.size;
       }
-    } else {
-      for (let c = first; c < end; c++) {
-        const d = boxDistance(boxAt(p, c), x, y);
-        if (d <= bound) queue.push(d, c);
-      }
+      aside.append(d, c);
     }
-    if (queue.size == 0 || queue.topKey() > bound) break;
+    store<i32>(aside.tags + (<usize>at << 2), -1); // the nearest is followed, not set aside
+    node = nearest;
+  }
+  let bound = takeItems(p, node, x, y, k, maxSquared);
+  for (let i = 0; i < aside.size; i++) {
+    const d = load<f64>(aside.keys + (<usize>i << 3)), c = load<i32>(aside.tags + (<usize>i << 2));
+    if (c >= 0 && d <= bound) queue.push(d, c);
+  }
+  while (queue.size > 0 && queue.topKey() <= bound) {
     node = queue.topTag();
     queue.pop();
+    const first = firstChild(p, node), end = endChild(p, node);
+    if (first < p.n) {
+      bound = takeItems(p, node, x, y, k, bound);
+      continue;
+    }
+    for (let c = first; c < end; c++) {
+      const d = boxDistance(boxAt(p, c), x, y);
+      if (d <= bound) queue.push(d, c);
+    }
   }
   // The k best come off their heap worst first.
   const count = best.size;
@@ -475,6 +496,26 @@ function nearestInto(p: Parts, x: f64, y: f64, k: i32, maxSquared: f64): void {
     store<i32>(out + (<usize>i << 2), -best.topTag());
     best.pop();
   }
+}
+
+/** Offers the items of leaf to the k best; returns the new bound: the worst one's distance once k are held, else `bound`. */
+function takeItems(p: Parts, leaf: i32, x: f64, y: f64, k: i32, bound: f64): f64 {
+  const end = endChild(p, leaf);
+  for (let c = firstChild(p, leaf); c < end; c++) {
+    const d = boxDistance(boxAt(p, c), x, y);
+    if (d > bound) continue;
+    const id = idAt(p, c);
+    if (best.size < k) {
+      best.push(-d, -id);
+      if (best.size == k) bound = -best.topKey();
+    } else if (d < bound || id < -best.topTag()) {
+      // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
+      best.pop();
+      best.push(-d, -id);
+      bound = -best.topKey();
+    }
+  }
+  return bound;
 }
 
 // ---- exports: one query, or many in one call -------------------------------------

@@ -162,6 +162,13 @@ class MinHeap {
     tags[i] = tag;
   }
 
+  /** Appends an entry without ordering it (for a buffer read as an array). */
+  append(key: number, tag: number): void {
+    if (this.size === this.keys.length) this.grow();
+    this.keys[this.size] = key;
+    this.tags[this.size++] = tag;
+  }
+
   /** Removes the top entry (read it first at index 0). */
   pop(): void {
     const last = --this.size;
@@ -232,6 +239,8 @@ export class ReferenceStaticTree implements StaticCore {
   /** The nearest search's queue of nodes by squared distance, and its k best items keyed (-distance, -id): the worst on top. */
   private readonly queue = new MinHeap();
   private readonly best = new MinHeap();
+  /** The siblings met on the way down (appended, read as an array). */
+  private readonly aside = new MinHeap();
   private readonly found = new Found();
 
   /** Searches block (owned from now on, its buffer 8-aligned), whose parts are `parts`. */
@@ -284,38 +293,41 @@ export class ReferenceStaticTree implements StaticCore {
   }
 
   nearest(x: number, y: number, k: number, maxSquared: number): Int32Array {
-    const { boxes, ids, firsts, ends } = this.view, n = this.size, queue = this.queue, best = this.best;
+    const { boxes, firsts, ends } = this.view, n = this.size, queue = this.queue, best = this.best, aside = this.aside;
     if (n === 0 || k <= 0) return this.found.take();
     queue.size = 0;
     best.size = 0;
-    let bound = maxSquared;
+    aside.size = 0;
+    // Straight down to the leaf nearest the point, its siblings set aside: its items give the k best a bound.
     let node = this.root;
-    for (;;) {
-      const first = firsts[node - n], end = ends[node - n];
-      if (first < n) {
-        for (let c = first; c < end; c++) {
-          const d = boxDistance(boxes, c, x, y);
-          if (d > bound) continue;
-          const id = ids[c];
-          if (best.size < k) {
-            best.push(-d, -id);
-            if (best.size === k) bound = -best.keys[0];
-          } else if (d < bound || id < -best.tags[0]) {
-            // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
-            best.pop();
-            best.push(-d, -id);
-            bound = -best.keys[0];
-          }
+    while (firsts[node - n] >= n) {
+      let nearest = -1, least = Infinity, at = 0;
+      for (let c = firsts[node - n], end = ends[node - n]; c < end; c++) {
+        const d = boxDistance(boxes, c, x, y);
+        if (d < least) {
+          least = d;
+          nearest = c;
+          at = aside.size;
         }
-      } else {
-        for (let c = first; c < end; c++) {
-          const d = boxDistance(boxes, c, x, y);
-          if (d <= bound) queue.push(d, c);
-        }
+        aside.append(d, c);
       }
-      if (queue.size === 0 || queue.keys[0] > bound) break;
+      aside.tags[at] = -1; // the nearest is followed, not set aside
+      node = nearest;
+    }
+    let bound = this.takeItems(node, x, y, k, maxSquared);
+    for (let i = 0; i < aside.size; i++) if (aside.tags[i] >= 0 && aside.keys[i] <= bound) queue.push(aside.keys[i], aside.tags[i]);
+    while (queue.size > 0 && queue.keys[0] <= bound) {
       node = queue.tags[0];
       queue.pop();
+      const first = firsts[node - n], end = ends[node - n];
+      if (first < n) {
+        bound = this.takeItems(node, x, y, k, bound);
+        continue;
+      }
+      for (let c = first; c < end; c++) {
+        const d = boxDistance(boxes, c, x, y);
+        if (d <= bound) queue.push(d, c);
+      }
     }
     // The k best come off their heap worst first.
     const out = new Int32Array(best.size);
@@ -328,6 +340,26 @@ export class ReferenceStaticTree implements StaticCore {
 
   dispose(): void {
     // Nothing to free: the block is garbage collected.
+  }
+
+  /** Offers the items of leaf to the k best; returns the new bound: the worst one's distance once k are held, else `bound`. */
+  private takeItems(leaf: number, x: number, y: number, k: number, bound: number): number {
+    const { boxes, ids, firsts, ends } = this.view, n = this.size, best = this.best;
+    for (let c = firsts[leaf - n], end = ends[leaf - n]; c < end; c++) {
+      const d = boxDistance(boxes, c, x, y);
+      if (d > bound) continue;
+      const id = ids[c];
+      if (best.size < k) {
+        best.push(-d, -id);
+        if (best.size === k) bound = -best.keys[0];
+      } else if (d < bound || id < -best.tags[0]) {
+        // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
+        best.pop();
+        best.push(-d, -id);
+        bound = -best.keys[0];
+      }
+    }
+    return bound;
   }
 
   /** Appends the ids of every item below node: a run of the item array, since each node covers consecutive boxes of the level below. */
