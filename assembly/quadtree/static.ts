@@ -21,6 +21,7 @@
 //   | firsts, ends: m i32 each: node j (box n + j) has children [first, end) |
 //   | zero padding to a multiple of 8 bytes                               |
 //   +-------------------------------------------------------------------+
+import { RankHeap } from './rank-heap';
 import { claimResults, markQuery, pushResult, pushResults, reserveResults, resultCount, startResults } from './results';
 
 const MAGIC: u32 = 0x53514b53; // 'SKQS'
@@ -273,10 +274,7 @@ export function sqtFree(block: usize): void {
 
 // ---- traversal scratch ---------------------------------------------------------
 
-// A stack of box positions (range and disc searches), and two heaps of
-// (key, tag) entries for the nearest search: the queue of nodes by squared
-// distance, and the k best items so far keyed (-distance, -id), so that its
-// top is the worst of them.
+// A stack of box positions (range and disc searches).
 let stack: usize = 0;
 let stackCap: i32 = 0;
 
@@ -286,88 +284,24 @@ function growStack(needed: i32): void {
   stack = stack == 0 ? heap.alloc(<usize>stackCap << 2) : heap.realloc(stack, <usize>stackCap << 2);
 }
 
-@inline function before(k1: f64, t1: i32, k2: f64, t2: i32): bool {
-  return k1 < k2 || (k1 == k2 && t1 < t2);
+/** The nearest search's queue of nodes by squared distance, and its k best items keyed (-distance, -id): the worst on top. */
+const queue = new RankHeap();
+const best = new RankHeap();
+
+// The siblings met on the way down to the nearest leaf: (squared distance, node) records of 16 bytes.
+let aside: usize = 0;
+let asideCap: i32 = 0;
+let asideSize: i32 = 0;
+
+function setAside(d: f64, node: i32): void {
+  if (asideSize == asideCap) {
+    asideCap = max(64, asideCap << 1);
+    aside = aside == 0 ? heap.alloc(<usize>asideCap << 4) : heap.realloc(aside, <usize>asideCap << 4);
+  }
+  store<f64>(aside + (<usize>asideSize << 4), d);
+  store<i32>(aside + (<usize>asideSize << 4), node, 8);
+  asideSize++;
 }
-
-/** A binary min-heap of (key, tag) entries ordered by key, then tag. */
-class MinHeap {
-  keys: usize = 0;
-  tags: usize = 0;
-  cap: i32 = 0;
-  size: i32 = 0;
-
-  @inline topKey(): f64 {
-    return load<f64>(this.keys);
-  }
-
-  @inline topTag(): i32 {
-    return load<i32>(this.tags);
-  }
-
-  push(key: f64, tag: i32): void {
-    if (this.size == this.cap) this.grow();
-    const keys = this.keys, tags = this.tags;
-    let i = this.size++;
-    while (i > 0) {
-      const up = (i - 1) >> 1;
-      const upKey = load<f64>(keys + (<usize>up << 3)), upTag = load<i32>(tags + (<usize>up << 2));
-      if (!before(key, tag, upKey, upTag)) break;
-      store<f64>(keys + (<usize>i << 3), upKey);
-      store<i32>(tags + (<usize>i << 2), upTag);
-      i = up;
-    }
-    store<f64>(keys + (<usize>i << 3), key);
-    store<i32>(tags + (<usize>i << 2), tag);
-  }
-
-  /** Appends an entry without ordering it (for a buffer read as an array). */
-  append(key: f64, tag: i32): void {
-    if (this.size == this.cap) this.grow();
-    store<f64>(this.keys + (<usize>this.size << 3), key);
-    store<i32>(this.tags + (<usize>this.size << 2), tag);
-    this.size++;
-  }
-
-  grow(): void {
-    this.cap = max(256, this.cap << 1);
-    this.keys = this.keys == 0 ? heap.alloc(<usize>this.cap << 3) : heap.realloc(this.keys, <usize>this.cap << 3);
-    this.tags = this.tags == 0 ? heap.alloc(<usize>this.cap << 2) : heap.realloc(this.tags, <usize>this.cap << 2);
-  }
-
-  /** Removes the top entry. */
-  pop(): void {
-    const last = --this.size;
-    if (last == 0) return;
-    const keys = this.keys, tags = this.tags;
-    const key = load<f64>(keys + (<usize>last << 3)), tag = load<i32>(tags + (<usize>last << 2));
-    let i = 0;
-    while (true) {
-      let child = 2 * i + 1;
-      if (child >= last) break;
-      let childKey = load<f64>(keys + (<usize>child << 3)), childTag = load<i32>(tags + (<usize>child << 2));
-      if (child + 1 < last) {
-        const rightKey = load<f64>(keys + (<usize>(child + 1) << 3)), rightTag = load<i32>(tags + (<usize>(child + 1) << 2));
-        if (before(rightKey, rightTag, childKey, childTag)) {
-          child++;
-          childKey = rightKey;
-          childTag = rightTag;
-        }
-      }
-      if (!before(childKey, childTag, key, tag)) break;
-      store<f64>(keys + (<usize>i << 3), childKey);
-      store<i32>(tags + (<usize>i << 2), childTag);
-      i = child;
-    }
-    store<f64>(keys + (<usize>i << 3), key);
-    store<i32>(tags + (<usize>i << 2), tag);
-  }
-}
-
-const queue = new MinHeap();
-const best = new MinHeap();
-/** The nearest search's siblings met on the way down (appended, read as an array, never popped). */
-const aside = new MinHeap();
 
 // ---- searches ----------------------------------------------------------------------
 
@@ -454,7 +388,7 @@ function nearestInto(p: Parts, x: f64, y: f64, k: i32, maxSquared: f64): void {
   if (p.n == 0 || k <= 0) return;
   queue.size = 0;
   best.size = 0;
-  aside.size = 0;
+  asideSize = 0;
   let node = p.n + p.m - 1;
   while (firstChild(p, node) >= p.n) {
     const end = endChild(p, node);
@@ -464,20 +398,20 @@ function nearestInto(p: Parts, x: f64, y: f64, k: i32, maxSquared: f64): void {
       if (d < least) {
         least = d;
         nearest = c;
-        at = aside.size;
+        at = asideSize;
       }
-      aside.append(d, c);
+      setAside(d, c);
     }
-    store<i32>(aside.tags + (<usize>at << 2), -1); // the nearest is followed, not set aside
+    store<i32>(aside + (<usize>at << 4), -1, 8); // the nearest is followed, not set aside
     node = nearest;
   }
   let bound = takeItems(p, node, x, y, k, maxSquared);
-  for (let i = 0; i < aside.size; i++) {
-    const d = load<f64>(aside.keys + (<usize>i << 3)), c = load<i32>(aside.tags + (<usize>i << 2));
+  for (let i = 0; i < asideSize; i++) {
+    const d = load<f64>(aside + (<usize>i << 4)), c = load<i32>(aside + (<usize>i << 4), 8);
     if (c >= 0 && d <= bound) queue.push(d, c);
   }
-  while (queue.size > 0 && queue.topKey() <= bound) {
-    node = queue.topTag();
+  while (queue.size > 0 && queue.topKey <= bound) {
+    node = queue.topTag;
     queue.pop();
     const first = firstChild(p, node), end = endChild(p, node);
     if (first < p.n) {
@@ -493,7 +427,7 @@ function nearestInto(p: Parts, x: f64, y: f64, k: i32, maxSquared: f64): void {
   const count = best.size;
   const out = claimResults(count);
   for (let i = count - 1; i >= 0; i--) {
-    store<i32>(out + (<usize>i << 2), -best.topTag());
+    store<i32>(out + (<usize>i << 2), -best.topTag);
     best.pop();
   }
 }
@@ -507,12 +441,12 @@ function takeItems(p: Parts, leaf: i32, x: f64, y: f64, k: i32, bound: f64): f64
     const id = idAt(p, c);
     if (best.size < k) {
       best.push(-d, -id);
-      if (best.size == k) bound = -best.topKey();
-    } else if (d < bound || id < -best.topTag()) {
+      if (best.size == k) bound = -best.topKey;
+    } else if (d < bound || id < -best.topTag) {
       // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
       best.pop();
       best.push(-d, -id);
-      bound = -best.topKey();
+      bound = -best.topKey;
     }
   }
   return bound;

@@ -2,6 +2,7 @@
 // searches as assembly/quadtree/static.ts, over the same block of bytes
 // (layout drawn there, named in ../static-format.ts), so both backends give
 // identical bytes and identical answers in identical order.
+import { RankHeap } from './rank-heap.js';
 import { blockChecksum, blockParts, CHECKSUM_AT, forEachNode, nodeCount, writeHeader, type BlockParts } from '../static-format.js';
 
 /** Hilbert cells per axis: 2^16, so a key fits 32 bits. */
@@ -141,64 +142,6 @@ function boxReach(boxes: Float64Array, b: number, x: number, y: number): number 
   return dx * dx + dy * dy;
 }
 
-/** A binary min-heap of (key, tag) entries ordered by key, then tag. */
-class MinHeap {
-  keys = new Float64Array(256);
-  tags = new Int32Array(256);
-  size = 0;
-
-  push(key: number, tag: number): void {
-    if (this.size === this.keys.length) this.grow();
-    const keys = this.keys, tags = this.tags;
-    let i = this.size++;
-    while (i > 0) {
-      const up = (i - 1) >> 1;
-      if (!(key < keys[up] || (key === keys[up] && tag < tags[up]))) break;
-      keys[i] = keys[up];
-      tags[i] = tags[up];
-      i = up;
-    }
-    keys[i] = key;
-    tags[i] = tag;
-  }
-
-  /** Appends an entry without ordering it (for a buffer read as an array). */
-  append(key: number, tag: number): void {
-    if (this.size === this.keys.length) this.grow();
-    this.keys[this.size] = key;
-    this.tags[this.size++] = tag;
-  }
-
-  /** Removes the top entry (read it first at index 0). */
-  pop(): void {
-    const last = --this.size;
-    if (last === 0) return;
-    const keys = this.keys, tags = this.tags;
-    const key = keys[last], tag = tags[last];
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= last) break;
-      const right = child + 1;
-      if (right < last && (keys[right] < keys[child] || (keys[right] === keys[child] && tags[right] < tags[child]))) child = right;
-      if (!(keys[child] < key || (keys[child] === key && tags[child] < tag))) break;
-      keys[i] = keys[child];
-      tags[i] = tags[child];
-      i = child;
-    }
-    keys[i] = key;
-    tags[i] = tag;
-  }
-
-  private grow(): void {
-    const keys = new Float64Array(this.keys.length * 2), tags = new Int32Array(this.tags.length * 2);
-    keys.set(this.keys);
-    tags.set(this.tags);
-    this.keys = keys;
-    this.tags = tags;
-  }
-}
-
 /** Growing id output of one search. */
 class Found {
   ids = new Int32Array(64);
@@ -237,10 +180,11 @@ export class ReferenceStaticTree implements StaticCore {
   private readonly root: number;
   private readonly stack = new Int32Array(16 * 32);
   /** The nearest search's queue of nodes by squared distance, and its k best items keyed (-distance, -id): the worst on top. */
-  private readonly queue = new MinHeap();
-  private readonly best = new MinHeap();
-  /** The siblings met on the way down (appended, read as an array). */
-  private readonly aside = new MinHeap();
+  private readonly queue = new RankHeap();
+  private readonly best = new RankHeap();
+  /** The siblings met on the way down to the nearest leaf, and their squared distances. */
+  private asideNodes = new Int32Array(64);
+  private asideKeys = new Float64Array(64);
   private readonly found = new Found();
 
   /** Searches block (owned from now on, its buffer 8-aligned), whose parts are `parts`. */
@@ -293,11 +237,11 @@ export class ReferenceStaticTree implements StaticCore {
   }
 
   nearest(x: number, y: number, k: number, maxSquared: number): Int32Array {
-    const { boxes, firsts, ends } = this.view, n = this.size, queue = this.queue, best = this.best, aside = this.aside;
+    const { boxes, firsts, ends } = this.view, n = this.size, queue = this.queue, best = this.best;
     if (n === 0 || k <= 0) return this.found.take();
-    queue.size = 0;
-    best.size = 0;
-    aside.size = 0;
+    queue.clear();
+    best.clear();
+    let aside = 0;
     // Straight down to the leaf nearest the point, its siblings set aside: its items give the k best a bound.
     let node = this.root;
     while (firsts[node - n] >= n) {
@@ -307,17 +251,17 @@ export class ReferenceStaticTree implements StaticCore {
         if (d < least) {
           least = d;
           nearest = c;
-          at = aside.size;
+          at = aside;
         }
-        aside.append(d, c);
+        this.setAside(aside++, d, c);
       }
-      aside.tags[at] = -1; // the nearest is followed, not set aside
+      this.asideNodes[at] = -1; // the nearest is followed, not set aside
       node = nearest;
     }
     let bound = this.takeItems(node, x, y, k, maxSquared);
-    for (let i = 0; i < aside.size; i++) if (aside.tags[i] >= 0 && aside.keys[i] <= bound) queue.push(aside.keys[i], aside.tags[i]);
-    while (queue.size > 0 && queue.keys[0] <= bound) {
-      node = queue.tags[0];
+    for (let i = 0; i < aside; i++) if (this.asideNodes[i] >= 0 && this.asideKeys[i] <= bound) queue.push(this.asideKeys[i], this.asideNodes[i]);
+    while (queue.size > 0 && queue.topKey <= bound) {
+      node = queue.topTag;
       queue.pop();
       const first = firsts[node - n], end = ends[node - n];
       if (first < n) {
@@ -332,7 +276,7 @@ export class ReferenceStaticTree implements StaticCore {
     // The k best come off their heap worst first.
     const out = new Int32Array(best.size);
     for (let i = out.length - 1; i >= 0; i--) {
-      out[i] = -best.tags[0];
+      out[i] = -best.topTag;
       best.pop();
     }
     return out;
@@ -340,6 +284,19 @@ export class ReferenceStaticTree implements StaticCore {
 
   dispose(): void {
     // Nothing to free: the block is garbage collected.
+  }
+
+  /** Records sibling node at d as the i-th set aside. */
+  private setAside(i: number, d: number, node: number): void {
+    if (i === this.asideNodes.length) {
+      const nodes = new Int32Array(i * 2), keys = new Float64Array(i * 2);
+      nodes.set(this.asideNodes);
+      keys.set(this.asideKeys);
+      this.asideNodes = nodes;
+      this.asideKeys = keys;
+    }
+    this.asideNodes[i] = node;
+    this.asideKeys[i] = d;
   }
 
   /** Offers the items of leaf to the k best; returns the new bound: the worst one's distance once k are held, else `bound`. */
@@ -351,12 +308,12 @@ export class ReferenceStaticTree implements StaticCore {
       const id = ids[c];
       if (best.size < k) {
         best.push(-d, -id);
-        if (best.size === k) bound = -best.keys[0];
-      } else if (d < bound || id < -best.tags[0]) {
+        if (best.size === k) bound = -best.topKey;
+      } else if (d < bound || id < -best.topTag) {
         // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
         best.pop();
         best.push(-d, -id);
-        bound = -best.keys[0];
+        bound = -best.topKey;
       }
     }
     return bound;
