@@ -267,6 +267,11 @@ function buildLevels(p: Parts): void {
   } while (count > 1);
 }
 
+/** The checksum of the block of `bytes` bytes at block (compared by the TypeScript side with the one its header holds). */
+export function sqtChecksum(block: usize, bytes: usize): u32 {
+  return checksum(block, bytes);
+}
+
 /** Frees a block from sqtBuild or one the TypeScript side copied in. */
 export function sqtFree(block: usize): void {
   heap.free(block);

@@ -92,9 +92,10 @@ function invalid(message: string): SpatialError {
  * for something other than a Uint8Array; INVALID_SNAPSHOT for another magic
  * or version, a length other than the header says or the counts need, a
  * checksum mismatch, a node structure other than a build's, or a negative id.
- * `words` must be the block's bytes as aligned u32 words.
+ * `words` gives the block's bytes as aligned u32 words; `checksum` computes
+ * blockChecksum of them (the wasm core runs it where the block already lies).
  */
-export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32Array): BlockParts {
+export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32Array, checksum = blockChecksum): BlockParts {
   if (!(bytes instanceof Uint8Array)) throw new SpatialError('INVALID_ARGUMENT', 'a StaticQuadTree snapshot must be a Uint8Array');
   if (bytes.length < HEADER_BYTES || bytes.length % 8 !== 0) throw invalid(`of ${bytes.length} bytes is not whole`);
   const w = words(bytes);
@@ -105,7 +106,7 @@ export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32A
   if (w[NODE_SIZE_AT / 4] !== NODE_SIZE || w[7] !== 0 || n > 0x7fffffff || m !== nodeCount(n)) throw invalid('has a header no build writes');
   const parts = blockParts(n, m);
   if (parts.bytes !== bytes.length) throw invalid(`of ${n} items needs ${parts.bytes} bytes, has ${bytes.length}`);
-  if (w[CHECKSUM_AT / 4] !== blockChecksum(w)) throw invalid('checksum does not match its contents');
+  if (w[CHECKSUM_AT / 4] !== checksum(w)) throw invalid('checksum does not match its contents');
   const ids = new Int32Array(w.buffer, w.byteOffset + parts.ids, n);
   let signs = 0;
   for (let i = 0; i < n; i++) signs |= ids[i];

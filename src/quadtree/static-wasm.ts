@@ -3,7 +3,7 @@
 // out and restoring copies it in, in one memcpy each.
 import { WasmBuffer } from '../core/memory.js';
 import { wasmCore, type Core } from '../core/wasm.js';
-import type { BlockParts } from './static-format.js';
+import { checkBlock, type BlockParts } from './static-format.js';
 import type { StaticCore } from './js/static.js';
 import { WasmBatchQueries } from './wasm-batch.js';
 
@@ -44,11 +44,22 @@ export class WasmStaticTree implements StaticCore {
     }
   }
 
-  /** Copies a checked block into linear memory. */
-  static adopt(bytes: Uint8Array, parts: BlockParts): WasmStaticTree {
+  /**
+   * Copies bytes into linear memory and checks them there (checkBlock, with
+   * the checksum run by the core); throws as checkBlock, with nothing kept.
+   */
+  static adopt(bytes: Uint8Array): WasmStaticTree {
     const core = wasmCore();
     const block = core.exports.alloc(bytes.length);
-    core.memory.u8.set(bytes, block);
+    let parts: BlockParts;
+    try {
+      core.memory.u8.set(bytes, block);
+      const inPlace = (b: Uint8Array): Uint32Array => new Uint32Array(core.memory.u8.buffer, block, b.length >> 2);
+      parts = checkBlock(bytes, inPlace, () => core.exports.sqtChecksum(block, bytes.length) >>> 0);
+    } catch (error) {
+      core.exports.free(block);
+      throw error;
+    }
     return new WasmStaticTree(core, block, bytes.length, parts.n);
   }
 

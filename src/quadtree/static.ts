@@ -78,8 +78,8 @@ export class StaticQuadTree {
     checkOptions('StaticQuadTree.fromBuffer', options, OPTION_KEYS);
     const backend = resolveBackend(options?.backend);
     if (backend === 'wasm') {
-      const parts = checkBlock(bytes, alignedWords);
-      const core = WasmStaticTree.adopt(bytes, parts);
+      if (!(bytes instanceof Uint8Array)) checkBlock(bytes, alignedWords);
+      const core = WasmStaticTree.adopt(bytes);
       return new StaticQuadTree(backend, core, core.batch);
     }
     const copy = bytes instanceof Uint8Array ? bytes.slice() : bytes;
