@@ -11,6 +11,9 @@ import { resolveBackend, type Backend } from '../core/wasm.js';
 import { WasmQuadTree } from './wasm.js';
 import { ReferenceQuadTree } from './js/quadtree.js';
 import type { Box, QuadTreeBackend, QuadTreeMode, SegmentHits } from './backend.js';
+import { checkInto, noResults, readBoxes, readNearestMany, readPoints, readSquaredRadii, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
+import { LoopBatchQueries } from './js/batch.js';
+import { StaticQuadTree } from './static.js';
 
 export type { QuadTreeMode } from './backend.js';
 
@@ -607,6 +610,72 @@ export class QuadTree implements Iterable<number> {
       throw invalidSnapshot(error);
     }
     return tree;
+  }
+
+  // ---- many queries in one call, and the static form ----
+
+  /**
+   * Many box queries in one call (one crossing into wasm): boxes flat
+   * [minX, minY, maxX, maxY, ...]; box q's ids, in traversal order, are
+   * `ids.subarray(offsets[q], offsets[q + 1])`. With `into`, the answers are
+   * written there and `into` is returned. Throws INVALID_ARGUMENT for a
+   * length that is not a multiple of 4 or an `into` too small (nothing
+   * written), INVALID_NUMBER or INVALID_RECT for a bad box.
+   */
+  queryMany(boxes: ArrayLike<number>, into?: QueryResults): QueryResults {
+    this.alive();
+    const [flat, count] = readBoxes(boxes);
+    return this.batchQueries().queryMany(flat, count, checkInto(into));
+  }
+
+  /**
+   * Many disc queries in one call: disc q has centre (xs[q], ys[q]) and
+   * radius `radius` (one for all, or radius[q]); ids as {@link queryCircleIds},
+   * laid out as in {@link queryMany}. Throws INVALID_ARGUMENT for arrays of
+   * mismatched lengths or an `into` too small, INVALID_NUMBER for a
+   * non-finite entry, NEGATIVE_RANGE for a negative radius; nothing is
+   * written then.
+   */
+  queryCircleMany(xs: ArrayLike<number>, ys: ArrayLike<number>, radius: number | ArrayLike<number>, into?: QueryResults): QueryResults {
+    this.alive();
+    const [px, py, count] = readPoints(xs, ys);
+    const r2s = readSquaredRadii(radius, count);
+    return this.batchQueries().withinMany(px, py, r2s, count, checkInto(into));
+  }
+
+  /**
+   * The k nearest items of each point (xs[q], ys[q]) in one call, each
+   * query's nearest first, exactly as {@link nearest}; laid out as in
+   * {@link queryMany}. Throws INVALID_ARGUMENT for arrays of mismatched
+   * lengths, a k that is not an integer >= 0 or an `into` too small,
+   * INVALID_NUMBER for a non-finite point, NEGATIVE_RANGE for a negative
+   * maxDistance; nothing is written then.
+   */
+  nearestMany(xs: ArrayLike<number>, ys: ArrayLike<number>, k: number, options?: NearestManyOptions): QueryResults {
+    this.alive();
+    const [px, py, count] = readPoints(xs, ys);
+    const [maxSquared, into] = readNearestMany('QuadTree.nearestMany', k, options);
+    const most = Math.min(k, this.slots.size);
+    if (most === 0) return noResults(count, into);
+    return this.batchQueries().nearestMany(px, py, count, most, maxSquared, into);
+  }
+
+  /**
+   * A {@link StaticQuadTree} of this tree's items as they are now: packed
+   * in bulk with no room for updates, for a world that holds still. Its
+   * searches give the same answers as this tree's; it does not follow later
+   * changes. `options.backend` picks its backend (default: this tree's).
+   */
+  freeze(options?: { backend?: Backend }): StaticQuadTree {
+    this.alive();
+    checkOptions('QuadTree.freeze', options, FROM_BUFFER_OPTION_KEYS);
+    const ids = Int32Array.from(this.slots.ids()).sort();
+    const slots = ids.map((id) => this.slots.get(id));
+    return StaticQuadTree.build(ids, this.core.rectsOf(slots), { backend: options?.backend ?? this.backend });
+  }
+
+  private batchQueries(): BatchQueries {
+    return this.core instanceof WasmQuadTree ? this.core.queries : new LoopBatchQueries(this.core);
   }
 
   /**

@@ -5,6 +5,7 @@ import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import { wasmCore, type Core } from '../core/wasm.js';
 import type { Box, QuadTreeBackend, QuadTreeMode, QuadTreeSettings, SegmentHits } from './backend.js';
+import { WasmBatchQueries } from './wasm-batch.js';
 
 export class WasmQuadTree implements QuadTreeBackend {
   private readonly core: Core;
@@ -131,6 +132,22 @@ export class WasmQuadTree implements QuadTreeBackend {
     forgetOnCollect(this);
     this.core.exports.qtDispose(this.handle);
     this.batch.free();
+    this.batchQueries?.free();
+  }
+
+  // ---- batch searches (assembly/quadtree/batch.ts) ----
+
+  private batchQueries: WasmBatchQueries | null = null;
+
+  /** The batch forms of this tree's searches, made on first use. */
+  get queries(): WasmBatchQueries {
+    if (this.batchQueries !== null) return this.batchQueries;
+    const e = this.core.exports, tree = this.handle;
+    return (this.batchQueries = new WasmBatchQueries(this.core, {
+      queryMany: (boxes, count) => e.qtQueryMany(tree, boxes, count),
+      withinMany: (xs, ys, r2s, count) => e.qtWithinMany(tree, xs, ys, r2s, count),
+      nearestMany: (xs, ys, count, k, maxSquared) => e.qtNearestMany(tree, xs, ys, count, k, maxSquared),
+    }));
   }
 
   /** Copies the first `count` ints of the core's output buffer (read after the call: memory may have grown). */
