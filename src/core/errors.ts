@@ -13,6 +13,10 @@ export type SpatialErrorCode =
   | 'NOT_INITIALIZED'
   | 'DISPOSED'
   | 'INVALID_SNAPSHOT'
+  | 'INVALID_LAYOUT'
+  | 'OUTSIDE_REGIONS'
+  | 'RANGE_TOO_LARGE'
+  | 'REGION_TIMEOUT'
   | 'INTERNAL';
 
 /**
