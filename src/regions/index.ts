@@ -2,9 +2,9 @@
 // each simulated on its own with ghosts of its neighbours' entities, whose
 // events agree with a single Scene of the whole world.
 export { RegionLayout } from './layout.js';
-export type { RegionLayoutOptions, RegionRect } from './layout.js';
+export type { RegionLayoutOptions, RegionRect, WorldBounds } from './layout.js';
 export { Region } from './region.js';
 export type { RegionOptions } from './region.js';
 export { RegionWorld } from './world.js';
 export type { RegionWorldOptions, TickTraffic } from './world.js';
-export type { EntityOp, EntityState, GhostBatch, GhostOp, GhostRecord, Handoff } from './messages.js';
+export type { EntityOp, EntityState, GhostBatch, GhostEntity, GhostOp, GhostRecord, Handoff } from './messages.js';

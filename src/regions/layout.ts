@@ -17,6 +17,18 @@ export interface RegionRect {
   maxY: number;
 }
 
+/** A rectangle of the world: the one a layout's regions tile, or the one RegionLayout.grid cuts. */
+export interface WorldBounds {
+  /** Left edge. */
+  minX: number;
+  /** Bottom edge. */
+  minY: number;
+  /** Right edge. */
+  maxX: number;
+  /** Top edge. */
+  maxY: number;
+}
+
 /** What a {@link RegionLayout} is made of: the rectangles and the sizes that set the ghost band. */
 export interface RegionLayoutOptions {
   /** Rectangles that tile one bounding rectangle: no gap, no overlap. */
@@ -48,7 +60,7 @@ export class RegionLayout {
   /** maxRange + margin + maxStep: how far beyond its rectangle a region holds ghosts. */
   readonly band: number;
   /** The rectangle the regions tile. */
-  readonly bounds: { minX: number; minY: number; maxX: number; maxY: number };
+  readonly bounds: WorldBounds;
   private readonly byId = new Map<number, RegionRect>();
   private readonly near = new Map<number, number[]>();
 
@@ -86,7 +98,7 @@ export class RegionLayout {
    * by row from (minX, minY).
    */
   static grid(
-    bounds: { minX: number; minY: number; maxX: number; maxY: number },
+    bounds: WorldBounds,
     columns: number,
     rows: number,
     sizes: Omit<RegionLayoutOptions, 'regions'>,

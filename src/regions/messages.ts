@@ -6,18 +6,89 @@ import type { AoiRange } from '../index.js';
 
 /** One operation on an entity, as its owner applies it; a range change without a margin keeps the entity's margin. */
 export type EntityOp =
-  | { kind: 'add'; x: number; y: number; range: AoiRange; layer: number; sees: number; margin: number }
-  | { kind: 'move'; x: number; y: number }
-  | { kind: 'range'; range: AoiRange; margin?: number }
-  | { kind: 'layers'; layer: number; sees: number }
-  | { kind: 'remove' };
+  | {
+      /** Adds the entity at (x, y) with its range, masks and margin, as Scene.add does. */
+      kind: 'add';
+      /** Where it is added. */
+      x: number;
+      /** Where it is added. */
+      y: number;
+      /** Its view range. */
+      range: AoiRange;
+      /** The layers it is on. */
+      layer: number;
+      /** The layers it sees. */
+      sees: number;
+      /** Its hysteresis margin. */
+      margin: number;
+    }
+  | {
+      /** Moves the entity to (x, y). */
+      kind: 'move';
+      /** Where it goes. */
+      x: number;
+      /** Where it goes. */
+      y: number;
+    }
+  | {
+      /** Changes the entity's range, and its margin when one is given. */
+      kind: 'range';
+      /** The new range. */
+      range: AoiRange;
+      /** The new margin; omitted, the entity keeps its margin. */
+      margin?: number;
+    }
+  | {
+      /** Changes the entity's masks. */
+      kind: 'layers';
+      /** The layers it is on. */
+      layer: number;
+      /** The layers it sees. */
+      sees: number;
+    }
+  | {
+      /** Removes the entity. */
+      kind: 'remove';
+    };
 
 /** One operation on a ghost: a copy that others see and that watches nothing, so only its position and layer matter. */
 export type GhostOp =
-  | { kind: 'add'; x: number; y: number; layer: number }
-  | { kind: 'move'; x: number; y: number }
-  | { kind: 'layer'; layer: number }
-  | { kind: 'remove' };
+  | {
+      /** Places the ghost at (x, y) on layer (or, when it is there already, moves it and sets its layer). */
+      kind: 'add';
+      /** Where it stands. */
+      x: number;
+      /** Where it stands. */
+      y: number;
+      /** The layers it is on. */
+      layer: number;
+    }
+  | {
+      /** Moves the ghost to (x, y). */
+      kind: 'move';
+      /** Where it goes. */
+      x: number;
+      /** Where it goes. */
+      y: number;
+    }
+  | {
+      /** Puts the ghost on other layers. */
+      kind: 'layer';
+      /** The layers it is on. */
+      layer: number;
+    }
+  | {
+      /** Removes the ghost. */
+      kind: 'remove';
+    };
+
+/** One entity's ghost operations in a batch. */
+export interface GhostEntity {
+  /** The entity's id. */
+  id: number;
+  /** Its operations of the tick, in order. */
+  ops: GhostOp[];
+}
 
 /** What a region sends one other region in one tick: the ghost operations of its entities in that region's band, entity by entity. */
 export interface GhostBatch {
@@ -28,7 +99,7 @@ export interface GhostBatch {
   /** The tick the operations belong to. */
   tick: number;
   /** Entity ids, ascending, each with its operations of the tick in order. */
-  entities: Array<{ id: number; ops: GhostOp[] }>;
+  entities: GhostEntity[];
 }
 
 /** An entity as a neighbour needs to see it: where it stands and the layer it is on. */

@@ -70,6 +70,7 @@ export class Region {
 
   /** An empty region of layout: region id's rectangle, its Scene made with options. */
   constructor(
+    /** The layout this region is part of. */
     readonly layout: RegionLayout,
     id: number,
     options: RegionOptions = {},

@@ -57,6 +57,8 @@ describe('the published package', () => {
       'package/dist/colyseus.js',
       'package/dist/index.d.ts',
       'package/dist/index.js',
+      'package/dist/regions.d.ts',
+      'package/dist/regions.js',
       'package/package.json',
     ]);
   });
