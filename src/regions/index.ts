@@ -6,5 +6,6 @@ export type { RegionLayoutOptions, RegionRect, WorldBounds } from './layout.js';
 export { Region } from './region.js';
 export type { RegionOptions } from './region.js';
 export { RegionWorld } from './world.js';
+export { decodeGhostBatch, encodeGhostBatch } from './codec.js';
 export type { RegionWorldOptions, TickTraffic } from './world.js';
 export type { EntityOp, EntityState, GhostBatch, GhostEntity, GhostOp, GhostRecord, Handoff } from './messages.js';

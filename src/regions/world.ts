@@ -5,6 +5,7 @@
 // processes run the same phases with a barrier between them.
 import { Scene, SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../index.js';
 import { RegionLayout, type RegionLayoutOptions } from './layout.js';
+import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
 import type { EntityOp, GhostBatch, Handoff } from './messages.js';
 import { Region, type RegionOptions } from './region.js';
 
@@ -12,6 +13,8 @@ import { Region, type RegionOptions } from './region.js';
 export interface RegionWorldOptions extends RegionOptions {
   /** The range of an entity added without one (default 2); at most the layout's maxRange. */
   defaultRange?: number;
+  /** true: ghost batches go through encodeGhostBatch and decodeGhostBatch, as between processes, and {@link TickTraffic.bytes} counts them (default false). */
+  wire?: boolean;
 }
 
 /** What the last tick moved between regions. */
@@ -22,6 +25,8 @@ export interface TickTraffic {
   ghostOps: number;
   /** Batches sent (empty ones included: one per neighbour and tick at least). */
   batches: number;
+  /** Bytes of the encoded batches, with the `wire` option (else 0). */
+  bytes: number;
 }
 
 /**
@@ -44,12 +49,14 @@ export class RegionWorld {
   private readonly removed = new Map<number, number>();
   /** A Scene with nothing in it whose add and setRange check an operation's arguments exactly as a region's Scene will. */
   private readonly checker = new Scene({ backend: 'js' });
-  private lastTraffic: TickTraffic = { handoffs: 0, ghostOps: 0, batches: 0 };
+  private lastTraffic: TickTraffic = { handoffs: 0, ghostOps: 0, batches: 0, bytes: 0 };
+  private readonly wire: boolean;
 
   /** A world over layout (a RegionLayout or its options; INVALID_LAYOUT when they are wrong), one Region per rectangle. */
   constructor(layout: RegionLayout | RegionLayoutOptions, options: RegionWorldOptions = {}) {
     this.layout = layout instanceof RegionLayout ? layout : new RegionLayout(layout);
-    const { defaultRange = 2, ...sceneOptions } = options;
+    const { defaultRange = 2, wire = false, ...sceneOptions } = options;
+    this.wire = wire;
     this.checker.add(0, 0, 0, defaultRange);
     this.checker.remove(0);
     this.checkReach(defaultRange, 0);
@@ -170,13 +177,22 @@ export class RegionWorld {
     const handoffs: Handoff[] = regions.flatMap((r) => r.handOff());
     for (const r of regions) r.receive(handoffs);
     for (const h of handoffs) this.owner.set(h.id, h.to);
-    const batches: GhostBatch[] = regions.flatMap((r) => r.ghostBatches());
+    let batches: GhostBatch[] = regions.flatMap((r) => r.ghostBatches());
+    let bytes = 0;
+    if (this.wire) {
+      batches = batches.map((b) => {
+        const encoded = encodeGhostBatch(b);
+        bytes += encoded.byteLength;
+        return decodeGhostBatch(encoded);
+      });
+    }
     const parts = regions.map((r) => r.step(batches));
     this.removed.clear();
     this.lastTraffic = {
       handoffs: handoffs.length,
       ghostOps: batches.reduce((n, b) => n + b.entities.reduce((m, e) => m + e.ops.length, 0), 0),
       batches: batches.length,
+      bytes,
     };
     const out = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
