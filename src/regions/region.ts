@@ -224,6 +224,8 @@ export class Region {
       candidates.delete(this.id);
       for (const n of candidates) {
         const wanted = end.alive && this.layout.inBand(n, end.x, end.y);
+        // A neighbour that neither holds a ghost nor should hold one hears nothing: whatever passes outside its band cannot change what its watchers see.
+        if (!wanted && !holders.has(n)) continue;
         const ghostOps = this.ghostOps(id, ops, holders.has(n), wanted, end);
         if (wanted) holders.add(n);
         else holders.delete(n);
