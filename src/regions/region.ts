@@ -25,6 +25,7 @@
 // from its owner alone.
 import { Scene, type SceneIndex, type Backend } from '../index.js';
 import type { RegionLayout, RegionRect } from './layout.js';
+import { MoveRun } from './move-run.js';
 import type { EntityOp, EntityState, GhostBatch, GhostOp, GhostRecord, Handoff } from './messages.js';
 
 /** Options of a {@link Region}'s Scene. */
@@ -67,6 +68,8 @@ export class Region {
   /** Holders of entities added this tick and not yet in `owned`. */
   private readonly newHolders = new Map<number, Set<number>>();
   private tickCount = 0;
+  /** Consecutive moves of the merged sequence, applied as one Scene.moveMany (the same events as one move after another). */
+  private readonly moves = new MoveRun();
 
   /** An empty region of layout: region id's rectangle, its Scene made with options. */
   constructor(
@@ -248,12 +251,24 @@ export class Region {
       if (b.to !== this.id) continue;
       for (const e of b.entities) ghostOps.set(e.id, e.ops);
     }
-    const ids = [...new Set([...this.ops.keys(), ...ghostOps.keys()])].sort((a, b) => a - b);
+    const ids = Int32Array.from(new Set([...this.ops.keys(), ...ghostOps.keys()])).sort();
     for (const id of ids) {
       const own = this.ops.get(id);
-      if (own !== undefined) for (const op of own) this.applyOwn(id, op);
-      else for (const op of ghostOps.get(id)!) this.applyGhost(id, op);
+      for (const op of own ?? ghostOps.get(id)!) {
+        if (op.kind === 'move') this.moves.push(id, op.x, op.y);
+        else {
+          this.moves.flush(this.scene);
+          if (own !== undefined) this.applyOwn(id, op as Exclude<EntityOp, { kind: 'move' }>);
+          else this.applyGhost(id, op as Exclude<GhostOp, { kind: 'move' }>);
+        }
+        if (op.kind === 'move' && own !== undefined) {
+          const o = this.owned.get(id)!;
+          o.x = op.x;
+          o.y = op.y;
+        }
+      }
     }
+    this.moves.flush(this.scene);
     this.ops.clear();
     this.newHolders.clear();
     this.tickCount++;
@@ -316,19 +331,12 @@ export class Region {
     return out;
   }
 
-  private applyOwn(id: number, op: EntityOp): void {
+  private applyOwn(id: number, op: Exclude<EntityOp, { kind: 'move' }>): void {
     switch (op.kind) {
       case 'add': {
         this.scene.add(id, op.x, op.y, op.range, { layer: op.layer, sees: op.sees, margin: op.margin });
         const holders = this.newHolders.get(id) ?? this.owned.get(id)?.holders ?? new Set<number>();
         this.owned.set(id, { x: op.x, y: op.y, range: op.range, margin: op.margin, layer: op.layer, sees: op.sees, holders });
-        break;
-      }
-      case 'move': {
-        this.scene.move(id, op.x, op.y);
-        const o = this.owned.get(id)!;
-        o.x = op.x;
-        o.y = op.y;
         break;
       }
       case 'range': {
@@ -357,7 +365,7 @@ export class Region {
     }
   }
 
-  private applyGhost(id: number, op: GhostOp): void {
+  private applyGhost(id: number, op: Exclude<GhostOp, { kind: 'move' }>): void {
     switch (op.kind) {
       case 'add':
         if (this.scene.has(id)) {
@@ -367,9 +375,6 @@ export class Region {
           this.scene.add(id, op.x, op.y, null, { layer: op.layer });
         }
         this.ghosts.set(id, op.layer);
-        break;
-      case 'move':
-        this.scene.move(id, op.x, op.y);
         break;
       case 'layer':
         this.scene.setLayers(id, op.layer, -1);
