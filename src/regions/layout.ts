@@ -133,6 +133,18 @@ export class RegionLayout {
     return -1;
   }
 
+  /** True when region id owns (x, y). */
+  contains(id: number, x: number, y: number): boolean {
+    return this.owns(this.rect(id), x, y);
+  }
+
+  /** True when (x, y) lies farther than the band inside region id's rectangle, so that no other region holds a ghost of an entity there. */
+  deepInside(id: number, x: number, y: number): boolean {
+    const r = this.rect(id);
+    const b = this.band;
+    return x > r.minX + b && x < r.maxX - b && y > r.minY + b && y < r.maxY - b;
+  }
+
   /** True when (x, y) lies within the band around region id's rectangle (inside it included): that region must see a copy of an entity there. */
   inBand(id: number, x: number, y: number): boolean {
     const r = this.rect(id);

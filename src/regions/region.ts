@@ -34,7 +34,7 @@ export interface RegionOptions {
   backend?: Backend;
   /** The Scene index: 'lists' or 'grid'. */
   index?: SceneIndex;
-  /** The grid index's cell side (see SceneOptions.cellSize). */
+  /** The grid index's cell side (see SceneOptions.cellSize); default: the layout's maxRange. */
   cellSize?: number;
   /** false: no move events (default true). */
   moveEvents?: boolean;
@@ -80,7 +80,8 @@ export class Region {
   ) {
     this.rect = layout.rect(id);
     this.id = id;
-    this.scene = new Scene({ ...options, dimensions: 2, events: 'net' });
+    const cellSize = options.cellSize ?? (layout.maxRange > 0 ? layout.maxRange : undefined);
+    this.scene = new Scene({ ...options, cellSize, dimensions: 2, events: 'net' });
   }
 
   /** Ticks completed. */
@@ -134,9 +135,8 @@ export class Region {
     const out: Handoff[] = [];
     for (const [id, ops] of this.ops) {
       const end = this.outcome(id, ops);
-      if (!end.alive) continue;
+      if (!end.alive || this.layout.contains(this.id, end.x, end.y)) continue;
       const to = this.layout.regionAt(end.x, end.y);
-      if (to === this.id) continue;
       const o = this.owned.get(id);
       const holders = o === undefined ? new Set<number>() : new Set(o.holders).add(this.id);
       holders.delete(to);
@@ -223,6 +223,7 @@ export class Region {
       const ops = this.ops.get(id)!;
       const holders = this.holdersOf(id);
       const end = this.outcome(id, ops);
+      if (holders.size === 0 && (!end.alive || this.layout.deepInside(this.id, end.x, end.y))) continue;
       const candidates = new Set([...holders, ...this.layout.neighbours(this.id)]);
       candidates.delete(this.id);
       for (const n of candidates) {
