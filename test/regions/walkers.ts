@@ -5,6 +5,7 @@
 // shrink and replay a failing world.
 import type { AddOptions, AoiRange, Scene, SetRangeOptions } from '../../src/index.js';
 import type { RegionWorld } from '../../src/regions/index.js';
+import { mulberry32 } from '../../bench/random.js';
 
 /** One operation of a tick, as a test applies it to a RegionWorld and to a single Scene. */
 export type WorldOp =
@@ -41,18 +42,6 @@ interface Walker {
   axis: 0 | 1;
 }
 
-/** A seeded generator (mulberry32): the same seed, the same world. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Walkers that produce each tick's operations; coordinates are multiples of 0.5, so equal coordinates and exact range edges are common. */
 export class Walkers {
   private readonly walkers: Walker[] = [];
@@ -63,7 +52,7 @@ export class Walkers {
     count: number,
     seed: number,
   ) {
-    this.rng = random(seed);
+    this.rng = mulberry32(seed);
     const roles: Role[] = ['pacer', 'corner', 'wanderer'];
     for (let id = 0; id < count; id++) {
       const role = roles[id % 3];
