@@ -24,6 +24,7 @@ export default defineConfig({
     alias: [
       { find: /^spatialkit$/, replacement: source('index.ts') },
       { find: /^spatialkit\/colyseus$/, replacement: source('colyseus.ts') },
+      { find: /^spatialkit\/regions$/, replacement: source('regions/index.ts') },
     ],
   },
   test: {

@@ -29,3 +29,19 @@ await build({
   external: ['@colyseus/*'],
   plugins: [mainEntryAsPackage],
 });
+
+/** Resolves the regions subpath's imports of '../index.js' to the package's main entry, as for the Colyseus subpath. */
+const parentEntryAsPackage = {
+  name: 'parent-entry-as-package',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: 'spatialkit', external: true }));
+  },
+};
+
+await build({
+  ...esbuildOptions,
+  entryPoints: ['src/regions/index.ts'],
+  outfile: 'dist/regions.js',
+  platform: 'neutral',
+  plugins: [parentEntryAsPackage],
+});

@@ -48,7 +48,7 @@ describe('the published package', () => {
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('ships the two entries with their ES module and CommonJS declarations, README, CHANGELOG, LICENSE, the pages the README links to, and nothing else', () => {
+  it('ships its entries with their ES module and CommonJS declarations, README, CHANGELOG, LICENSE, the pages the README links to, and nothing else', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     const tracked = execFileSync('git', ['ls-files', 'docs/*.md', 'docs/design/*.md', 'docs/demo.png', 'examples'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
     const pages = tracked.filter((file) => !file.startsWith('docs/api/')).map((file) => `package/${file}`);
@@ -63,6 +63,9 @@ describe('the published package', () => {
         'package/dist/index.d.cts',
         'package/dist/index.d.ts',
         'package/dist/index.js',
+        'package/dist/regions.d.cts',
+        'package/dist/regions.d.ts',
+        'package/dist/regions.js',
         'package/package.json',
         ...pages,
       ].sort(),
