@@ -2,16 +2,21 @@
 // Results cross the boundary in bulk: the core writes ids into its output
 // buffer in linear memory and this side copies them out in one slice.
 import { WasmBuffer } from '../core/memory.js';
-import { wasmCore, type Core } from '../core/wasm.js';
+import bytes from '../../build/quadtree.wasm';
+import { instantiate } from '../../build/quadtree.js';
+import { WasmModule, type CoreOf } from '../core/wasm.js';
+
+/** The QuadTree's wasm module, built from assembly/quadtree/exports.ts. */
+export const quadtreeModule = new WasmModule('quadtree', bytes, instantiate);
 import type { QuadTreeCore, QuadTreeMode, QuadTreeSettings, SegmentHits } from './js/quadtree.js';
 
 export class WasmQuadTree implements QuadTreeCore {
-  private readonly core: Core;
+  private readonly core: CoreOf<typeof quadtreeModule>;
   private readonly handle: number;
   private readonly batch: WasmBuffer;
 
   constructor(minX: number, minY: number, maxX: number, maxY: number, capacity: number, maxLevels: number, mode: QuadTreeMode) {
-    this.core = wasmCore();
+    this.core = quadtreeModule.core();
     this.handle = this.core.exports.qtCreate(minX, minY, maxX, maxY, capacity, maxLevels, mode === 'split' ? 0 : 1);
     this.batch = new WasmBuffer(this.core.exports, this.core.memory);
   }
