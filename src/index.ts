@@ -1,6 +1,8 @@
-// Public exports of spatialkit: every concept, and an init() that loads all
-// of their wasm modules. Each concept's own entry (src/<concept>/index.ts,
-// the package's subpaths) lists its public names.
+/**
+ * The main entry: every concept, and an init() that loads all of their wasm modules.
+ *
+ * @module spatialkit
+ */
 export { init } from './init.js';
 export * from './scene/index.js';
 export * from './quadtree/index.js';

@@ -1,5 +1,8 @@
-// The 'spatialkit/graph' entry: the Graph, and an init() that loads the
-// Graph's wasm module only.
+/**
+ * The Graph alone, with an init() that loads only its wasm module.
+ *
+ * @module spatialkit/graph
+ */
 import { graphModule } from './wasm.js';
 
 /**

@@ -1,5 +1,8 @@
-// The 'spatialkit/gridmap' entry: the GridMap, and an init() that loads the
-// GridMap's wasm module only.
+/**
+ * The GridMap alone, with an init() that loads only its wasm module.
+ *
+ * @module spatialkit/gridmap
+ */
 import { gridmapModule } from './wasm.js';
 
 /**

@@ -1,5 +1,8 @@
-// The 'spatialkit/quadtree' entry: the QuadTree, and an init() that loads the
-// QuadTree's wasm module only.
+/**
+ * The QuadTree alone, with an init() that loads only its wasm module.
+ *
+ * @module spatialkit/quadtree
+ */
 import { quadtreeModule } from './wasm.js';
 
 /**

@@ -1,5 +1,8 @@
-// The 'spatialkit/scene' entry: the Scene, and an init() that loads the
-// Scene's wasm module only.
+/**
+ * The Scene alone, with an init() that loads only its wasm module.
+ *
+ * @module spatialkit/scene
+ */
 import { sceneModule } from './wasm.js';
 
 /**
