@@ -1,5 +1,5 @@
 // The Scene module's exports (the entry of build/scene.wasm). A scene is an
-// index kind and a handle: LISTS, the address of an AoiScene (lists.ts), or
+// index kind and a handle: kind 0, the address of an AoiScene (lists.ts), or
 // GRID, of a GridScene (grid.ts). Both indexes answer the same calls, so each
 // call is exported once and picks the index with one branch; a batch branches
 // once, not per item.
@@ -11,8 +11,7 @@ import {
 
 export { alloc, realloc, free } from '../memory';
 
-/** The index kinds, as src/scene/wasm.ts passes them. */
-const LISTS: i32 = 0;
+/** The grid's index kind, as src/scene/wasm.ts passes it (the lists' is 0). */
 const GRID: i32 = 1;
 
 @inline function lists(handle: i32): AoiScene {

@@ -1,8 +1,8 @@
 /// <reference path="./wasm-module.d.ts" />
 // Loading wasm modules in Node and in browsers. Each concept compiles to a
-// module of its own (build/<concept>.wasm, its own linear memory); the
-// concept's adapter embeds that module's bytes and declares it here as a
-// WasmModule, so a bundle holds only the modules its code uses and there is
+// module of its own (build/<concept>.wasm, with its own linear memory); the
+// concept's adapter embeds that module's bytes and declares it as a
+// WasmModule, so a bundle holds only the modules its code uses, and there is
 // no file to fetch and no path to configure.
 import { SpatialError } from './errors.js';
 import { LinearMemory } from './memory.js';

@@ -5,10 +5,10 @@ import { WasmBuffer } from '../core/memory.js';
 import bytes from '../../build/quadtree.wasm';
 import { instantiate } from '../../build/quadtree.js';
 import { WasmModule, type CoreOf } from '../core/wasm.js';
+import type { QuadTreeCore, QuadTreeMode, QuadTreeSettings, SegmentHits } from './js/quadtree.js';
 
 /** The QuadTree's wasm module, built from assembly/quadtree/exports.ts. */
 export const quadtreeModule = new WasmModule('quadtree', bytes, instantiate);
-import type { QuadTreeCore, QuadTreeMode, QuadTreeSettings, SegmentHits } from './js/quadtree.js';
 
 export class WasmQuadTree implements QuadTreeCore {
   private readonly core: CoreOf<typeof quadtreeModule>;
