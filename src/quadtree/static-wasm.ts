@@ -2,7 +2,10 @@
 // (assembly/quadtree/static.ts builds and searches it); saving copies it
 // out and restoring copies it in, in one memcpy each.
 import { WasmBuffer } from '../core/memory.js';
-import { wasmCore, type Core } from '../core/wasm.js';
+import type { CoreOf } from '../core/wasm.js';
+import { quadtreeModule } from './wasm.js';
+
+type Core = CoreOf<typeof quadtreeModule>;
 import { checkBlock, type BlockParts } from './static-format.js';
 import type { StaticCore } from './js/static.js';
 import { WasmBatchQueries } from './wasm-batch.js';
@@ -30,7 +33,7 @@ export class WasmStaticTree implements StaticCore {
 
   /** Builds the tree of items ids[i] with rects rects[4i..4i+3] (checked by the caller). */
   static build(ids: Int32Array, rects: Float64Array): WasmStaticTree {
-    const core = wasmCore();
+    const core = quadtreeModule.core();
     const n = ids.length;
     const input = new WasmBuffer(core.exports, core.memory);
     try {
@@ -49,7 +52,7 @@ export class WasmStaticTree implements StaticCore {
    * the checksum run by the core); throws as checkBlock, with nothing kept.
    */
   static adopt(bytes: Uint8Array): WasmStaticTree {
-    const core = wasmCore();
+    const core = quadtreeModule.core();
     const block = core.exports.alloc(bytes.length);
     let parts: BlockParts;
     try {
