@@ -11,7 +11,7 @@
 // Colyseus has encoded the bridge (its pending changes are gone), the client
 // holds exactly the cell's content and moves onto the cell's shared view.
 import { StateView, type Schema } from '@colyseus/schema';
-import { EMPTY, indexOf, transform, withEntity, withoutIndex, type Content } from './view-content.js';
+import { EMPTY, indexOf, transform, unmark, withEntity, withoutIndex, type Content } from './view-content.js';
 
 /** The part of a Colyseus client used here: the view Colyseus encodes for it. */
 export interface ViewHolder {
@@ -48,6 +48,8 @@ export class SharedViews {
   private readonly groups = new Map<string, Group>();
   private readonly members = new Map<number, Member>();
   private readonly bridged = new Set<Member>();
+  /** Views no longer in use, emptied: reused rather than disposed (a dispose visits every tree of the state). */
+  private readonly spare: StateView[] = [];
 
   /**
    * @param cell side of a cell (x, y and, in 3-D, z)
@@ -82,13 +84,10 @@ export class SharedViews {
   join(id: number, object: Schema, client: ViewHolder, x: number, y: number, z: number): void {
     this.entered(id, object, x, y, z);
     const group = this.groupAt(x, y, z);
-    const bridge = new StateView();
-    transform(bridge, EMPTY, group.content);
-    const member: Member = { id, object, client, group, bridge };
+    const member: Member = { id, object, client, group, bridge: undefined };
     group.members.add(member);
     this.members.set(id, member);
-    this.bridged.add(member);
-    client.view = bridge;
+    this.giveBridge(member, EMPTY, group.content, false);
   }
 
   /** Adds an entity that appeared at (x, y, z) to every view whose box holds it. */
@@ -130,25 +129,31 @@ export class SharedViews {
    */
   reconnect(id: number, client: ViewHolder): void {
     const member = this.members.get(id) as Member;
-    member.bridge?.dispose();
+    if (member.bridge !== undefined) this.recycle(member.bridge, member.group.content);
     member.client = client;
     this.giveBridge(member, EMPTY, member.group.content, false);
   }
 
-  /** Moves onto their cell's shared view every client whose bridge Colyseus has encoded since its last change. */
+  /**
+   * Moves a client onto its cell's shared view once Colyseus has encoded its
+   * bridge since the bridge's last change (the client then holds the cell's
+   * content) and the shared view's clients hold the same: the shared view
+   * has been encoded since its last change too, or no client is on it, and
+   * then its pending changes are for no one.
+   */
   settle(): void {
     for (const member of this.bridged) {
       const bridge = member.bridge as StateView;
       if (bridge.changes.size > 0) continue;
       const group = member.group;
-      // Both views have changed together since the bridge began. The bridge
-      // was encoded after its last change; if the group's view was not, no
-      // connected client was on it then, so its pending changes reach no one.
-      group.view.changes.clear();
+      if (group.view.changes.size > 0) {
+        if (hasSettled(group)) continue;
+        group.view.changes.clear();
+      }
       group.sent = group.content;
       member.client.view = group.view;
       member.bridge = undefined;
-      bridge.dispose();
+      this.recycle(bridge, group.content);
       this.bridged.delete(member);
     }
   }
@@ -214,13 +219,14 @@ export class SharedViews {
   }
 
   /**
-   * A new view for the member's client that changes `held` (what the client
-   * holds) into `content`. The view is bound to the state by adding the
-   * client's own entity, which the client holds in any case.
+   * A view of the member's client's own that changes `held` (what the client
+   * holds) into `content`. A view that has never been used is bound to the
+   * state first, by adding the client's own entity (which the client holds
+   * in any case), so that the entries it already holds can be marked.
    */
   private giveBridge(member: Member, held: Content, content: Content, markKept: boolean): void {
-    const bridge = new StateView();
-    bridge.add(member.object);
+    const bridge = this.takeView();
+    if (bridge.id < 0) bridge.add(member.object);
     transform(bridge, held, content, markKept);
     member.bridge = bridge;
     member.client.view = bridge;
@@ -230,7 +236,18 @@ export class SharedViews {
   private dropIfEmpty(group: Group): void {
     if (group.members.size > 0) return;
     this.groups.delete(group.key);
-    group.view.dispose();
+    this.recycle(group.view, group.content);
+  }
+
+  private takeView(): StateView {
+    return this.spare.pop() ?? new StateView();
+  }
+
+  /** Empties a view that holds `content` (its entries and its pending changes) and keeps it for reuse. */
+  private recycle(view: StateView, content: Content): void {
+    unmark(view, content);
+    view.changes.clear();
+    this.spare.push(view);
   }
 
   /** The group of the cell holding (x, y, z), created with its content if nobody stands there yet. */
@@ -245,7 +262,7 @@ export class SharedViews {
     const box = this.is3d
       ? [ix * cell - range, iy * cell - range, iz * cell - range, (ix + 1) * cell + range, (iy + 1) * cell + range, (iz + 1) * cell + range]
       : [ix * cell - range, iy * cell - range, -Infinity, (ix + 1) * cell + range, (iy + 1) * cell + range, Infinity];
-    group = { key, view: new StateView(), box, content: EMPTY, sent: EMPTY, members: new Set() };
+    group = { key, view: this.takeView(), box, content: EMPTY, sent: EMPTY, members: new Set() };
     this.groups.set(key, group);
     this.setContent(group, this.query(group));
     return group;
@@ -264,6 +281,11 @@ export class SharedViews {
     const objects = ids.map(this.objectOf);
     return { ids, objects };
   }
+}
+
+function hasSettled(group: Group): boolean {
+  for (const member of group.members) if (member.bridge === undefined) return true;
+  return false;
 }
 
 function inside(box: readonly number[], x: number, y: number, z: number): boolean {

@@ -76,6 +76,19 @@ export function transform(view: StateView, from: Content, to: Content, markKept 
   }
 }
 
+/**
+ * Clears a view's visibility marks on every entry of `content` and on what
+ * each holds: as many view.remove calls would, without queuing the deletes
+ * (for a view that is being emptied for reuse, whose changes are dropped).
+ */
+export function unmark(view: StateView, content: Content): void {
+  const clear = (tree: ChangeTree): void => {
+    view.unmarkVisible(tree);
+    tree.forEachChild(clear);
+  };
+  for (const object of content.objects) clear(treeOf(object));
+}
+
 type ChangeTree = NonNullable<Parameters<StateView['markVisible']>[0]>;
 
 function treeOf(object: Schema): ChangeTree {

@@ -212,7 +212,7 @@ describe('Interest with shared views, through Colyseus encoding', () => {
           expect(interest.sharedViewCount).toBe(0);
           interest.scene.dispose();
         }),
-        { numRuns: 12 },
+        { numRuns: 25 },
       );
       expect(checked).toBeGreaterThan(2000);
       expect(switches).toBeGreaterThan(1000);
