@@ -31,11 +31,11 @@ const SEEN = 50;
 const STEP = 4;
 /** Patches per second (Colyseus's default patch rate, 50 ms). */
 const PATCHES_PER_SECOND = 20;
-/** Cell side of the shared views: half the range (see docs/colyseus.md, "Picking the cell"). */
-const CELL = RANGE / 2;
+/** Cell side of the shared views: the range (see docs/colyseus.md, "Picking the cell"). */
+const CELL = RANGE;
 
 // The full state of 20,000 entities outgrows the encoder's default 8 KiB buffer.
-Encoder.BUFFER_SIZE = Number(process.env.BUF ?? 2048) * 1024;
+Encoder.BUFFER_SIZE = 2 * 1024 * 1024;
 
 /** A simulated client: what the serializer needs of one, counting what it is sent. */
 interface CountingClient {
@@ -224,14 +224,15 @@ function within(server: BenchServer, minX: number, minY: number, maxX: number, m
 }
 
 function checkViews(context: SuiteContext): void {
-  const players = 600;
+  const players = context.quick ? 300 : 600;
+  const ticks = context.quick ? 4 : 8;
   const side = sideFor(players);
   const hand = new BenchServer('hand', players, side, 7);
   const exact = new BenchServer('exact', players, side, 7);
   const shared = new BenchServer('shared', players, side, 7);
   let entries = 0;
   let sharedEntries = 0;
-  for (let tick = 0; tick < 8; tick++) {
+  for (let tick = 0; tick < ticks; tick++) {
     for (const server of [hand, exact, shared]) server.tick();
     const a = hand.views();
     const b = exact.views();
@@ -256,8 +257,8 @@ function checkViews(context: SuiteContext): void {
     throw new Error('the hand filter and the adapter sent different byte counts for the same views');
   }
   context.note(
-    `views checked (${players} players, 8 ticks): the hand filter's equal the exact adapter's, ${(entries / 8 / players).toFixed(1)} entities per view on average, equal bytes sent; ` +
-      `every shared view holds its clients' exact views and nothing beyond their cell's bound, ${(sharedEntries / 8 / players).toFixed(1)} entities per client on average`,
+    `views checked (${players} players, ${ticks} ticks): the hand filter's equal the exact adapter's, ${(entries / ticks / players).toFixed(1)} entities per view on average, equal bytes sent; ` +
+      `every shared view holds its clients' exact views and nothing beyond their cell's bound, ${(sharedEntries / ticks / players).toFixed(1)} entities per client on average`,
   );
   for (const server of [hand, exact, shared]) server.dispose();
 }
@@ -280,7 +281,7 @@ export const colyseusSuite: Suite = {
   async run(context) {
     await init();
     checkViews(context);
-    const sizes = context.quick ? [300, 1000] : [1000, 5000, 20000];
+    const sizes = context.quick ? [200, 500] : [1000, 5000, 20000];
     const wholeTick = new Map<Way, number[]>(WAYS.map((way) => [way, []]));
     for (const players of sizes) {
       const side = sideFor(players);
@@ -306,7 +307,7 @@ export const colyseusSuite: Suite = {
       // tick, so a change in the machine's load falls on all of them alike.
       const ways = WAYS.map((way) => servers.get(way)!);
       for (const server of ways) server.reset();
-      const turns = context.pick({ smoke: 3, default: largest ? 2 : players > 2000 ? 5 : 10, full: largest ? 5 : players > 2000 ? 10 : 30 });
+      const turns = context.pick({ smoke: 3, default: largest ? 1 : players > 2000 ? 5 : 10, full: largest ? 3 : players > 2000 ? 10 : 30 });
       for (let k = 0; k < turns; k++) {
         for (let w = 0; w < ways.length; w++) ways[(k + w) % ways.length].tick();
       }
@@ -314,7 +315,7 @@ export const colyseusSuite: Suite = {
       const ms = (values: number[]): string => median(values).toFixed(1);
       const ratio = (a: number[], b: number[]): string => (median(a) / median(b)).toFixed(1);
       const kb = (server: BenchServer): string => (server.bytesPerClientPerSecond() / 1024).toFixed(1);
-      const label = `${players.toLocaleString('en-US')} players${largest ? ` (${turns} ticks each, fewer at this size)` : ''}`;
+      const label = `${players.toLocaleString('en-US')} players${largest ? ` (${turns} tick${turns > 1 ? 's' : ''} each, fewer at this size)` : ''}`;
       context.note(
         `${label}, per tick (median of ${turns} ticks taken in turns, ms; none / hand / exact / shared): ` +
           `interest step - / ${ms(hand.interestMs)} / ${ms(exact.interestMs)} / ${ms(shared.interestMs)}; ` +
