@@ -129,15 +129,16 @@ export class Interest {
   }
 
   /**
-   * Switches between a view per client (null) and shared views. Only while no
-   * client is registered: throws INVALID_ARGUMENT otherwise, or for a cell
-   * that is not > 0 (INVALID_NUMBER when not finite).
+   * Switches between a view per client (null) and shared views. Throws
+   * INVALID_NUMBER for a cell that is not finite, INVALID_ARGUMENT for one
+   * that is not > 0 or while any client is registered (NPCs may be).
    */
   setSharedViews(options: SharedViewOptions | null): void {
+    const shared = this.sharedViewsFor(options);
     if (this.clients > 0) {
       throw new SpatialError('INVALID_ARGUMENT', `cannot switch view sharing while ${this.clients} client(s) are registered`);
     }
-    this.shared = this.sharedViewsFor(options);
+    this.shared = shared;
   }
 
   /** Number of registered entities. */
