@@ -19,12 +19,15 @@ const PLACEMENT_KEYS = ['x', 'y', 'z', 'range'];
  * adapter sets it.
  */
 export interface InterestClient {
+  /** The view Colyseus encodes this client's patches from. */
   view?: StateView;
 }
 
 /** Where an entity stands and how far it sees. */
 export interface InterestPlacement {
+  /** Position on the x axis. */
   x: number;
+  /** Position on the y axis. */
   y: number;
   /** Required in a 3-D scene, ignored in a 2-D one. */
   z?: number;
@@ -53,6 +56,7 @@ export interface SharedViewOptions {
   cell: number;
 }
 
+/** Options of {@link Interest}. */
 export interface InterestOptions {
   /** Called for every enter and leave whose watcher is an NPC (clients' views are updated instead). */
   onNpcSight?: NpcSight;
