@@ -219,6 +219,36 @@ describe('Interest with shared views, through Colyseus encoding', () => {
     });
   }
 
+  it('groups by cubes in a 3-D scene: height decides the cell and what it holds', () => {
+    const state = new WorldState({ frame: 0 });
+    const serializer = new SchemaSerializer<WorldState>();
+    serializer.reset(state);
+    const interest = new Interest(new Scene({ dimensions: 3, defaultRange: 5 }), { sharedViews: { cell: 10 } });
+    const spawn = (id: number, kind: string): Entity => {
+      const entity = new Entity({ kind, x: 1, y: 1 });
+      state.entities.set(String(id), entity);
+      return entity;
+    };
+    const client = new DecodingClient();
+    interest.addClient(1, client as unknown as Client, spawn(1, 'player'), { x: 1, y: 1, z: 1 });
+    interest.addNpc(2, spawn(2, 'npc'), { x: 1, y: 1, z: 13 }); // beyond the range, inside the cell's bound (z up to 15)
+    interest.addNpc(3, spawn(3, 'npc'), { x: 1, y: 1, z: 31 }); // beyond the bound
+    client.acknowledge(serializer);
+    expect(client.held()).toEqual([1, 2]);
+    expect(codeOf(() => interest.move(1, 1, 1))).toBe('INVALID_NUMBER');
+    interest.move(1, 1, 1, 28); // up two cells: 3 is in range, 2 is beyond the new cell's bound (z from 15)
+    interest.update();
+    serializer.applyPatches([client as unknown as Client]);
+    expect(client.held()).toEqual([1, 3]);
+    interest.update(); // the client moves onto its cell's shared view
+    interest.move(3, 1, 1, 29);
+    interest.update();
+    serializer.applyPatches([client as unknown as Client]);
+    expect(client.held()).toEqual([1, 3]);
+    expect(interest.sharedViewCount).toBe(1);
+    interest.scene.dispose();
+  });
+
   it('refuses bad settings with a code and keeps the room as it was', () => {
     const room = sharedRoom('js');
     const { interest } = room;
