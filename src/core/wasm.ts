@@ -27,6 +27,15 @@ let loading: Promise<void> | null = null;
  * resolves. Objects created with `backend: 'js'` need no init(). Idempotent:
  * every call after the first, including concurrent ones, shares the same
  * instantiation.
+ *
+ * @example
+ * ```ts
+ * import { init, Scene } from 'spatialkit';
+ *
+ * await init();                  // once, before the first wasm-backed object
+ * new Scene().backend;           // -> 'wasm'
+ * new Scene({ backend: 'js' });  // the TypeScript backend needs no init()
+ * ```
  */
 export function init(): Promise<void> {
   if (loading === null) {

@@ -49,6 +49,25 @@ describe('API reference', () => {
     expect(status).toBe(0);
   });
 
+  it("opens on the README's introduction, with working links to the guides, and shows the examples of the doc comments", () => {
+    const out = mkdtempSync(join(tmpdir(), 'spatialkit-api-'));
+    try {
+      const run = spawnSync(process.execPath, [typedoc, '--options', join(root, 'typedoc.json'), '--out', out], { cwd: root, encoding: 'utf8' });
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      const index = readFileSync(join(out, 'index.html'), 'utf8');
+      expect(index).toContain('The spatial core of a game world');
+      expect(index).toContain('Quick start');
+      const guides = [...index.matchAll(/href="(media\/[^"#]+\.md)"/g)].map((match) => match[1]);
+      for (const guide of ['scene', 'quadtree', 'graph', 'gridmap', 'errors']) expect(guides, guide).toContain(`media/${guide}.md`);
+      for (const guide of guides) expect(existsSync(join(out, guide)), guide).toBe(true);
+      const scene = readFileSync(join(out, 'classes', 'Scene.html'), 'utf8').replace(/<[^>]+>/g, '');
+      expect(scene).toContain('Example');
+      expect(scene).toContain('new Scene({ defaultRange: 50 })');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('fails on an exported symbol without a doc comment', () => {
     // The same configuration over a one-file project whose export has no
     // comment: this is what keeps the first test from passing vacuously.
@@ -104,6 +123,7 @@ describe('hand-written documentation', () => {
     expect(documented('docs/scene.md', 'defaultRange')).toBe(new Scene({ backend: 'js' }).defaultRange);
     expect(documented('docs/quadtree.md', 'capacity')).toBe(new QuadTree({ bounds, backend: 'js' }).capacity);
     expect(documented('docs/quadtree.md', 'depth')).toBe(new QuadTree({ bounds, mode: 'fixed', backend: 'js' }).depth);
+    expect(read('docs/scene.md')).toMatch(new RegExp(`^\\| \`index\` \\| \`'${new Scene({ backend: 'js' }).index}'\` \\|`, 'm'));
   });
 
   it('has no relative link to a file that does not exist', () => {
