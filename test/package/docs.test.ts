@@ -86,6 +86,31 @@ describe('API reference', () => {
   });
 });
 
+describe('the README', () => {
+  /** The README's fenced blocks in order: info string and code. */
+  const blocks = (): Array<{ lang: string; code: string[] }> =>
+    [...read('README.md').matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({ lang: match[1], code: match[2].trimEnd().split('\n') }));
+
+  it('opens with a quick start: the tarball installed, then ten lines of code that await init() and use one Scene', () => {
+    const [install, first] = blocks();
+    expect(install.lang).toBe('sh');
+    expect(install.code.join('\n')).toMatch(/npm pack/);
+    expect(install.code.join('\n')).toMatch(/npm install \S*spatialkit-\S+\.tgz/);
+    expect(first.lang).toBe('ts');
+    expect(first.code.filter((line) => line.trim() !== '').length).toBeLessThanOrEqual(10);
+    expect(first.code.join('\n')).toMatch(/await init\(\)/);
+    expect(first.code.join('\n')).toMatch(/new Scene\(/);
+    expect(first.code.join('\n')).toMatch(/dispose\(\)/);
+  });
+
+  it('says how long the test run takes and that the package is not on the registry yet', () => {
+    const text = read('README.md');
+    expect(text).toMatch(/npm test .*about \d+ minutes/);
+    expect(text).toMatch(/not on the npm registry/);
+    expect(text).toMatch(/integers in \[0, 2\^31 - 1\]/);
+  });
+});
+
 describe('hand-written documentation', () => {
   it('lists every error code of SpatialErrorCode', () => {
     const codes = errorCodes();
