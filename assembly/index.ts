@@ -6,3 +6,6 @@ export * from './gridmap/exports';
 export * from './quadtree/quadtree';
 export * from './scene/lists';
 export * from './scene/grid';
+export * from './quadtree/batch';
+export * from './quadtree/static';
+export { qbIds, qbOffsets } from './quadtree/results';

@@ -1,8 +1,10 @@
 // wasm, js and a brute-force oracle driven by identical random operation
-// sequences: every answer must agree, id for id.
+// sequences: every answer must agree, id for id. Trees with bounds, with
+// bounds far smaller than their items and without bounds; sequences that
+// empty the tree and fill it again.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init, QuadTree, SpatialError } from '../../src/index.js';
+import { init, QuadTree, SpatialError, type QuadTreeBounds } from '../../src/index.js';
 import { RectOracle, type Rect } from './rect-oracle.js';
 
 beforeAll(() => init());
@@ -27,7 +29,8 @@ type Op =
   | { kind: 'update'; id: number; rect: Rect }
   | { kind: 'remove'; id: number }
   | { kind: 'capacity'; capacity: number }
-  | { kind: 'bounds'; rect: Rect }
+  | { kind: 'bounds'; rect: Rect | null }
+  | { kind: 'removeAll' }
   | { kind: 'query'; rect: Rect; stopAfter: number }
   | { kind: 'clear' }
   | { kind: 'nearest'; x: number; y: number; k: number; maxDistance: number | undefined }
@@ -68,9 +71,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 20, arbitrary: fc.record({ kind: fc.constant('update' as const), id, rect }) },
   { weight: 10, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('capacity' as const), capacity: fc.integer({ min: 1, max: 9 }) }) },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('bounds' as const), rect }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('bounds' as const), rect: fc.option(rect, { nil: null, freq: 4 }) }) },
   { weight: 15, arbitrary: fc.record({ kind: fc.constant('query' as const), rect: box, stopAfter: fc.integer({ min: 0, max: 6 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeAll' as const) }) },
   ...searchOps,
 );
 
@@ -79,8 +83,10 @@ const config = fc.record({
   capacity: fc.integer({ min: 1, max: 6 }),
   maxDepth: fc.integer({ min: 1, max: 8 }),
   depth: fc.integer({ min: 1, max: 5 }),
-  bounds: fc.constantFrom<Rect>([0, 0, 100, 100], [0, 0, 64, 32], [10, 10, 10, 10], [-50, 0, 50, 100]),
+  bounds: fc.constantFrom<Rect | null>([0, 0, 100, 100], [0, 0, 64, 32], [10, 10, 10, 10], [-50, 0, 50, 100], null),
 });
+
+const boundsOf = (r: Rect | null): QuadTreeBounds | undefined => (r === null ? undefined : { minX: r[0], minY: r[1], maxX: r[2], maxY: r[3] });
 
 /** Runs fn on both trees; both must throw the same code or both return equal values. */
 function both<T>(trees: QuadTree[], fn: (tree: QuadTree) => T): { value?: T; code?: string } {
@@ -129,9 +135,20 @@ function checkAll(trees: QuadTree[], oracle: RectOracle): void {
 
 type Config = typeof config extends fc.Arbitrary<infer C> ? C : never;
 
+/** Trees whose last item was just removed hold what fresh ones with their bounds do: one cell and the same bytes. */
+function expectAsNew(trees: QuadTree[], cfg: Config, bounds: Rect | null): void {
+  for (const tree of trees) {
+    const fresh = new QuadTree({ bounds: boundsOf(bounds), mode: cfg.mode, maxDepth: cfg.maxDepth, depth: cfg.depth, backend: tree.backend });
+    expect(Array.from(tree.cells())).toEqual(Array.from(fresh.cells()));
+    expect(tree.depth).toBe(fresh.depth);
+    expect(tree.byteSize).toBe(fresh.byteSize);
+    fresh.dispose();
+  }
+}
+
 function run(cfg: Config, ops: Op[]): void {
-  const [minX, minY, maxX, maxY] = cfg.bounds;
-  const options = { bounds: { minX, minY, maxX, maxY }, mode: cfg.mode, capacity: cfg.capacity, maxDepth: cfg.maxDepth, depth: cfg.depth };
+  const options = { bounds: boundsOf(cfg.bounds), mode: cfg.mode, capacity: cfg.capacity, maxDepth: cfg.maxDepth, depth: cfg.depth };
+  let bounds = cfg.bounds;
   let trees = [new QuadTree({ ...options, backend: 'wasm' }), new QuadTree({ ...options, backend: 'js' })];
   const oracle = new RectOracle();
   try {
@@ -165,9 +182,14 @@ function run(cfg: Config, ops: Op[]): void {
         case 'capacity':
           both(trees, (t) => t.setCapacity(o.capacity));
           break;
-        case 'bounds': {
-          const [a, b, c, d] = o.rect;
-          both(trees, (t) => t.setBounds({ minX: a, minY: b, maxX: c, maxY: d }));
+        case 'bounds':
+          both(trees, (t) => t.setBounds(boundsOf(o.rect)));
+          bounds = o.rect;
+          break;
+        case 'removeAll': {
+          const held = [...oracle.rects.keys()];
+          for (const i of held) expect(both(trees, (t) => t.remove(i)).value).toBe(oracle.remove(i));
+          if (held.length > 0) expectAsNew(trees, cfg, bounds);
           break;
         }
         case 'clear':
@@ -264,6 +286,31 @@ describe('QuadTree parity: wasm, js and brute force', () => {
         run(cfg, [{ kind: 'insertMany', items: first }, ...ops, { kind: 'clear' }, { kind: 'insertMany', items: second }, ...more]),
       ),
       { numRuns: 40 },
+    );
+  });
+
+  it('agree when items land far beyond the bounds, and through fill / empty / refill cycles, with bounds and without', () => {
+    // Coordinates up to a million times the bounds, and a few at the edge of what a double holds.
+    const far = fc.oneof(
+      { weight: 6, arbitrary: coord },
+      { weight: 3, arbitrary: fc.integer({ min: -40, max: 40 }).map((v) => v * 25_000) },
+      { weight: 1, arbitrary: fc.constantFrom(-1e300, -3e15, 3e15, 1e300, Number.MAX_VALUE / 2) },
+    );
+    const farRect = fc.tuple(far, far, extent, extent).map(([x, y, w, h]): Rect => [x, y, x + w, y + h]);
+    const cycleOp = fc.oneof(
+      { weight: 12, arbitrary: fc.record({ kind: fc.constant('insert' as const), id: fc.integer({ min: 0, max: 60 }), rect: farRect }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('insertMany' as const), items: fc.array(fc.record({ id: fc.integer({ min: 0, max: 60 }), rect: farRect }), { maxLength: 40 }) }) },
+      { weight: 8, arbitrary: fc.record({ kind: fc.constant('update' as const), id: fc.integer({ min: 0, max: 60 }), rect: farRect }) },
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('remove' as const), id: fc.integer({ min: 0, max: 60 }) }) },
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('query' as const), rect: box, stopAfter: fc.integer({ min: 0, max: 6 }) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('bounds' as const), rect: fc.option(rect, { nil: null }) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('capacity' as const), capacity: fc.integer({ min: 1, max: 9 }) }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('removeAll' as const) }) },
+      ...searchOps,
+    );
+    fc.assert(
+      fc.property(config, fc.array(cycleOp, { minLength: 40, maxLength: 200, size: 'max' }), (cfg, ops) => run(cfg, ops)),
+      { numRuns: 120 },
     );
   });
 

@@ -641,7 +641,7 @@ export class GridIndexCore implements SceneBackend {
   }
 
   /** Judges the step set in o, n, oldR, newR at every level that holds entities. */
-  private step(): void {
+  private judgeStep(): void {
     for (const l of this.active) {
       const lv = this.levels[l];
       this.visitRegions(lv, this.region(lv, this.o, this.oldR, true, this.rectA), this.region(lv, this.n, this.newR, true, this.rectB));
@@ -777,7 +777,7 @@ export class GridIndexCore implements SceneBackend {
     this.o.fill(NaN);
     this.oldR.fill(NaN);
     this.begin(Visit.Step, slot, false);
-    this.step();
+    this.judgeStep();
     this.uncountOld();
     this.chooseCellSize(this.slotLevel[slot]);
   }
@@ -796,7 +796,7 @@ export class GridIndexCore implements SceneBackend {
     this.keepShape();
     this.relocate(slot, n);
     this.begin(Visit.Step, slot, this.moveEvents);
-    this.step();
+    this.judgeStep();
   }
 
   /** Moves slot s's record to position p: in place when the cell stays, else to the new cell. */
@@ -828,7 +828,7 @@ export class GridIndexCore implements SceneBackend {
     this.n.fill(NaN);
     this.newR.fill(NaN);
     this.begin(Visit.Step, slot, false);
-    this.step();
+    this.judgeStep();
     this.uncountOld();
   }
 
@@ -847,7 +847,7 @@ export class GridIndexCore implements SceneBackend {
     this.unplace(slot);
     this.place(slot, this.rangeLevel(), this.n, this.newR);
     this.begin(Visit.Step, slot, false);
-    this.step();
+    this.judgeStep();
     this.uncountOld();
     this.chooseCellSize(this.slotLevel[slot]);
   }
@@ -862,7 +862,7 @@ export class GridIndexCore implements SceneBackend {
     this.nSees = sees;
     this.setShape(slot);
     this.begin(Visit.Step, slot, false);
-    this.step();
+    this.judgeStep();
     this.uncountOld();
   }
 
