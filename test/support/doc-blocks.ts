@@ -203,7 +203,7 @@ const TYPED_ARRAYS = ['Int8Array', 'Uint8Array', 'Int16Array', 'Uint16Array', 'I
 export function expectedValue(claim: string, closeTo: (value: number, digits: number) => unknown, where: string): { value: unknown; unordered: boolean } {
   const unordered = / in any order$/.test(claim);
   let text = unordered ? claim.replace(/ in any order$/, '') : claim;
-  for (const name of TYPED_ARRAYS) text = text.replace(new RegExp(`^${name} (\\[.*\\])$`), `${name}.from($1)`);
+  text = typedArraysAsCalls(text);
   text = text.replace(/(?<![\w.'"])(-?\d+)\.(\d+)(?![\w.])/g, (_, whole: string, decimals: string) => `__closeTo(${whole}.${decimals}, ${decimals.length})`);
   let value: unknown;
   try {
@@ -212,6 +212,21 @@ export function expectedValue(claim: string, closeTo: (value: number, digits: nu
     throw new Error(`${where}: the claim '${claim}' is not a value (${String(error)}); prose after a value starts with a colon`);
   }
   return { value: unordered ? sortedEntries(value) : value, unordered };
+}
+
+/** `Int32Array [1, 2]` (as Node prints a typed array), anywhere in a claim, as `Int32Array.from([1, 2])`. */
+function typedArraysAsCalls(text: string): string {
+  const start = new RegExp(`\\b(${TYPED_ARRAYS.join('|')}) \\[`).exec(text);
+  if (start === null) return text;
+  const open = start.index + start[0].length - 1;
+  let depth = 0;
+  let close = open;
+  for (; close < text.length; close++) {
+    if (text[close] === '[') depth++;
+    else if (text[close] === ']' && --depth === 0) break;
+  }
+  const rest = typedArraysAsCalls(text.slice(close + 1));
+  return `${text.slice(0, start.index)}${start[1]}.from(${text.slice(open, close + 1)})${rest}`;
 }
 
 /** The entries of an array or typed array, sorted by their JSON text (numbers by value). */
