@@ -20,8 +20,9 @@ import { sceneSuite } from './scene.js';
 import { colyseusSuite } from './colyseus.js';
 import { sceneNearestSuite } from './scene-nearest.js';
 import { queriesSuite } from './queries.js';
+import { regionsSuite } from './regions.js';
 
-const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, queriesSuite, quadtreeCastsSuite, quadtreeUnboundedSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
+const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, queriesSuite, quadtreeCastsSuite, quadtreeUnboundedSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite, regionsSuite];
 const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
 const args = process.argv.slice(2);

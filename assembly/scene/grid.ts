@@ -12,7 +12,7 @@
 // (read only for records near the edge of a grown box), and a PairSet the
 // pairs visible only thanks to a margin (the held set).
 import { inCircle } from './circle';
-import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
+import { IntList, newIntList, freeIntList } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 import { PairSet, newPairSet, freePairSet } from './pair-set';
 import {
@@ -241,7 +241,7 @@ function newLevel(size: f64): Level {
  * What one step reads and writes on the way is the Step record (`step`).
  */
 @unmanaged
-class GridScene {
+export class GridScene {
   dims: i32;
   cellSize: f64;
   /** Bytes per record: RECORD_BYTES_2D or RECORD_BYTES_3D. */
@@ -1444,13 +1444,9 @@ function grownTable(from: usize, used: usize, bytes: usize): usize {
   return to;
 }
 
-@inline function grid(ptr: i32): GridScene {
-  return changetype<GridScene>(<usize>ptr);
-}
+// ---- what assembly/scene/exports.ts calls beyond the scene's methods ---------
 
-// ---- exports --------------------------------------------------------------
-
-export function aoiGridCreate(dims: i32, cellSize: f64): i32 {
+export function newGridScene(dims: i32, cellSize: f64): GridScene {
   const s = changetype<GridScene>(heap.alloc(offsetof<GridScene>()));
   memory.fill(changetype<usize>(s), 0, offsetof<GridScene>());
   s.dims = dims;
@@ -1464,11 +1460,10 @@ export function aoiGridCreate(dims: i32, cellSize: f64): i32 {
   s.held = newPairSet();
   s.gathered = heap.alloc(<usize>GATHER_CELLS << 3);
   s.ensureSlot(15);
-  return <i32>changetype<usize>(s);
+  return s;
 }
 
-export function aoiGridDestroy(ptr: i32): void {
-  const s = grid(ptr);
+export function freeGridScene(s: GridScene): void {
   s.clear();
   for (let l = 0; l < s.levelCount; l++) {
     const lv = load<u32>(s.levels + (<usize>l << 2));
@@ -1487,43 +1482,10 @@ export function aoiGridDestroy(ptr: i32): void {
   freeIntList(s.listed);
   freeKNearest(s.picker);
   heap.free(s.gathered);
-  heap.free(<usize>ptr);
+  heap.free(changetype<usize>(s));
 }
 
-/** Adds slot with id; a watcher's margin (>= 0) keeps a target seen until it is outside the range grown by the margin. */
-export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32, margin: f64): void {
-  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees, margin);
-}
-
-export function aoiGridSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
-  grid(ptr).setLayers(slot, layer, sees);
-}
-
-export function aoiGridMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
-  grid(ptr).move(slot, x, y, z);
-}
-
-export function aoiGridRemove(ptr: i32, slot: i32): void {
-  grid(ptr).remove(slot);
-}
-
-/** Changes slot's range, shape and margin. */
-export function aoiGridSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, margin: f64): void {
-  grid(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0, margin);
-}
-
-/** Writes every held pair (visible only thanks to the watcher's margin) into the result buffer as slots w, t; returns the number of i32 written. */
-export function aoiGridHeldPairs(ptr: i32): i32 {
-  return grid(ptr).heldPairs();
-}
-
-/** Makes (w, t) visible if w's grown range holds t, the masks meet and the pair is not visible (see GridScene.hold). */
-export function aoiGridHold(ptr: i32, w: i32, t: i32): void {
-  grid(ptr).hold(w, t);
-}
-
-export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
-  const s = grid(ptr);
+export function aoiGridMoveMany(s: GridScene, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
   for (let k = 0; k < count; k++) {
     if ((k & (FETCH_AHEAD - 1)) == 0) s.fetchAhead(<usize>slots, k, count);
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
@@ -1532,8 +1494,7 @@ export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32,
 }
 
 /** Adds in array order, with the events of as many add calls; ranges[k] is a square (cube) half-extent. */
-export function aoiGridAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
-  const s = grid(ptr);
+export function aoiGridAddMany(s: GridScene, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
   for (let k = 0; k < count; k++) {
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
     const r = load<f64>(<usize>ranges + (<usize>k << 3));
@@ -1541,47 +1502,8 @@ export function aoiGridAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32,
   }
 }
 
-export function aoiGridEventLength(ptr: i32): i32 {
-  return grid(ptr).events.length;
-}
-
-export function aoiGridEventData(ptr: i32): i32 {
-  return <i32>grid(ptr).events.data;
-}
-
-export function aoiGridEventReset(ptr: i32): void {
-  forgetEvents(grid(ptr).events);
-}
-
-/** Whether moves produce move events (on by default). */
-export function aoiGridSetMoveEvents(ptr: i32, on: i32): void {
-  grid(ptr).noMoves = on ? 0 : 1;
-}
-
-export function aoiGridQuery(ptr: i32, slot: i32): i32 {
-  return grid(ptr).query(slot);
-}
-
-export function aoiGridWatchers(ptr: i32, slot: i32): i32 {
-  return grid(ptr).watchers(slot);
-}
-
-export function aoiGridQueryBox(ptr: i32, minX: f64, minY: f64, minZ: f64, maxX: f64, maxY: f64, maxZ: f64): i32 {
-  return grid(ptr).queryBox(minX, minY, minZ, maxX, maxY, maxZ);
-}
-
-/** Writes the ids of the k entities nearest to (x, y, z) into the result buffer, nearest first; returns their count. */
-export function aoiGridNearest(ptr: i32, x: f64, y: f64, z: f64, k: i32, maxDistance: f64, filtered: i32, mask: i32): i32 {
-  return grid(ptr).nearest(x, y, z, k, maxDistance, filtered != 0, mask);
-}
-
-export function aoiGridResultData(ptr: i32): i32 {
-  return <i32>grid(ptr).results.data;
-}
-
 /** Writes slot's position into the result buffer as three doubles; returns its address. */
-export function aoiGridPositionOf(ptr: i32, slot: i32): i32 {
-  const s = grid(ptr);
+export function aoiGridPositionOf(s: GridScene, slot: i32): i32 {
   s.readOld(slot);
   const results = s.results;
   results.reserve(6);
@@ -1592,8 +1514,7 @@ export function aoiGridPositionOf(ptr: i32, slot: i32): i32 {
 }
 
 /** Writes the positions of count slots (i32s at slots) into the result buffer, three doubles each; returns its address. */
-export function aoiGridPositions(ptr: i32, slots: i32, count: i32): i32 {
-  const s = grid(ptr);
+export function aoiGridPositions(s: GridScene, slots: i32, count: i32): i32 {
   const results = s.results;
   results.reserve(6 * count);
   for (let k = 0; k < count; k++) {
@@ -1604,12 +1525,4 @@ export function aoiGridPositions(ptr: i32, slots: i32, count: i32): i32 {
     store<f64>(at, s.oz, 16);
   }
   return <i32>results.data;
-}
-
-export function aoiGridClear(ptr: i32): void {
-  grid(ptr).clear();
-}
-
-export function aoiGridBytes(ptr: i32): f64 {
-  return grid(ptr).bytes();
 }

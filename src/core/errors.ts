@@ -13,6 +13,9 @@ export type SpatialErrorCode =
   | 'NOT_INITIALIZED'
   | 'DISPOSED'
   | 'INVALID_SNAPSHOT'
+  | 'INVALID_LAYOUT'
+  | 'OUTSIDE_REGIONS'
+  | 'RANGE_TOO_LARGE'
   | 'INTERNAL';
 
 /**

@@ -3,7 +3,10 @@
 // out and restoring copies it in, in one memcpy each.
 import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
-import { wasmCore, type Core } from '../core/wasm.js';
+import type { CoreOf } from '../core/wasm.js';
+import { quadtreeModule } from './wasm.js';
+
+type Core = CoreOf<typeof quadtreeModule>;
 import { checkBlock, type BlockParts } from './static-format.js';
 import type { StaticCore } from './js/static.js';
 import { WasmBatchQueries } from './wasm-batch.js';
@@ -32,7 +35,7 @@ export class WasmStaticTree implements StaticCore {
 
   /** Builds the tree of items ids[i] with rects rects[4i..4i+3] (checked by the caller). */
   static build(ids: Int32Array, rects: Float64Array): WasmStaticTree {
-    const core = wasmCore();
+    const core = quadtreeModule.core();
     const n = ids.length;
     const input = new WasmBuffer(core.exports, core.memory);
     try {
@@ -51,7 +54,7 @@ export class WasmStaticTree implements StaticCore {
    * the checksum run by the core); throws as checkBlock, with nothing kept.
    */
   static adopt(bytes: Uint8Array): WasmStaticTree {
-    const core = wasmCore();
+    const core = quadtreeModule.core();
     const block = core.exports.alloc(bytes.length);
     let parts: BlockParts;
     try {

@@ -106,7 +106,7 @@ export class StaticQuadTree {
     return this.core.size;
   }
 
-  /** Bytes the tree holds: exactly the length of {@link toBuffer}'s bytes (about 36 per item). */
+  /** Bytes the tree holds: exactly the length of {@link toBuffer}'s bytes (about 39 per item, nodes included). */
   get byteSize(): number {
     this.alive();
     return blockParts(this.core.size, nodeCount(this.core.size)).bytes;

@@ -3,19 +3,24 @@
 // buffer in linear memory and this side copies them out in one slice.
 import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect, type Freeable } from '../core/reclaim.js';
-import { wasmCore, type Core } from '../core/wasm.js';
+import bytes from '../../build/quadtree.wasm';
+import { instantiate } from '../../build/quadtree.js';
+import { WasmModule, type CoreOf } from '../core/wasm.js';
 import type { Box, QuadTreeBackend, QuadTreeMode, QuadTreeSettings, SegmentHits } from './backend.js';
 import { WasmBatchQueries } from './wasm-batch.js';
 
+/** The QuadTree's wasm module, built from assembly/quadtree/exports.ts. */
+export const quadtreeModule = new WasmModule('quadtree', bytes, instantiate);
+
 export class WasmQuadTree implements QuadTreeBackend {
-  private readonly core: Core;
+  private readonly core: CoreOf<typeof quadtreeModule>;
   private readonly handle: number;
   private readonly batch: WasmBuffer;
   /** What the tree owns besides its record, freed with it if it is garbage-collected undisposed. */
   private readonly owned: Freeable[] = [];
 
   constructor(bounds: Box | null, capacity: number, maxLevels: number, mode: QuadTreeMode) {
-    this.core = wasmCore();
+    this.core = quadtreeModule.core();
     const [minX, minY, maxX, maxY] = bounds ?? [0, 0, 0, 0];
     this.handle = this.core.exports.qtCreate(minX, minY, maxX, maxY, bounds !== null, capacity, maxLevels, mode === 'split' ? 0 : 1);
     this.batch = new WasmBuffer(this.core.exports, this.core.memory);

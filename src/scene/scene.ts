@@ -321,6 +321,19 @@ export class Scene {
     this.shapes.setRange(slot, rx, ry, rz, watcher, round, margin);
   }
 
+  /**
+   * Makes watcher see target as though it had seen it all along, so that a
+   * pair held only by watcher's margin carries over from another scene (a
+   * neighbouring region's, say): when the masks meet and target is inside
+   * watcher's range grown by its margin, and watcher does not see it yet,
+   * the pair becomes visible with an enter event; otherwise nothing changes.
+   */
+  hold(watcher: number, target: number): void {
+    this.alive();
+    const w = this.slotOf(watcher);
+    this.core.hold(w, this.slotOf(target));
+  }
+
   /** True when id is in the scene. */
   has(id: number): boolean {
     this.alive();
