@@ -105,7 +105,8 @@ describe('every example', () => {
         strict: true,
         noEmit: true,
         skipLibCheck: true,
-        paths: { spatialkit: [join(root, 'src/index.ts')], 'spatialkit/colyseus': [join(root, 'src/colyseus.ts')] },
+        // The package's entries as the vitest config resolves them: src/index.ts, and src/<name>/index.ts or src/<name>.ts.
+        paths: { spatialkit: [join(root, 'src/index.ts')], 'spatialkit/*': [join(root, 'src/*/index.ts'), join(root, 'src/*.ts')] },
       },
     );
     const whereOf = new Map(files.map(({ file, block }) => [file, block]));
