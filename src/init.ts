@@ -17,6 +17,15 @@ const loadAll = once(async () => {
  * concurrent ones, shares the same load; a failed load may be retried. The
  * entries `spatialkit/scene`, `spatialkit/quadtree`, `spatialkit/graph` and
  * `spatialkit/gridmap` each have an `init()` that loads its own module only.
+ *
+ * @example
+ * ```ts
+ * import { init, Scene } from 'spatialkit';
+ *
+ * await init();                  // once, before the first wasm-backed object
+ * new Scene().backend;           // -> 'wasm'
+ * new Scene({ backend: 'js' });  // the TypeScript backend needs no init()
+ * ```
  */
 export function init(): Promise<void> {
   return loadAll();

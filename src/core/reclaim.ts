@@ -4,15 +4,19 @@
 // object, the registry frees the record and its buffers, and the core's
 // allocator hands that memory to later objects. dispose() frees at once and
 // cancels the registration, so nothing is freed twice.
-import type { WasmBuffer } from './memory.js';
+
+/** Memory an object owns besides its record: a WasmBuffer, or anything holding some. */
+export interface Freeable {
+  free(): void;
+}
 
 /** What frees one object's wasm memory. It must not reach the object, or the object would never be collected. */
 interface Held {
   /** The core's destructor of the object's record. */
   readonly destroy: (handle: number) => void;
   readonly handle: number;
-  /** Buffers the object owns in linear memory. */
-  readonly buffers: readonly WasmBuffer[];
+  /** What else the object owns; read when freeing, so the object may add to the list later. */
+  readonly buffers: readonly Freeable[];
 }
 
 function free(held: Held): void {
@@ -27,7 +31,7 @@ const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRe
  * Frees `handle` with `destroy`, and `buffers`, once `owner` has been
  * garbage-collected without {@link forgetOnCollect} being called first.
  */
-export function freeOnCollect(owner: object, destroy: (handle: number) => void, handle: number, buffers: readonly WasmBuffer[] = []): void {
+export function freeOnCollect(owner: object, destroy: (handle: number) => void, handle: number, buffers: readonly Freeable[] = []): void {
   registry?.register(owner, { destroy, handle, buffers }, owner);
 }
 

@@ -179,6 +179,21 @@ function createBackend(backend: Backend | undefined): GraphBackend {
  * point-to-point (A*, Dijkstra, bidirectional Dijkstra, SPFA) shortest paths.
  * `Id` narrows the ids in TypeScript: `new Graph<string>()`, and graphs from
  * {@link Graph.fromEdges} are `Graph<number>`.
+ *
+ * @example
+ * ```ts
+ * import { init, Graph } from 'spatialkit';
+ * await init();
+ *
+ * const roads = new Graph<string>({ directed: false });
+ * roads.addVertex('mill', { x: 0, y: 0 });   // positions feed A*
+ * roads.addVertex('keep', { x: 6, y: 8 });
+ * roads.addEdge('mill', 'bridge', 4);         // 'bridge' is created, without a position
+ * roads.addEdge('bridge', 'keep', 7);
+ * roads.addEdge('mill', 'keep', 12);
+ * roads.path('keep', 'mill');                 // -> { path: ['keep', 'bridge', 'mill'], cost: 11 }
+ * roads.dijkstra('mill').distance('keep');    // -> 11
+ * ```
  */
 export class Graph<Id extends VertexId = VertexId> {
   /** False for an undirected graph (each edge is both arcs, with one weight). */
@@ -500,6 +515,20 @@ export class Graph<Id extends VertexId = VertexId> {
    * 'bidirectional' throw NEGATIVE_WEIGHT on a graph with a negative edge;
    * 'spfa' throws NEGATIVE_CYCLE when one is reachable from the source.
    * Unknown option keys throw INVALID_ARGUMENT.
+   *
+   * @example
+   * ```ts
+   * import { init, Graph } from 'spatialkit';
+   * await init();
+   *
+   * const g = new Graph();
+   * g.addEdge('a', 'b', 2);
+   * g.addEdge('b', 'c', -1);                           // a negative edge: SPFA finds the way
+   * g.addEdge('a', 'c', 3);
+   * g.path('a', 'c');                                  // -> { path: ['a', 'b', 'c'], cost: 1 }
+   * g.path('c', 'a');                                  // -> null: unreachable
+   * g.path('a', 'c', { algorithm: 'dijkstra' });       // -> throws NEGATIVE_WEIGHT
+   * ```
    */
   path(source: Id, target: Id, options: PathOptions<Id> = {}): PathResult<Id> | null {
     this.alive();

@@ -120,7 +120,26 @@ function checkOption<T extends string>(name: string, value: unknown, allowed: Re
   throw new SpatialError('INVALID_ARGUMENT', `${name} must be one of ${Object.keys(allowed).join(', ')}, got ${String(value)}`);
 }
 
-/** A width x height tile map: cells are walkable or blocked and carry an entering cost. */
+/**
+ * A width x height tile map: cells are walkable or blocked and carry an
+ * entering cost.
+ *
+ * @example
+ * ```ts
+ * import { init, GridMap } from 'spatialkit';
+ * await init();
+ *
+ * const grid = GridMap.fromArray(5, 3, [
+ *   [0, 0, 0, 0, 0],
+ *   [0, 1, 1, 1, 0],   // 1: blocked
+ *   [0, 0, 0, 0, 0],
+ * ]);
+ * const route = grid.findPath(0, 1, 4, 1);  // around the wall, above or below it
+ * route?.cost;                              // -> 6
+ * route?.path.length;                       // -> 7: every cell from start to target
+ * grid.isWalkable(2, 1);                    // -> false
+ * ```
+ */
 export class GridMap {
   /** Columns: x runs over 0 .. width - 1. */
   readonly width: number;
@@ -230,6 +249,19 @@ export class GridMap {
    * throw INVALID_ARGUMENT. With `smooth` or
    * Theta* the path lists corners only; with `maxExpansions` the result may
    * be partial (see {@link FindPathOptions}).
+   *
+   * @example
+   * ```ts
+   * import { init, GridMap } from 'spatialkit';
+   * await init();
+   *
+   * const grid = new GridMap(10, 10);
+   * for (let y = 0; y < 9; y++) grid.setWalkable(5, y, false);     // a wall, open at the bottom
+   * grid.findPath(0, 0, 9, 0)?.cost;                               // -> 22.899
+   * grid.findPath(0, 0, 9, 0, { algorithm: 'jps' })?.cost;         // -> 22.899: the same optimum
+   * grid.findPath(0, 0, 9, 0, { diagonal: 'never' })?.cost;        // -> 27
+   * grid.findPath(0, 0, 5, 0);                                     // -> null: a blocked target
+   * ```
    */
   findPath(sx: number, sy: number, tx: number, ty: number, options: FindPathOptions = {}): GridPath | null {
     checkAlive(this.disposed, 'GridMap');

@@ -9,7 +9,7 @@ import { quadtreeModule } from './module.js';
  * Loads and instantiates the QuadTree's wasm module, the only one a QuadTree
  * needs. Idempotent: every call after the first, including concurrent ones,
  * shares the same load; a failed load may be retried. `init()` of the main
- * entry loads it too.
+ * entry loads it too. Objects created with `backend: 'js'` need no init().
  */
 export function init(): Promise<void> {
   return quadtreeModule.load();

@@ -240,6 +240,20 @@ function checkAtMost(name: string, value: number, limit: number): void {
  * A rectangle index for collision broad-phase: range queries and every
  * intersecting pair. Intersection is closed (shared edges and corners count);
  * a point is a zero-size rectangle.
+ *
+ * @example
+ * ```ts
+ * import { init, QuadTree } from 'spatialkit';
+ * await init();
+ *
+ * const tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: 1000, maxY: 1000 } });
+ * tree.insert(1, 10, 10, 20, 20);  // id, then two corners: minX, minY, maxX, maxY
+ * tree.insert(2, 20, 15, 30, 25);  // shares the edge x = 20 with 1
+ * tree.insert(3, 600, 600, 610, 610);
+ * tree.query(0, 0, 100, 100);      // -> [1, 2]
+ * tree.pairs();                    // -> [[1, 2]]
+ * tree.nearest(700, 700, 1);       // -> [3]
+ * ```
  */
 export class QuadTree implements Iterable<number> {
   /** Which implementation backs this tree. */
@@ -466,7 +480,23 @@ export class QuadTree implements Iterable<number> {
     for (let i = 0; i < flat.length; i += 2) fn(flat[i], flat[i + 1]);
   }
 
-  /** Every intersecting pair once, flat [a0, b0, a1, b1, ...] with a < b, in no set order: the fast path. */
+  /**
+   * Every intersecting pair once, flat [a0, b0, a1, b1, ...] with a < b, in
+   * no set order: the fast path for a collision broad-phase every frame.
+   *
+   * @example
+   * ```ts
+   * import { init, QuadTree } from 'spatialkit';
+   * await init();
+   *
+   * const tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 } });
+   * tree.insertMany([1, 2, 3], [0, 0, 10, 10, 5, 5, 15, 15, 50, 50, 60, 60]);
+   * const pairs = tree.pairIds();  // -> Int32Array [1, 2]
+   * for (let k = 0; k < pairs.length; k += 2) {
+   *   console.log(`${pairs[k]} touches ${pairs[k + 1]}`);
+   * }
+   * ```
+   */
   pairIds(): Int32Array {
     this.alive();
     return this.core.pairs();

@@ -2,6 +2,7 @@
 // (assembly/quadtree/static.ts builds and searches it); saving copies it
 // out and restoring copies it in, in one memcpy each.
 import { WasmBuffer } from '../core/memory.js';
+import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import { quadtreeModule, type QuadTreeCore as Core } from './module.js';
 import { checkBlock, type BlockParts } from './static-format.js';
 import type { StaticCore } from './js/static.js';
@@ -26,6 +27,7 @@ export class WasmStaticTree implements StaticCore {
       withinMany: (xs, ys, r2s, count) => e.sqtWithinMany(block, xs, ys, r2s, count),
       nearestMany: (xs, ys, count, k, maxSquared) => e.sqtNearestMany(block, xs, ys, count, k, maxSquared),
     });
+    freeOnCollect(this, e.sqtFree, block, [this.batch]);
   }
 
   /** Builds the tree of items ids[i] with rects rects[4i..4i+3] (checked by the caller). */
@@ -80,6 +82,7 @@ export class WasmStaticTree implements StaticCore {
   }
 
   dispose(): void {
+    forgetOnCollect(this);
     this.core.exports.sqtFree(this.block);
     this.batch.free();
   }

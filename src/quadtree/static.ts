@@ -3,6 +3,7 @@
 // many times, saved and restored as the very bytes it searches. It validates
 // every call and delegates to a backend (the wasm core or the reference).
 import { SpatialError } from '../core/errors.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import { asInt32Array, checkAlive, checkArrayLike, checkFinite, checkIdEntries, checkMaxDistance, checkCount, checkOptions, checkRange, checkRect } from '../core/validate.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 import { readBoxes, readNearestMany, readPoints, readSquaredRadii, checkInto, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
@@ -46,7 +47,8 @@ export class StaticQuadTree {
    * maxY) into a static tree. Plain and typed arrays are accepted. Throws
    * INVALID_ID, INVALID_NUMBER or INVALID_RECT for a bad entry, DUPLICATE_ID
    * for an id given twice, INVALID_ARGUMENT for arrays of mismatched lengths
-   * or bad options.
+   * or bad options. On the default wasm backend, await init() first
+   * (NOT_INITIALIZED otherwise); `backend: 'js'` needs no init().
    */
   static build(ids: ArrayLike<number>, rects: ArrayLike<number>, options?: StaticQuadTreeOptions): StaticQuadTree {
     checkOptions('StaticQuadTree.build', options, OPTION_KEYS);
@@ -90,6 +92,12 @@ export class StaticQuadTree {
   private static over(parts: BlockParts, block: Uint8Array): StaticQuadTree {
     const core = new ReferenceStaticTree(block, parts);
     return new StaticQuadTree('js', core, new LoopBatchQueries(core));
+  }
+
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('StaticQuadTree', 'disposed');
+    return summary('StaticQuadTree', { size: this.core.size, backend: this.backend });
   }
 
   /** Number of items. */
@@ -194,7 +202,11 @@ export class StaticQuadTree {
     return this.core.bytes();
   }
 
-  /** Frees the tree's memory; every later call throws DISPOSED. Calling it again does nothing. */
+  /**
+   * Frees the tree's wasm memory now; every later call throws DISPOSED.
+   * Calling it again does nothing. A tree dropped without dispose() is freed
+   * once garbage-collected, which may be much later.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

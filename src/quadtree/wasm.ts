@@ -2,7 +2,7 @@
 // Results cross the boundary in bulk: the core writes ids into its output
 // buffer in linear memory and this side copies them out in one slice.
 import { WasmBuffer } from '../core/memory.js';
-import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
+import { forgetOnCollect, freeOnCollect, type Freeable } from '../core/reclaim.js';
 import { quadtreeModule, type QuadTreeCore } from './module.js';
 import type { Box, QuadTreeBackend, QuadTreeMode, QuadTreeSettings, SegmentHits } from './backend.js';
 import { WasmBatchQueries } from './wasm-batch.js';
@@ -11,13 +11,16 @@ export class WasmQuadTree implements QuadTreeBackend {
   private readonly core: QuadTreeCore;
   private readonly handle: number;
   private readonly batch: WasmBuffer;
+  /** What the tree owns besides its record, freed with it if it is garbage-collected undisposed. */
+  private readonly owned: Freeable[] = [];
 
   constructor(bounds: Box | null, capacity: number, maxLevels: number, mode: QuadTreeMode) {
     this.core = quadtreeModule.core();
     const [minX, minY, maxX, maxY] = bounds ?? [0, 0, 0, 0];
     this.handle = this.core.exports.qtCreate(minX, minY, maxX, maxY, bounds !== null, capacity, maxLevels, mode === 'split' ? 0 : 1);
     this.batch = new WasmBuffer(this.core.exports, this.core.memory);
-    freeOnCollect(this, this.core.exports.qtDispose, this.handle, [this.batch]);
+    this.owned.push(this.batch);
+    freeOnCollect(this, this.core.exports.qtDispose, this.handle, this.owned);
   }
 
   get levels(): number {
@@ -143,11 +146,13 @@ export class WasmQuadTree implements QuadTreeBackend {
   get queries(): WasmBatchQueries {
     if (this.batchQueries !== null) return this.batchQueries;
     const e = this.core.exports, tree = this.handle;
-    return (this.batchQueries = new WasmBatchQueries(this.core, {
+    this.batchQueries = new WasmBatchQueries(this.core, {
       queryMany: (boxes, count) => e.qtQueryMany(tree, boxes, count),
       withinMany: (xs, ys, r2s, count) => e.qtWithinMany(tree, xs, ys, r2s, count),
       nearestMany: (xs, ys, count, k, maxSquared) => e.qtNearestMany(tree, xs, ys, count, k, maxSquared),
-    }));
+    });
+    this.owned.push(this.batchQueries);
+    return this.batchQueries;
   }
 
   /** Copies the first `count` ints of the core's output buffer (read after the call: memory may have grown). */

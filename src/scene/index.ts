@@ -9,7 +9,7 @@ import { sceneModule } from './wasm.js';
  * Loads and instantiates the Scene's wasm module, the only one a Scene needs.
  * Idempotent: every call after the first, including concurrent ones, shares
  * the same load; a failed load may be retried. `init()` of the main entry
- * loads it too.
+ * loads it too. Objects created with `backend: 'js'` need no init().
  */
 export function init(): Promise<void> {
   return sceneModule.load();

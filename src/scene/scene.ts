@@ -139,6 +139,24 @@ const ascending = (a: number, b: number): number => a - b;
 /**
  * A set of entities in 2-D or 3-D space, each with its own view box, that
  * reports who starts seeing, stops seeing and sees moving whom.
+ *
+ * @example
+ * ```ts
+ * import { init, Scene } from 'spatialkit';
+ * await init();
+ *
+ * const scene = new Scene({ defaultRange: 50 });  // the grid index, on wasm
+ * scene.add(1, 0, 0);                             // sees 50 units each way
+ * scene.add(2, 30, 10, { radius: 40 });           // a circle of radius 40
+ * scene.add(3, 45, 0, null);                      // a marker: seen, sees nothing
+ * scene.query(1);                                 // -> [2, 3]
+ * scene.watchers(3);                              // -> [1, 2]
+ * scene.drain().length;                           // -> 4: the enter events so far
+ * scene.move(3, 200, 0);
+ * scene.drain();                                  // -> [{ type: 'leave', watcher: 1, target: 3 },
+ *                                                 //     { type: 'leave', watcher: 2, target: 3 }] in any order
+ * scene.dispose();                                // frees its wasm memory now
+ * ```
  */
 export class Scene {
   /** 2 or 3. */
@@ -499,6 +517,20 @@ export class Scene {
    * any entry is invalid (INVALID_ARGUMENT for a non-array or a length
    * mismatch, INVALID_ID / UNKNOWN_ID, INVALID_NUMBER for an entry that is not
    * a finite number).
+   *
+   * @example
+   * ```ts
+   * import { init, Scene } from 'spatialkit';
+   * await init();
+   *
+   * const scene = new Scene({ defaultRange: 10 });
+   * const ids = Int32Array.from({ length: 1000 }, (_, i) => i);
+   * const xs = Float64Array.from(ids, (i) => i * 20);      // 20 apart: nobody sees anybody
+   * scene.addMany(ids, xs, new Float64Array(1000));
+   * scene.moveMany(ids, xs.map((x) => x + 5), new Float64Array(1000)); // one call for the whole tick
+   * scene.drainArray().length;                             // -> 0
+   * scene.position(999);                                   // -> { x: 19985, y: 0, z: 0 }
+   * ```
    */
   moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>): void {
     this.alive();

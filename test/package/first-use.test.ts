@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { Graph, GridMap, init, QuadTree, Scene, SpatialError } from '../../src/index.js';
+import { Graph, GridMap, init, QuadTree, Scene, SpatialError, StaticQuadTree } from '../../src/index.js';
 
 const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
 
@@ -22,14 +22,15 @@ function errorOf(call: () => unknown): SpatialError {
 }
 
 const constructors: Array<[string, (backend?: 'js') => unknown]> = [
-  ['Scene', (backend) => new Scene({ backend })],
-  ['QuadTree', (backend) => new QuadTree({ bounds, backend })],
-  ['Graph', (backend) => new Graph({ backend })],
-  ['GridMap', (backend) => new GridMap(2, 2, { backend })],
+  ['new Scene()', (backend) => new Scene({ backend })],
+  ['new QuadTree()', (backend) => new QuadTree({ bounds, backend })],
+  ['new Graph()', (backend) => new Graph({ backend })],
+  ['new GridMap()', (backend) => new GridMap(2, 2, { backend })],
+  ['StaticQuadTree.build()', (backend) => StaticQuadTree.build([1], [0, 0, 1, 1], { backend })],
 ];
 
 describe('before init()', () => {
-  it.each(constructors)("new %s() throws NOT_INITIALIZED naming both ways out: await init(), or backend: 'js'", (_, make) => {
+  it.each(constructors)("%s throws NOT_INITIALIZED naming both ways out: await init(), or backend: 'js'", (_, make) => {
     const error = errorOf(() => make());
     expect(error.code).toBe('NOT_INITIALIZED');
     expect(error.message).toContain('await init()');
@@ -51,9 +52,10 @@ describe('hover text in an editor (the published declarations)', () => {
   it.each([
     ['init()', /export declare function init\(/],
     ['new Scene()', /constructor\(options\?: SceneOptions\)/],
-    ['new QuadTree()', /constructor\(options: QuadTreeOptions\)/],
+    ['new QuadTree()', /constructor\(options\?: QuadTreeOptions\)/],
     ['new Graph()', /constructor\(options\?: GraphOptions\)/],
     ['new GridMap()', /constructor\(width: number, height: number, options\?: GridMapOptions\)/],
+    ['StaticQuadTree.build()', /static build\(ids: ArrayLike<number>, rects: ArrayLike<number>, options\?: StaticQuadTreeOptions\)/],
   ])("of %s says that backend: 'js' needs no init()", (_, declaration) => {
     const doc = docBefore(declaration);
     expect(doc).toContain('init()');
@@ -89,11 +91,13 @@ describe('printed in a console (the built package)', () => {
     const graph = new sk.Graph({ directed: false });
     graph.addEdge('inn', 'ford', 5);
     const grid = sk.GridMap.fromArray(3, 2, [0, 1, 0, 0, 0, 0], { backend: 'js' });
-    expect([scene, tree, graph, grid].map((object) => object.constructor.name)).toEqual(['Scene', 'QuadTree', 'Graph', 'GridMap']);
+    const still = sk.StaticQuadTree.build([1, 2], [0, 0, 1, 1, 5, 5, 6, 6]);
+    expect([scene, tree, graph, grid, still].map((object) => object.constructor.name)).toEqual(['Scene', 'QuadTree', 'Graph', 'GridMap', 'StaticQuadTree']);
     expect(inspect(scene)).toBe("Scene { size: 2, dimensions: 2, index: 'grid', backend: 'wasm' }");
     expect(inspect(tree)).toBe("QuadTree { size: 1, mode: 'split', capacity: 32, backend: 'js' }");
     expect(inspect(graph)).toBe("Graph { vertexCount: 2, edgeCount: 1, directed: false, backend: 'wasm' }");
     expect(inspect(grid)).toBe("GridMap { width: 3, height: 2, backend: 'js' }");
+    expect(inspect(still)).toBe("StaticQuadTree { size: 2, backend: 'wasm' }");
     expect(inspect({ scene }, { breakLength: Infinity })).toBe("{ scene: Scene { size: 2, dimensions: 2, index: 'grid', backend: 'wasm' } }");
     scene.dispose();
     expect(inspect(scene)).toBe('Scene { disposed }');

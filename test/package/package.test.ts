@@ -51,8 +51,8 @@ describe('the published package', () => {
 
   it('ships its entries with their ES module and CommonJS declarations, the chunks they share, README, CHANGELOG, LICENSE, the pages the README links to, and nothing else', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
-    const tracked = execFileSync('git', ['ls-files', 'docs/*.md', 'docs/design/*.md', 'docs/demo.png', 'examples'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
-    const pages = tracked.filter((file) => !file.startsWith('docs/api/')).map((file) => `package/${file}`);
+    const tracked = execFileSync('git', ['ls-files', ':(glob)docs/*.md', ':(glob)docs/design/*.md', 'docs/demo.png', 'examples'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
+    const pages = tracked.map((file) => `package/${file}`);
     const entries = ['colyseus', 'graph', 'gridmap', 'index', 'quadtree', 'regions', 'scene'].flatMap((name) => ['.d.cts', '.d.ts', '.js'].map((ending) => `package/dist/${name}${ending}`));
     const chunks = listed.filter((file) => /^package\/dist\/chunks\/chunk-\w+\.js$/.test(file));
     expect(chunks.length).toBeGreaterThan(0);

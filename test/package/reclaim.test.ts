@@ -24,7 +24,8 @@ describe('wasm memory of objects dropped without dispose()', () => {
   it.each([
     ['20,000 scenes of 50 entities', 'scene'],
     ['200 512 x 512 grids with one search each', 'gridmap'],
-    ['2,000 quadtrees of 1,000 rects with their pairs', 'quadtree'],
+    ['2,000 quadtrees of 1,000 rects with their pairs and a batch query', 'quadtree'],
+    ['2,000 static quadtrees of 1,000 rects with a batch query', 'static'],
     ['1,000 graphs of 4,000 edges with one path each', 'graph'],
   ])('%s: dropped, they stay within twice the memory of disposed ones', async (_, kind) => {
     const [disposed, dropped] = await Promise.all([peakMiB(kind, 'dispose'), peakMiB(kind, 'drop')]);

@@ -1,9 +1,9 @@
 // Makes many short-lived objects of one class, disposed or dropped, forcing a
 // garbage collection (and letting finalizers run) every `every` objects, and
 // prints the process's peak resident memory in MiB. Run with --expose-gc:
-//   node --expose-gc loop.mjs <module url> <scene|gridmap|quadtree|graph> <dispose|drop>
+//   node --expose-gc loop.mjs <module url> <scene|gridmap|quadtree|static|graph> <dispose|drop>
 const [entry, kind, how] = process.argv.slice(2);
-const { init, Scene, GridMap, QuadTree, Graph } = await import(entry);
+const { init, Scene, GridMap, QuadTree, StaticQuadTree, Graph } = await import(entry);
 await init();
 
 /** One short-lived object of each kind, used as a server would use it for a level, a room or a request. */
@@ -34,6 +34,18 @@ const loops = {
       const tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: 1000, maxY: 1000 } });
       for (let id = 0; id < 1000; id++) tree.insert(id, (id * 37) % 990, (id * 61) % 990, (id * 37) % 990 + 10, (id * 61) % 990 + 10);
       tree.pairIds();
+      tree.queryMany([0, 0, 100, 100, 500, 500, 600, 600]);
+      return tree;
+    },
+  },
+  static: {
+    count: 2_000,
+    every: 50,
+    make() {
+      const ids = Int32Array.from({ length: 1000 }, (_, id) => id);
+      const rects = Float64Array.from({ length: 4000 }, (_, k) => ((k >> 2) * 37) % 990 + (k % 4 >= 2 ? 10 : 0));
+      const tree = StaticQuadTree.build(ids, rects);
+      tree.queryMany([0, 0, 100, 100, 500, 500, 600, 600]);
       return tree;
     },
   },
