@@ -146,6 +146,7 @@ export const EVENT_BYTES: usize = 12;
 /** i32s per event. */
 export const EVENT_INTS: i32 = 3;
 
+/** Event types, the codes of src/scene/event-codes.ts (a judgement relies on EVENT_ENTER being 0). */
 export const EVENT_ENTER: i32 = 0;
 export const EVENT_LEAVE: i32 = 1;
 export const EVENT_MOVE: i32 = 2;
