@@ -2,7 +2,7 @@
 import { once } from './core/wasm.js';
 import { graphModule } from './graph/wasm.js';
 import { gridmapModule } from './gridmap/wasm.js';
-import { quadtreeModule } from './quadtree/wasm.js';
+import { quadtreeModule } from './quadtree/module.js';
 import { sceneModule } from './scene/wasm.js';
 
 const loadAll = once(async () => {

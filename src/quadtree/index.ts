@@ -3,7 +3,7 @@
  *
  * @module spatialkit/quadtree
  */
-import { quadtreeModule } from './wasm.js';
+import { quadtreeModule } from './module.js';
 
 /**
  * Loads and instantiates the QuadTree's wasm module, the only one a QuadTree

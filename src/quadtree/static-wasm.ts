@@ -3,10 +3,7 @@
 // out and restoring copies it in, in one memcpy each.
 import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
-import type { CoreOf } from '../core/wasm.js';
-import { quadtreeModule } from './wasm.js';
-
-type Core = CoreOf<typeof quadtreeModule>;
+import { quadtreeModule, type QuadTreeCore as Core } from './module.js';
 import { checkBlock, type BlockParts } from './static-format.js';
 import type { StaticCore } from './js/static.js';
 import { WasmBatchQueries } from './wasm-batch.js';

@@ -2,10 +2,7 @@
 // one call that runs every query, the answers read from the core's shared
 // results buffer (assembly/quadtree/results.ts).
 import { WasmBuffer } from '../core/memory.js';
-import type { CoreOf } from '../core/wasm.js';
-import type { quadtreeModule } from './wasm.js';
-
-type Core = CoreOf<typeof quadtreeModule>;
+import type { QuadTreeCore as Core } from './module.js';
 import { deliver, type BatchQueries, type QueryResults } from './batch.js';
 
 /** The three batch kernels of one structure, bound to it; each returns the total number of ids. */

@@ -3,17 +3,12 @@
 // buffer in linear memory and this side copies them out in one slice.
 import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect, type Freeable } from '../core/reclaim.js';
-import bytes from '../../build/quadtree.wasm';
-import { instantiate } from '../../build/quadtree.js';
-import { WasmModule, type CoreOf } from '../core/wasm.js';
+import { quadtreeModule, type QuadTreeCore } from './module.js';
 import type { Box, QuadTreeBackend, QuadTreeMode, QuadTreeSettings, SegmentHits } from './backend.js';
 import { WasmBatchQueries } from './wasm-batch.js';
 
-/** The QuadTree's wasm module, built from assembly/quadtree/exports.ts. */
-export const quadtreeModule = new WasmModule('quadtree', bytes, instantiate);
-
 export class WasmQuadTree implements QuadTreeBackend {
-  private readonly core: CoreOf<typeof quadtreeModule>;
+  private readonly core: QuadTreeCore;
   private readonly handle: number;
   private readonly batch: WasmBuffer;
   /** What the tree owns besides its record, freed with it if it is garbage-collected undisposed. */
