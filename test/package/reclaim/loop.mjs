@@ -6,6 +6,13 @@ const [entry, kind, how] = process.argv.slice(2);
 const { init, Scene, GridMap, QuadTree, StaticQuadTree, Graph } = await import(entry);
 await init();
 
+/** 1,000 rects of side 10 scattered over 1000 x 1000, and two boxes to query them with. */
+const ITEMS = {
+  ids: Int32Array.from({ length: 1000 }, (_, id) => id),
+  rects: Float64Array.from({ length: 4000 }, (_, k) => (((k >> 2) * (k % 2 === 0 ? 37 : 61)) % 990) + (k % 4 >= 2 ? 10 : 0)),
+};
+const PROBES = [0, 0, 100, 100, 500, 500, 600, 600];
+
 /** One short-lived object of each kind, used as a server would use it for a level, a room or a request. */
 const loops = {
   scene: {
@@ -32,9 +39,9 @@ const loops = {
     every: 50,
     make() {
       const tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: 1000, maxY: 1000 } });
-      for (let id = 0; id < 1000; id++) tree.insert(id, (id * 37) % 990, (id * 61) % 990, (id * 37) % 990 + 10, (id * 61) % 990 + 10);
+      for (let id = 0; id < ITEMS.ids.length; id++) tree.insert(id, ...ITEMS.rects.subarray(4 * id, 4 * id + 4));
       tree.pairIds();
-      tree.queryMany([0, 0, 100, 100, 500, 500, 600, 600]);
+      tree.queryMany(PROBES);
       return tree;
     },
   },
@@ -42,10 +49,8 @@ const loops = {
     count: 2_000,
     every: 50,
     make() {
-      const ids = Int32Array.from({ length: 1000 }, (_, id) => id);
-      const rects = Float64Array.from({ length: 4000 }, (_, k) => ((k >> 2) * 37) % 990 + (k % 4 >= 2 ? 10 : 0));
-      const tree = StaticQuadTree.build(ids, rects);
-      tree.queryMany([0, 0, 100, 100, 500, 500, 600, 600]);
+      const tree = StaticQuadTree.build(ITEMS.ids, ITEMS.rects);
+      tree.queryMany(PROBES);
       return tree;
     },
   },
