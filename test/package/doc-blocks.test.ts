@@ -75,7 +75,7 @@ describe('examples in the README and docs/', () => {
   it('are many, and only a few are not run, each saying why', () => {
     expect(pages.length).toBeGreaterThan(40);
     const notRun = pages.filter((block) => block.notRun !== null);
-    expect(notRun.length).toBeLessThanOrEqual(3);
+    expect(notRun.length).toBeLessThanOrEqual(4);
     for (const block of notRun) expect(block.notRun, block.where).toMatch(/\w{4,}/);
   });
 

@@ -48,7 +48,8 @@ describe('API reference', () => {
       const guides = [...index.matchAll(/href="(media\/[^"#]+\.md)"/g)].map((match) => match[1]);
       for (const guide of ['scene', 'quadtree', 'graph', 'gridmap', 'errors']) expect(guides, guide).toContain(`media/${guide}.md`);
       for (const guide of guides) expect(existsSync(join(out, guide)), guide).toBe(true);
-      const scene = readFileSync(join(out, 'classes', 'Scene.html'), 'utf8').replace(/<[^>]+>/g, '');
+      // With several entry points, a class's page is named for its module: spatialkit.Scene.html.
+      const scene = readFileSync(join(out, 'classes', 'spatialkit.Scene.html'), 'utf8').replace(/<[^>]+>/g, '');
       expect(scene).toContain('Example');
       expect(scene).toContain('new Scene({ defaultRange: 50 })');
     } finally {
