@@ -33,9 +33,11 @@ export interface QuadTreeBounds {
 export interface QuadTreeOptions {
   /**
    * The area to subdivide first: a hint for a known world, not a limit. An
-   * item beyond it doubles the area towards the item until it fits, costing
-   * no more than one inside. Without bounds the tree covers what it holds:
-   * it picks the square around its items once they outnumber `capacity`.
+   * item beyond it doubles the area towards the item until it fits, and the
+   * tree is rebuilt over it: items beyond the bounds cost about what items
+   * inside do (bench `quadtree-unbounded`). Without bounds the tree covers
+   * what it holds: it picks the square around its items once they
+   * outnumber `capacity`.
    */
   bounds?: QuadTreeBounds;
   /**
