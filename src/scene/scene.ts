@@ -418,6 +418,9 @@ export class Scene {
    *
    * @example
    * ```ts
+   * import { init, Scene } from 'spatialkit';
+   * await init();
+   *
    * const scene = new Scene({ defaultRange: 10 });
    * scene.addMany([1, 2, 3], [0, 5, 40], [0, 0, 0]);
    * const { offsets, ids } = scene.nearestMany([1, 39], [0, 0], 1);
