@@ -18,8 +18,9 @@ import { sceneSnapshotSuite } from './scene-snapshot.js';
 import { sceneSuite } from './scene.js';
 import { colyseusSuite } from './colyseus.js';
 import { sceneNearestSuite } from './scene-nearest.js';
+import { adversarialSuite } from './adversarial.js';
 
-const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, quadtreeCastsSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite];
+const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, quadtreeCastsSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite, adversarialSuite];
 const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
 const args = process.argv.slice(2);

@@ -1419,8 +1419,8 @@ class AoiScene {
       const cy = grid.row(y);
       for (let gy = cy - 1; gy <= cy + 1; gy++) {
         for (let gx = cx - 1; gx <= cx + 1; gx++) {
-          if (gx < 0 || gy < 0 || gx >= grid.columns || gy >= grid.rows) continue;
-          const c = gx + gy * grid.columns;
+          const c = grid.cellAt(gx, gy);
+          if (c < 0) continue;
           const end = load<i32>(grid.starts + (<usize>(c + 1) << 2));
           for (let i = load<i32>(grid.starts + (<usize>c << 2)); i < end; i++) {
             const t = load<i32>(grid.items + (<usize>i << 2));
@@ -1688,8 +1688,13 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
 }
 
 /**
- * A throwaway uniform grid over every entity's (x, y), cells at least as wide
- * as the largest range, so whoever sees a point sits in the 3 x 3 cells around it.
+ * A throwaway uniform grid over every entity's (x, y), cells at least as
+ * wide as the largest range, so whoever sees a point sits in the 3 x 3 cells
+ * around it. A grid whose cells would outnumber the entities (entities on a
+ * line or in a few clusters across a wide world) keeps only the cells it
+ * uses, numbered through a hash table of their (column, row): cells never
+ * grow wider than the range, so a crowded strip is never lumped into a few
+ * huge cells that every entity there would scan.
  */
 @unmanaged
 class BulkGrid {
@@ -1698,8 +1703,13 @@ class BulkGrid {
   size: f64 = 1;
   columns: i32 = 0;
   rows: i32 = 0;
+  /** Cells in use: columns * rows, or the occupied ones when `table` is set. */
+  cells: i32 = 0;
   starts: usize = 0;
   items: usize = 0;
+  /** Occupied cells by (column, row), 3 i32 per bucket (column, row, cell); 0 for a dense grid. */
+  table: usize = 0;
+  mask: i32 = 0;
 
   constructor(scene: AoiScene, maxRange: f64) {
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -1721,22 +1731,37 @@ class BulkGrid {
     const spanY = maxY - minY;
     // Spans beyond the doubles (entities near +-1e308): one cell holds all.
     if (!(spanX < Infinity && spanY < Infinity)) size = Infinity;
-    while (size < Infinity && (spanX / size + 1) * (spanY / size + 1) > <f64>(2 * count + 64)) size *= 2;
+    // Columns and rows stay i32.
+    while (size < Infinity && max(spanX, spanY) / size >= <f64>GRID_AXIS_CELLS) size *= 2;
     this.minX = minX;
     this.minY = minY;
     this.size = size;
     this.columns = size < Infinity ? <i32>Math.floor(spanX / size) + 1 : 1;
     this.rows = size < Infinity ? <i32>Math.floor(spanY / size) + 1 : 1;
-    const cells = this.columns * this.rows;
+    const dense = <f64>this.columns * <f64>this.rows <= <f64>(2 * count + 64);
+    const cellOf = heap.alloc(<usize>capacity << 2);
+    if (dense) {
+      this.cells = this.columns * this.rows;
+      for (let s = 1; s < capacity; s++) {
+        if (scene.stateOf(s) != FREE) store<i32>(cellOf + (<usize>s << 2), this.column(scene.posOf(s, 0)) + this.row(scene.posOf(s, 1)) * this.columns);
+      }
+    } else {
+      let buckets = 64;
+      while (buckets < 2 * count) buckets <<= 1;
+      this.mask = buckets - 1;
+      this.table = heap.alloc(<usize>buckets * 12);
+      memory.fill(this.table, 0xff, <usize>buckets * 12);
+      for (let s = 1; s < capacity; s++) {
+        if (scene.stateOf(s) != FREE) store<i32>(cellOf + (<usize>s << 2), this.occupy(this.column(scene.posOf(s, 0)), this.row(scene.posOf(s, 1))));
+      }
+    }
+    const cells = this.cells;
     this.starts = heap.alloc(<usize>(cells + 1) << 2);
     memory.fill(this.starts, 0, <usize>(cells + 1) << 2);
     this.items = heap.alloc(<usize>max(count, 1) << 2);
-    const cellOf = heap.alloc(<usize>capacity << 2);
     for (let s = 1; s < capacity; s++) {
       if (scene.stateOf(s) == FREE) continue;
-      const c = this.column(scene.posOf(s, 0)) + this.row(scene.posOf(s, 1)) * this.columns;
-      store<i32>(cellOf + (<usize>s << 2), c);
-      const at = this.starts + (<usize>(c + 1) << 2);
+      const at = this.starts + (<usize>(load<i32>(cellOf + (<usize>s << 2)) + 1) << 2);
       store<i32>(at, load<i32>(at) + 1);
     }
     for (let c = 0; c < cells; c++) {
@@ -1765,11 +1790,47 @@ class BulkGrid {
     return this.size < Infinity ? <i32>Math.floor((y - this.minY) / this.size) : 0;
   }
 
+  /** The cell at (gx, gy), -1 when it is outside the grid or holds nobody. */
+  cellAt(gx: i32, gy: i32): i32 {
+    if (gx < 0 || gy < 0 || gx >= this.columns || gy >= this.rows) return -1;
+    if (this.table == 0) return gx + gy * this.columns;
+    for (let b = bucketOfCell(gx, gy, this.mask); ; b = (b + 1) & this.mask) {
+      const at = this.table + <usize>b * 12;
+      const cell = load<i32>(at, 8);
+      if (cell < 0 || (load<i32>(at) == gx && load<i32>(at, 4) == gy)) return cell;
+    }
+    return -1;
+  }
+
+  /** The number of the cell at (gx, gy), numbering it when it is new (sparse grids). */
+  occupy(gx: i32, gy: i32): i32 {
+    for (let b = bucketOfCell(gx, gy, this.mask); ; b = (b + 1) & this.mask) {
+      const at = this.table + <usize>b * 12;
+      const cell = load<i32>(at, 8);
+      if (cell >= 0 && load<i32>(at) == gx && load<i32>(at, 4) == gy) return cell;
+      if (cell >= 0) continue;
+      store<i32>(at, gx);
+      store<i32>(at, gy, 4);
+      store<i32>(at, this.cells, 8);
+      return this.cells++;
+    }
+    return -1;
+  }
+
   release(): void {
     heap.free(this.starts);
     heap.free(this.items);
+    if (this.table != 0) heap.free(this.table);
     heap.free(changetype<usize>(this));
   }
+}
+
+/** Columns (and rows) a bulk grid may have along an axis, so that they stay i32. */
+const GRID_AXIS_CELLS: i32 = 1 << 30;
+
+@inline function bucketOfCell(gx: i32, gy: i32, mask: i32): i32 {
+  const h = (gx * 0x9e3779b1) ^ ((gy ^ (gy >>> 15)) * 0x85ebca77);
+  return (h ^ (h >>> 16)) & mask;
 }
 
 function growZeroed(ptr: usize, oldBytes: usize, newBytes: usize): usize {

@@ -42,6 +42,7 @@ import { ENTER, LEAVE, MOVE } from '../event-codes.js';
 import { inCircle } from './circle.js';
 import { HeldLinks } from './held-links.js';
 import { beyondBound, KNearest } from './k-nearest.js';
+import { PairTable } from '../pair-table.js';
 
 export const KIND_LOWER = 0;
 export const KIND_ENTITY = 1;
@@ -1318,8 +1319,13 @@ function bandGap(axis: AxisList, b: number, v: number): number {
 const BULK_MIN = 32;
 
 /**
- * A throwaway uniform grid over every entity's (x, y), cells at least as wide
- * as the largest range, so whoever sees a point sits in the 3 x 3 cells around it.
+ * A throwaway uniform grid over every entity's (x, y), cells at least as
+ * wide as the largest range, so whoever sees a point sits in the 3 x 3 cells
+ * around it. A grid whose cells would outnumber the entities (entities on a
+ * line or in a few clusters across a wide world) keeps only the cells it
+ * uses, numbered through a map of their (column, row): cells never grow
+ * wider than the range, so a crowded strip is never lumped into a few huge
+ * cells that every entity there would scan.
  */
 class BulkGrid {
   private readonly minX: number;
@@ -1329,6 +1335,8 @@ class BulkGrid {
   private readonly rows: number;
   private readonly starts: Int32Array;
   private readonly items: Int32Array;
+  /** The occupied cells' numbers by (column, row), when the grid keeps only those. */
+  private readonly occupied: PairTable | null;
 
   constructor(pos: Float64Array, state: Int32Array, capacity: number, maxRange: number) {
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -1347,22 +1355,27 @@ class BulkGrid {
     const spanY = maxY - minY;
     // Spans beyond the doubles (entities near +-1e308): one cell holds all.
     if (!(spanX < Infinity && spanY < Infinity)) size = Infinity;
-    while (size < Infinity && (spanX / size + 1) * (spanY / size + 1) > 2 * count + 64) size *= 2;
+    // Columns and rows stay int32, as in the wasm core.
+    while (size < Infinity && Math.max(spanX, spanY) / size >= GRID_AXIS_CELLS) size *= 2;
     this.minX = minX;
     this.minY = minY;
     this.size = size;
     this.columns = size < Infinity ? Math.floor(spanX / size) + 1 : 1;
     this.rows = size < Infinity ? Math.floor(spanY / size) + 1 : 1;
-    this.starts = new Int32Array(this.columns * this.rows + 1);
-    this.items = new Int32Array(count);
+    this.occupied = this.columns * this.rows <= 2 * count + 64 ? null : new PairTable();
     const cellOf = new Int32Array(capacity);
     for (let s = 1; s < capacity; s++) {
       if (state[s] === FREE) continue;
-      cellOf[s] = this.column(pos[s * 3]) + this.row(pos[s * 3 + 1]) * this.columns;
-      this.starts[cellOf[s] + 1]++;
+      const gx = this.column(pos[s * 3]);
+      const gy = this.row(pos[s * 3 + 1]);
+      cellOf[s] = this.occupied === null ? gx + gy * this.columns : this.occupied.indexOf(gx, gy);
     }
-    for (let c = 0; c < this.columns * this.rows; c++) this.starts[c + 1] += this.starts[c];
-    const fill = this.starts.slice(0, this.columns * this.rows);
+    const cells = this.occupied === null ? this.columns * this.rows : this.occupied.size;
+    this.starts = new Int32Array(cells + 1);
+    this.items = new Int32Array(count);
+    for (let s = 1; s < capacity; s++) if (state[s] !== FREE) this.starts[cellOf[s] + 1]++;
+    for (let c = 0; c < cells; c++) this.starts[c + 1] += this.starts[c];
+    const fill = this.starts.slice(0, cells);
     for (let s = 1; s < capacity; s++) if (state[s] !== FREE) this.items[fill[cellOf[s]]++] = s;
   }
 
@@ -1377,10 +1390,13 @@ class BulkGrid {
   /** The slots in cell (gx, gy); empty outside the grid. */
   cell(gx: number, gy: number): Int32Array {
     if (gx < 0 || gy < 0 || gx >= this.columns || gy >= this.rows) return EMPTY;
-    const c = gx + gy * this.columns;
-    return this.items.subarray(this.starts[c], this.starts[c + 1]);
+    const c = this.occupied === null ? gx + gy * this.columns : this.occupied.find(gx, gy);
+    return c < 0 ? EMPTY : this.items.subarray(this.starts[c], this.starts[c + 1]);
   }
 }
+
+/** Columns (and rows) a bulk grid may have along an axis. */
+const GRID_AXIS_CELLS = 2 ** 30;
 
 const EMPTY = new Int32Array(0);
 
