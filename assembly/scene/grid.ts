@@ -11,6 +11,7 @@
 // some watcher has a margin, a side table keeps every slot's plain ones
 // (read only for records near the edge of a grown box), and a PairSet the
 // pairs visible only thanks to a margin (the held set).
+import { eventLimitReached } from './event-limit';
 import { inCircle } from './circle';
 import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
@@ -274,6 +275,12 @@ class GridScene {
   picker: KNearest;
   /** Nonzero when the scene reports no move events: a move's step then judges as if nothing moved. */
   noMoves: i32;
+  /** Int32 entries the event buffer may hold: an event past it traps, and the caller rebuilds the scene as it was (see src/scene/recovery.ts). */
+  eventLimit: i32;
+  /** Nonzero while a snapshot or a recovery loads entities: no event is kept. */
+  silent: i32;
+  /** The event buffer's length when the current call began. */
+  callStart: i32;
   /** What fetchAhead and visitRect read ahead, summed. */
   fetched: i32;
   /** Addresses of the records inside a step's region, for judgeCells2. */
@@ -283,6 +290,12 @@ class GridScene {
 
   @inline slot(s: i32): usize {
     return this.slots + <usize>s * SLOT;
+  }
+
+  /** Starts a call from outside: what the events and the held pairs were before it stays readable should it fail part way. */
+  @inline beginCall(): void {
+    this.callStart = this.events.length;
+    this.held.journal.length = 0;
   }
 
   ensureSlot(s: i32): void {
@@ -835,7 +848,9 @@ class GridScene {
 
   /** Appends an event; watcher and target are ids. */
   @inline emit(type: i32, watcher: i32, target: i32): void {
+    if (this.silent) return;
     const events = this.events;
+    if (events.length + 3 > this.eventLimit) eventLimitReached();
     if (events.length + 3 > events.capacity) events.reserve(events.length + 3);
     const at = events.data + (<usize>events.length << 2);
     store<i32>(at, type);
@@ -982,7 +997,9 @@ class GridScene {
       store<i32>(at, tid, 8);
       at += <usize>((was ^ is) * 12);
     }
+    if (this.silent) return;
     events.length = <i32>((at - data) >> 2);
+    if (events.length > this.eventLimit) eventLimitReached();
   }
 
   /** Emits what one record's four answers mean: its view of the subject (enter, leave, move), then the subject's view of it. */
@@ -1463,23 +1480,28 @@ export function aoiGridDestroy(ptr: i32): void {
 
 /** Adds slot with id; a watcher's margin (>= 0) keeps a target seen until it is outside the range grown by the margin. */
 export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32, margin: f64): void {
+  grid(ptr).beginCall();
   grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees, margin);
 }
 
 export function aoiGridSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
+  grid(ptr).beginCall();
   grid(ptr).setLayers(slot, layer, sees);
 }
 
 export function aoiGridMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
+  grid(ptr).beginCall();
   grid(ptr).move(slot, x, y, z);
 }
 
 export function aoiGridRemove(ptr: i32, slot: i32): void {
+  grid(ptr).beginCall();
   grid(ptr).remove(slot);
 }
 
 /** Changes slot's range, shape and margin. */
 export function aoiGridSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, margin: f64): void {
+  grid(ptr).beginCall();
   grid(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0, margin);
 }
 
@@ -1490,11 +1512,13 @@ export function aoiGridHeldPairs(ptr: i32): i32 {
 
 /** Makes (w, t) visible if w's grown range holds t, the masks meet and the pair is not visible (see GridScene.hold). */
 export function aoiGridHold(ptr: i32, w: i32, t: i32): void {
+  grid(ptr).beginCall();
   grid(ptr).hold(w, t);
 }
 
 export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
   const s = grid(ptr);
+  s.beginCall();
   for (let k = 0; k < count; k++) {
     if ((k & (FETCH_AHEAD - 1)) == 0) s.fetchAhead(<usize>slots, k, count);
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
@@ -1505,6 +1529,7 @@ export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32,
 /** Adds in array order, with the events of as many add calls; ranges[k] is a square (cube) half-extent. */
 export function aoiGridAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
   const s = grid(ptr);
+  s.beginCall();
   for (let k = 0; k < count; k++) {
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
     const r = load<f64>(<usize>ranges + (<usize>k << 3));
@@ -1527,6 +1552,30 @@ export function aoiGridEventReset(ptr: i32): void {
 /** Whether moves produce move events (on by default). */
 export function aoiGridSetMoveEvents(ptr: i32, on: i32): void {
   grid(ptr).noMoves = on ? 0 : 1;
+}
+
+/** The most Int32 entries the event buffer may hold: an event past it traps. */
+export function aoiGridSetEventLimit(ptr: i32, limit: i32): void {
+  grid(ptr).eventLimit = limit;
+}
+
+/** Whether events are kept (off while entities are loaded from a snapshot). */
+export function aoiGridSetSilent(ptr: i32, on: i32): void {
+  grid(ptr).silent = on;
+}
+
+/** Ints in the event buffer when the last call began. */
+export function aoiGridCallStart(ptr: i32): i32 {
+  return grid(ptr).callStart;
+}
+
+/** Ints in the held-pair journal of the last call (three per change: w, t, +1 or -1). */
+export function aoiGridJournalLength(ptr: i32): i32 {
+  return grid(ptr).held.journal.length;
+}
+
+export function aoiGridJournalData(ptr: i32): i32 {
+  return <i32>grid(ptr).held.journal.data;
 }
 
 export function aoiGridQuery(ptr: i32, slot: i32): i32 {

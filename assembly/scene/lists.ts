@@ -23,6 +23,7 @@
 // slots), and a step of a slot judges its held pairs too: a held pair can
 // only stop being visible when one of its two slots changes.
 
+import { eventLimitReached } from './event-limit';
 import { growBytes, IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 import { inCircle } from './circle';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
@@ -565,9 +566,21 @@ class AoiScene {
   picker: KNearest = changetype<KNearest>(0);
   /** Nonzero when the scene reports no move events: settle skips writing them. */
   noMoves: i32 = 0;
+  /** Int32 entries the event buffer may hold: an event past it traps, and the caller rebuilds the scene as it was (see src/scene/recovery.ts). */
+  eventLimit: i32 = i32.MAX_VALUE;
+  /** Nonzero while a snapshot or a recovery loads entities: no event is written. */
+  silent: i32 = 0;
+  /** The event buffer's length when the current call began. */
+  callStart: i32 = 0;
 
   @inline axis(a: i32): AxisList {
     return a == 0 ? this.axis0 : a == 1 ? this.axis1 : this.axis2;
+  }
+
+  /** Starts a call from outside: what the events and the held pairs were before it stays readable should it fail part way. */
+  @inline beginCall(): void {
+    this.callStart = this.events.length;
+    this.held.journal.length = 0;
   }
   @inline slotAt(s: i32): usize {
     return this.slots + (<usize>s << SLOT_SHIFT);
@@ -630,7 +643,9 @@ class AoiScene {
   }
 
   @inline emitIds(type: i32, watcherId: i32, targetId: i32): void {
+    if (this.silent) return;
     const events = this.events;
+    if (events.length + 3 > this.eventLimit) eventLimitReached();
     events.reserve(events.length + 3);
     const at = events.data + (<usize>events.length << 2);
     store<i32>(at, type);
@@ -1014,9 +1029,10 @@ class AoiScene {
         candidates.set(entering++, w);
       }
     }
-    if (moved && !this.noMoves) {
+    if (moved && !this.noMoves && !this.silent) {
       const count = watchers.length;
       const events = this.events;
+      if (events.length + 3 * count > this.eventLimit) eventLimitReached();
       events.reserve(events.length + 3 * count);
       const id = this.idOf(s);
       let at = events.data + (<usize>events.length << 2);
@@ -1893,23 +1909,28 @@ export function aoiDestroy(ptr: i32): void {
 
 /** Adds slot (free) with id at (x, y, z): a watcher with half-extents r (a circle of radius rx when round) and hysteresis margin, or a marker. */
 export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32, margin: f64): void {
+  scene(ptr).beginCall();
   scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees, margin);
 }
 
 export function aoiSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
+  scene(ptr).beginCall();
   scene(ptr).setLayers(slot, layer, sees);
 }
 
 export function aoiMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
+  scene(ptr).beginCall();
   scene(ptr).move(slot, x, y, z);
 }
 
 export function aoiRemove(ptr: i32, slot: i32): void {
+  scene(ptr).beginCall();
   scene(ptr).remove(slot);
 }
 
 /** New half-extents (of a circle when round) and hysteresis margin for slot, or a marker when watcher is 0. */
 export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, margin: f64): void {
+  scene(ptr).beginCall();
   scene(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0, margin);
 }
 
@@ -1920,6 +1941,7 @@ export function aoiHeldPairs(ptr: i32): i32 {
 
 /** Makes pair (w, t) visible when t is inside w's range + margin, the masks meet and it is not visible yet (restoring a snapshot); otherwise nothing. */
 export function aoiHold(ptr: i32, w: i32, t: i32): void {
+  scene(ptr).beginCall();
   scene(ptr).hold(w, t);
 }
 
@@ -1929,6 +1951,7 @@ const MOVE_LEAD: i32 = 8;
 /** Moves slots[k] to (xs[k], ys[k], zs[k]) in order; zs is 0 for 2-D scenes. */
 export function aoiMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
   const s = scene(ptr);
+  s.beginCall();
   for (let k = 0; k < count; k++) {
     if (k + MOVE_LEAD < count) s.touch(load<i32>(<usize>slots + (<usize>(k + MOVE_LEAD) << 2)));
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
@@ -1938,6 +1961,7 @@ export function aoiMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, cou
 
 /** Adds slots[k] with ids[k] at (xs[k], ys[k], zs[k]) and square half-extent ranges[k], in order. */
 export function aoiAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
+  scene(ptr).beginCall();
   scene(ptr).addMany(<usize>slots, <usize>ids, <usize>xs, <usize>ys, <usize>zs, <usize>ranges, count);
 }
 
@@ -1957,6 +1981,30 @@ export function aoiEventReset(ptr: i32): void {
 /** Whether moves produce move events (on by default). */
 export function aoiSetMoveEvents(ptr: i32, on: i32): void {
   scene(ptr).noMoves = on ? 0 : 1;
+}
+
+/** The most Int32 entries the event buffer may hold: an event past it traps. */
+export function aoiSetEventLimit(ptr: i32, limit: i32): void {
+  scene(ptr).eventLimit = limit;
+}
+
+/** Whether events are written (off while entities are loaded from a snapshot). */
+export function aoiSetSilent(ptr: i32, on: i32): void {
+  scene(ptr).silent = on;
+}
+
+/** Ints in the event buffer when the last call began. */
+export function aoiCallStart(ptr: i32): i32 {
+  return scene(ptr).callStart;
+}
+
+/** Ints in the held-pair journal of the last call (three per change: w, t, +1 or -1). */
+export function aoiJournalLength(ptr: i32): i32 {
+  return scene(ptr).held.journal.length;
+}
+
+export function aoiJournalData(ptr: i32): i32 {
+  return <i32>scene(ptr).held.journal.data;
 }
 
 /** Writes the ids slot sees into the result buffer; returns their count. */

@@ -5,6 +5,7 @@ import bytes from '../../build/spatialkit.wasm';
 import { instantiate } from '../../build/spatialkit.js';
 import { SpatialError } from './errors.js';
 import { LinearMemory } from './memory.js';
+import { eventLimitReached } from './limits.js';
 
 /** The exports of the compiled core, as typed by asc's generated bindings. */
 export type CoreExports = Awaited<ReturnType<typeof instantiate>>;
@@ -29,7 +30,7 @@ export function init(): Promise<void> {
   if (loading === null) {
     loading = (async () => {
       const module = await WebAssembly.compile(bytes as BufferSource);
-      const exports = await instantiate(module, { env: {} });
+      const exports = await instantiate(module, { env: { eventLimitReached } });
       core = { exports, memory: new LinearMemory(exports.memory) };
     })();
     loading.catch(() => {

@@ -5,6 +5,7 @@
 // the core's buffers.
 import { WasmBuffer } from '../core/memory.js';
 import type { SceneBackend } from './backend.js';
+import { heldBefore, type CallRecord } from './recovery.js';
 import { wasmCore, type Core, type CoreExports } from '../core/wasm.js';
 
 /** The calls one wasm scene core answers; the lists and the grid export the same set under their own names. */
@@ -24,6 +25,11 @@ interface SceneCalls {
   eventData(handle: number): number;
   eventReset(handle: number): void;
   setMoveEvents(handle: number, on: number): void;
+  setEventLimit(handle: number, limit: number): void;
+  setSilent(handle: number, on: number): void;
+  callStart(handle: number): number;
+  journalLength(handle: number): number;
+  journalData(handle: number): number;
   query(handle: number, slot: number): number;
   watchers(handle: number, slot: number): number;
   queryBox(handle: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number;
@@ -52,6 +58,11 @@ function listsCalls(e: CoreExports): SceneCalls {
     eventData: e.aoiEventData,
     eventReset: e.aoiEventReset,
     setMoveEvents: e.aoiSetMoveEvents,
+    setEventLimit: e.aoiSetEventLimit,
+    setSilent: e.aoiSetSilent,
+    callStart: e.aoiCallStart,
+    journalLength: e.aoiJournalLength,
+    journalData: e.aoiJournalData,
     query: e.aoiQuery,
     watchers: e.aoiWatchers,
     queryBox: e.aoiQueryBox,
@@ -81,6 +92,11 @@ function gridCalls(e: CoreExports): SceneCalls {
     eventData: e.aoiGridEventData,
     eventReset: e.aoiGridEventReset,
     setMoveEvents: e.aoiGridSetMoveEvents,
+    setEventLimit: e.aoiGridSetEventLimit,
+    setSilent: e.aoiGridSetSilent,
+    callStart: e.aoiGridCallStart,
+    journalLength: e.aoiGridJournalLength,
+    journalData: e.aoiGridJournalData,
     query: e.aoiGridQuery,
     watchers: e.aoiGridWatchers,
     queryBox: e.aoiGridQueryBox,
@@ -93,12 +109,16 @@ function gridCalls(e: CoreExports): SceneCalls {
   };
 }
 
+const MAX_INT32 = 0x7fffffff;
+
 export class WasmSceneCore implements SceneBackend {
   private readonly core: Core;
   private readonly calls: SceneCalls;
   private readonly handle: number;
   private readonly input: WasmBuffer;
   private movesReported = true;
+  private limit = MAX_INT32;
+  private quiet = false;
 
   /** A scene of `dimensions` in the wasm core: the lists index, or the grid with finest cells `cellSize` wide. */
   constructor(
@@ -110,6 +130,37 @@ export class WasmSceneCore implements SceneBackend {
     this.calls = index === 'grid' ? gridCalls(this.core.exports) : listsCalls(this.core.exports);
     this.handle = this.calls.create(dimensions, cellSize);
     this.input = new WasmBuffer(this.core.exports, this.core.memory);
+    this.calls.setEventLimit(this.handle, MAX_INT32);
+  }
+
+  /** Int32 entries the core's event buffer may hold. */
+  get eventLimit(): number {
+    return this.limit;
+  }
+
+  set eventLimit(limit: number) {
+    this.limit = Math.min(limit, MAX_INT32);
+    this.calls.setEventLimit(this.handle, this.limit);
+  }
+
+  get silent(): boolean {
+    return this.quiet;
+  }
+
+  set silent(on: boolean) {
+    this.quiet = on;
+    this.calls.setSilent(this.handle, on ? 1 : 0);
+  }
+
+  /** Nothing: every export that changes the scene marks the call's start inside the core. */
+  beginCall(): void {}
+
+  beforeCall(): CallRecord {
+    const at = (this.calls.eventData(this.handle) >>> 0) / 4;
+    const events = this.core.memory.i32.slice(at, at + this.calls.callStart(this.handle));
+    const journalAt = (this.calls.journalData(this.handle) >>> 0) / 4;
+    const journal = this.core.memory.i32.slice(journalAt, journalAt + this.calls.journalLength(this.handle));
+    return { events, held: heldBefore(this.heldPairs(), journal) };
   }
 
   /** Whether moves produce move events; off, the core skips writing them. */

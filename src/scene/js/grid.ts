@@ -32,6 +32,8 @@
 // (inside the grown range, outside the plain one) form the held set, the only
 // history the core keeps: a pair is visible when the target is inside the
 // plain range, or when it is held.
+import { EventLog } from './event-log.js';
+import { heldBefore, type CallRecord } from '../recovery.js';
 import type { SceneBackend } from '../backend.js';
 import { HeldPairs } from './held-pairs.js';
 import { beyondBound, KNearest } from './k-nearest.js';
@@ -235,7 +237,7 @@ export class GridIndexCore implements SceneBackend {
   private readonly blockData: Float64Array[] = [];
   private readonly blockSlots: Int32Array[] = [];
   private readonly freeBlocks: number[] = [];
-  private events: number[] = [];
+  private readonly events = new EventLog();
   private results: number[] = [];
   // The step being judged: the subject, its place and half-extents before and after.
   private visit = Visit.Step;
@@ -243,6 +245,31 @@ export class GridIndexCore implements SceneBackend {
   private moved = false;
   /** False when the scene reports no move events: a move's step then judges as if nothing moved. */
   moveEvents = true;
+
+  get eventLimit(): number {
+    return this.events.limit;
+  }
+
+  set eventLimit(limit: number) {
+    this.events.limit = limit;
+  }
+
+  get silent(): boolean {
+    return this.events.silent;
+  }
+
+  set silent(on: boolean) {
+    this.events.silent = on;
+  }
+
+  beginCall(): void {
+    this.events.beginCall();
+    this.held.journal.length = 0;
+  }
+
+  beforeCall(): CallRecord {
+    return { events: this.events.beforeCall(), held: heldBefore(this.held.list(), this.held.journal) };
+  }
   private readonly o = [0, 0, 0];
   private readonly n = [0, 0, 0];
   private readonly oldR = [0, 0, 0];
@@ -1041,9 +1068,7 @@ export class GridIndexCore implements SceneBackend {
 
   /** The flat event buffer [type, watcherId, targetId, ...] since the last drain, then forgets it. */
   drain(): Int32Array {
-    const out = Int32Array.from(this.events);
-    this.events.length = 0;
-    return out;
+    return this.events.drain();
   }
 
   /** Forgets every entity and every pending event. */
@@ -1058,7 +1083,7 @@ export class GridIndexCore implements SceneBackend {
     this.blockData.length = 0;
     this.blockSlots.length = 0;
     this.freeBlocks.length = 0;
-    this.events.length = 0;
+    this.events.clear();
   }
 }
 

@@ -37,6 +37,8 @@
 // its slots), and a step of a slot judges its held pairs too: a held pair can
 // only stop being visible when one of its two slots changes.
 
+import { EventLog } from './event-log.js';
+import { heldBefore, type CallRecord } from '../recovery.js';
 import { DEFAULT_LAYER, DEFAULT_SEES } from '../backend.js';
 import { ENTER, LEAVE, MOVE } from '../event-codes.js';
 import { inCircle } from './circle.js';
@@ -382,9 +384,34 @@ export class ListsIndexCore {
   private bandedAt = 0;
   private candidateWatchers: number[] = [];
   private candidateTargets: number[] = [];
-  private events: number[] = [];
+  private readonly events = new EventLog();
   /** False when the scene reports no move events: settle skips them. */
   moveEvents = true;
+
+  get eventLimit(): number {
+    return this.events.limit;
+  }
+
+  set eventLimit(limit: number) {
+    this.events.limit = limit;
+  }
+
+  get silent(): boolean {
+    return this.events.silent;
+  }
+
+  set silent(on: boolean) {
+    this.events.silent = on;
+  }
+
+  beginCall(): void {
+    this.events.beginCall();
+    this.held.journal.length = 0;
+  }
+
+  beforeCall(): CallRecord {
+    return { events: this.events.beforeCall(), held: heldBefore(this.held.list(), this.held.journal) };
+  }
   /** The moving entity's position before the step, and after it. */
   private readonly old = [0, 0, 0];
   private readonly target = [0, 0, 0];
@@ -441,9 +468,7 @@ export class ListsIndexCore {
 
   /** The flat event buffer [type, watcherId, targetId, ...] since the last drain, then forgets it. */
   drain(): Int32Array {
-    const out = Int32Array.from(this.events);
-    this.events.length = 0;
-    return out;
+    return this.events.drain();
   }
 
   get pendingEvents(): number {
@@ -1302,7 +1327,7 @@ export class ListsIndexCore {
     this.layered = 0;
     for (const set of this.watcherSets) set.length = 0;
     for (const axis of this.axes) axis.reset();
-    this.events.length = 0;
+    this.events.clear();
     this.alive = 0;
     this.bandedAt = 0;
   }
