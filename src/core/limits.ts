@@ -21,7 +21,7 @@ export interface Limits {
   gridCells: number;
   /** Vertices of a Graph. */
   graphVertices: number;
-  /** Edges of a Graph. */
+  /** Arcs of a Graph (an undirected edge is two, but for a self-loop). */
   graphEdges: number;
   /** Items in a QuadTree. */
   quadtreeItems: number;
@@ -30,11 +30,12 @@ export interface Limits {
 /** The limits as shipped. */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   sceneListsEntities: 2 ** 21,
-  sceneGridEntities: 2 ** 24,
+  // 2^24 - 1: the most entries a JavaScript Map holds (ids that do not index an array live in one).
+  sceneGridEntities: 2 ** 24 - 1,
   pendingEvents: 2 ** 24,
   gridCells: 2 ** 24,
-  graphVertices: 2 ** 24,
-  graphEdges: 2 ** 26,
+  graphVertices: 2 ** 24 - 1,
+  graphEdges: 2 ** 24 - 1,
   quadtreeItems: 2 ** 23,
 });
 
