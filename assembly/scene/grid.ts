@@ -11,7 +11,7 @@
 // some watcher has a margin, a side table keeps every slot's plain ones
 // (read only for records near the edge of a grown box), and a PairSet the
 // pairs visible only thanks to a margin (the held set).
-import { eventLimitReached } from './event-limit';
+import { eventLimitReached } from './imports';
 import { inCircle } from './circle';
 import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';

@@ -23,7 +23,7 @@
 // slots), and a step of a slot judges its held pairs too: a held pair can
 // only stop being visible when one of its two slots changes.
 
-import { eventLimitReached } from './event-limit';
+import { eventLimitReached, tryAlloc } from './imports';
 import { growBytes, IntList, newIntList, freeIntList, forgetEvents } from './int-list';
 import { inCircle } from './circle';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
@@ -223,6 +223,11 @@ class AxisList {
     this.bandCount = height < Infinity ? <i32>Math.min(<f64>MAX_BANDS, Math.floor(extent / height) + 1) : 1;
     this.origin = this.bandCount > 1 ? min : 0;
     this.height = this.bandCount > 1 ? height : Infinity;
+    this.emptyBands();
+  }
+
+  /** Empties every band of the current cut: every node loses its record. */
+  emptyBands(): void {
     memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
     // Only the bands in use get sentinels, so a small scene stays small.
     this.sentinels = 2 * this.bandCount;
@@ -401,14 +406,22 @@ class AxisList {
     this.compact();
   }
 
-  /** Renumbers the linked records in list order, band by band; unlinked nodes lose their records. */
+  /**
+   * Renumbers the linked records in list order, band by band; unlinked nodes
+   * lose their records. Only speed depends on it: where the memory for the
+   * renumbered copy cannot be had, the records stay as they are.
+   */
   compact(): void {
     let live = this.sentinels;
     for (let b = 0; b < this.bandCount; b++) {
       for (let r = this.next(2 * b); !this.isSentinel(r); r = this.next(r)) live++;
     }
     const capacity = live + (live >> 3) + 64;
-    const fresh = heap.alloc(<usize>capacity * RECORD_BYTES);
+    const fresh = <usize>tryAlloc(capacity * <i32>RECORD_BYTES);
+    if (fresh == 0) {
+      this.churn = 0;
+      return;
+    }
     // Unlinked nodes lose their records; linked ones get their new number below.
     for (let node = 0; node < this.handleCapacity; node++) this.setHandle(node, 0);
     memory.copy(fresh, this.records, <usize>this.sentinels * RECORD_BYTES);
@@ -570,6 +583,13 @@ class AoiScene {
   eventLimit: i32 = i32.MAX_VALUE;
   /** Nonzero while a snapshot or a recovery loads entities: no event is written. */
   silent: i32 = 0;
+  /**
+   * Nonzero while a recovery reloads the entities of a failed call (see
+   * src/scene/recovery.ts): clear keeps the bands' cut, and entities are
+   * added one by one without re-cutting, so the reload asks for no memory
+   * the scene did not hold already.
+   */
+  lean: i32 = 0;
   /** The event buffer's length when the current call began. */
   callStart: i32 = 0;
 
@@ -1092,7 +1112,7 @@ class AoiScene {
 
   add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32, margin: f64): void {
     this.ensureSlot(slot);
-    this.rebandIfGrown();
+    if (!this.lean) this.rebandIfGrown();
     this.setShape(slot, watcher, round);
     this.setMasks(slot, layer, sees, false);
     this.setState(slot, watcher ? WATCHER : MARKER);
@@ -1298,8 +1318,9 @@ class AoiScene {
     else this.addCandidateWatcher(other);
   }
 
-  /** Re-bands an outgrown axis and renumbers each axis's records when they have churned enough; never during a walk. */
+  /** Re-bands an outgrown axis and renumbers each axis's records when they have churned enough; never during a walk, nor in a lean reload. */
   tidy(): void {
+    if (this.lean) return;
     this.rebandIfOutgrown();
     for (let a = 0; a < this.dims; a++) this.axis(a).compactIfChurned();
   }
@@ -1385,7 +1406,7 @@ class AoiScene {
 
   /** A large batch is loaded in bulk: sorted links per axis, enter events from a throwaway grid. */
   addMany(slots: usize, ids: usize, xs: usize, ys: usize, zs: usize, ranges: usize, n: i32): void {
-    if (n < BULK_MIN || n * 4 < this.alive) {
+    if (n < BULK_MIN || n * 4 < this.alive || this.lean) {
       for (let k = 0; k < n; k++) {
         const z = zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3));
         const r = load<f64>(ranges + (<usize>k << 3));
@@ -1592,10 +1613,14 @@ class AoiScene {
     this.margined = 0;
     this.held.clear();
     for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
-    for (let a = 0; a < this.dims; a++) this.axis(a).reset();
+    for (let a = 0; a < this.dims; a++) {
+      if (this.lean) this.axis(a).emptyBands();
+      else this.axis(a).reset();
+    }
     this.events.length = 0;
     this.alive = 0;
-    this.bandedAt = 0;
+    // A lean reload refills the same cut with the same entities.
+    if (!this.lean) this.bandedAt = 0;
   }
 }
 
@@ -1991,6 +2016,11 @@ export function aoiSetEventLimit(ptr: i32, limit: i32): void {
 /** Whether events are written (off while entities are loaded from a snapshot). */
 export function aoiSetSilent(ptr: i32, on: i32): void {
   scene(ptr).silent = on;
+}
+
+/** Whether clear and adds ask for as little new memory as they can (while a recovery reloads the scene). */
+export function aoiSetLean(ptr: i32, on: i32): void {
+  scene(ptr).lean = on;
 }
 
 /** Ints in the event buffer when the last call began. */

@@ -63,6 +63,28 @@ export function eventLimitReached(): never {
   throw new EventLimitReached();
 }
 
+/** The allocator tryAlloc calls back into, once the module is instantiated. */
+let allocate: ((bytes: number) => number) | null = null;
+
+/** Gives tryAlloc the instantiated module's allocator. */
+export function bindAllocator(alloc: (bytes: number) => number): void {
+  allocate = alloc;
+}
+
+/**
+ * The wasm core's import for an allocation it can do without: the block, or
+ * 0 where the allocator traps because the memory cannot grow that far (the
+ * trap unwinds only this nested call, and leaves the allocator as it was).
+ */
+export function tryAlloc(bytes: number): number {
+  try {
+    return allocate === null ? 0 : allocate(bytes >>> 0);
+  } catch (error) {
+    if (isOutOfMemory(error)) return 0;
+    throw error;
+  }
+}
+
 /**
  * Whether an error thrown out of a core means memory ran out: wasm memory
  * that could not grow (the allocator traps with `unreachable`), a block

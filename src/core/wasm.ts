@@ -5,7 +5,7 @@ import bytes from '../../build/spatialkit.wasm';
 import { instantiate } from '../../build/spatialkit.js';
 import { SpatialError } from './errors.js';
 import { LinearMemory } from './memory.js';
-import { eventLimitReached } from './limits.js';
+import { bindAllocator, eventLimitReached, tryAlloc } from './limits.js';
 
 /** The exports of the compiled core, as typed by asc's generated bindings. */
 export type CoreExports = Awaited<ReturnType<typeof instantiate>>;
@@ -30,7 +30,8 @@ export function init(): Promise<void> {
   if (loading === null) {
     loading = (async () => {
       const module = await WebAssembly.compile(bytes as BufferSource);
-      const exports = await instantiate(module, { env: { eventLimitReached } });
+      const exports = await instantiate(module, { env: { eventLimitReached, tryAlloc } });
+      bindAllocator(exports.alloc);
       core = { exports, memory: new LinearMemory(exports.memory) };
     })();
     loading.catch(() => {

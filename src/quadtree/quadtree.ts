@@ -8,6 +8,8 @@ import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 import { WasmQuadTree } from './wasm.js';
+import { RecoveringCore } from './recovering.js';
+import { checkLimit, limits, outOfMemory } from '../core/limits.js';
 import { ReferenceQuadTree, type QuadTreeCore, type QuadTreeMode, type SegmentHits } from './js/quadtree.js';
 
 export type { QuadTreeMode } from './js/quadtree.js';
@@ -256,10 +258,16 @@ export class QuadTree implements Iterable<number> {
     this.mode = mode;
     this.cap = capacity;
     const levels = mode === 'split' ? maxDepth : depth;
-    this.core =
-      this.backend === 'wasm'
-        ? new WasmQuadTree(minX, minY, maxX, maxY, capacity, levels, mode)
-        : new ReferenceQuadTree(minX, minY, maxX, maxY, capacity, levels, mode);
+    let inner: QuadTreeCore;
+    try {
+      inner =
+        this.backend === 'wasm'
+          ? new WasmQuadTree(minX, minY, maxX, maxY, capacity, levels, mode)
+          : new ReferenceQuadTree(minX, minY, maxX, maxY, capacity, levels, mode);
+    } catch (error) {
+      throw outOfMemory(error, 'creating a QuadTree') ?? error;
+    }
+    this.core = new RecoveringCore(inner, minX, minY, maxX, maxY, capacity);
   }
 
   /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
@@ -297,7 +305,14 @@ export class QuadTree implements Iterable<number> {
     checkId(id);
     checkRect(minX, minY, maxX, maxY);
     if (this.slots.get(id) >= 0) throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
-    this.core.insert(this.slots.add(id), id, minX, minY, maxX, maxY);
+    checkLimit('the number of items', this.slots.size + 1, limits.quadtreeItems);
+    const slot = this.slots.add(id);
+    try {
+      this.core.insert(slot, id, minX, minY, maxX, maxY);
+    } catch (error) {
+      this.slots.delete(id);
+      throw error;
+    }
   }
 
   /** Moves or resizes an item; throws UNKNOWN_ID if absent. A move that stays inside its leaf touches nothing else. */
@@ -319,8 +334,14 @@ export class QuadTree implements Iterable<number> {
   insertMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
     this.change();
     const count = checkBatch(ids, rects);
+    checkLimit('the number of items', this.slots.size + count, limits.quadtreeItems);
     const slots = this.slots.addMany(ids);
-    this.core.insertMany(slots, asInt32Array(ids), asFloat64Array(rects));
+    try {
+      this.core.insertMany(slots, asInt32Array(ids), asFloat64Array(rects));
+    } catch (error) {
+      for (let i = count - 1; i >= 0; i--) this.slots.delete(ids[i]);
+      throw error;
+    }
   }
 
   /**
@@ -345,9 +366,10 @@ export class QuadTree implements Iterable<number> {
   remove(id: number): boolean {
     this.change();
     checkId(id);
-    const slot = this.slots.delete(id);
+    const slot = this.slots.get(id);
     if (slot < 0) return false;
     this.core.remove(slot);
+    this.slots.delete(id);
     return true;
   }
 

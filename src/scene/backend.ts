@@ -49,6 +49,13 @@ export interface SceneBackend {
   eventLimit: number;
   /** While true the core writes no event (a snapshot or a recovery loading entities). */
   silent: boolean;
+  /**
+   * While true (a recovery refilling the core after a failed call), clear
+   * and the adds that follow ask for as little new memory as they can: the
+   * lists index keeps its bands' cut and adds one by one, without re-cutting
+   * or renumbering. Cores with nothing to spare ignore it.
+   */
+  lean: boolean;
   /** Marks the start of a call made from the facade (the wasm cores mark each call themselves, so theirs does nothing). */
   beginCall(): void;
   /** After a call failed part way: the events logged before it and the held pairs as they were (see recovery.ts). */

@@ -565,27 +565,30 @@ export class Scene {
   /**
    * Puts the scene back as it was before a call that failed part way, then
    * throws: LIMIT_EXCEEDED when an event would have passed maxPendingEvents,
-   * OUT_OF_MEMORY when memory ran out; anything else goes on as it came. A
-   * fresh core gets every entity as this facade last saw it (position,
-   * range, masks, margin) and the pairs held before the call, writing no
-   * event; the events logged before the call join those the next drain
-   * reports. In 'net' mode, an event limit on a first attempt first folds
-   * what is pending down to the first and last event of each pair (what a
-   * net drain reads): when that makes room this returns, and the caller
-   * tries the call once more.
+   * OUT_OF_MEMORY when memory ran out; anything else goes on as it came. The
+   * core is emptied and refilled lean (keeping the room its arrays have and
+   * the shape of its index, so that the scene as it was fits in the memory
+   * it held) with every entity as this facade last saw it (position, range,
+   * masks, margin) and the pairs held before the call, writing no event; the events logged before the call join those
+   * the next drain reports. In 'net' mode, an event limit on a first attempt
+   * first folds what is pending down to the first and last event of each
+   * pair (what a net drain reads): when that makes room this returns, and
+   * the caller tries the call once more.
    */
   private recover(error: unknown, attempt: number): void {
-    const record = this.core.beforeCall();
-    this.core.dispose?.();
-    this.core = this.newCore();
     try {
+      const record = this.core.beforeCall();
+      this.core.drain();
+      this.core.lean = true;
+      this.core.clear();
       this.reload(record.held);
+      this.core.lean = false;
+      this.keep(record.events);
     } catch (failure) {
       // Not even the scene as it was fits any more: it cannot be kept.
       this.dispose();
       throw new SpatialError('OUT_OF_MEMORY', `this Scene ran out of memory and could not be rebuilt (${String(failure)}); it is disposed`);
     }
-    this.keep(record.events);
     const limited = error instanceof EventLimitReached;
     if (limited && this.net !== null && attempt === 0 && this.taken !== null) {
       const pending = this.taken.length;

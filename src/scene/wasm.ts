@@ -27,6 +27,7 @@ interface SceneCalls {
   setMoveEvents(handle: number, on: number): void;
   setEventLimit(handle: number, limit: number): void;
   setSilent(handle: number, on: number): void;
+  setLean(handle: number, on: number): void;
   callStart(handle: number): number;
   journalLength(handle: number): number;
   journalData(handle: number): number;
@@ -60,6 +61,7 @@ function listsCalls(e: CoreExports): SceneCalls {
     setMoveEvents: e.aoiSetMoveEvents,
     setEventLimit: e.aoiSetEventLimit,
     setSilent: e.aoiSetSilent,
+    setLean: e.aoiSetLean,
     callStart: e.aoiCallStart,
     journalLength: e.aoiJournalLength,
     journalData: e.aoiJournalData,
@@ -94,6 +96,8 @@ function gridCalls(e: CoreExports): SceneCalls {
     setMoveEvents: e.aoiGridSetMoveEvents,
     setEventLimit: e.aoiGridSetEventLimit,
     setSilent: e.aoiGridSetSilent,
+    // The grid refills its cells without re-cutting anything.
+    setLean: () => {},
     callStart: e.aoiGridCallStart,
     journalLength: e.aoiGridJournalLength,
     journalData: e.aoiGridJournalData,
@@ -119,6 +123,7 @@ export class WasmSceneCore implements SceneBackend {
   private movesReported = true;
   private limit = MAX_INT32;
   private quiet = false;
+  private spare = false;
 
   /** A scene of `dimensions` in the wasm core: the lists index, or the grid with finest cells `cellSize` wide. */
   constructor(
@@ -150,6 +155,15 @@ export class WasmSceneCore implements SceneBackend {
   set silent(on: boolean) {
     this.quiet = on;
     this.calls.setSilent(this.handle, on ? 1 : 0);
+  }
+
+  get lean(): boolean {
+    return this.spare;
+  }
+
+  set lean(on: boolean) {
+    this.spare = on;
+    this.calls.setLean(this.handle, on ? 1 : 0);
   }
 
   /** Nothing: every export that changes the scene marks the call's start inside the core. */

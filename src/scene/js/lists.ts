@@ -400,6 +400,9 @@ export class ListsIndexCore {
     return this.events.silent;
   }
 
+  /** Nothing to spare in js: a reload asks for what it asks for. */
+  lean = false;
+
   set silent(on: boolean) {
     this.events.silent = on;
   }
