@@ -18,11 +18,28 @@ import { checkScenario } from '../gridmap/check.js';
 import { scenario } from '../gridmap/scenarios.js';
 import { mutatedSnapshots } from './snapshots.js';
 
-/** A random workload: its share of the operations, and a property that adds the operations it ran to `count`. */
+/** What a batch of random runs of a workload came to. */
+interface Outcome {
+  failed: boolean;
+  numRuns: number;
+  seed: number;
+  counterexamplePath: string | null;
+  errorInstance: unknown;
+}
+
+/** A random workload: its share of the operations, and its batches of runs, each adding the operations it ran to `count`. */
 interface Workload {
   name: string;
   share: number;
-  property(count: (operations: number) => void): fc.IRawProperty<never>;
+  batches(count: (operations: number) => void): (seed: number, runs: number) => Outcome;
+}
+
+/** The batches of a property: fast-check runs of it from a seed, stopping at the first failure unshrunk. */
+function checked<Ts extends [unknown, ...unknown[]]>(property: (count: (operations: number) => void) => fc.IProperty<Ts>): Workload['batches'] {
+  return (count) => {
+    const made = property(count);
+    return (seed, runs) => fc.check(made, { numRuns: runs, seed, endOnFailure: true });
+  };
 }
 
 const index = fc.constantFrom<SceneIndex>('lists', 'grid');
@@ -41,16 +58,17 @@ const WORKLOADS: Workload[] = [
   {
     name: 'Scene: wasm, js and oracle, every drain and view compared',
     share: 0.3,
-    property: (count) =>
+    batches: checked((count) =>
       fc.property(sceneRun(120, false), ([d, i, ops]) => {
         count(ops.length);
         runScene(d, ops as SceneOp[], 'abs', i);
       }),
+    ),
   },
   {
     name: 'Scene at its limits: small maxPendingEvents, lowered entity limit',
     share: 0.15,
-    property: (count) =>
+    batches: checked((count) =>
       fc.property(sceneRun(80, true), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 30 }), ([d, i, ops], maxPending, maxEntities) => {
         count(ops.length);
         LIMITS[i === 'grid' ? 'sceneGridEntities' : 'sceneListsEntities'] = maxEntities;
@@ -60,20 +78,22 @@ const WORKLOADS: Workload[] = [
           Object.assign(LIMITS, DEFAULT_LIMITS);
         }
       }),
+    ),
   },
   {
     name: 'QuadTree: wasm, js and oracle, every answer compared',
     share: 0.2,
-    property: (count) =>
+    batches: checked((count) =>
       fc.property(treeConfig, fc.array(treeOp, { maxLength: 120, size: 'max' }), (cfg, ops) => {
         count(ops.length);
         runTree(cfg, ops);
       }),
+    ),
   },
   {
     name: 'Graph: wasm, js and Bellman-Ford, every search compared',
     share: 0.15,
-    property: (count) =>
+    batches: checked((count) =>
       fc.property(fc.boolean(), fc.array(graphOp(fc.integer({ min: -3, max: 9 })), { maxLength: 60 }), fc.array(graphOp(fc.integer({ min: 0, max: 9 })), { maxLength: 60 }), (signed, withNegative, positive) => {
         const ops = signed ? withNegative : positive;
         count(ops.length);
@@ -86,20 +106,22 @@ const WORKLOADS: Workload[] = [
           for (const g of graphs) g.dispose();
         }
       }),
+    ),
   },
   {
     name: 'GridMap: wasm, js and Dijkstra, every rule and algorithm',
     share: 0.1,
-    property: (count) =>
+    batches: checked((count) =>
       fc.property(fc.boolean().chain((uniform) => scenario(uniform)), (s) => {
         count(s.ops.length);
         checkScenario(s);
       }),
+    ),
   },
   {
     name: 'Snapshots: mutated bytes, both backends alike, SpatialError or a whole object',
     share: 0.1,
-    property: (count) => mutatedSnapshots(count),
+    batches: checked((count) => mutatedSnapshots(count)),
   },
 ];
 
@@ -108,16 +130,15 @@ function fuzz(workload: Workload, budget: number, seed: number): { operations: n
   let operations = 0;
   let runs = 0;
   let failures = 0;
-  const property = workload.property((n) => (operations += n));
-  for (let batch = 0; operations < budget; batch++) {
-    const batchSeed = (seed + batch * 104729) | 0;
-    const result = fc.check(property, { numRuns: 25, seed: batchSeed, endOnFailure: true });
+  const batch = workload.batches((n) => (operations += n));
+  for (let k = 0; operations < budget; k++) {
+    const result = batch((seed + k * 104729) | 0, 25);
     runs += result.numRuns;
     if (!result.failed) continue;
     failures++;
     if (failures <= 3) {
       console.log(`  disagreement: seed ${result.seed}, path "${result.counterexamplePath}"`);
-      console.log(`    ${String(result.errorInstance ?? result.error).split('\n').slice(0, 6).join('\n    ')}`);
+      console.log(`    ${String(result.errorInstance).split('\n').slice(0, 6).join('\n    ')}`);
     }
   }
   return { operations, runs, failures };
