@@ -261,15 +261,7 @@ export class Scene {
     this.alive();
     const slot = this.slotOf(id);
     const [l, s] = [checkMask('layer', layer), checkMask('sees', sees)];
-    for (let attempt = 0; ; attempt++) {
-      this.core.beginCall();
-      try {
-        this.core.setLayers(slot, l, s);
-        break;
-      } catch (error) {
-        this.recover(error, attempt);
-      }
-    }
+    this.changing(() => this.core.setLayers(slot, l, s));
     this.shapes.setLayers(slot, l, s);
   }
 
@@ -280,15 +272,7 @@ export class Scene {
     checkFinite('x', x);
     checkFinite('y', y);
     const zz = this.zOf(z);
-    for (let attempt = 0; ; attempt++) {
-      this.core.beginCall();
-      try {
-        this.core.move(slot, x, y, zz);
-        break;
-      } catch (error) {
-        this.recover(error, attempt);
-      }
-    }
+    this.changing(() => this.core.move(slot, x, y, zz));
     this.shapes.place(slot, x, y, zz);
     this.net?.moved(slot, x, y, zz);
   }
@@ -304,15 +288,7 @@ export class Scene {
       checkId(id);
       return false;
     }
-    for (let attempt = 0; ; attempt++) {
-      this.core.beginCall();
-      try {
-        this.core.remove(slot);
-        break;
-      } catch (error) {
-        this.recover(error, attempt);
-      }
-    }
+    this.changing(() => this.core.remove(slot));
     this.net?.removing(id, slot);
     this.slots.delete(id);
     this.freeSlots.push(slot);
@@ -331,15 +307,7 @@ export class Scene {
     checkOptions('setRange', options, SET_RANGE_OPTION_KEYS);
     const margin = options?.margin === undefined ? this.shapes.margin(slot) : checkMargin(options.margin);
     const [rx, ry, rz, watcher, round] = this.parseRange(range);
-    for (let attempt = 0; ; attempt++) {
-      this.core.beginCall();
-      try {
-        this.core.setRange(slot, rx, ry, rz, watcher, round, watcher ? margin : 0);
-        break;
-      } catch (error) {
-        this.recover(error, attempt);
-      }
-    }
+    this.changing(() => this.core.setRange(slot, rx, ry, rz, watcher, round, watcher ? margin : 0));
     this.shapes.setRange(slot, rx, ry, rz, watcher, round, margin);
   }
 
@@ -563,6 +531,23 @@ export class Scene {
   }
 
   /**
+   * Runs a call on the core whole or not at all: should it fail part way,
+   * recover puts the scene back as it was and throws, or (in 'net' mode,
+   * having folded what is pending) lets the call be tried once more.
+   */
+  private changing(call: () => void): void {
+    for (let attempt = 0; ; attempt++) {
+      this.core.beginCall();
+      try {
+        call();
+        return;
+      } catch (error) {
+        this.recover(error, attempt);
+      }
+    }
+  }
+
+  /**
    * Puts the scene back as it was before a call that failed part way, then
    * throws: LIMIT_EXCEEDED when an event would have passed maxPendingEvents,
    * OUT_OF_MEMORY when memory ran out; anything else goes on as it came. The
@@ -652,15 +637,7 @@ export class Scene {
     for (let k = 0; k < n; k++) slots[k] = this.slotOf(ids[k]);
     const [x, y, z] = this.coordinates(xs, ys, zs);
     const moved = slots.subarray(0, n);
-    for (let attempt = 0; ; attempt++) {
-      this.core.beginCall();
-      try {
-        this.core.moveMany(moved, x, y, z);
-        break;
-      } catch (error) {
-        this.recover(error, attempt);
-      }
-    }
+    this.changing(() => this.core.moveMany(moved, x, y, z));
     this.shapes.placeMany(moved, x, y, z);
     this.net?.movedMany(moved, x, y, z);
   }
@@ -693,15 +670,7 @@ export class Scene {
     const batchIds = asInt32Array(ids);
     const slots = this.batch(n).subarray(0, n);
     for (let k = 0; k < n; k++) slots[k] = this.freeSlot(k);
-    for (let attempt = 0; ; attempt++) {
-      this.core.beginCall();
-      try {
-        this.core.addMany(slots, batchIds, x, y, z, r);
-        break;
-      } catch (error) {
-        this.recover(error, attempt);
-      }
-    }
+    this.changing(() => this.core.addMany(slots, batchIds, x, y, z, r));
     for (let k = 0; k < n; k++) {
       this.takeSlot();
       this.slots.set(batchIds[k], slots[k]);
@@ -858,15 +827,7 @@ export class Scene {
     const [rx, ry, rz, watcher, round] = this.parseRange(range === undefined ? this.defaultRange : range);
     checkLimit(`the number of entities (${this.index} index)`, this.slots.size + 1, this.maxEntities);
     const slot = this.freeSlot(0);
-    for (let attempt = 0; ; attempt++) {
-      this.core.beginCall();
-      try {
-        this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees, watcher ? margin : 0);
-        break;
-      } catch (error) {
-        this.recover(error, attempt);
-      }
-    }
+    this.changing(() => this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees, watcher ? margin : 0));
     this.takeSlot();
     this.slots.set(id, slot);
     this.net?.added(slot, id, x, y, z);

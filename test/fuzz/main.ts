@@ -1,4 +1,5 @@
-// Long random runs on demand: `npm run fuzz [-- operations [seed]]` drives
+// Long random runs on demand: `npm run fuzz [-- operations [seed]]` (which
+// builds, then runs this file through scripts/run-ts.mjs) drives
 // the differential tests (the wasm backend, the js backend and the
 // brute-force oracles of test/, with the same random operations) and the
 // snapshot mutations far longer than `npm test` does, then reports how many

@@ -32,8 +32,7 @@
 // (inside the grown range, outside the plain one) form the held set, the only
 // history the core keeps: a pair is visible when the target is inside the
 // plain range, or when it is held.
-import { EventLog } from './event-log.js';
-import { heldBefore, type CallRecord } from '../recovery.js';
+import { CallLog } from './call-log.js';
 import type { SceneBackend } from '../backend.js';
 import { HeldPairs } from './held-pairs.js';
 import { beyondBound, KNearest } from './k-nearest.js';
@@ -206,7 +205,7 @@ const enum Visit {
 }
 
 /** The grid core of one scene. Slots are chosen by the caller; ids are only carried into events. */
-export class GridIndexCore implements SceneBackend {
+export class GridIndexCore extends CallLog implements SceneBackend {
   private readonly levels: Level[] = [];
   /** Levels holding entities, ascending. */
   private readonly active: number[] = [];
@@ -227,7 +226,7 @@ export class GridIndexCore implements SceneBackend {
   /** Plain half-extents (3 per slot) of the slots with a margin; allocated with the first margin. */
   private plain: Float64Array | null = null;
   /** The pairs visible only thanks to a margin. */
-  private readonly held = new HeldPairs();
+  protected readonly held = new HeldPairs();
   /** Layer masks: W sees T only when seesMask[W] & layer[T] is not 0. */
   private layer = new Int32Array(0);
   private seesMask = new Int32Array(0);
@@ -237,7 +236,6 @@ export class GridIndexCore implements SceneBackend {
   private readonly blockData: Float64Array[] = [];
   private readonly blockSlots: Int32Array[] = [];
   private readonly freeBlocks: number[] = [];
-  private readonly events = new EventLog();
   private results: number[] = [];
   // The step being judged: the subject, its place and half-extents before and after.
   private visit = Visit.Step;
@@ -245,34 +243,6 @@ export class GridIndexCore implements SceneBackend {
   private moved = false;
   /** False when the scene reports no move events: a move's step then judges as if nothing moved. */
   moveEvents = true;
-
-  get eventLimit(): number {
-    return this.events.limit;
-  }
-
-  set eventLimit(limit: number) {
-    this.events.limit = limit;
-  }
-
-  get silent(): boolean {
-    return this.events.silent;
-  }
-
-  /** Nothing to spare in js: a reload asks for what it asks for. */
-  lean = false;
-
-  set silent(on: boolean) {
-    this.events.silent = on;
-  }
-
-  beginCall(): void {
-    this.events.beginCall();
-    this.held.journal.length = 0;
-  }
-
-  beforeCall(): CallRecord {
-    return { events: this.events.beforeCall(), held: heldBefore(this.held.list(), this.held.journal) };
-  }
   private readonly o = [0, 0, 0];
   private readonly n = [0, 0, 0];
   private readonly oldR = [0, 0, 0];
@@ -297,6 +267,7 @@ export class GridIndexCore implements SceneBackend {
     readonly dimensions: number,
     readonly cellSize: number,
   ) {
+    super();
     this.ensureSlot(15);
   }
 

@@ -37,8 +37,7 @@
 // its slots), and a step of a slot judges its held pairs too: a held pair can
 // only stop being visible when one of its two slots changes.
 
-import { EventLog } from './event-log.js';
-import { heldBefore, type CallRecord } from '../recovery.js';
+import { CallLog } from './call-log.js';
 import { DEFAULT_LAYER, DEFAULT_SEES } from '../backend.js';
 import { ENTER, LEAVE, MOVE } from '../event-codes.js';
 import { inCircle } from './circle.js';
@@ -346,7 +345,7 @@ class AxisList {
 }
 
 /** The reference core of one scene. Slots are chosen by the caller; ids are only carried into events. */
-export class ListsIndexCore {
+export class ListsIndexCore extends CallLog {
   readonly dimensions: number;
   private capacity = 0;
   private state = new Int32Array(0);
@@ -361,7 +360,7 @@ export class ListsIndexCore {
   /** Watchers with a margin above 0: while there are none (and nothing is held), no judgement looks at margins. */
   private margined = 0;
   /** The pairs visible only thanks to a margin: the target is inside the watcher's range + margin, outside its range. */
-  private readonly held = new HeldLinks();
+  protected readonly held = new HeldLinks();
   /** 1 for a slot whose range is a circle (sphere) of radius range[3s], 0 for a box. */
   private circle = new Uint8Array(0);
   /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
@@ -384,37 +383,8 @@ export class ListsIndexCore {
   private bandedAt = 0;
   private candidateWatchers: number[] = [];
   private candidateTargets: number[] = [];
-  private readonly events = new EventLog();
   /** False when the scene reports no move events: settle skips them. */
   moveEvents = true;
-
-  get eventLimit(): number {
-    return this.events.limit;
-  }
-
-  set eventLimit(limit: number) {
-    this.events.limit = limit;
-  }
-
-  get silent(): boolean {
-    return this.events.silent;
-  }
-
-  /** Nothing to spare in js: a reload asks for what it asks for. */
-  lean = false;
-
-  set silent(on: boolean) {
-    this.events.silent = on;
-  }
-
-  beginCall(): void {
-    this.events.beginCall();
-    this.held.journal.length = 0;
-  }
-
-  beforeCall(): CallRecord {
-    return { events: this.events.beforeCall(), held: heldBefore(this.held.list(), this.held.journal) };
-  }
   /** The moving entity's position before the step, and after it. */
   private readonly old = [0, 0, 0];
   private readonly target = [0, 0, 0];
@@ -424,6 +394,7 @@ export class ListsIndexCore {
   private oldSees = DEFAULT_SEES;
 
   constructor(dimensions: number) {
+    super();
     this.dimensions = dimensions;
     for (let a = 0; a < dimensions; a++) this.axes.push(new AxisList(SENTINELS + NODES_PER_SLOT * 16));
     this.ensureSlot(15);
