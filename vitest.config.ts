@@ -24,6 +24,8 @@ export default defineConfig({
     alias: [
       { find: /^spatialkit$/, replacement: source('index.ts') },
       { find: /^spatialkit\/colyseus$/, replacement: source('colyseus.ts') },
+      { find: /^spatialkit\/regions$/, replacement: source('regions/index.ts') },
+      { find: /^spatialkit\/(scene|quadtree|graph|gridmap)$/, replacement: source('$1/index.ts') },
     ],
   },
   test: {

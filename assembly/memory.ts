@@ -1,5 +1,6 @@
 // Raw allocation for buffers the TypeScript side owns in linear memory
-// (batch inputs, scratch space). Structures keep their own state through
+// (batch inputs, scratch space). Every module re-exports these three from its
+// entry, each over its own memory. Structures keep their own state through
 // the same allocator; nothing here is garbage collected.
 
 export function alloc(bytes: usize): usize {

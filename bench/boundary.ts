@@ -1,8 +1,10 @@
 // Settles the measuring method before the real suites: what one JS-to-wasm
 // call costs next to a JS call, and what a bulk loop over a Float64Array in
-// linear memory costs in wasm next to the same loop in JS.
-import { init } from '../src/index.js';
-import { wasmCore } from '../src/core/wasm.js';
+// linear memory costs in wasm next to the same loop in JS. The kernels are
+// the probe module's (assembly/probe.ts), which the package never ships.
+import probeBytes from '../build/probe.wasm';
+import { instantiate } from '../build/probe.js';
+import { WasmModule } from '../src/core/wasm.js';
 import { WasmBuffer } from '../src/core/memory.js';
 import type { Suite } from './harness.js';
 
@@ -20,8 +22,9 @@ export const boundarySuite: Suite = {
   name: 'boundary',
   title: 'Boundary: JS-to-wasm call cost and bulk loops in linear memory',
   async run(context) {
-    await init();
-    const core = wasmCore();
+    const probe = new WasmModule('probe', probeBytes, instantiate);
+    await probe.load();
+    const core = probe.core();
     const exports = core.exports;
     const calls = 1_000_000;
     let sink = 0;

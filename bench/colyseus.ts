@@ -1,12 +1,15 @@
 // Colyseus interest management: a server tick (every player takes a step,
 // interest is updated, Colyseus's SchemaSerializer encodes and sends each
 // client its patch) for N simulated players, each a client that counts the
-// bytes it is sent. Three ways: no interest management (everyone gets
+// bytes it is sent. Four ways: no interest management (everyone gets
 // everything), the per-client distance filter written by hand (for each
-// client, for each entity: compare, then view.add / view.remove), and
-// spatialkit/colyseus over a wasm Scene. The world's density gives each
-// player about 50 others in view. Before timing, the hand filter's views and
-// the Scene's are checked equal over a few ticks.
+// client, for each entity: compare, then view.add / view.remove),
+// spatialkit/colyseus with a view per client (exact), and spatialkit/colyseus
+// with shared views (one StateView per occupied cell). The world's density
+// gives each player about 50 others in view. Before timing, the hand filter's
+// views and the exact adapter's are checked equal over a few ticks, and every
+// shared view is checked to hold its clients' exact views and nothing beyond
+// the documented bound.
 import { ClientState, SchemaSerializer, type Client } from '@colyseus/core';
 import { Encoder, schema, StateView, t, type SchemaType } from '@colyseus/schema';
 import { Interest } from '../src/colyseus.js';
@@ -28,9 +31,11 @@ const SEEN = 50;
 const STEP = 4;
 /** Patches per second (Colyseus's default patch rate, 50 ms). */
 const PATCHES_PER_SECOND = 20;
+/** Cell side of the shared views: the range (see docs/colyseus.md, "Picking the cell"). */
+const CELL = RANGE;
 
-// The full state of 5,000 entities outgrows the encoder's default 8 KiB buffer.
-Encoder.BUFFER_SIZE = 512 * 1024;
+// The full state of 20,000 entities outgrows the encoder's default 8 KiB buffer.
+Encoder.BUFFER_SIZE = 2 * 1024 * 1024;
 
 /** A simulated client: what the serializer needs of one, counting what it is sent. */
 interface CountingClient {
@@ -38,25 +43,6 @@ interface CountingClient {
   view: StateView | undefined;
   bytes: number;
   raw(bytes: Uint8Array): void;
-}
-
-/** Wraps the view's add and remove so the time spent inside them is added to time.ms. */
-function timeViewChanges(view: StateView, time: { ms: number }): StateView {
-  const add = view.add.bind(view);
-  const remove = view.remove.bind(view);
-  view.add = (...args: Parameters<StateView['add']>) => {
-    const start = performance.now();
-    const result = add(...args);
-    time.ms += performance.now() - start;
-    return result;
-  };
-  view.remove = (...args: Parameters<StateView['remove']>) => {
-    const start = performance.now();
-    const result = remove(...args);
-    time.ms += performance.now() - start;
-    return result;
-  };
-  return view;
 }
 
 function countingClient(view: StateView | undefined): CountingClient {
@@ -70,28 +56,35 @@ function countingClient(view: StateView | undefined): CountingClient {
   };
 }
 
-type Way = 'none' | 'hand' | 'scene';
+type Way = 'none' | 'hand' | 'exact' | 'shared';
+const WAYS: Way[] = ['none', 'hand', 'exact', 'shared'];
+const WAY_NAMES: Record<Way, string> = {
+  none: 'no interest management',
+  hand: 'hand-written distance filter',
+  exact: 'spatialkit/colyseus, a view per client',
+  shared: `spatialkit/colyseus, shared views (cell ${CELL})`,
+};
 
 /** One server: its players' positions and walk, its state, its clients and its interest step. */
-class BenchServer {
+export class BenchServer {
   readonly xs: Float64Array;
   readonly ys: Float64Array;
   readonly bodies: Body[] = [];
   readonly clients: CountingClient[] = [];
-  /** Per tick: the whole tick, the interest step, the part of it spent in view.add / view.remove, and encoding plus sending. */
+  /** Per tick: the whole tick, the interest step, and encoding plus sending. */
   tickMs: number[] = [];
   interestMs: number[] = [];
-  viewChangeMs: number[] = [];
   encodeMs: number[] = [];
-  private readonly viewTime = { ms: 0 };
+  /** Per tick: the distinct StateViews Colyseus encoded. */
+  encodedViews: number[] = [];
   ticks = 0;
   private readonly headings: Float64Array;
   private readonly random: () => number;
   private readonly serializer = new SchemaSerializer<World>();
   private readonly visible: Array<Set<number>> = [];
-  private interest: Interest | undefined;
+  readonly interest: Interest | undefined;
 
-  constructor(readonly way: Way, readonly players: number, readonly side: number, seed: number) {
+  constructor(readonly way: Way, readonly players: number, readonly side: number, seed: number, cell = CELL) {
     const random = mulberry32(seed);
     this.random = random;
     this.xs = Float64Array.from({ length: players }, () => random() * side);
@@ -105,21 +98,24 @@ class BenchServer {
     }
     this.serializer.reset(state);
     for (let i = 0; i < players; i++) {
-      this.clients.push(countingClient(way === 'none' ? undefined : timeViewChanges(new StateView(), this.viewTime)));
+      this.clients.push(countingClient(way === 'hand' || way === 'exact' ? new StateView() : undefined));
     }
-    if (way === 'scene') {
-      this.interest = new Interest(new Scene({ defaultRange: RANGE }));
+    if (way === 'exact' || way === 'shared') {
+      this.interest = new Interest(new Scene({ defaultRange: RANGE }), way === 'shared' ? { sharedViews: { cell } } : {});
       for (let i = 0; i < players; i++) {
-        this.interest.addClient(i, this.clients[i] as unknown as Client, this.bodies[i], { x: this.xs[i], y: this.ys[i], range: RANGE });
+        const at = way === 'shared' ? { x: this.xs[i], y: this.ys[i] } : { x: this.xs[i], y: this.ys[i], range: RANGE };
+        this.interest.addClient(i, this.clients[i] as unknown as Client, this.bodies[i], at);
       }
     }
     if (way === 'hand') {
       for (let i = 0; i < players; i++) this.visible.push(new Set());
       this.filterByHand();
     }
-    // Everyone is sent the full state when joining; ticks measure the patches after it.
-    for (const client of this.clients) client.bytes += this.serializer.getFullState(client as unknown as Client).length;
+    // Every client is sent its view's content with the first patch; ticks
+    // measure the patches after it. (A joining client would get it as a full
+    // state; the bench skips that step, which no tick repeats.)
     this.serializer.applyPatches(this.clients as unknown as Client[]);
+    this.interest?.update();
     for (const client of this.clients) client.bytes = 0;
   }
 
@@ -127,32 +123,33 @@ class BenchServer {
   tick(): void {
     const begin = performance.now();
     this.walk();
-    this.viewTime.ms = 0;
     const start = performance.now();
     if (this.way === 'hand') this.filterByHand();
-    else if (this.way === 'scene') this.interest!.update();
+    else this.interest?.update();
     const filtered = performance.now();
     this.serializer.applyPatches(this.clients as unknown as Client[]);
     const end = performance.now();
     this.tickMs.push(end - begin);
     this.interestMs.push(filtered - start);
-    this.viewChangeMs.push(this.viewTime.ms);
     this.encodeMs.push(end - filtered);
+    this.encodedViews.push(this.way === 'none' ? 1 : new Set(this.clients.map((client) => client.view)).size);
     this.ticks++;
   }
 
-  /** Forgets the phase times recorded so far. */
-  resetTimes(): void {
+  /** Forgets the phase times and byte counts recorded so far. */
+  reset(): void {
     this.tickMs = [];
     this.interestMs = [];
-    this.viewChangeMs = [];
     this.encodeMs = [];
+    this.encodedViews = [];
+    this.ticks = 0;
+    for (const client of this.clients) client.bytes = 0;
   }
 
   /** Ids each client's view holds now, ascending. */
   views(): number[][] {
     if (this.way === 'hand') return this.visible.map((set) => [...set].sort((a, b) => a - b));
-    return this.clients.map((_, i) => [i, ...this.interest!.scene.query(i)].sort((a, b) => a - b));
+    return this.clients.map((client) => this.bodies.flatMap((body, id) => (client.view!.has(body) ? [id] : [])));
   }
 
   /** Mean bytes one client is sent per second at the default patch rate. */
@@ -217,27 +214,65 @@ function sideFor(players: number): number {
   return 2 * RANGE * Math.sqrt(players / SEEN);
 }
 
-function checkSameViews(context: SuiteContext): void {
-  const players = 600;
-  const hand = new BenchServer('hand', players, sideFor(players), 7);
-  const scene = new BenchServer('scene', players, sideFor(players), 7);
+/** Players inside the closed box, ascending. */
+function within(server: BenchServer, minX: number, minY: number, maxX: number, maxY: number): number[] {
+  const ids: number[] = [];
+  for (let j = 0; j < server.players; j++) {
+    if (server.xs[j] >= minX && server.xs[j] <= maxX && server.ys[j] >= minY && server.ys[j] <= maxY) ids.push(j);
+  }
+  return ids;
+}
+
+function checkViews(context: SuiteContext): void {
+  const players = context.quick ? 300 : 600;
+  const ticks = context.quick ? 4 : 8;
+  const side = sideFor(players);
+  const hand = new BenchServer('hand', players, side, 7);
+  const exact = new BenchServer('exact', players, side, 7);
+  const shared = new BenchServer('shared', players, side, 7);
   let entries = 0;
-  for (let tick = 0; tick < 8; tick++) {
-    hand.tick();
-    scene.tick();
+  let sharedEntries = 0;
+  for (let tick = 0; tick < ticks; tick++) {
+    for (const server of [hand, exact, shared]) server.tick();
     const a = hand.views();
-    const b = scene.views();
+    const b = exact.views();
+    const c = shared.views();
     for (let i = 0; i < players; i++) {
-      if (a[i].join() !== b[i].join()) throw new Error(`tick ${tick}: client ${i} holds [${a[i]}] by hand, [${b[i]}] with the Scene`);
+      if (a[i].join() !== b[i].join()) throw new Error(`tick ${tick}: client ${i} holds [${a[i]}] by hand, [${b[i]}] with the adapter`);
+      const x = shared.xs[i];
+      const y = shared.ys[i];
+      const own = within(shared, x - RANGE, y - RANGE, x + RANGE, y + RANGE);
+      const cx = Math.floor(x / CELL) * CELL;
+      const cy = Math.floor(y / CELL) * CELL;
+      const bound = new Set(within(shared, cx - RANGE, cy - RANGE, cx + CELL + RANGE, cy + CELL + RANGE));
+      const held = new Set(c[i]);
+      if (own.some((id) => !held.has(id)) || c[i].some((id) => !bound.has(id))) {
+        throw new Error(`tick ${tick}: client ${i}'s shared view [${c[i]}] misses part of [${own}] or holds more than its cell's bound`);
+      }
       entries += a[i].length;
+      sharedEntries += c[i].length;
     }
   }
-  if (hand.bytesPerClientPerSecond() !== scene.bytesPerClientPerSecond()) {
-    throw new Error('the hand filter and the Scene sent different byte counts for the same views');
+  if (hand.bytesPerClientPerSecond() !== exact.bytesPerClientPerSecond()) {
+    throw new Error('the hand filter and the adapter sent different byte counts for the same views');
   }
-  context.note(`views checked equal (hand filter vs Scene): ${players} players, 8 ticks, ${(entries / 8 / players).toFixed(1)} entities per view on average; equal bytes sent`);
-  hand.dispose();
-  scene.dispose();
+  context.note(
+    `views checked (${players} players, ${ticks} ticks): the hand filter's equal the exact adapter's, ${(entries / ticks / players).toFixed(1)} entities per view on average, equal bytes sent; ` +
+      `every shared view holds its clients' exact views and nothing beyond their cell's bound, ${(sharedEntries / ticks / players).toFixed(1)} entities per client on average`,
+  );
+  for (const server of [hand, exact, shared]) server.dispose();
+}
+
+/** Players at which a way's tick reaches 50 ms (20 ticks a second), by the power law through the measured sizes around it. */
+function playersAt20Hz(sizes: number[], tickMs: number[]): { players: number; extrapolated: boolean } {
+  const budget = 1000 / 20;
+  let k = tickMs.findIndex((ms) => ms > budget);
+  const extrapolated = k <= 0;
+  if (k === -1) k = sizes.length - 1;
+  if (k === 0) k = 1;
+  const slope = Math.log(tickMs[k] / tickMs[k - 1]) / Math.log(sizes[k] / sizes[k - 1]);
+  const players = sizes[k - 1] * Math.pow(budget / tickMs[k - 1], 1 / slope);
+  return { players: Math.round(players / 100) * 100, extrapolated };
 }
 
 export const colyseusSuite: Suite = {
@@ -245,55 +280,61 @@ export const colyseusSuite: Suite = {
   title: 'Colyseus interest management: server tick and bytes per client',
   async run(context) {
     await init();
-    checkSameViews(context);
-    // Only a full run goes on to 5,000 players: one 5,000-player hand-filter tick alone takes seconds.
-    const sizes = context.full ? [1000, 5000] : [1000];
+    checkViews(context);
+    const sizes = context.quick ? [200, 500] : [1000, 5000, 20000];
+    const wholeTick = new Map<Way, number[]>(WAYS.map((way) => [way, []]));
     for (const players of sizes) {
       const side = sideFor(players);
+      const largest = players >= 20000;
       const servers = new Map<Way, BenchServer>();
-      const contender = (name: string, way: Way) => ({
-        name,
-        setup: () => servers.set(way, new BenchServer(way, players, side, 11)),
-        run: () => servers.get(way)!.tick(),
-      });
-      context.bench(
-        `${players.toLocaleString('en-US')} players, ~${SEEN} in view each`,
-        [contender('no interest management', 'none'), contender('hand-written distance filter', 'hand'), contender('spatialkit/colyseus (Scene, wasm)', 'scene')],
-        {
+      const build = (way: Way): BenchServer => {
+        const server = new BenchServer(way, players, side, 11);
+        servers.set(way, server);
+        return server;
+      };
+      if (!largest) {
+        const contender = (way: Way) => ({ name: WAY_NAMES[way], setup: () => build(way), run: () => servers.get(way)!.tick() });
+        context.bench(`${players.toLocaleString('en-US')} players, ~${SEEN} in view each`, WAYS.map(contender), {
           opName: 'tick',
-          baseline: 'spatialkit/colyseus (Scene, wasm)',
-          minTimeMs: context.quick ? 0 : 2000,
+          baseline: WAY_NAMES.shared,
+          minTimeMs: context.quick ? 0 : 1000,
           headline: `Colyseus room: server tick, ${players.toLocaleString('en-US')} players, ~${SEEN} in view each`,
-        },
-      );
-      const none = servers.get('none')!;
-      const hand = servers.get('hand')!;
-      const scene = servers.get('scene')!;
-      const kb = (server: BenchServer): string => (server.bytesPerClientPerSecond() / 1024).toFixed(1);
-      context.note(
-        `${players} players: bytes per client per second (at ${PATCHES_PER_SECOND} patches/s): none ${kb(none)} KiB, hand ${kb(hand)} KiB, Scene ${kb(scene)} KiB; ` +
-          `none / Scene = ${(none.bytesPerClientPerSecond() / scene.bytesPerClientPerSecond()).toFixed(1)}x`,
-      );
-      // The phases, measured with the three servers taking turns tick by tick, so a
-      // change in the machine's load falls on all three alike.
-      const ways = [none, hand, scene];
-      for (const server of ways) server.resetTimes();
-      const turns = context.pick({ smoke: 4, default: 10, full: players > 2000 ? 10 : 30 });
+        });
+      } else {
+        for (const way of WAYS) build(way);
+      }
+      // The phases and bytes, measured with the servers taking turns tick by
+      // tick, so a change in the machine's load falls on all of them alike.
+      const ways = WAYS.map((way) => servers.get(way)!);
+      for (const server of ways) server.reset();
+      const turns = context.pick({ smoke: 3, default: largest ? 1 : players > 2000 ? 5 : 10, full: largest ? 3 : players > 2000 ? 10 : 30 });
       for (let k = 0; k < turns; k++) {
         for (let w = 0; w < ways.length; w++) ways[(k + w) % ways.length].tick();
       }
+      const [none, hand, exact, shared] = ways;
       const ms = (values: number[]): string => median(values).toFixed(1);
-      const own = (server: BenchServer): number[] => server.interestMs.map((t, k) => t - server.viewChangeMs[k]);
       const ratio = (a: number[], b: number[]): string => (median(a) / median(b)).toFixed(1);
+      const kb = (server: BenchServer): string => (server.bytesPerClientPerSecond() / 1024).toFixed(1);
+      const label = `${players.toLocaleString('en-US')} players${largest ? ` (${turns} tick${turns > 1 ? 's' : ''} each, fewer at this size)` : ''}`;
       context.note(
-        `${players} players, phases per tick (median of ${turns} ticks taken in turns, ms; none / hand / Scene): ` +
-          `finding who sees whom - / ${ms(own(hand))} / ${ms(own(scene))} (hand / Scene = ${ratio(own(hand), own(scene))}x); ` +
-          `Colyseus view.add + view.remove - / ${ms(hand.viewChangeMs)} / ${ms(scene.viewChangeMs)}; ` +
-          `interest step in all - / ${ms(hand.interestMs)} / ${ms(scene.interestMs)} (hand / Scene = ${ratio(hand.interestMs, scene.interestMs)}x); ` +
-          `Colyseus encoding and sending ${ms(none.encodeMs)} / ${ms(hand.encodeMs)} / ${ms(scene.encodeMs)}; ` +
-          `whole tick ${ms(none.tickMs)} / ${ms(hand.tickMs)} / ${ms(scene.tickMs)} (hand / Scene = ${ratio(hand.tickMs, scene.tickMs)}x)`,
+        `${label}, per tick (median of ${turns} ticks taken in turns, ms; none / hand / exact / shared): ` +
+          `interest step - / ${ms(hand.interestMs)} / ${ms(exact.interestMs)} / ${ms(shared.interestMs)}; ` +
+          `Colyseus encoding and sending ${ms(none.encodeMs)} / ${ms(hand.encodeMs)} / ${ms(exact.encodeMs)} / ${ms(shared.encodeMs)}; ` +
+          `whole tick ${ms(none.tickMs)} / ${ms(hand.tickMs)} / ${ms(exact.tickMs)} / ${ms(shared.tickMs)}; ` +
+          `hand / shared = ${ratio(hand.tickMs, shared.tickMs)}x, exact / shared = ${ratio(exact.tickMs, shared.tickMs)}x, hand / exact = ${ratio(hand.tickMs, exact.tickMs)}x`,
       );
+      context.note(
+        `${label}, bytes per client per second (at ${PATCHES_PER_SECOND} patches/s): none ${kb(none)} KiB, hand ${kb(hand)} KiB, exact ${kb(exact)} KiB, shared ${kb(shared)} KiB ` +
+          `(shared / exact = ${(shared.bytesPerClientPerSecond() / exact.bytesPerClientPerSecond()).toFixed(2)}x); ` +
+          `StateViews encoded per tick: exact ${ms(exact.encodedViews)}, shared ${ms(shared.encodedViews)} (${shared.interest!.sharedViewCount} cells occupied)`,
+      );
+      for (const way of WAYS) wholeTick.get(way)!.push(median(servers.get(way)!.tickMs));
       for (const server of servers.values()) server.dispose();
     }
+    const at20Hz = WAYS.map((way) => {
+      const { players, extrapolated } = playersAt20Hz(sizes, wholeTick.get(way)!);
+      return `${way} ${players.toLocaleString('en-US')}${extrapolated ? ' (extrapolated beyond the sizes measured)' : ''}`;
+    });
+    context.note(`players at which the whole tick reaches 50 ms (20 ticks a second on one core), by the power law through the measured sizes: ${at20Hz.join(', ')}`);
   },
 };

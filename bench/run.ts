@@ -14,13 +14,16 @@ import { quadtreeSuite } from './quadtree.js';
 import { quadtreeCapacitySuite } from './quadtree-capacity.js';
 import { quadtreeSearchSuite } from './quadtree-search.js';
 import { quadtreeCastsSuite } from './quadtree-casts.js';
+import { quadtreeUnboundedSuite } from './quadtree-unbounded.js';
 import { sceneSnapshotSuite } from './scene-snapshot.js';
 import { sceneSuite } from './scene.js';
 import { colyseusSuite } from './colyseus.js';
 import { sceneNearestSuite } from './scene-nearest.js';
+import { queriesSuite } from './queries.js';
+import { regionsSuite } from './regions.js';
 import { adversarialSuite } from './adversarial.js';
 
-const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, quadtreeCastsSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite, adversarialSuite];
+const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, queriesSuite, quadtreeCastsSuite, quadtreeUnboundedSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite, regionsSuite, adversarialSuite];
 const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
 const args = process.argv.slice(2);

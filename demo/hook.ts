@@ -5,6 +5,8 @@ import type { library } from './library.js';
 /** The AOI panel's state, as drawn. */
 export interface AoiSnapshot {
   readonly backend: string;
+  /** The scene's index: the default, as users get it. */
+  readonly index: string;
   readonly ids: number[];
   readonly xs: number[];
   readonly ys: number[];

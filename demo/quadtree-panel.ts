@@ -26,7 +26,9 @@ export function createQuadTreePanel(
     HEIGHT,
   );
   const countSlider = slider('quadtree-count', 0, COUNTS.length - 1, COUNTS.indexOf(2000));
-  const capacitySlider = slider('quadtree-capacity', 1, 64, 8);
+  // The slider starts at the library's default capacity, so the page shows a tree as users get it.
+  const defaultCapacity = new QuadTree({ bounds: BOUNDS, backend: 'js' }).capacity;
+  const capacitySlider = slider('quadtree-capacity', 1, 64, defaultCapacity);
   frame.controls.prepend(
     labelled('rects', countSlider, (index) => COUNTS[index]!.toLocaleString('en-US')),
     labelled('capacity', capacitySlider),

@@ -213,6 +213,7 @@ export function createScenePanel(parent: HTMLElement, Scene: Components['Scene']
     snapshot(): AoiSnapshot {
       return {
         backend: selectedBackend(frame),
+        index: scene?.index ?? '',
         ids: Array.from(ids),
         xs: Array.from(xs),
         ys: Array.from(ys),

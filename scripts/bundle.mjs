@@ -1,17 +1,44 @@
 // Bundles src/ into ES modules with the wasm bytes inlined, so the result
 // loads in Node and in browsers with no bundler and no file paths.
+//
+// The main entry (dist/index.js) and the concept entries (dist/scene.js,
+// dist/quadtree.js, dist/graph.js, dist/gridmap.js) are built together with
+// code splitting: what two entries share sits in dist/chunks/ once, so each
+// concept's wasm module, its loaded state and SpatialError are one across
+// entries, and a concept entry carries only its own module.
+//
 // dist/colyseus.js (the 'spatialkit/colyseus' subpath) imports the main entry
 // as 'spatialkit' instead of a copy of it, so both share one wasm module and
 // one SpatialError; @colyseus/* stay the user's own packages.
 import { build } from 'esbuild';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { esbuildOptions } from './esbuild-options.mjs';
 
-await build({
+rmSync('dist/chunks', { recursive: true, force: true });
+const split = await build({
   ...esbuildOptions,
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/index.js',
+  entryPoints: {
+    index: 'src/index.ts',
+    scene: 'src/scene/index.ts',
+    quadtree: 'src/quadtree/index.ts',
+    graph: 'src/graph/index.ts',
+    gridmap: 'src/gridmap/index.ts',
+  },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'neutral',
+  write: false,
 });
+// esbuild imports every chunk an entry spans, some only to keep their order
+// of evaluation ('import "./chunks/..."'). No module here has side effects
+// (package.json says so), so those imports are dropped: a user's esbuild
+// would warn about each one.
+for (const file of split.outputFiles) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(file.path, file.text.replace(/^import "\.[^"]*";\n/gm, ''));
+}
 
 /** Resolves the subpath's imports of './index.js' and './errors.js' to the package's main entry (which exports SpatialError). */
 const mainEntryAsPackage = {
@@ -28,4 +55,20 @@ await build({
   platform: 'neutral',
   external: ['@colyseus/*'],
   plugins: [mainEntryAsPackage],
+});
+
+/** Resolves the regions subpath's imports of '../index.js' to the package's main entry, as for the Colyseus subpath. */
+const parentEntryAsPackage = {
+  name: 'parent-entry-as-package',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: 'spatialkit', external: true }));
+  },
+};
+
+await build({
+  ...esbuildOptions,
+  entryPoints: ['src/regions/index.ts'],
+  outfile: 'dist/regions.js',
+  platform: 'neutral',
+  plugins: [parentEntryAsPackage],
 });

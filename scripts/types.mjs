@@ -1,7 +1,9 @@
 // Writes the published declaration files. dist/index.d.ts is every public type
 // of the main entry in one file (no imports, so a project needs neither DOM nor
-// Node types). dist/colyseus.d.ts declares the subpath alone and takes the main
-// entry's types from 'spatialkit', as dist/colyseus.js takes its code.
+// Node types). The subpaths declare what is their own (dist/colyseus.d.ts its
+// adapter, dist/scene.d.ts and the other concept entries their init()) and
+// take the rest from 'spatialkit', as their code takes it from the main
+// entry's: one Scene, one SpatialError, whichever entry names them.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,12 +15,28 @@ execFileSync(
   [require.resolve('dts-bundle-generator/dist/bin/dts-bundle-generator.js'), '--silent', '--no-check', '--project', 'tsconfig.build.json', '-o', 'dist/index.d.ts', 'src/index.ts'],
   { stdio: 'inherit' },
 );
+// dist/regions.d.ts: the regions subpath in one file; the few main-entry types it names (ranges, options) are structural, so a copy is the same type.
+execFileSync(
+  process.execPath,
+  [require.resolve('dts-bundle-generator/dist/bin/dts-bundle-generator.js'), '--silent', '--no-check', '--project', 'tsconfig.build.json', '--export-referenced-types=false', '-o', 'dist/regions.d.ts', 'src/regions/index.ts'],
+  { stdio: 'inherit' },
+);
 
+const subpaths = {
+  'src/colyseus.ts': 'dist/colyseus.d.ts',
+  'src/scene/index.ts': 'dist/scene.d.ts',
+  'src/quadtree/index.ts': 'dist/quadtree.d.ts',
+  'src/graph/index.ts': 'dist/graph.d.ts',
+  'src/gridmap/index.ts': 'dist/gridmap.d.ts',
+};
 const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, declaration: true, emitDeclarationOnly: true, skipLibCheck: true, types: [] };
-const program = ts.createProgram(['src/colyseus.ts'], options);
-let declarations = null;
-program.emit(program.getSourceFile('src/colyseus.ts'), (name, text) => {
-  if (name.endsWith('colyseus.d.ts')) declarations = text;
-}, undefined, true);
-if (declarations === null || !declarations.includes("from './index.js'")) throw new Error('src/colyseus.ts: no declarations emitted, or it no longer imports the main entry');
-writeFileSync('dist/colyseus.d.ts', declarations.replaceAll("from './index.js'", "from 'spatialkit'"));
+const program = ts.createProgram(Object.keys(subpaths), options);
+for (const [source, target] of Object.entries(subpaths)) {
+  let declarations = null;
+  program.emit(program.getSourceFile(source), (name, text) => {
+    if (name.endsWith('.d.ts')) declarations = text;
+  }, undefined, true);
+  const shared = /from '\.{1,2}\/[^']*'/g;
+  if (declarations === null || !shared.test(declarations)) throw new Error(`${source}: no declarations emitted, or it no longer takes anything from the main entry's files`);
+  writeFileSync(target, declarations.replaceAll(shared, "from 'spatialkit'"));
+}

@@ -1,23 +1,33 @@
 // spatialkit/colyseus: a Scene decides who sees whom, and every enter or
-// leave becomes a view.add or view.remove on the watcher's Colyseus StateView.
+// leave becomes a view.add or view.remove on the watcher's Colyseus StateView
+// (or, with shared views, on the StateView of the cell the client stands in).
 // This entry imports the main entry ('./index.js', which the bundle keeps as
 // the external 'spatialkit'), so both share one Scene class, one wasm module
 // and one SpatialError.
 import { $changes, $refId, type Schema, type StateView } from '@colyseus/schema';
 import { SpatialError, type AoiRange, type Scene } from './index.js';
-import { checkOptions } from './core/validate.js';
+import { checkFinite, checkOptions } from './core/validate.js';
+import { SharedViews } from './colyseus/shared-views.js';
 
-const INTEREST_OPTION_KEYS = ['onNpcSight', 'seeSelf'];
+const INTEREST_OPTION_KEYS = ['onNpcSight', 'seeSelf', 'sharedViews'];
+const SHARED_VIEW_OPTION_KEYS = ['cell'];
 const PLACEMENT_KEYS = ['x', 'y', 'z', 'range'];
 
-/** The part of a Colyseus client the adapter uses: its StateView, set before the client is registered. */
+/**
+ * The part of a Colyseus client the adapter uses: its StateView. Per client,
+ * the room sets it before registering the client; with shared views, the
+ * adapter sets it.
+ */
 export interface InterestClient {
+  /** The view Colyseus encodes this client's patches from. */
   view?: StateView;
 }
 
 /** Where an entity stands and how far it sees. */
 export interface InterestPlacement {
+  /** Position on the x axis. */
   x: number;
+  /** Position on the y axis. */
   y: number;
   /** Required in a 3-D scene, ignored in a 2-D one. */
   z?: number;
@@ -32,17 +42,35 @@ export interface InterestPlacement {
 /** What an NPC watcher starts or stops seeing. */
 export type NpcSight = (type: 'enter' | 'leave', watcher: number, target: number) => void;
 
+/**
+ * Shared views: clients standing in one cell of a square grid (a cube grid
+ * in 3-D) share one StateView, so Colyseus encodes each patch once per
+ * occupied cell rather than once per client. A cell's view holds every
+ * entity inside the cell grown by the scene's `defaultRange` on every side:
+ * everything that any position in the cell sees with that range. A client
+ * therefore holds everything its own range covers, and nothing farther than
+ * `defaultRange + cell` from it on any axis.
+ */
+export interface SharedViewOptions {
+  /** Side of a cell, > 0. Larger cells mean fewer encodes and more bytes per client. */
+  cell: number;
+}
+
+/** Options of {@link Interest}. */
 export interface InterestOptions {
   /** Called for every enter and leave whose watcher is an NPC (clients' views are updated instead). */
   onNpcSight?: NpcSight;
-  /** Whether each client's view holds its own entity (default true). */
+  /** Whether each client's view holds its own entity (default true; shared views always hold it). */
   seeSelf?: boolean;
+  /** Share one StateView among the clients of each cell (default: a view per client, exact). */
+  sharedViews?: SharedViewOptions | null;
 }
 
 interface Entry {
   readonly object: Schema;
-  /** The watcher's client view; undefined for NPCs. */
+  /** The watcher's client view; undefined for NPCs and for clients on shared views. */
   readonly view: StateView | undefined;
+  readonly isClient: boolean;
 }
 
 const ENTER = 0;
@@ -62,6 +90,11 @@ const LEAVE = 1;
  * staged moves first), so after each update every view holds exactly what its
  * entity sees in the Scene.
  *
+ * With {@link InterestOptions.sharedViews}, clients are markers in the Scene
+ * and see through the view of the cell they stand in (see
+ * {@link SharedViewOptions}): the adapter sets each client's `view`, and a
+ * reconnected client must be handed over with {@link Interest.reconnect}.
+ *
  * The adapter owns the scene's events: do not drain the scene elsewhere.
  * Rejected calls throw {@link SpatialError} and change nothing.
  */
@@ -71,6 +104,8 @@ export class Interest {
   private readonly entries = new Map<number, Entry>();
   private readonly onNpcSight: NpcSight | undefined;
   private readonly seeSelf: boolean;
+  private shared: SharedViews | undefined;
+  private clients = 0;
   /** Per watcher, per target: enters minus leaves in the events being applied. */
   private readonly net = new Map<number, Map<number, number>>();
   private stagedIds = new Int32Array(64);
@@ -84,6 +119,30 @@ export class Interest {
     this.scene = scene;
     this.onNpcSight = options.onNpcSight;
     this.seeSelf = options.seeSelf ?? true;
+    this.shared = this.sharedViewsFor(options.sharedViews ?? null);
+  }
+
+  /** The shared-view setting in force (null: a view per client). */
+  get sharedViews(): SharedViewOptions | null {
+    return this.shared === undefined ? null : { cell: this.shared.cell };
+  }
+
+  /** Number of StateViews Colyseus encodes per patch with shared views: one per occupied cell (clients on a bridge of their own aside); 0 without shared views. */
+  get sharedViewCount(): number {
+    return this.shared?.groupCount ?? 0;
+  }
+
+  /**
+   * Switches between a view per client (null) and shared views. Throws
+   * INVALID_NUMBER for a cell that is not finite, INVALID_ARGUMENT for one
+   * that is not > 0 or while any client is registered (NPCs may be).
+   */
+  setSharedViews(options: SharedViewOptions | null): void {
+    const shared = this.sharedViewsFor(options);
+    if (this.clients > 0) {
+      throw new SpatialError('INVALID_ARGUMENT', `cannot switch view sharing while ${this.clients} client(s) are registered`);
+    }
+    this.shared = shared;
   }
 
   /** Number of registered entities. */
@@ -99,19 +158,27 @@ export class Interest {
   /**
    * Registers a client's entity: `object` (already in the room state) placed
    * at `at`, watching with `client.view`. The view gets `object` itself (unless
-   * `seeSelf` is false) and everything the entity sees.
+   * `seeSelf` is false) and everything the entity sees. With shared views the
+   * adapter sets `client.view` instead, the entity sees with the scene's
+   * `defaultRange`, and `at.range` must be left out.
    * Throws DUPLICATE_ID, INVALID_ARGUMENT (no view, object not a Schema in the
-   * state), or the Scene's errors for bad ids, coordinates and ranges.
+   * state, a range with shared views), or the Scene's errors for bad ids,
+   * coordinates and ranges.
    */
   addClient(id: number, client: InterestClient, object: Schema, at: InterestPlacement): void {
     this.checkFresh(id);
+    if (this.shared !== undefined) {
+      this.addSharedClient(id, client, object, at);
+      return;
+    }
     const view = client?.view;
     if (view === undefined || view === null || typeof view.add !== 'function' || typeof view.remove !== 'function') {
       throw new SpatialError('INVALID_ARGUMENT', `client of entity ${id} has no StateView: set client.view = new StateView() first`);
     }
     checkAttached(id, object);
     this.place(id, at, at?.range);
-    this.entries.set(id, { object, view });
+    this.entries.set(id, { object, view, isClient: true });
+    this.clients++;
     if (this.seeSelf) view.add(object);
     this.apply();
   }
@@ -127,8 +194,27 @@ export class Interest {
     this.checkFresh(id);
     checkAttached(id, object);
     this.place(id, at, at?.range ?? null);
-    this.entries.set(id, { object, view: undefined });
+    this.entries.set(id, { object, view: undefined, isClient: false });
     this.apply();
+    if (this.shared !== undefined) {
+      const { x, y, z } = this.scene.position(id);
+      this.shared.entered(id, object, x, y, z);
+    }
+  }
+
+  /**
+   * Hands the entity of a client that reconnected to the client object
+   * Colyseus created for it (call it from the room's `onReconnect`). With
+   * shared views the adapter keeps setting the view of the client it holds,
+   * so without this call the reconnected client would stop following its
+   * cell; with a view per client it changes nothing. Throws UNKNOWN_ID, or
+   * INVALID_ARGUMENT when id is an NPC or client is not an object.
+   */
+  reconnect(id: number, client: InterestClient): void {
+    const entry = this.entry(id);
+    if (!entry.isClient) throw new SpatialError('INVALID_ARGUMENT', `entity ${String(id)} is an NPC, not a client`);
+    if (client === null || typeof client !== 'object') throw new SpatialError('INVALID_ARGUMENT', `client of entity ${String(id)} must be a Colyseus client`);
+    this.shared?.reconnect(id, client);
   }
 
   /**
@@ -149,22 +235,34 @@ export class Interest {
     this.stagedZs[k] = z ?? 0;
   }
 
-  /** Applies every staged move in one `moveMany`, then the views' adds and removes it causes. */
+  /**
+   * Applies every staged move in one `moveMany`, then the views' adds and
+   * removes it causes. With shared views it also moves clients whose bridge
+   * has been sent onto their cell's shared view, so call it every tick.
+   */
   update(): void {
+    this.shared?.settle();
     if (this.staged === 0) return;
     const n = this.staged;
+    const ids = this.stagedIds.subarray(0, n);
+    const xs = this.stagedXs.subarray(0, n);
+    const ys = this.stagedYs.subarray(0, n);
     const zs = this.scene.dimensions === 3 ? this.stagedZs.subarray(0, n) : undefined;
-    this.scene.moveMany(this.stagedIds.subarray(0, n), this.stagedXs.subarray(0, n), this.stagedYs.subarray(0, n), zs);
+    this.scene.moveMany(ids, xs, ys, zs);
     this.staged = 0;
     this.apply();
+    this.shared?.refresh(ids, xs, ys, zs, n);
   }
 
   /**
-   * Changes what id sees (a client's view follows at once). Throws UNKNOWN_ID
-   * or the Scene's range errors.
+   * Changes what id sees (a client's view follows at once). Throws UNKNOWN_ID,
+   * INVALID_ARGUMENT for a client on shared views, or the Scene's range errors.
    */
   setRange(id: number, range: AoiRange): void {
-    this.entry(id);
+    const entry = this.entry(id);
+    if (entry.isClient && this.shared !== undefined) {
+      throw new SpatialError('INVALID_ARGUMENT', `entity ${String(id)} is a client on shared views: it sees with the scene's defaultRange`);
+    }
     this.scene.setRange(id, range);
     this.apply();
   }
@@ -179,13 +277,43 @@ export class Interest {
     this.update();
     this.scene.remove(id);
     this.apply();
+    this.shared?.removed(id);
     this.entries.delete(id);
+    if (entry.isClient) this.clients--;
     if (this.seeSelf && entry.view !== undefined) entry.view.remove(entry.object);
   }
 
   /** Unregisters every entity as {@link remove} would, leaving the scene empty. */
   clear(): void {
     for (const id of [...this.entries.keys()]) this.remove(id);
+  }
+
+  /** A client on shared views: a marker in the scene, seeing through its cell's view. */
+  private addSharedClient(id: number, client: InterestClient, object: Schema, at: InterestPlacement): void {
+    const shared = this.shared as SharedViews;
+    if (client === null || typeof client !== 'object') throw new SpatialError('INVALID_ARGUMENT', `client of entity ${String(id)} must be a Colyseus client`);
+    checkAttached(id, object);
+    if (at !== null && typeof at === 'object' && at.range !== undefined) {
+      throw new SpatialError('INVALID_ARGUMENT', `entity ${String(id)}: a client on shared views sees with the scene's defaultRange; leave out range`);
+    }
+    this.place(id, at, null);
+    this.entries.set(id, { object, view: undefined, isClient: true });
+    this.clients++;
+    this.apply();
+    const { x, y, z } = this.scene.position(id);
+    shared.join(id, object, client, x, y, z);
+  }
+
+  /** Validates a shared-view setting; undefined for null (a view per client). */
+  private sharedViewsFor(options: SharedViewOptions | null): SharedViews | undefined {
+    if (options === null) return undefined;
+    if (typeof options !== 'object') throw new SpatialError('INVALID_ARGUMENT', `sharedViews must be {cell} or null, got ${String(options)}`);
+    checkOptions('sharedViews', options, SHARED_VIEW_OPTION_KEYS);
+    checkFinite('sharedViews.cell', options.cell);
+    if (!(options.cell > 0)) throw new SpatialError('INVALID_ARGUMENT', `sharedViews.cell must be > 0, got ${options.cell}`);
+    if (!this.seeSelf) throw new SpatialError('INVALID_ARGUMENT', 'shared views always hold each client\'s own entity: seeSelf false does not apply');
+    const { scene } = this;
+    return new SharedViews(options.cell, scene.defaultRange, scene.dimensions === 3, scene, (id) => (this.entries.get(id) as Entry).object);
   }
 
   private checkFresh(id: number): void {

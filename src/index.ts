@@ -1,21 +1,10 @@
-// Public exports of spatialkit.
-export { init } from './core/wasm.js';
-export type { Backend } from './core/wasm.js';
-export { SpatialError } from './core/errors.js';
-export type { SpatialErrorCode } from './core/errors.js';
-export { Graph } from './graph/graph.js';
-export type { FromEdgesOptions, GraphOptions, Heuristic, PathAlgorithm, PathOptions, PathResult, ShortestPaths, VertexId } from './graph/graph.js';
-export { GridMap, MAX_GRID_CELLS } from './gridmap/gridmap.js';
-export type { GridMapOptions, FindPathOptions, DiagonalRule, GridAlgorithm, GridPath } from './gridmap/gridmap.js';
-export type { FromArrayOptions, FractionalCoordinates, GridCells } from './gridmap/gridmap.js';
-export { parseMovingAIScenarios } from './gridmap/movingai.js';
-export type { MovingAIScenario } from './gridmap/movingai.js';
-export { QuadTree } from './quadtree/quadtree.js';
-export type { QuadTreeBounds, QuadTreeOptions, QuadTreeMode, SegmentOptions } from './quadtree/quadtree.js';
-export { Scene } from './scene/scene.js';
-export type { AddOptions, AoiEvent, AoiRange, NearestOptions, SceneOptions, SetRangeOptions } from './scene/scene.js';
-export type { SceneEventMode } from './scene/scene.js';
-export { ENTER, LEAVE, MOVE } from './scene/event-codes.js';
-export type { GroupedEvents } from './scene/grouped.js';
-export type { SceneIndex } from './scene/backend.js';
-export type { FromBufferOptions } from './core/snapshot-bytes.js';
+/**
+ * The main entry: every concept, and an init() that loads all of their wasm modules.
+ *
+ * @module spatialkit
+ */
+export { init } from './init.js';
+export * from './scene/index.js';
+export * from './quadtree/index.js';
+export * from './graph/index.js';
+export * from './gridmap/index.js';

@@ -1,4 +1,8 @@
-// The Graph core's exports: structure and edits, read-only accessors, then searches.
+// The Graph module's exports (the entry of build/graph.wasm). A graph is a
+// handle: the address of its Graph record in graph.ts. Structure and edits,
+// then read-only accessors, then searches.
+export { alloc, realloc, free } from '../memory';
+
 export {
   graphCreate,
   graphDispose,

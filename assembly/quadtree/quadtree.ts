@@ -3,19 +3,26 @@
 // 'split' (mode 0): a leaf over capacity splits into four quadrants; data
 // lives only in leaves and an item is stored in every leaf its closed rect
 // touches. Every node keeps an "extended" region whose outer sides are
-// infinite where they lie on the root's border, so items outside the bounds
-// land in border leaves. The half-open extended regions of the leaves
-// partition the plane; a hit (or a pair) is reported only by the leaf that
-// owns the min corner of the intersection, so it is reported exactly once
-// with no set of seen ids. A leaf that overflows, and a tree receiving a
-// batch at least its size, is built top-down in one go (fill): each node
-// partitions its slots into quadrant blocks, and a block that ends as a leaf
-// becomes the leaf's entry array.
+// infinite where they lie on the root's border. The half-open extended
+// regions of the leaves partition the plane; a hit (or a pair) is reported
+// only by the leaf that owns the min corner of the intersection, so it is
+// reported exactly once with no set of seen ids. A leaf that overflows, and a
+// tree receiving a batch at least its size, is built top-down in one go
+// (fill): each node partitions its slots into quadrant blocks, and a block
+// that ends as a leaf becomes the leaf's entry array. Four sibling leaves
+// that together hold at most half the capacity merge back into their parent.
 //
 // 'fixed' (mode 1): pre-split to `levels` levels; an item lives in exactly
 // one node, the deepest one whose loose region (the node grown by half its
 // size on every side, infinite on the root's border) contains it. Loose
 // regions keep items that cross a centre line out of the root.
+//
+// The area: the root's exact region holds every item. It starts as the
+// bounds given; an item beyond it doubles it towards the item (as often as
+// it takes) and the tree is rebuilt over the larger area. A tree given no
+// bounds keeps its items in the root until they outnumber the capacity, then
+// takes the square around them as its area. Each doubling adds a level to
+// the split depth limit, so growing never coarsens the finest cells.
 //
 // Items are addressed by a dense slot the caller chooses. Each item's exact
 // rect, id and home node are stored once, in an item table indexed by slot;
@@ -23,6 +30,7 @@
 // the leaves its rect touches, so they are found again by a descent from the
 // nearest ancestor holding it: no per-entry back references are kept.
 
+import { Area } from './area';
 import { RankHeap } from './rank-heap';
 
 // Node record, NODE_BYTES apart.
@@ -36,8 +44,8 @@ const EY0: usize = 40;
 const EX1: usize = 48;
 const EY1: usize = 56;
 const CHILD: usize = 64; // first of four consecutive children, -1 for a leaf
-const PARENT: usize = 68;
-const LEVEL: usize = 72; // root is 0
+const PARENT: usize = 68; // in a free block's first node: the next free block, or -1
+const LEVEL: usize = 72; // root is 0; -1 for a node in a free block
 const COUNT: usize = 76;
 const CAP: usize = 80; // entry capacity; negative: -capacity, the list lies in the tree's arena
 const ENTRIES: usize = 84; // pointer to the entries: i32 slots
@@ -72,14 +80,18 @@ class Tree {
   mode: i32 = 0;
   capacity: i32 = 8;
   maxLevels: i32 = 16;
-  levels: i32 = 1;
-  minX: f64 = 0;
-  minY: f64 = 0;
-  maxX: f64 = 0;
-  maxY: f64 = 0;
+  // The region the root covers, its bounds and how it grows (area.ts).
+  area: Area = changetype<Area>(0);
+  // The bounding box found by boxOf.
+  boxX0: f64 = 0;
+  boxY0: f64 = 0;
+  boxX1: f64 = 0;
+  boxY1: f64 = 0;
   nodes: usize = 0;
   nodeCount: i32 = 0;
   nodeCap: i32 = 0;
+  // First node of the last freed block of four siblings (a merge frees them), or -1.
+  freeBlock: i32 = -1;
   items: usize = 0;
   itemCap: i32 = 0;
   size: i32 = 0;
@@ -172,14 +184,19 @@ function initNode(t: Tree, n: i32, parent: i32, level: i32, x0: f64, y0: f64, x1
   return min(max(a * 0.5 + b * 0.5, a), b);
 }
 
-// Appends the four children of n; returns the first one's index.
+// Adds the four children of n, in the last freed block or appended; returns the first one's index.
 function addChildren(t: Tree, n: i32): i32 {
-  if (t.nodeCount + 4 > t.nodeCap) {
-    t.nodeCap = max(16, t.nodeCap + (t.nodeCap >> 1));
-    t.nodes = grow(t.nodes, <usize>t.nodeCap * NODE_BYTES);
+  let first = t.freeBlock;
+  if (first >= 0) {
+    t.freeBlock = load<i32>(nodeAt(t, first), PARENT);
+  } else {
+    if (t.nodeCount + 4 > t.nodeCap) {
+      t.nodeCap = max(16, t.nodeCap + (t.nodeCap >> 1));
+      t.nodes = grow(t.nodes, <usize>t.nodeCap * NODE_BYTES);
+    }
+    first = t.nodeCount;
+    t.nodeCount += 4;
   }
-  const first = t.nodeCount;
-  t.nodeCount += 4;
   const p = nodeAt(t, n);
   const x0 = load<f64>(p, X0), y0 = load<f64>(p, Y0), x1 = load<f64>(p, X1), y1 = load<f64>(p, Y1);
   const px0 = load<f64>(p, EX0), py0 = load<f64>(p, EY0), px1 = load<f64>(p, EX1), py1 = load<f64>(p, EY1);
@@ -210,22 +227,24 @@ function addChildren(t: Tree, n: i32): i32 {
     initNode(t, first + q, n, level, cx0, cy0, cx1, cy1, ex0, ey0, ex1, ey1);
   }
   store<i32>(nodeAt(t, n), first, CHILD);
-  if (level + 1 > t.levels) t.levels = level + 1;
   return first;
 }
 
-// Drops every node, keeping the item table; rebuilds the root (and, in fixed
-// mode, the whole pre-split tree).
+// Drops every node, keeping the item table; rebuilds the root over the area
+// (the whole plane before there is one) and, in fixed mode, the whole
+// pre-split tree.
 function resetNodes(t: Tree): void {
   freeLists(t);
   t.nodeCount = 1;
-  t.levels = 1;
+  t.freeBlock = -1;
   if (t.nodeCap == 0) {
     t.nodeCap = 16;
     t.nodes = heap.alloc(<usize>t.nodeCap * NODE_BYTES);
   }
-  initNode(t, 0, -1, 0, t.minX, t.minY, t.maxX, t.maxY, -Infinity, -Infinity, Infinity, Infinity);
-  if (t.mode != MODE_SPLIT) {
+  const a = t.area;
+  if (a.covered) initNode(t, 0, -1, 0, a.minX, a.minY, a.maxX, a.maxY, -Infinity, -Infinity, Infinity, Infinity);
+  else initNode(t, 0, -1, 0, -Infinity, -Infinity, Infinity, Infinity, -Infinity, -Infinity, Infinity, Infinity);
+  if (t.mode != MODE_SPLIT && a.covered) {
     // Children are appended in breadth-first order, so a level is split after the one above it.
     for (let n = 0; n < t.nodeCount; n++) {
       if (load<i32>(nodeAt(t, n), LEVEL) + 1 < t.maxLevels) addChildren(t, n);
@@ -340,7 +359,8 @@ function splitInsert(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: 
   }
 }
 
-// Takes slot out of every leaf below n its rect touches.
+// Takes slot out of every leaf below n its rect touches, merging the
+// siblings it leaves with few enough items on the way back up.
 function splitDetach(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const child = load<i32>(nodeAt(t, n), CHILD);
   if (child < 0) {
@@ -349,6 +369,80 @@ function splitDetach(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: 
   }
   for (let c = child; c < child + 4; c++) {
     if (touches(nodeAt(t, c), x0, y0, x1, y1)) splitDetach(t, c, slot, x0, y0, x1, y1);
+  }
+  tryMerge(t, n);
+}
+
+// Merges the four children of n back into n when they are leaves holding,
+// together, at most half the capacity: half, so that a merged leaf is far
+// from splitting again. Returns whether it merged. The merged list keeps n's
+// own entries (those whose min corner n owns, own in exactly one child)
+// first; an item met in several children is listed once, from the first
+// child it touches.
+function tryMerge(t: Tree, n: i32): bool {
+  const p = nodeAt(t, n);
+  const first = load<i32>(p, CHILD);
+  if (first < 0) return false;
+  const limit = t.capacity >> 1;
+  let own = 0;
+  for (let c = first; c < first + 4; c++) {
+    const q = nodeAt(t, c);
+    if (load<i32>(q, CHILD) >= 0) return false;
+    own += load<i32>(q, HOME);
+  }
+  if (own > limit) return false;
+  const merged = reserveScratch(t, limit + 1);
+  let count = 0;
+  for (let c = first; c < first + 4; c++) {
+    const q = nodeAt(t, c);
+    memory.copy(merged + (<usize>count << 2), <usize>load<i32>(q, ENTRIES), <usize>load<i32>(q, HOME) << 2);
+    count += load<i32>(q, HOME);
+  }
+  for (let c = first; c < first + 4; c++) {
+    const q = nodeAt(t, c);
+    const entries = <usize>load<i32>(q, ENTRIES);
+    for (let i = load<i32>(q, HOME); i < load<i32>(q, COUNT); i++) {
+      const slot = slotAt(entries, i);
+      const r = itemAt(t, slot);
+      const x0 = load<f64>(r, RX0), y0 = load<f64>(r, RY0), x1 = load<f64>(r, RX1), y1 = load<f64>(r, RY1);
+      if (owns(p, x0, y0) || touchesBefore(t, first, c, x0, y0, x1, y1)) continue;
+      if (count == limit) return false;
+      setSlotAt(merged, count++, slot);
+    }
+  }
+  for (let c = first; c < first + 4; c++) freeNode(t, c);
+  store<i32>(nodeAt(t, first), t.freeBlock, PARENT);
+  t.freeBlock = first;
+  const list = count > 0 ? heap.alloc(<usize>count << 2) : 0;
+  memory.copy(list, merged, <usize>count << 2);
+  for (let i = 0; i < own; i++) store<i32>(itemAt(t, slotAt(list, i)), n, NODE);
+  store<i32>(p, -1, CHILD);
+  store<i32>(p, count, COUNT);
+  store<i32>(p, count, CAP);
+  store<i32>(p, <i32>list, ENTRIES);
+  store<i32>(p, own, HOME);
+  store<i32>(p, 0, AUX);
+  return true;
+}
+
+// Whether the rect touches one of the siblings first..c - 1.
+function touchesBefore(t: Tree, first: i32, c: i32, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+  for (let b = first; b < c; b++) if (touches(nodeAt(t, b), x0, y0, x1, y1)) return true;
+  return false;
+}
+
+// Gives back leaf n's slot list and marks it free (its block joins the free list whole).
+function freeNode(t: Tree, n: i32): void {
+  const p = nodeAt(t, n);
+  if (load<i32>(p, CAP) > 0) heap.free(<usize>load<i32>(p, ENTRIES));
+  initNode(t, n, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+// After a removal below holder n: once n is a leaf its parent may merge, and so on up.
+function mergeUp(t: Tree, n: i32): void {
+  while (n > 0 && load<i32>(nodeAt(t, n), CHILD) < 0) {
+    n = load<i32>(nodeAt(t, n), PARENT);
+    if (!tryMerge(t, n)) return;
   }
 }
 
@@ -364,7 +458,9 @@ function holder(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
 function maybeSplit(t: Tree, n: i32): void {
   const p = nodeAt(t, n);
   const count = load<i32>(p, COUNT);
-  if (count <= t.capacity) return;
+  // The cheap reasons not to split first: a leaf at the depth limit or
+  // blocked until it doubles would otherwise gather its items on every insert.
+  if (!mayDeepen(t, p, count)) return;
   const entries = <usize>load<i32>(p, ENTRIES);
   const recs = gatherRecords(t, entries, count);
   planRecords(t, n, recs, count);
@@ -437,7 +533,7 @@ function planRecords(t: Tree, n: i32, recs: usize, count: i32): void {
 // blocked leaf tries again when its count doubles.
 function shouldSplit(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q2: i32, q3: i32): bool {
   const p = nodeAt(t, n);
-  if (count <= t.capacity || count < load<i32>(p, AUX) || load<i32>(p, LEVEL) + 1 >= t.maxLevels) return false;
+  if (!mayDeepen(t, p, count)) return false;
   // Items sharing a point all touch a quadrant holding it: only then is the pass over them needed.
   const crowded = max(max(q0, q1), max(q2, q3)) == count;
   if (<f64>(q0 + q1 + q2 + q3) >= SPLIT_COPIES * <f64>count || (crowded && sharePoint(recs, count))) {
@@ -445,6 +541,13 @@ function shouldSplit(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32,
     return false;
   }
   return true;
+}
+
+// Whether the node at p, holding count entries, is one splitting may be
+// worth a look for: over capacity, not blocked (see shouldSplit), above the
+// depth limit (each doubling of the area adds a level), and with an area.
+@inline function mayDeepen(t: Tree, p: usize, count: i32): bool {
+  return count > t.capacity && count >= load<i32>(p, AUX) && load<i32>(p, LEVEL) + 1 < t.maxLevels + t.area.growth && t.area.covered;
 }
 
 // Whether the count records have a point in common.
@@ -961,6 +1064,46 @@ function allRecords(t: Tree, extra: i32): usize {
   store<i32>(dst, slot, REC_SLOT);
 }
 
+// The bounding box of the count records at recs, into t.boxX0..boxY1
+// (inverted, +Infinity to -Infinity, for none).
+function boxOf(t: Tree, recs: usize, count: i32): void {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  const end = recs + <usize>count * REC_BYTES;
+  for (let r = recs; r < end; r += REC_BYTES) {
+    // Comparisons, not f64 min/max (which pay for NaN and -0 handling).
+    const rx0 = load<f64>(r, RX0), ry0 = load<f64>(r, RY0), rx1 = load<f64>(r, RX1), ry1 = load<f64>(r, RY1);
+    x0 = select(rx0, x0, rx0 < x0);
+    y0 = select(ry0, y0, ry0 < y0);
+    x1 = select(rx1, x1, rx1 > x1);
+    y1 = select(ry1, y1, ry1 > y1);
+  }
+  t.boxX0 = x0;
+  t.boxY0 = y0;
+  t.boxX1 = x1;
+  t.boxY1 = y1;
+}
+
+// Rebuilds every node from the item table (after the area changed).
+function rebuild(t: Tree): void {
+  rebuildWith(t, allRecords(t, 0), t.size);
+}
+
+// A tree with no area yet: once its items outnumber the capacity (and do
+// not all share one point) it takes the square around them and is rebuilt
+// over it. Returns whether it was. Until then every item sits in the root,
+// so the homes allRecords resets stay right either way.
+function settle(t: Tree): bool {
+  if (t.area.covered || t.size <= t.capacity || t.size < t.area.retryAt) return false;
+  const recs = allRecords(t, 0);
+  boxOf(t, recs, t.size);
+  if (!t.area.fit(t.boxX0, t.boxY0, t.boxX1, t.boxY1, t.size, t.capacity)) {
+    heap.free(recs);
+    return false;
+  }
+  rebuildWith(t, recs, t.size);
+  return true;
+}
+
 // Rebuilds the nodes with the count items whose records are in the heap
 // block recs (freed here): in bulk in split mode, one by one in fixed mode.
 function rebuildWith(t: Tree, recs: usize, count: i32): void {
@@ -999,36 +1142,57 @@ function fillRoot(t: Tree, recs: usize, count: i32): void {
 
 // ---- exports --------------------------------------------------------------------------------
 
-/** Creates a tree; mode 0 is 'split' (maxLevels bounds splitting), 1 is 'fixed' (pre-split to maxLevels levels). */
-export function qtCreate(minX: f64, minY: f64, maxX: f64, maxY: f64, capacity: i32, maxLevels: i32, mode: i32): i32 {
+/**
+ * Creates a tree; mode 0 is 'split' (maxLevels bounds splitting), 1 is
+ * 'fixed' (pre-split to maxLevels levels). Unless bounded, the bounds are
+ * ignored and the tree picks its own area.
+ */
+export function qtCreate(minX: f64, minY: f64, maxX: f64, maxY: f64, bounded: bool, capacity: i32, maxLevels: i32, mode: i32): i32 {
   const t = new Tree();
   t.mode = mode;
   t.capacity = capacity;
   t.maxLevels = maxLevels;
-  t.minX = minX;
-  t.minY = minY;
-  t.maxX = maxX;
-  t.maxY = maxY;
+  t.area = new Area();
+  t.area.setBounds(bounded, minX, minY, maxX, maxY);
   resetNodes(t);
   return <i32>changetype<usize>(t);
 }
 
-export function qtDispose(tree: i32): void {
-  const t = changetype<Tree>(<usize>tree);
+// Gives back every buffer the tree holds (its nodes afterwards are none at all).
+function freeBuffers(t: Tree): void {
   freeLists(t);
+  t.nodeCount = 0;
   if (t.nodes != 0) heap.free(t.nodes);
   if (t.items != 0) heap.free(t.items);
   if (t.scratch != 0) heap.free(t.scratch);
   if (t.out != 0) heap.free(t.out);
+  t.nodes = t.items = t.scratch = t.out = 0;
+  t.nodeCap = t.itemCap = t.scratchCap = t.outCap = t.outCount = 0;
   if (t.queue != 0) {
     changetype<RankHeap>(t.queue).free();
     changetype<RankHeap>(t.best).free();
     heap.free(t.queue);
     heap.free(t.best);
+    t.queue = t.best = 0;
   }
+}
+
+// The tree as new: its area back to the bounds (or none) and every buffer
+// given back, so an emptied tree holds what a fresh one does.
+function empty(t: Tree): void {
+  freeBuffers(t);
+  t.area.restart();
+  resetNodes(t);
+}
+
+export function qtDispose(tree: i32): void {
+  const t = changetype<Tree>(<usize>tree);
+  freeBuffers(t);
+  heap.free(changetype<usize>(t.area));
   heap.free(changetype<usize>(t));
 }
 
+/** Inserts an item; one beyond the area grows it and rebuilds the tree over it. */
 export function qtInsert(tree: i32, slot: i32, id: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const t = changetype<Tree>(<usize>tree);
   reserveItems(t, slot);
@@ -1036,11 +1200,24 @@ export function qtInsert(tree: i32, slot: i32, id: i32, x0: f64, y0: f64, x1: f6
   storeRect(r, x0, y0, x1, y1);
   store<i32>(r, id, ID);
   t.size++;
+  if (t.area.covered && !t.area.holds(x0, y0, x1, y1)) {
+    t.area.cover(x0, y0, x1, y1);
+    rebuild(t);
+    return;
+  }
   place(t, slot);
+  settle(t);
 }
 
+/** Moves an item; a move beyond the area grows it and rebuilds the tree over it. */
 export function qtUpdate(tree: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const t = changetype<Tree>(<usize>tree);
+  if (t.area.covered && !t.area.holds(x0, y0, x1, y1)) {
+    storeRect(itemAt(t, slot), x0, y0, x1, y1);
+    t.area.cover(x0, y0, x1, y1);
+    rebuild(t);
+    return;
+  }
   if (t.mode == MODE_SPLIT) splitUpdate(t, slot, x0, y0, x1, y1);
   else fixedUpdate(t, slot, x0, y0, x1, y1);
 }
@@ -1056,15 +1233,19 @@ export function qtUpdateMany(tree: i32, slotsPtr: i32, rectsPtr: i32, count: i32
 /**
  * Inserts count items: slots and ids (i32) and rects (4 f64 each). A split
  * tree receiving at least as many items as it holds is rebuilt in bulk: its
- * items in slot order, then the batch in order.
+ * items in slot order, then the batch in order, over an area fitted to them
+ * all.
  */
 export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i32, count: i32): void {
   const t = changetype<Tree>(<usize>tree);
   if (t.mode == MODE_SPLIT && count > 0 && count >= t.size) {
-    // The root's split is planned as the records are written, not in a pass of its own.
+    // The root's split is planned as the records are written, not in a pass
+    // of its own, and planned again only if the batch reaches beyond the area.
     resetNodes(t);
     const recs = allRecords(t, count);
     planRecords(t, 0, recs, t.size);
+    boxOf(t, recs, t.size);
+    let bx0 = t.boxX0, by0 = t.boxY0, bx1 = t.boxX1, by1 = t.boxY1;
     const root = nodeAt(t, 0);
     const mx = midpoint(load<f64>(root, X0), load<f64>(root, X1)), my = midpoint(load<f64>(root, Y0), load<f64>(root, Y1));
     let c0 = t.quad0, c1 = t.quad1, c2 = t.quad2, c3 = t.quad3;
@@ -1076,10 +1257,8 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
       const slot = load<i32>(<usize>slotsPtr + (<usize>i << 2));
       const src = <usize>rectsPtr + (<usize>i << 5);
       const r = itemAt(t, slot);
-      store<u64>(r, load<u64>(src), RX0);
-      store<u64>(r, load<u64>(src, 8), RY0);
-      store<u64>(r, load<u64>(src, 16), RX1);
-      store<u64>(r, load<u64>(src, 24), RY1);
+      const x0 = load<f64>(src), y0 = load<f64>(src, 8), x1 = load<f64>(src, 16), y1 = load<f64>(src, 24);
+      storeRect(r, x0, y0, x1, y1);
       store<i32>(r, load<i32>(<usize>idsPtr + (<usize>i << 2)), ID);
       store<i32>(r, 0, NODE);
       writeRecord(rec, r, slot);
@@ -1088,6 +1267,10 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
       c1 += (m >> 1) & 1;
       c2 += (m >> 2) & 1;
       c3 += m >> 3;
+      bx0 = select(x0, bx0, x0 < bx0);
+      by0 = select(y0, by0, y0 < by0);
+      bx1 = select(x1, bx1, x1 > bx1);
+      by1 = select(y1, by1, y1 > by1);
       rec += REC_BYTES;
     }
     t.size += count;
@@ -1095,6 +1278,10 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
     t.quad1 = c1;
     t.quad2 = c2;
     t.quad3 = c3;
+    if (t.area.fit(bx0, by0, bx1, by1, t.size, t.capacity)) {
+      resetNodes(t);
+      planRecords(t, 0, recs, t.size);
+    }
     fillRoot(t, recs, t.size);
     return;
   }
@@ -1104,44 +1291,53 @@ export function qtInsertMany(tree: i32, slotsPtr: i32, idsPtr: i32, rectsPtr: i3
   }
 }
 
+/** Removes an item; siblings left with few items merge, and the last removal leaves the tree as new. */
 export function qtRemove(tree: i32, slot: i32): void {
   const t = changetype<Tree>(<usize>tree);
   const r = itemAt(t, slot);
   if (t.mode == MODE_SPLIT) {
     const x0 = load<f64>(r, RX0), y0 = load<f64>(r, RY0), x1 = load<f64>(r, RX1), y1 = load<f64>(r, RY1);
-    splitDetach(t, holder(t, load<i32>(r, NODE), x0, y0, x1, y1), slot, x0, y0, x1, y1);
+    const n = holder(t, load<i32>(r, NODE), x0, y0, x1, y1);
+    splitDetach(t, n, slot, x0, y0, x1, y1);
+    mergeUp(t, n);
   } else {
     fixedDetach(t, slot);
   }
   store<i32>(r, -1, ID);
   t.size--;
+  if (t.size == 0) empty(t);
 }
 
+/** Removes every item, keeping the item table's room for the next fill; the area goes back to the bounds (or none). */
 export function qtClear(tree: i32): void {
   const t = changetype<Tree>(<usize>tree);
   for (let s = 0; s < t.itemCap; s++) store<i32>(itemAt(t, s), -1, ID);
   t.size = 0;
+  t.area.restart();
   resetNodes(t);
 }
 
-export function qtSetBounds(tree: i32, minX: f64, minY: f64, maxX: f64, maxY: f64): void {
+/** Takes new bounds (or none, unless bounded) and rebuilds over them, grown to hold every item. */
+export function qtSetBounds(tree: i32, minX: f64, minY: f64, maxX: f64, maxY: f64, bounded: bool): void {
   const t = changetype<Tree>(<usize>tree);
-  t.minX = minX;
-  t.minY = minY;
-  t.maxX = maxX;
-  t.maxY = maxY;
-  rebuildWith(t, allRecords(t, 0), t.size);
+  t.area.setBounds(bounded, minX, minY, maxX, maxY);
+  const recs = allRecords(t, 0);
+  boxOf(t, recs, t.size);
+  t.area.fit(t.boxX0, t.boxY0, t.boxX1, t.boxY1, t.size, t.capacity);
+  rebuildWith(t, recs, t.size);
 }
 
-/** Lowering the capacity of a split tree rebuilds it; raising it only affects later splits. */
+/**
+ * Lowering the capacity of a split tree rebuilds it; raising it only
+ * affects later splits. A tree with no area yet may now pick one.
+ */
 export function qtSetCapacity(tree: i32, capacity: i32): void {
   const t = changetype<Tree>(<usize>tree);
   const lower = capacity < t.capacity;
   t.capacity = capacity;
-  if (lower && t.mode == MODE_SPLIT) rebuildWith(t, allRecords(t, 0), t.size);
+  if (!settle(t) && lower && t.mode == MODE_SPLIT) rebuild(t);
 }
 
-/** Writes the ids of items meeting the closed box to the output buffer; returns their count. */
 /**
  * Writes the ids meeting the closed box, in traversal order; once `limit`
  * are written it visits no further node, so the ids are the first `limit`
@@ -1170,8 +1366,12 @@ export function qtOutput(tree: i32): i32 {
   return <i32>changetype<Tree>(<usize>tree).out;
 }
 
+/** Levels in use: the deepest node's level count (a lone root is 1). */
 export function qtLevels(tree: i32): i32 {
-  return changetype<Tree>(<usize>tree).levels;
+  const t = changetype<Tree>(<usize>tree);
+  let deepest = 0;
+  for (let n = 0; n < t.nodeCount; n++) deepest = max(deepest, load<i32>(nodeAt(t, n), LEVEL));
+  return deepest + 1;
 }
 
 /**
@@ -1187,10 +1387,11 @@ export function qtBytes(tree: i32): i32 {
 }
 
 // A node drawn as a cell: in split mode every leaf (their regions tile the
-// bounds); in fixed mode the root and every node holding items.
+// area), never a node of a free block; in fixed mode the root and every node
+// holding items.
 @inline function isCell(t: Tree, n: i32): bool {
   const p = nodeAt(t, n);
-  return t.mode == MODE_SPLIT ? load<i32>(p, CHILD) < 0 : n == 0 || load<i32>(p, COUNT) > 0;
+  return t.mode == MODE_SPLIT ? load<i32>(p, CHILD) < 0 && load<i32>(p, LEVEL) >= 0 : n == 0 || load<i32>(p, COUNT) > 0;
 }
 
 /** Writes the exact region (minX, minY, maxX, maxY as f64) of every cell to the output buffer, in node order; returns their count. */
@@ -1459,14 +1660,16 @@ export function qtItems(tree: i32): i32 {
   return <i32>changetype<Tree>(<usize>tree).items;
 }
 
-/** Writes minX, minY, maxX, maxY and the level option (maxLevels) as f64 to the output buffer. */
+/** Writes the bounds (minX, minY, maxX, maxY), the level option (maxLevels) and 1 when bounded, else 0, as f64 to the output buffer. */
 export function qtSettings(tree: i32): void {
   const t = changetype<Tree>(<usize>tree);
+  const a = t.area;
   t.outCount = 0;
-  reserveOut(t, 10);
-  store<f64>(t.out, t.minX);
-  store<f64>(t.out, t.minY, 8);
-  store<f64>(t.out, t.maxX, 16);
-  store<f64>(t.out, t.maxY, 24);
+  reserveOut(t, 12);
+  store<f64>(t.out, a.boundsX0);
+  store<f64>(t.out, a.boundsY0, 8);
+  store<f64>(t.out, a.boundsX1, 16);
+  store<f64>(t.out, a.boundsY1, 24);
   store<f64>(t.out, <f64>t.maxLevels, 32);
+  store<f64>(t.out, a.bounded ? 1 : 0, 40);
 }

@@ -1,11 +1,11 @@
-// Area of interest by a hashed uniform cell grid, over flat linear memory.
-// The same algorithm as src/scene/js/grid.ts (read that file for the
-// idea: levels of cells, records kept per cell, a step judged from the cells
-// around the mover's old and new place).
+// Area of interest by a hashed uniform cell grid, over flat linear memory:
+// the grid index of Scene. The same algorithm as src/scene/js/grid.ts; how
+// it works and why is in docs/design/scene-grid.md.
 //
-// What a step reads is contiguous: a cell's records (slot, position and
-// half-extents: 40 bytes in 2-D, 56 in 3-D) sit in one block, and the cell's
-// coordinates, count and block address in one 24-byte table bucket.
+// Levels of cells (Level), each a hash table of the cells that hold
+// entities; each cell's records in one block (grid-records.ts draws every
+// record); a step judged from the cells around the subject's old and new
+// place (judgeStep), its state kept in one Step record (grid-step.ts).
 //
 // A record's half-extents are its watcher's grown ones (range + margin). Once
 // some watcher has a margin, a side table keeps every slot's plain ones
@@ -13,49 +13,58 @@
 // pairs visible only thanks to a margin (the held set).
 import { eventLimitReached } from './imports';
 import { inCircle } from './circle';
-import { IntList, newIntList, freeIntList, forgetEvents } from './int-list';
+import { IntList, newIntList, freeIntList } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 import { PairSet, newPairSet, freePairSet } from './pair-set';
+import {
+  BUCKET_BLOCK, BUCKET_BYTES, BUCKET_CAPACITY, BUCKET_COUNT, BUCKET_CX, BUCKET_CY, BUCKET_CZ,
+  EVENT_BYTES, EVENT_ENTER, EVENT_INTS, EVENT_LEAVE, EVENT_MOVE, EVENT_TARGET, EVENT_TYPE, EVENT_WATCHER,
+  GATHERED_BLOCK, GATHERED_BYTES, GATHERED_COUNT, MASKS_BYTES, MASKS_LAYER, MASKS_SEES,
+  PLAIN_BYTES, PLAIN_X, PLAIN_Y, PLAIN_Z,
+  RECORD_BYTES_2D, RECORD_BYTES_3D, RECORD_ID, RECORD_RX_2D, RECORD_RX_3D, RECORD_RY_2D, RECORD_RY_3D, RECORD_RZ_3D,
+  RECORD_SLOT, RECORD_X, RECORD_Y, RECORD_Z, recordRx, recordRy,
+  SHAPE_CIRCLE, SHAPE_MARGIN, SLOT_BYTES, SLOT_CX, SLOT_CY, SLOT_CZ, SLOT_ID, SLOT_INDEX, SLOT_LEVEL, SLOT_RECORD, SLOT_SHAPE,
+} from './grid-records';
+import { Region, Side, step } from './grid-step';
 
-const EVENT_ENTER: i32 = 0;
-const EVENT_LEAVE: i32 = 1;
-const EVENT_MOVE: i32 = 2;
-
+/** Cell coordinates stay within +-2^30, so neighbours and spans never overflow an i32. */
 const CELL_LIMIT: f64 = <f64>(1 << 30);
-/** Bucket: cx, cy, cz, count (0: empty), capacity (records), block address. */
-const BUCKET: usize = 24;
-/** Record: slot, id, then dims coordinates and dims half-extents (f64). */
+/** Slack on the reach of others' boxes, for rounding in w - r and w + r (relative to the magnitudes). */
 const REACH_SLACK: f64 = 1e-15;
+/** A region of more cells than this many times the level's occupied cells is read from the level's table. */
 const SCAN_ALL_RATIO: f64 = 2;
+/** A level's cell side is chosen again whenever its entities double, from this many on. */
 const CHOOSE_MIN: i32 = 32;
+/** Below this many entities in an entity's cell, on average, a level takes cells twice its base side; above DENSE_CELL (at that side) it goes back. */
 const SPARSE_CELL: f64 = 4;
 const DENSE_CELL: f64 = 32;
 /** Movers of a batch whose slots and records are read a group ahead (a power of two). */
 const FETCH_AHEAD: i32 = 8;
 /** Cells of a region that visitRect finds before it reads them. */
 const GATHER_CELLS: i32 = 32;
-/** Slot record: id, level (-1: free), cx, cy, cz, index in the cell, shape (SHAPE_ bits), address of its record. */
-const SLOT: usize = 32;
-/** Shape bits: the range is a circle (sphere) of radius its first half-extent; the watcher has a margin. */
-const SHAPE_CIRCLE: i32 = 1;
-const SHAPE_MARGIN: i32 = 2;
-/** Bytes per slot of the plain half-extents table (three f64). */
-const PLAIN: usize = 24;
 
 /** The masks of an entity added without any: layer 1, every layer seen. */
 const DEFAULT_LAYER: i32 = 1;
 const DEFAULT_SEES: i32 = -1;
 
-const VISIT_STEP: i32 = 0;
-const VISIT_QUERY: i32 = 1;
-const VISIT_WATCHERS: i32 = 2;
-const VISIT_BOX: i32 = 3;
+/** What a visit of a region's cells does with the records it reads: a parameter of visitRect and of what it calls. */
+const enum Visit {
+  /** Judges each record against the step's subject before and after: events. */
+  Step,
+  /** Collects the ids inside the subject's range. */
+  Query,
+  /** Collects the ids whose range holds the subject. */
+  Watchers,
+  /** Collects the ids inside the region's bounds (a query box). */
+  Box,
+}
 
 /** 2^k for 0 <= k <= 1000, exactly. */
 @inline function pow2(k: i32): f64 {
   return reinterpret<f64>(<u64>(1023 + k) << 52);
 }
 
+/** Cell side of level L: cellSize * 2^L, exact (Infinity once beyond the doubles). */
 function levelSize(cellSize: f64, level: i32): f64 {
   let size = cellSize;
   while (level > 1000) {
@@ -65,6 +74,7 @@ function levelSize(cellSize: f64, level: i32): f64 {
   return size * pow2(level);
 }
 
+/** The lowest level whose cells are at least `extent` wide (0 for markers). */
 function levelFor(cellSize: f64, extent: f64): i32 {
   if (!(extent > cellSize)) return 0;
   let level = <i32>min<f64>(2200, max<f64>(0, Math.floor(Math.log2(extent / cellSize)) - 1));
@@ -82,6 +92,7 @@ function levelFor(cellSize: f64, extent: f64): i32 {
   return ((h << 2) | (cx & 3)) & mask;
 }
 
+/** One level: its cell side and an open-addressing table (linear probing) of its occupied cells, mask + 1 buckets. */
 @unmanaged
 class Level {
   /** cellSize * 2^level; the cell side is this or, while the level is sparse, twice it. */
@@ -90,11 +101,13 @@ class Level {
   inv: f64;
   /** Entities when the cell side was last chosen. */
   chosenAt: i32;
+  /** Largest half-extent per axis of a watcher placed here since the level was last empty; -1: none. */
   reach0: f64;
   reach1: f64;
   reach2: f64;
   entities: i32;
   cells: i32;
+  /** The buckets, BUCKET_BYTES each. */
   table: usize;
   mask: i32;
 
@@ -102,37 +115,40 @@ class Level {
     return a == 0 ? this.reach0 : a == 1 ? this.reach1 : this.reach2;
   }
 
+  /** The cell coordinate of v: floor(v / size), clamped; every v shares cell 0 once the size is beyond the doubles. */
   @inline cell(v: f64): i32 {
     if (this.inv == 0) return 0;
     return <i32>min<f64>(max<f64>(Math.floor(v * this.inv), -CELL_LIMIT), CELL_LIMIT);
   }
 
   @inline bucket(b: i32): usize {
-    return this.table + <usize>b * BUCKET;
+    return this.table + <usize>b * BUCKET_BYTES;
   }
 
+  /** The bucket of cell (cx, cy, cz), or -1 when the cell holds nothing. */
   find(cx: i32, cy: i32, cz: i32): i32 {
     const mask = this.mask;
     let b = cellHash(cx, cy, cz, mask);
     while (true) {
       const e = this.bucket(b);
-      if (load<i32>(e, 12) == 0) return -1;
-      if (load<i32>(e) == cx && load<i32>(e, 4) == cy && load<i32>(e, 8) == cz) return b;
+      if (load<i32>(e, BUCKET_COUNT) == 0) return -1;
+      if (load<i32>(e, BUCKET_CX) == cx && load<i32>(e, BUCKET_CY) == cy && load<i32>(e, BUCKET_CZ) == cz) return b;
       b = (b + 1) & mask;
     }
     return -1;
   }
 
+  /** Claims an empty bucket for a new cell (count still 0: the caller appends at once). */
   create(cx: i32, cy: i32, cz: i32): i32 {
     if ((this.cells + 1) * 2 > this.mask + 1) this.grow();
     let b = cellHash(cx, cy, cz, this.mask);
-    while (load<i32>(this.bucket(b), 12) != 0) b = (b + 1) & this.mask;
+    while (load<i32>(this.bucket(b), BUCKET_COUNT) != 0) b = (b + 1) & this.mask;
     const e = this.bucket(b);
-    store<i32>(e, cx);
-    store<i32>(e, cy, 4);
-    store<i32>(e, cz, 8);
-    store<i32>(e, 0, 16);
-    store<i32>(e, 0, 20);
+    store<i32>(e, cx, BUCKET_CX);
+    store<i32>(e, cy, BUCKET_CY);
+    store<i32>(e, cz, BUCKET_CZ);
+    store<i32>(e, 0, BUCKET_CAPACITY);
+    store<i32>(e, 0, BUCKET_BLOCK);
     this.cells++;
     return b;
   }
@@ -141,29 +157,31 @@ class Level {
     const old = this.table;
     const oldBuckets = this.mask + 1;
     this.mask = this.mask * 2 + 1;
-    this.table = zeroed(<usize>(this.mask + 1) * BUCKET);
+    this.table = zeroed(<usize>(this.mask + 1) * BUCKET_BYTES);
     for (let k = 0; k < oldBuckets; k++) {
-      const e = old + <usize>k * BUCKET;
-      if (load<i32>(e, 12) == 0) continue;
-      let b = cellHash(load<i32>(e), load<i32>(e, 4), load<i32>(e, 8), this.mask);
-      while (load<i32>(this.bucket(b), 12) != 0) b = (b + 1) & this.mask;
-      memory.copy(this.bucket(b), e, BUCKET);
+      const e = old + <usize>k * BUCKET_BYTES;
+      if (load<i32>(e, BUCKET_COUNT) == 0) continue;
+      let b = cellHash(load<i32>(e, BUCKET_CX), load<i32>(e, BUCKET_CY), load<i32>(e, BUCKET_CZ), this.mask);
+      while (load<i32>(this.bucket(b), BUCKET_COUNT) != 0) b = (b + 1) & this.mask;
+      memory.copy(this.bucket(b), e, BUCKET_BYTES);
     }
     heap.free(old);
   }
 
+  /** Empties bucket b, shifting later entries of its probe run back so every lookup still finds them. */
   delete(b: i32): void {
     const mask = this.mask;
     let hole = b;
-    for (let j = (b + 1) & mask; load<i32>(this.bucket(j), 12) != 0; j = (j + 1) & mask) {
+    for (let j = (b + 1) & mask; load<i32>(this.bucket(j), BUCKET_COUNT) != 0; j = (j + 1) & mask) {
       const e = this.bucket(j);
-      const home = cellHash(load<i32>(e), load<i32>(e, 4), load<i32>(e, 8), mask);
+      const home = cellHash(load<i32>(e, BUCKET_CX), load<i32>(e, BUCKET_CY), load<i32>(e, BUCKET_CZ), mask);
+      // The entry at j may fill the hole unless its home lies cyclically in (hole, j].
       const stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
       if (stays) continue;
-      memory.copy(this.bucket(hole), e, BUCKET);
+      memory.copy(this.bucket(hole), e, BUCKET_BYTES);
       hole = j;
     }
-    store<i32>(this.bucket(hole), 0, 12);
+    store<i32>(this.bucket(hole), 0, BUCKET_COUNT);
     this.cells--;
   }
 
@@ -175,7 +193,7 @@ class Level {
   /** Empties the table (the caller keeps or frees the blocks). */
   clearTable(): void {
     heap.free(this.table);
-    this.table = zeroed(8 * BUCKET);
+    this.table = zeroed(8 * BUCKET_BYTES);
     this.mask = 7;
     this.cells = 0;
   }
@@ -184,7 +202,7 @@ class Level {
   reset(): void {
     for (let b = 0; b <= this.mask; b++) {
       const e = this.bucket(b);
-      if (load<i32>(e, 12) != 0) heap.free(<usize>load<i32>(e, 20));
+      if (load<i32>(e, BUCKET_COUNT) != 0) heap.free(<usize>load<i32>(e, BUCKET_BLOCK));
     }
     this.clearTable();
     this.resize(this.base);
@@ -207,7 +225,7 @@ function newLevel(size: f64): Level {
   lv.base = size;
   lv.chosenAt = 0;
   lv.resize(size);
-  lv.table = zeroed(8 * BUCKET);
+  lv.table = zeroed(8 * BUCKET_BYTES);
   lv.mask = 7;
   lv.cells = 0;
   lv.entities = 0;
@@ -217,60 +235,43 @@ function newLevel(size: f64): Level {
   return lv;
 }
 
+/**
+ * The grid core of one scene: its levels, its slot table and the tables
+ * beside it, its event and result buffers, and what it counts so a step
+ * looks at circles, margins and masks only while some entity has them.
+ * What one step reads and writes on the way is the Step record (`step`).
+ */
 @unmanaged
-class GridScene {
+export class GridScene {
   dims: i32;
   cellSize: f64;
-  /** Bytes per record: slot and id, then dims coordinates and dims half-extents. */
+  /** Bytes per record: RECORD_BYTES_2D or RECORD_BYTES_3D. */
   record: usize;
+  /** The address (u32) of each level's Level, 0 until the level is first used (levelAt). */
   levels: usize;
   levelCount: i32;
+  /** Levels holding entities, ascending. */
   active: IntList;
+  /** The slot table: SLOT_BYTES per slot. */
   slots: usize;
   capacity: i32;
+  /** EVENT_INTS i32 per event. */
   events: IntList;
   results: IntList;
-  visit: i32;
-  subject: i32;
-  /** Address of the subject's record, as readOld found it. */
-  subjectRecord: usize;
-  moved: bool;
-  ox: f64; oy: f64; oz: f64;
-  nx: f64; ny: f64; nz: f64;
-  orx: f64; ory: f64; orz: f64;
-  nrx: f64; nry: f64; nrz: f64;
   /** Watchers with a circle: while there are none, no judgement looks at shapes. */
   circles: i32;
-  /** The subject's range is a circle before (o) and after (n) the step. */
-  oRound: bool;
-  nRound: bool;
   /** Watchers with a margin: while there are none, no judgement looks at margins or the held set. */
   margins: i32;
   /** The largest margin any watcher has had since the scene was created or cleared. */
   maxMargin: f64;
-  /** Plain half-extents (PLAIN bytes per slot) of every placed slot (a slot without margin: its grown ones); 0 until the first margin. */
+  /** Plain half-extents (PLAIN_BYTES per slot) of every placed slot (a slot without margin: its grown ones); 0 until the first margin. */
   plain: usize;
   /** The pairs visible only thanks to a margin: inside the watcher's grown range, outside its plain one. */
   held: PairSet;
-  /** The subject has a margin before (o) and after (n) the step, and then these plain half-extents (orx.., nrx.. hold the grown ones). */
-  oMargin: bool;
-  nMargin: bool;
-  opx: f64; opy: f64; opz: f64;
-  npx: f64; npy: f64; npz: f64;
-  /** Two i32 per slot, its layer masks: the layers it is on, the layers it sees. */
+  /** Layer masks, MASKS_BYTES per slot. */
   masks: usize;
   /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
   layered: i32;
-  /** The subject's masks before (o) and after (n) the step. */
-  oLayer: i32; oSees: i32;
-  nLayer: i32; nSees: i32;
-  // Two regions of cells: x0 y0 z0 x1 y1 z1 each, and the coordinate bounds they were cut from.
-  ax0: i32; ay0: i32; az0: i32; ax1: i32; ay1: i32; az1: i32;
-  bx0: i32; by0: i32; bz0: i32; bx1: i32; by1: i32; bz1: i32;
-  aLoX: f64; aLoY: f64; aLoZ: f64; aHiX: f64; aHiY: f64; aHiZ: f64;
-  bLoX: f64; bLoY: f64; bLoZ: f64; bHiX: f64; bHiY: f64; bHiZ: f64;
-  /** Bounds of the region being visited: a record outside them on any axis can change nothing. */
-  fLoX: f64; fLoY: f64; fLoZ: f64; fHiX: f64; fHiY: f64; fHiZ: f64;
   /** The k best of a nearest search. */
   picker: KNearest;
   /** Nonzero when the scene reports no move events: a move's step then judges as if nothing moved. */
@@ -281,15 +282,26 @@ class GridScene {
   silent: i32;
   /** The event buffer's length when the current call began. */
   callStart: i32;
-  /** What fetchAhead and visitRect read ahead, summed. */
+  /** What fetchAhead and visitRect read ahead, summed (kept only so the reads stay). */
   fetched: i32;
   /** Addresses of the records inside a step's region, for judgeCells2. */
   listed: IntList;
-  /** Room for GATHER_CELLS (block, count) pairs: cells of a region, found before any is read. */
+  /** Room for GATHER_CELLS gathered cells (GATHERED_BYTES each): cells of a region, found before any is read. */
   gathered: usize;
 
+  /** Where readOld found its slot (read by the position exports). */
+  @inline get ox(): f64 {
+    return step.before.x;
+  }
+  @inline get oy(): f64 {
+    return step.before.y;
+  }
+  @inline get oz(): f64 {
+    return step.before.z;
+  }
+
   @inline slot(s: i32): usize {
-    return this.slots + <usize>s * SLOT;
+    return this.slots + <usize>s * SLOT_BYTES;
   }
 
   /** Starts a call from outside: what the events and the held pairs were before it stays readable should it fail part way. */
@@ -302,23 +314,34 @@ class GridScene {
     if (s < this.capacity) return;
     let capacity = max<i32>(this.capacity, 16);
     while (capacity <= s) capacity <<= 1;
-    const grown = heap.alloc(<usize>capacity * SLOT);
+    const grown = heap.alloc(<usize>capacity * SLOT_BYTES);
     if (this.slots != 0) {
-      memory.copy(grown, this.slots, <usize>this.capacity * SLOT);
+      memory.copy(grown, this.slots, <usize>this.capacity * SLOT_BYTES);
       heap.free(this.slots);
     }
-    for (let k = this.capacity; k < capacity; k++) store<i32>(grown + <usize>k * SLOT, -1, 4);
+    for (let k = this.capacity; k < capacity; k++) store<i32>(grown + <usize>k * SLOT_BYTES, -1, SLOT_LEVEL);
     this.slots = grown;
-    const masks = heap.alloc(<usize>capacity << 3);
+    const masks = heap.alloc(<usize>capacity * MASKS_BYTES);
     if (this.masks != 0) {
-      memory.copy(masks, this.masks, <usize>this.capacity << 3);
+      memory.copy(masks, this.masks, <usize>this.capacity * MASKS_BYTES);
       heap.free(this.masks);
     }
     this.masks = masks;
-    if (this.plain != 0) this.plain = grownTable(this.plain, <usize>this.capacity * PLAIN, <usize>capacity * PLAIN);
+    if (this.plain != 0) this.plain = grownTable(this.plain, <usize>this.capacity * PLAIN_BYTES, <usize>capacity * PLAIN_BYTES);
     this.capacity = capacity;
   }
 
+  /** Level l's Level, or 0 when it was never used. */
+  @inline levelAt(l: i32): usize {
+    return <usize>load<u32>(this.levels + (<usize>l << 2));
+  }
+
+  /** The k-th level holding entities, in ascending order. */
+  @inline activeLevel(k: i32): Level {
+    return changetype<Level>(this.levelAt(this.active.get(k)));
+  }
+
+  /** Level l, made (with the levels table grown) when first used. */
   level(l: i32): Level {
     if (l >= this.levelCount) {
       let count = max<i32>(this.levelCount, 8);
@@ -331,96 +354,91 @@ class GridScene {
       this.levels = grown;
       this.levelCount = count;
     }
-    let lv = load<u32>(this.levels + (<usize>l << 2));
+    let lv = this.levelAt(l);
     if (lv == 0) {
-      lv = <u32>changetype<usize>(newLevel(levelSize(this.cellSize, l)));
-      store<u32>(this.levels + (<usize>l << 2), lv);
+      lv = changetype<usize>(newLevel(levelSize(this.cellSize, l)));
+      store<u32>(this.levels + (<usize>l << 2), <u32>lv);
     }
-    return changetype<Level>(<usize>lv);
+    return changetype<Level>(lv);
   }
 
   @inline levelOf(s: i32): Level {
-    return changetype<Level>(<usize>load<u32>(this.levels + (<usize>load<i32>(this.slot(s), 4) << 2)));
+    return changetype<Level>(this.levelAt(load<i32>(this.slot(s), SLOT_LEVEL)));
   }
 
   /** Slot s's range is a circle (sphere) of radius its first half-extent. */
   @inline isCircle(s: i32): bool {
-    return (load<i32>(this.slot(s), 24) & SHAPE_CIRCLE) != 0;
+    return (load<i32>(this.slot(s), SLOT_SHAPE) & SHAPE_CIRCLE) != 0;
   }
 
   /** Slot s is a watcher with a margin. */
   @inline hasMargin(s: i32): bool {
-    return (load<i32>(this.slot(s), 24) & SHAPE_MARGIN) != 0;
+    return (load<i32>(this.slot(s), SLOT_SHAPE) & SHAPE_MARGIN) != 0;
   }
 
   /** Address of slot s's plain half-extents (valid for every placed slot once the table exists). */
   @inline plainOf(s: i32): usize {
-    return this.plain + <usize>s * PLAIN;
+    return this.plain + <usize>s * PLAIN_BYTES;
   }
 
+  @inline masksOf(s: i32): usize {
+    return this.masks + <usize>s * MASKS_BYTES;
+  }
   @inline layerOf(s: i32): i32 {
-    return load<i32>(this.masks + (<usize>s << 3));
+    return load<i32>(this.masksOf(s), MASKS_LAYER);
   }
   @inline seesOf(s: i32): i32 {
-    return load<i32>(this.masks + (<usize>s << 3), 4);
+    return load<i32>(this.masksOf(s), MASKS_SEES);
+  }
+
+  /** Address of slot s's record. */
+  @inline recordOf(s: i32): usize {
+    return <usize>load<u32>(this.slot(s), SLOT_RECORD);
   }
 
   /**
-   * Sets slot s's shape to nRound and nMargin (with plain half-extents np)
-   * and masks to nLayer, nSees, counting them into circles, margins and
-   * layered; the old ones (oRound, oMargin, oLayer, oSees) stay counted
-   * until uncountOld, after the step, whose judgement needs them.
+   * Sets slot s's shape and masks to those of `to` (the step's after side),
+   * counting them into circles, margins and layered; the before side's stay
+   * counted until uncount, after the step, whose judgement needs them.
    */
-  setShape(s: i32): void {
-    this.circles += <i32>this.nRound;
-    this.margins += <i32>this.nMargin;
-    store<i32>(this.slot(s), (this.nRound ? SHAPE_CIRCLE : 0) | (this.nMargin ? SHAPE_MARGIN : 0), 24);
-    if (this.nMargin && this.plain == 0) this.allocatePlain();
+  setShape(s: i32, to: Side): void {
+    this.circles += <i32>to.round;
+    this.margins += <i32>to.margin;
+    store<i32>(this.slot(s), (to.round ? SHAPE_CIRCLE : 0) | (to.margin ? SHAPE_MARGIN : 0), SLOT_SHAPE);
+    if (to.margin && this.plain == 0) this.allocatePlain();
     if (this.plain != 0) {
       // Without a margin the plain range is the grown one.
       const p = this.plainOf(s);
-      store<f64>(p, this.nMargin ? this.npx : this.nrx);
-      store<f64>(p, this.nMargin ? this.npy : this.nry, 8);
-      store<f64>(p, this.nMargin ? this.npz : this.nrz, 16);
+      store<f64>(p, to.margin ? to.px : to.rx, PLAIN_X);
+      store<f64>(p, to.margin ? to.py : to.ry, PLAIN_Y);
+      store<f64>(p, to.margin ? to.pz : to.rz, PLAIN_Z);
     }
-    this.layered += <i32>(this.nLayer != DEFAULT_LAYER || this.nSees != DEFAULT_SEES);
-    store<i32>(this.masks + (<usize>s << 3), this.nLayer);
-    store<i32>(this.masks + (<usize>s << 3), this.nSees, 4);
+    this.layered += <i32>(to.layer != DEFAULT_LAYER || to.sees != DEFAULT_SEES);
+    const m = this.masksOf(s);
+    store<i32>(m, to.layer, MASKS_LAYER);
+    store<i32>(m, to.sees, MASKS_SEES);
   }
 
   /** Allocates the plain half-extents table at the first margin, filled from the records (no slot has a margin yet: plain = grown). */
   allocatePlain(): void {
-    this.plain = heap.alloc(<usize>this.capacity * PLAIN);
+    this.plain = heap.alloc(<usize>this.capacity * PLAIN_BYTES);
     const three = this.dims == 3;
     for (let k = 0; k < this.capacity; k++) {
-      if (load<i32>(this.slot(k), 4) < 0) continue;
-      const r = this.recordOf(k) + (three ? 32 : 24);
+      if (load<i32>(this.slot(k), SLOT_LEVEL) < 0) continue;
+      const r = this.recordOf(k);
       const p = this.plainOf(k);
-      const rx = load<f64>(r);
-      store<f64>(p, rx);
-      store<f64>(p, load<f64>(r, 8), 8);
-      store<f64>(p, three ? load<f64>(r, 16) : rx == rx ? 0 : NaN, 16);
+      const rx = load<f64>(r + recordRx(three));
+      store<f64>(p, rx, PLAIN_X);
+      store<f64>(p, load<f64>(r + recordRy(three)), PLAIN_Y);
+      store<f64>(p, three ? load<f64>(r, RECORD_RZ_3D) : rx == rx ? 0 : NaN, PLAIN_Z);
     }
   }
 
-  /** Counts the subject's old shape and masks out of circles and layered. */
-  uncountOld(): void {
-    this.circles -= <i32>this.oRound;
-    this.margins -= <i32>this.oMargin;
-    this.layered -= <i32>(this.oLayer != DEFAULT_LAYER || this.oSees != DEFAULT_SEES);
-  }
-
-  /** The subject keeps its shape and masks through the step. */
-  keepShape(): void {
-    this.nRound = this.oRound;
-    this.nMargin = this.oMargin;
-    if (this.oMargin) {
-      this.npx = this.opx;
-      this.npy = this.opy;
-      this.npz = this.opz;
-    }
-    this.nLayer = this.oLayer;
-    this.nSees = this.oSees;
+  /** Counts the shape and masks of `from` (the step's before side) out of circles, margins and layered. */
+  uncount(from: Side): void {
+    this.circles -= <i32>from.round;
+    this.margins -= <i32>from.margin;
+    this.layered -= <i32>(from.layer != DEFAULT_LAYER || from.sees != DEFAULT_SEES);
   }
 
   /**
@@ -431,27 +449,29 @@ class GridScene {
    * defaults.
    */
   refine(r: usize, box: i32): i32 {
-    const t = load<i32>(r);
+    const before = step.before;
+    const after = step.after;
+    const t = load<i32>(r, RECORD_SLOT);
     const three = this.dims == 3;
-    const x = load<f64>(r, 8);
-    const y = load<f64>(r, 16);
-    const z = three ? load<f64>(r, 24) : 0;
-    const rx = load<f64>(r + (three ? 32 : 24));
+    const x = load<f64>(r, RECORD_X);
+    const y = load<f64>(r, RECORD_Y);
+    const z = three ? load<f64>(r, RECORD_Z) : 0;
+    const rx = load<f64>(r + recordRx(three));
     let mask = box;
     if (this.layered != 0) {
       const tSees = this.seesOf(t), tLayer = this.layerOf(t);
-      if ((tSees & this.oLayer) == 0) mask &= ~1;
-      if ((tSees & this.nLayer) == 0) mask &= ~2;
-      if ((this.oSees & tLayer) == 0) mask &= ~4;
-      if ((this.nSees & tLayer) == 0) mask &= ~8;
+      if ((tSees & before.layer) == 0) mask &= ~1;
+      if ((tSees & after.layer) == 0) mask &= ~2;
+      if ((before.sees & tLayer) == 0) mask &= ~4;
+      if ((after.sees & tLayer) == 0) mask &= ~8;
     }
     if (this.circles != 0) {
       if (this.isCircle(t)) {
-        if (!inCircle(x, y, z, rx, this.ox, this.oy, this.oz)) mask &= ~1;
-        if (!inCircle(x, y, z, rx, this.nx, this.ny, this.nz)) mask &= ~2;
+        if (!inCircle(x, y, z, rx, before.x, before.y, before.z)) mask &= ~1;
+        if (!inCircle(x, y, z, rx, after.x, after.y, after.z)) mask &= ~2;
       }
-      if (this.oRound && !inCircle(this.ox, this.oy, this.oz, this.orx, x, y, z)) mask &= ~4;
-      if (this.nRound && !inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z)) mask &= ~8;
+      if (before.round && !inCircle(before.x, before.y, before.z, before.rx, x, y, z)) mask &= ~4;
+      if (after.round && !inCircle(after.x, after.y, after.z, after.rx, x, y, z)) mask &= ~8;
     }
     if (this.margins != 0) mask = this.hysteresis(r, t, x, y, z, rx, mask);
     return mask;
@@ -468,35 +488,37 @@ class GridScene {
    * only when the subject is not deep inside its grown box.
    */
   hysteresis(r: usize, t: i32, x: f64, y: f64, z: f64, rx: f64, mask: i32): i32 {
-    const w = this.subject;
+    const w = step.subject;
+    const before = step.before;
+    const after = step.after;
     if ((mask & 3) != 0) {
       const three = this.dims == 3;
-      const ry = load<f64>(r + (three ? 40 : 32));
-      const rz = three ? load<f64>(r, 48) : 0;
+      const ry = load<f64>(r + recordRy(three));
+      const rz = three ? load<f64>(r, RECORD_RZ_3D) : 0;
       const round = this.circles != 0 && this.isCircle(t);
       const grownOld = (mask & 1) != 0;
       const grownNew = (mask & 2) != 0;
       let plainOld = grownOld;
       let plainNew = grownNew;
-      const readOld = grownOld && (round || !this.deepInside(x, y, z, rx, ry, rz, this.ox, this.oy, this.oz));
-      const readNew = grownNew && (round || !this.deepInside(x, y, z, rx, ry, rz, this.nx, this.ny, this.nz));
+      const readOld = grownOld && (round || !this.deepInside(x, y, z, rx, ry, rz, before.x, before.y, before.z));
+      const readNew = grownNew && (round || !this.deepInside(x, y, z, rx, ry, rz, after.x, after.y, after.z));
       if (readOld || readNew) {
         const p = this.plainOf(t);
-        const px = load<f64>(p), py = load<f64>(p, 8), pz = load<f64>(p, 16);
-        if (readOld) plainOld = inRange(x, y, z, px, py, pz, round, this.ox, this.oy, this.oz);
-        if (readNew) plainNew = inRange(x, y, z, px, py, pz, round, this.nx, this.ny, this.nz);
+        const px = load<f64>(p, PLAIN_X), py = load<f64>(p, PLAIN_Y), pz = load<f64>(p, PLAIN_Z);
+        if (readOld) plainOld = inRange(x, y, z, px, py, pz, round, before.x, before.y, before.z);
+        if (readNew) plainNew = inRange(x, y, z, px, py, pz, round, after.x, after.y, after.z);
       }
       const saw = plainOld || (grownOld && this.held.has(t, w));
       const sees = plainNew || (saw && grownNew);
       this.keepHeld(t, w, saw && !plainOld, sees && !plainNew);
       mask = (mask & ~3) | <i32>saw | (<i32>sees << 1);
     }
-    if ((this.oMargin || this.nMargin) && (mask & 12) != 0) {
+    if ((before.margin || after.margin) && (mask & 12) != 0) {
       const grownOld = (mask & 4) != 0;
       const grownNew = (mask & 8) != 0;
-      const plainOld = grownOld && (!this.oMargin || inRange(this.ox, this.oy, this.oz, this.opx, this.opy, this.opz, this.oRound, x, y, z));
-      const plainNew = grownNew && (!this.nMargin || inRange(this.nx, this.ny, this.nz, this.npx, this.npy, this.npz, this.nRound, x, y, z));
-      const was = plainOld || (grownOld && this.oMargin && this.held.has(w, t));
+      const plainOld = grownOld && (!before.margin || inRange(before.x, before.y, before.z, before.px, before.py, before.pz, before.round, x, y, z));
+      const plainNew = grownNew && (!after.margin || inRange(after.x, after.y, after.z, after.px, after.py, after.pz, after.round, x, y, z));
+      const was = plainOld || (grownOld && before.margin && this.held.has(w, t));
       const is = plainNew || (was && grownNew);
       this.keepHeld(w, t, was && !plainOld, is && !plainNew);
       mask = (mask & ~12) | (<i32>was << 2) | (<i32>is << 3);
@@ -522,25 +544,13 @@ class GridScene {
     else this.held.delete(w, t);
   }
 
-  /**
-   * Whether margin watcher w (at c, plain half-extents at address plain)
-   * sees t (at x, y, z), given that t is inside w's grown range and the
-   * masks meet: t is inside the plain range, or the pair is held.
-   */
-  visibleInside(w: i32, t: i32, cx: f64, cy: f64, cz: f64, plain: usize, round: bool, x: f64, y: f64, z: f64): bool {
-    return inRange(cx, cy, cz, load<f64>(plain), load<f64>(plain, 8), load<f64>(plain, 16), round, x, y, z) || this.held.has(w, t);
-  }
-
-  /** Address of slot s's record. */
-  @inline recordOf(s: i32): usize {
-    return <usize>load<u32>(this.slot(s), 28);
-  }
+  // ---- records ------------------------------------------------------------
 
   /** Appends slot s's record to its cell at level l. */
   place(s: i32, l: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64): void {
     const lv = this.level(l);
     this.append(lv, s, x, y, z, rx, ry, rz);
-    store<i32>(this.slot(s), l, 4);
+    store<i32>(this.slot(s), l, SLOT_LEVEL);
     if (lv.entities++ == 0) this.activate(l);
     if (rx >= 0) {
       lv.reach0 = max<f64>(lv.reach0, rx);
@@ -557,48 +567,57 @@ class GridScene {
     let b = lv.find(cx, cy, cz);
     if (b < 0) b = lv.create(cx, cy, cz);
     const e = lv.bucket(b);
-    const k = load<i32>(e, 12);
-    const cap = load<i32>(e, 16);
+    const stride = this.record;
+    const k = load<i32>(e, BUCKET_COUNT);
+    const cap = load<i32>(e, BUCKET_CAPACITY);
     if (k == cap) {
       const grown = max<i32>(cap << 1, 2);
-      const old = <usize>load<i32>(e, 20);
-      const block = old == 0 ? heap.alloc(<usize>grown * this.record) : heap.realloc(old, <usize>grown * this.record);
-      store<i32>(e, <i32>block, 20);
-      store<i32>(e, grown, 16);
+      const old = <usize>load<i32>(e, BUCKET_BLOCK);
+      const block = old == 0 ? heap.alloc(<usize>grown * stride) : heap.realloc(old, <usize>grown * stride);
+      store<i32>(e, <i32>block, BUCKET_BLOCK);
+      store<i32>(e, grown, BUCKET_CAPACITY);
       // The block may have moved: its records' slots point at their new places.
-      for (let j = 0; j < k; j++) store<u32>(this.slot(load<i32>(block + <usize>j * this.record)), <u32>(block + <usize>j * this.record), 28);
+      for (let j = 0; j < k; j++) {
+        const moved = block + <usize>j * stride;
+        store<u32>(this.slot(load<i32>(moved, RECORD_SLOT)), <u32>moved, SLOT_RECORD);
+      }
     }
-    const r = <usize>load<i32>(e, 20) + <usize>k * this.record;
-    store<i32>(r, s);
-    store<i32>(r, load<i32>(this.slot(s)), 4);
-    store<f64>(r, x, 8);
-    store<f64>(r, y, 16);
+    const r = <usize>load<i32>(e, BUCKET_BLOCK) + <usize>k * stride;
+    store<i32>(r, s, RECORD_SLOT);
+    store<i32>(r, load<i32>(this.slot(s), SLOT_ID), RECORD_ID);
+    store<f64>(r, x, RECORD_X);
+    store<f64>(r, y, RECORD_Y);
     if (this.dims == 3) {
-      store<f64>(r, z, 24);
-      store<f64>(r, rx, 32);
-      store<f64>(r, ry, 40);
-      store<f64>(r, rz, 48);
+      store<f64>(r, z, RECORD_Z);
+      store<f64>(r, rx, RECORD_RX_3D);
+      store<f64>(r, ry, RECORD_RY_3D);
+      store<f64>(r, rz, RECORD_RZ_3D);
     } else {
-      store<f64>(r, rx, 24);
-      store<f64>(r, ry, 32);
+      store<f64>(r, rx, RECORD_RX_2D);
+      store<f64>(r, ry, RECORD_RY_2D);
     }
-    store<i32>(e, k + 1, 12);
+    store<i32>(e, k + 1, BUCKET_COUNT);
     const p = this.slot(s);
-    store<i32>(p, cx, 8);
-    store<i32>(p, cy, 12);
-    store<i32>(p, cz, 16);
-    store<i32>(p, k, 20);
-    store<u32>(p, <u32>r, 28);
+    store<i32>(p, cx, SLOT_CX);
+    store<i32>(p, cy, SLOT_CY);
+    store<i32>(p, cz, SLOT_CZ);
+    store<i32>(p, k, SLOT_INDEX);
+    store<u32>(p, <u32>r, SLOT_RECORD);
   }
 
-  /** Each time level l's entities double (from CHOOSE_MIN on), picks its cell side again (see the reference core). */
+  /**
+   * Each time level l's entities double (from CHOOSE_MIN on), picks its cell
+   * side again: twice the base while cells hold few entities (a step then
+   * reads fewer, fuller cells), the base once they fill up.
+   */
   chooseCellSize(l: i32): void {
     const lv = this.level(l);
     if (lv.entities < CHOOSE_MIN || lv.entities < 2 * lv.chosenAt) return;
     lv.chosenAt = lv.entities;
+    // The population of the cell an entity stands in, on average: what a step reads per cell.
     let squares: f64 = 0;
     for (let b = 0; b <= lv.mask; b++) {
-      const count = <f64>load<i32>(lv.bucket(b), 12);
+      const count = <f64>load<i32>(lv.bucket(b), BUCKET_COUNT);
       squares += count * count;
     }
     const perCell = squares / <f64>lv.entities;
@@ -614,9 +633,9 @@ class GridScene {
     let at = all;
     for (let b = 0; b <= lv.mask; b++) {
       const e = lv.bucket(b);
-      const count = load<i32>(e, 12);
+      const count = load<i32>(e, BUCKET_COUNT);
       if (count == 0) continue;
-      const block = <usize>load<i32>(e, 20);
+      const block = <usize>load<i32>(e, BUCKET_BLOCK);
       memory.copy(at, block, <usize>count * stride);
       at += <usize>count * stride;
       heap.free(block);
@@ -625,36 +644,38 @@ class GridScene {
     lv.resize(size);
     const three = this.dims == 3;
     for (let r = all; r < at; r += stride) {
-      const x = load<f64>(r, 8);
-      const y = load<f64>(r, 16);
-      if (three) this.append(lv, load<i32>(r), x, y, load<f64>(r, 24), load<f64>(r, 32), load<f64>(r, 40), load<f64>(r, 48));
-      else this.append(lv, load<i32>(r), x, y, 0, load<f64>(r, 24), load<f64>(r, 32), 0);
+      const s = load<i32>(r, RECORD_SLOT);
+      const x = load<f64>(r, RECORD_X);
+      const y = load<f64>(r, RECORD_Y);
+      if (three) this.append(lv, s, x, y, load<f64>(r, RECORD_Z), load<f64>(r, RECORD_RX_3D), load<f64>(r, RECORD_RY_3D), load<f64>(r, RECORD_RZ_3D));
+      else this.append(lv, s, x, y, 0, load<f64>(r, RECORD_RX_2D), load<f64>(r, RECORD_RY_2D), 0);
     }
     heap.free(all);
   }
 
+  /** Takes slot s's record out of its cell (the cell's last record fills the gap). */
   unplace(s: i32): void {
     const p = this.slot(s);
-    const l = load<i32>(p, 4);
+    const l = load<i32>(p, SLOT_LEVEL);
     const lv = this.levelOf(s);
-    const b = lv.find(load<i32>(p, 8), load<i32>(p, 12), load<i32>(p, 16));
+    const b = lv.find(load<i32>(p, SLOT_CX), load<i32>(p, SLOT_CY), load<i32>(p, SLOT_CZ));
     const e = lv.bucket(b);
-    const block = <usize>load<i32>(e, 20);
-    const last = load<i32>(e, 12) - 1;
-    const k = load<i32>(p, 20);
+    const block = <usize>load<i32>(e, BUCKET_BLOCK);
+    const last = load<i32>(e, BUCKET_COUNT) - 1;
+    const k = load<i32>(p, SLOT_INDEX);
     if (k != last) {
       const to = block + <usize>k * this.record;
       memory.copy(to, block + <usize>last * this.record, this.record);
-      const moved = this.slot(load<i32>(to));
-      store<i32>(moved, k, 20);
-      store<u32>(moved, <u32>to, 28);
+      const moved = this.slot(load<i32>(to, RECORD_SLOT));
+      store<i32>(moved, k, SLOT_INDEX);
+      store<u32>(moved, <u32>to, SLOT_RECORD);
     }
-    store<i32>(e, last, 12);
+    store<i32>(e, last, BUCKET_COUNT);
     if (last == 0) {
       heap.free(block);
       lv.delete(b);
     }
-    store<i32>(p, -1, 4);
+    store<i32>(p, -1, SLOT_LEVEL);
     if (--lv.entities == 0) {
       lv.reset();
       this.deactivate(l);
@@ -691,50 +712,58 @@ class GridScene {
   fetchAhead(slots: usize, k: i32, count: i32): void {
     let sum: i32 = 0;
     const records = min<i32>(k + FETCH_AHEAD, count);
-    for (let j = k; j < records; j++) sum += load<i32>(this.recordOf(load<i32>(slots + (<usize>j << 2))));
+    for (let j = k; j < records; j++) sum += load<i32>(this.recordOf(load<i32>(slots + (<usize>j << 2))), RECORD_SLOT);
     const ahead = min<i32>(k + 2 * FETCH_AHEAD, count);
     for (let j = records; j < ahead; j++) {
       const p = this.slot(load<i32>(slots + (<usize>j << 2)));
-      sum += load<i32>(p, 4) + load<i32>(p, 28);
+      sum += load<i32>(p, SLOT_LEVEL) + load<i32>(p, SLOT_RECORD);
     }
     this.fetched = sum;
   }
 
-  /** Reads slot s's position into (ox, oy, oz), (grown) half-extents into (orx, ory, orz), shape and masks (and plain half-extents with a margin). */
+  /** Reads slot s into the step's before side (place, grown and plain half-extents, shape, masks) and its record's address. */
   readOld(s: i32): void {
+    const before = step.before;
     const r = this.recordOf(s);
-    this.subjectRecord = r;
-    const shape = load<i32>(this.slot(s), 24);
-    this.oRound = (shape & SHAPE_CIRCLE) != 0;
-    this.oMargin = (shape & SHAPE_MARGIN) != 0;
-    if (this.oMargin) {
+    step.record = r;
+    const shape = load<i32>(this.slot(s), SLOT_SHAPE);
+    before.round = (shape & SHAPE_CIRCLE) != 0;
+    before.margin = (shape & SHAPE_MARGIN) != 0;
+    if (before.margin) {
       const p = this.plainOf(s);
-      this.opx = load<f64>(p);
-      this.opy = load<f64>(p, 8);
-      this.opz = load<f64>(p, 16);
+      before.px = load<f64>(p, PLAIN_X);
+      before.py = load<f64>(p, PLAIN_Y);
+      before.pz = load<f64>(p, PLAIN_Z);
     }
     // While no entity has masks other than the defaults, s's are those: its masks entry is not read.
-    this.oLayer = this.layered == 0 ? DEFAULT_LAYER : this.layerOf(s);
-    this.oSees = this.layered == 0 ? DEFAULT_SEES : this.seesOf(s);
-    this.ox = load<f64>(r, 8);
-    this.oy = load<f64>(r, 16);
+    before.layer = this.layered == 0 ? DEFAULT_LAYER : this.layerOf(s);
+    before.sees = this.layered == 0 ? DEFAULT_SEES : this.seesOf(s);
+    before.x = load<f64>(r, RECORD_X);
+    before.y = load<f64>(r, RECORD_Y);
     if (this.dims == 3) {
-      this.oz = load<f64>(r, 24);
-      this.orx = load<f64>(r, 32);
-      this.ory = load<f64>(r, 40);
-      this.orz = load<f64>(r, 48);
+      before.z = load<f64>(r, RECORD_Z);
+      before.rx = load<f64>(r, RECORD_RX_3D);
+      before.ry = load<f64>(r, RECORD_RY_3D);
+      before.rz = load<f64>(r, RECORD_RZ_3D);
     } else {
-      this.oz = 0;
-      this.orx = load<f64>(r, 24);
-      this.ory = load<f64>(r, 32);
-      this.orz = this.orx == this.orx ? 0 : NaN;
+      before.z = 0;
+      before.rx = load<f64>(r, RECORD_RX_2D);
+      before.ry = load<f64>(r, RECORD_RY_2D);
+      before.rz = before.rx == before.rx ? 0 : NaN;
     }
+  }
+
+  /** Reads slot s into both sides of the step: it stays as it is (a query, or a change of masks). */
+  readNew(s: i32): void {
+    this.readOld(s);
+    step.after.placeAs(step.before);
+    step.after.shapeAs(step.before);
   }
 
   // ---- regions ----------------------------------------------------------
 
-  /** One axis of a region: writes the cell span into (lo, hi) of region `which`; false when empty. */
-  @inline axisSpan(lv: Level, a: i32, c: f64, r: f64, reach: bool, which: i32): bool {
+  /** One axis (a) of a region around c: the box of half-extent r, widened by the level's reach when asked; false when empty. */
+  @inline axisSpan(lv: Level, a: i32, c: f64, r: f64, reach: bool, into: Region): bool {
     let lo = Infinity;
     let hi = -Infinity;
     if (r >= 0) {
@@ -748,31 +777,34 @@ class GridScene {
       hi = max<f64>(hi, c + span);
     }
     if (!(lo <= hi)) return false;
-    const at = changetype<usize>(this) + (which == 0 ? offsetof<GridScene>('ax0') : offsetof<GridScene>('bx0')) + (<usize>a << 2);
-    store<i32>(at, lv.cell(lo));
-    store<i32>(at, lv.cell(hi), 12);
-    const bounds = changetype<usize>(this) + (which == 0 ? offsetof<GridScene>('aLoX') : offsetof<GridScene>('bLoX')) + (<usize>a << 3);
-    store<f64>(bounds, lo);
-    store<f64>(bounds, hi, 24);
+    into.setAxis(a, lv.cell(lo), lv.cell(hi), lo, hi);
     return true;
   }
 
-  @inline region(lv: Level, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, reach: bool, which: i32): bool {
-    return this.axisSpan(lv, 0, x, rx, reach, which) && this.axisSpan(lv, 1, y, ry, reach, which) && this.axisSpan(lv, 2, z, rz, reach, which);
+  /**
+   * Writes into `into` the cells of level lv that may matter around side's
+   * place: its box (when it has one) and, with `reach`, the cells within the
+   * level's largest half-extents (others who may see it). False when there
+   * is nothing to read.
+   */
+  @inline region(lv: Level, side: Side, reach: bool, into: Region): bool {
+    return this.axisSpan(lv, 0, side.x, side.rx, reach, into) && this.axisSpan(lv, 1, side.y, side.ry, reach, into) && this.axisSpan(lv, 2, side.z, side.rz, reach, into);
   }
 
-  visitRect(lv: Level, x0: i32, y0: i32, z0: i32, x1: i32, y1: i32, z1: i32): void {
+  /** Visits every occupied cell of `area` in level lv: by coordinates, or from the table when the area has more cells than the level. */
+  visitRect(lv: Level, visit: Visit, area: Region): void {
+    const x0 = area.x0, y0 = area.y0, z0 = area.z0, x1 = area.x1, y1 = area.y1, z1 = area.z1;
     const cells = (<f64>x1 - <f64>x0 + 1) * (<f64>y1 - <f64>y0 + 1) * (<f64>z1 - <f64>z0 + 1);
     if (cells > SCAN_ALL_RATIO * <f64>lv.cells) {
       for (let b = 0; b <= lv.mask; b++) {
         const e = lv.bucket(b);
-        const count = load<i32>(e, 12);
+        const count = load<i32>(e, BUCKET_COUNT);
         if (count == 0) continue;
-        const cx = load<i32>(e);
-        const cy = load<i32>(e, 4);
-        const cz = load<i32>(e, 8);
+        const cx = load<i32>(e, BUCKET_CX);
+        const cy = load<i32>(e, BUCKET_CY);
+        const cz = load<i32>(e, BUCKET_CZ);
         if (cx < x0 || cx > x1 || cy < y0 || cy > y1 || cz < z0 || cz > z1) continue;
-        this.visitCell(<usize>load<i32>(e, 20), count);
+        this.visitCell(visit, area, <usize>load<i32>(e, BUCKET_BLOCK), count);
       }
       return;
     }
@@ -787,62 +819,113 @@ class GridScene {
           const b = lv.find(cx, cy, cz);
           if (b < 0) continue;
           const e = lv.bucket(b);
-          const block = load<i32>(e, 20);
-          store<i32>(gathered + (<usize>found << 3), block);
-          store<i32>(gathered + (<usize>found << 3), load<i32>(e, 12), 4);
+          const block = load<i32>(e, BUCKET_BLOCK);
+          const at = gathered + <usize>found * GATHERED_BYTES;
+          store<i32>(at, block, GATHERED_BLOCK);
+          store<i32>(at, load<i32>(e, BUCKET_COUNT), GATHERED_COUNT);
           touched += load<i32>(<usize>block);
           if (++found == GATHER_CELLS) {
-            this.visitGathered(found);
+            this.visitGathered(visit, area, found);
             found = 0;
           }
         }
       }
     }
     this.fetched = touched;
-    this.visitGathered(found);
+    this.visitGathered(visit, area, found);
   }
 
   /** Visits the first `cells` gathered cells in order: a 2-D step judges them together. */
-  visitGathered(cells: i32): void {
-    if (this.visit == VISIT_STEP && this.dims == 2) {
-      this.judgeCells2(cells);
+  visitGathered(visit: Visit, area: Region, cells: i32): void {
+    if (visit == Visit.Step && this.dims == 2) {
+      this.judgeCells2(area, cells);
       return;
     }
-    for (let j = 0; j < cells; j++) this.visitCell(<usize>load<i32>(this.gathered + (<usize>j << 3)), load<i32>(this.gathered + (<usize>j << 3), 4));
+    for (let j = 0; j < cells; j++) {
+      const at = this.gathered + <usize>j * GATHERED_BYTES;
+      this.visitCell(visit, area, <usize>load<i32>(at, GATHERED_BLOCK), load<i32>(at, GATHERED_COUNT));
+    }
   }
 
-  @inline visitRegions(lv: Level, hasA: bool, hasB: bool): void {
-    if (hasA && hasB) {
-      const meet = this.ax0 <= this.bx1 && this.bx0 <= this.ax1 && this.ay0 <= this.by1 && this.by0 <= this.ay1 && this.az0 <= this.bz1 && this.bz0 <= this.az1;
-      if (meet) {
-        this.fLoX = min(this.aLoX, this.bLoX);
-        this.fLoY = min(this.aLoY, this.bLoY);
-        this.fLoZ = min(this.aLoZ, this.bLoZ);
-        this.fHiX = max(this.aHiX, this.bHiX);
-        this.fHiY = max(this.aHiY, this.bHiY);
-        this.fHiZ = max(this.aHiZ, this.bHiZ);
-        this.visitRect(lv, min(this.ax0, this.bx0), min(this.ay0, this.by0), min(this.az0, this.bz0), max(this.ax1, this.bx1), max(this.ay1, this.by1), max(this.az1, this.bz1));
-        return;
+  visitCell(visit: Visit, area: Region, block: usize, count: i32): void {
+    if (visit == Visit.Step) {
+      if (this.dims == 2) {
+        // A cell of a table walk is judged as a gathering of one.
+        store<i32>(this.gathered, <i32>block, GATHERED_BLOCK);
+        store<i32>(this.gathered, count, GATHERED_COUNT);
+        this.judgeCells2(area, 1);
+      } else {
+        this.judge3(area, block, count);
       }
+      return;
     }
-    if (hasA) {
-      memory.copy(changetype<usize>(this) + offsetof<GridScene>('fLoX'), changetype<usize>(this) + offsetof<GridScene>('aLoX'), 48);
-      this.visitRect(lv, this.ax0, this.ay0, this.az0, this.ax1, this.ay1, this.az1);
-    }
-    if (hasB) {
-      memory.copy(changetype<usize>(this) + offsetof<GridScene>('fLoX'), changetype<usize>(this) + offsetof<GridScene>('bLoX'), 48);
-      this.visitRect(lv, this.bx0, this.by0, this.bz0, this.bx1, this.by1, this.bz1);
+    this.collectCell(visit, area, block, count);
+  }
+
+  /** Appends to the results the ids of a cell's records that the query `visit` asks for. */
+  collectCell(visit: Visit, area: Region, block: usize, count: i32): void {
+    const w = step.subject;
+    const n = step.after;
+    const three = this.dims == 3;
+    const stride = this.record;
+    for (let k = 0; k < count; k++) {
+      const r = block + <usize>k * stride;
+      const t = load<i32>(r, RECORD_SLOT);
+      // A query leaves out its subject; a box has none.
+      if (t == w && visit != Visit.Box) continue;
+      const x = load<f64>(r, RECORD_X);
+      const y = load<f64>(r, RECORD_Y);
+      const z = three ? load<f64>(r, RECORD_Z) : 0;
+      let hit = false;
+      if (visit == Visit.Box) {
+        hit = area.loX <= x && x <= area.hiX && area.loY <= y && y <= area.hiY && area.loZ <= z && z <= area.hiZ;
+      } else if (visit == Visit.Query) {
+        hit = inBox(n.x, n.y, n.z, n.rx, n.ry, n.rz, x, y, z);
+        if (hit && n.round) hit = inCircle(n.x, n.y, n.z, n.rx, x, y, z);
+        if (hit && this.layered != 0) hit = (n.sees & this.layerOf(t)) != 0;
+        if (hit && n.margin) hit = inRange(n.x, n.y, n.z, n.px, n.py, n.pz, n.round, x, y, z) || this.held.has(w, t);
+      } else {
+        const rx = load<f64>(r + recordRx(three));
+        const ry = load<f64>(r + recordRy(three));
+        const rz = three ? load<f64>(r, RECORD_RZ_3D) : 0;
+        hit = inBox(x, y, z, rx, ry, rz, n.x, n.y, n.z);
+        if (hit && this.circles != 0 && this.isCircle(t)) hit = inCircle(x, y, z, rx, n.x, n.y, n.z);
+        if (hit && this.layered != 0) hit = (this.seesOf(t) & n.layer) != 0;
+        if (hit && this.margins != 0 && this.hasMargin(t)) hit = this.plainHolds(t, x, y, z, n.x, n.y, n.z) || this.held.has(t, w);
+      }
+      if (hit) this.results.push(load<i32>(r, RECORD_ID));
     }
   }
 
-  /** Judges the step in (o, or) -> (n, nr) at every level that holds entities. */
-  step(): void {
+  /** Whether slot t's plain range, centred on (cx, cy, cz), holds the point. */
+  plainHolds(t: i32, cx: f64, cy: f64, cz: f64, x: f64, y: f64, z: f64): bool {
+    const p = this.plainOf(t);
+    return inRange(cx, cy, cz, load<f64>(p, PLAIN_X), load<f64>(p, PLAIN_Y), load<f64>(p, PLAIN_Z), this.isCircle(t), x, y, z);
+  }
+
+  // ---- the step -----------------------------------------------------------
+
+  /**
+   * Judges the step set in `step` (the subject's before and after sides) at
+   * every level that holds entities: the cells around the subject's old
+   * place and around its new one, as one block when they meet.
+   */
+  judgeStep(): void {
+    const before = step.regionBefore;
+    const after = step.regionAfter;
     const active = this.active;
     for (let k = 0; k < active.length; k++) {
-      const lv = changetype<Level>(<usize>load<u32>(this.levels + (<usize>active.get(k) << 2)));
-      const hasA = this.region(lv, this.ox, this.oy, this.oz, this.orx, this.ory, this.orz, true, 0);
-      const hasB = this.region(lv, this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, true, 1);
-      this.visitRegions(lv, hasA, hasB);
+      const lv = this.activeLevel(k);
+      const hasBefore = this.region(lv, step.before, true, before);
+      const hasAfter = this.region(lv, step.after, true, after);
+      if (hasBefore && hasAfter && before.meets(after)) {
+        const both = step.regionBoth;
+        both.cover(before, after);
+        this.visitRect(lv, Visit.Step, both);
+        continue;
+      }
+      if (hasBefore) this.visitRect(lv, Visit.Step, before);
+      if (hasAfter) this.visitRect(lv, Visit.Step, after);
     }
   }
 
@@ -850,97 +933,56 @@ class GridScene {
   @inline emit(type: i32, watcher: i32, target: i32): void {
     if (this.silent) return;
     const events = this.events;
-    if (events.length + 3 > this.eventLimit) eventLimitReached();
-    if (events.length + 3 > events.capacity) events.reserve(events.length + 3);
+    if (events.length + EVENT_INTS > this.eventLimit) eventLimitReached();
+    if (events.length + EVENT_INTS > events.capacity) events.reserve(events.length + EVENT_INTS);
     const at = events.data + (<usize>events.length << 2);
-    store<i32>(at, type);
-    store<i32>(at, watcher, 4);
-    store<i32>(at, target, 8);
-    events.length += 3;
-  }
-
-  visitCell(block: usize, count: i32): void {
-    if (this.visit == VISIT_STEP) {
-      if (this.dims == 2) {
-        // A cell of a table walk is judged as a gathering of one.
-        store<i32>(this.gathered, <i32>block);
-        store<i32>(this.gathered, count, 4);
-        this.judgeCells2(1);
-      } else {
-        this.judge3(block, count);
-      }
-      return;
-    }
-    const w = this.subject;
-    const three = this.dims == 3;
-    const stride = this.record;
-    for (let k = 0; k < count; k++) {
-      const r = block + <usize>k * stride;
-      const t = load<i32>(r);
-      if (t == w) continue;
-      const x = load<f64>(r, 8);
-      const y = load<f64>(r, 16);
-      const z = three ? load<f64>(r, 24) : 0;
-      let hit = false;
-      if (this.visit == VISIT_QUERY) {
-        hit = inBox(this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, x, y, z);
-        if (hit && this.nRound) hit = inCircle(this.nx, this.ny, this.nz, this.nrx, x, y, z);
-        if (hit && this.layered != 0) hit = (this.nSees & this.layerOf(t)) != 0;
-        if (hit && this.nMargin) hit = this.visibleInside(w, t, this.nx, this.ny, this.nz, changetype<usize>(this) + offsetof<GridScene>('npx'), this.nRound, x, y, z);
-      } else if (this.visit == VISIT_WATCHERS) {
-        const rx = three ? load<f64>(r, 32) : load<f64>(r, 24);
-        const ry = three ? load<f64>(r, 40) : load<f64>(r, 32);
-        const rz = three ? load<f64>(r, 48) : 0;
-        hit = inBox(x, y, z, rx, ry, rz, this.nx, this.ny, this.nz);
-        if (hit && this.circles != 0 && this.isCircle(t)) hit = inCircle(x, y, z, rx, this.nx, this.ny, this.nz);
-        if (hit && this.layered != 0) hit = (this.seesOf(t) & this.nLayer) != 0;
-        if (hit && this.margins != 0 && this.hasMargin(t)) hit = this.visibleInside(t, w, x, y, z, this.plainOf(t), this.isCircle(t), this.nx, this.ny, this.nz);
-      } else {
-        hit = this.ox <= x && x <= this.nx && this.oy <= y && y <= this.ny && this.oz <= z && z <= this.nz;
-      }
-      if (hit) this.results.push(load<i32>(r, 4));
-    }
+    store<i32>(at, type, EVENT_TYPE);
+    store<i32>(at, watcher, EVENT_WATCHER);
+    store<i32>(at, target, EVENT_TARGET);
+    events.length += EVENT_INTS;
   }
 
   /**
    * The step's judgement of each record of the first `cells` gathered 2-D
-   * cells: does it see the subject before and after, does the subject see it
-   * before and after. First the records inside the region's bounds are
-   * listed (each address written always, kept when inside), then each listed
-   * record's four answers and two possible events are computed, each event
-   * written always and kept (the end moved past it) only when it happened:
-   * whether a record is near or sees the subject follows no pattern a branch
-   * could learn. Circles, margins and layer masks, while the scene has any,
-   * refine the boxes' answers.
+   * cells of `area`: does it see the subject before and after, does the
+   * subject see it before and after. First the records inside the area's
+   * bounds are listed (each address written always, kept when inside), then
+   * each listed record's four answers and two possible events are computed,
+   * each event written always and kept (the end moved past it) only when it
+   * happened: whether a record is near or sees the subject follows no
+   * pattern a branch could learn. Circles, margins and layer masks, while
+   * the scene has any, refine the boxes' answers.
    */
-  judgeCells2(cells: i32): void {
-    if ((this.circles | this.layered | this.margins) != 0) this.judgeRefined2(cells);
-    else this.judgeBoxes2(cells);
+  judgeCells2(area: Region, cells: i32): void {
+    if ((this.circles | this.layered | this.margins) != 0) this.judgeRefined2(area, cells);
+    else this.judgeBoxes2(area, cells);
   }
 
   /** judgeCells2 while every range is a box without margin and every mask the default: the loop's copy without refinement. */
-  judgeBoxes2(cells: i32): void {
-    this.judgeCellsAs2(cells, false);
+  judgeBoxes2(area: Region, cells: i32): void {
+    this.judgeCellsAs2(area, cells, false);
   }
 
   /** judgeCells2 while the scene has circles, margins or masks other than the defaults. */
-  judgeRefined2(cells: i32): void {
-    this.judgeCellsAs2(cells, true);
+  judgeRefined2(area: Region, cells: i32): void {
+    this.judgeCellsAs2(area, cells, true);
   }
 
   /** judgeCells2, refining the answers when `refined` (a constant at each of its two inlined uses). */
-  @inline judgeCellsAs2(cells: i32, refined: bool): void {
-    const w = this.subject;
-    const wid = load<i32>(this.slot(w));
+  @inline judgeCellsAs2(area: Region, cells: i32, refined: bool): void {
+    const before = step.before;
+    const after = step.after;
+    const w = step.subject;
+    const wid = load<i32>(this.slot(w), SLOT_ID);
     // (x, y) pairs in one v128: a record's position and half-extents are adjacent doubles.
-    const o = pair(this.ox, this.oy);
-    const n = pair(this.nx, this.ny);
-    const oR = pair(this.orx, this.ory);
-    const nR = pair(this.nrx, this.nry);
+    const o = pair(before.x, before.y);
+    const n = pair(after.x, after.y);
+    const oR = pair(before.rx, before.ry);
+    const nR = pair(after.rx, after.ry);
     const oLo = f64x2.sub(o, oR), oHi = f64x2.add(o, oR);
     const nLo = f64x2.sub(n, nR), nHi = f64x2.add(n, nR);
-    const fLo = pair(this.fLoX, this.fLoY), fHi = pair(this.fHiX, this.fHiY);
-    const moved = <i32>this.moved;
+    const fLo = pair(area.loX, area.loY), fHi = pair(area.hiX, area.hiY);
+    const moved = <i32>step.moved;
     const events = this.events;
     // With margins the only refinement, answers deep inside the boxes shrunk by the largest margin need none (see deepInside).
     const marginsOnly = refined && (this.circles | this.layered) == 0;
@@ -948,32 +990,33 @@ class GridScene {
     const oH = shrunk(o, oR, mm), nH = shrunk(n, nR, mm);
     const oDLo = f64x2.sub(o, oH), oDHi = f64x2.add(o, oH);
     const nDLo = f64x2.sub(n, nH), nDHi = f64x2.add(n, nH);
-    // The records inside the region's bounds, listed without a branch.
+    // The records inside the area's bounds, listed without a branch.
     const listed = this.listed;
     let m: usize = 0;
     for (let j = 0; j < cells; j++) {
-      const block = <usize>load<i32>(this.gathered + (<usize>j << 3));
-      const count = load<i32>(this.gathered + (<usize>j << 3), 4);
+      const at = this.gathered + <usize>j * GATHERED_BYTES;
+      const block = <usize>load<i32>(at, GATHERED_BLOCK);
+      const count = load<i32>(at, GATHERED_COUNT);
       listed.reserve(<i32>m + count);
       const list = listed.data;
       for (let k = 0; k < count; k++) {
-        const r = block + <usize>k * 40;
-        const p = v128.load(r, 8);
+        const r = block + <usize>k * RECORD_BYTES_2D;
+        const p = v128.load(r, RECORD_X);
         store<u32>(list + (m << 2), <u32>r);
         m += <usize>(i64x2.bitmask(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi))) == 3);
       }
     }
     const list = listed.data;
-    // Two events of three i32 at most per record.
-    events.reserve(events.length + 6 * <i32>m);
+    // Two events at most per record.
+    events.reserve(events.length + 2 * EVENT_INTS * <i32>m);
     const data = events.data;
     let at = data + (<usize>events.length << 2);
     for (let i: usize = 0; i < m; i++) {
       const r = <usize>load<u32>(list + (i << 2));
-      const p = v128.load(r, 8);
-      const range = v128.load(r, 24);
+      const p = v128.load(r, RECORD_X);
+      const range = v128.load(r, RECORD_RX_2D);
       const lo = f64x2.sub(p, range), hi = f64x2.add(p, range);
-      const other = <i32>(load<i32>(r) != w);
+      const other = <i32>(load<i32>(r, RECORD_SLOT) != w);
       let saw = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, o), f64x2.le(o, hi))) == 3) & other;
       let sees = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) == 3) & other;
       let was = <i32>(i64x2.bitmask(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) == 3) & other;
@@ -985,17 +1028,17 @@ class GridScene {
         was &= mask >> 2;
         is &= mask >> 3;
       }
-      const tid = load<i32>(r, 4);
-      // Its view of the subject: move (2) when it saw and sees, leave (1) when it only saw, enter (0) when it only sees.
-      store<i32>(at, ((saw & sees) << 1) | (saw & ~sees));
-      store<i32>(at, tid, 4);
-      store<i32>(at, wid, 8);
-      at += <usize>(((saw | sees) & ((saw ^ sees) | moved)) * 12);
-      // The subject's view of it: leave (1) when it only was seen, enter (0) when it only is.
-      store<i32>(at, was);
-      store<i32>(at, wid, 4);
-      store<i32>(at, tid, 8);
-      at += <usize>((was ^ is) * 12);
+      const tid = load<i32>(r, RECORD_ID);
+      // Its view of the subject: move when it saw and sees, leave when it only saw, enter (0) when it only sees.
+      store<i32>(at, ((saw & sees) * EVENT_MOVE) | ((saw & ~sees) * EVENT_LEAVE), EVENT_TYPE);
+      store<i32>(at, tid, EVENT_WATCHER);
+      store<i32>(at, wid, EVENT_TARGET);
+      at += <usize>(((saw | sees) & ((saw ^ sees) | moved)) * <i32>EVENT_BYTES);
+      // The subject's view of it: leave when it only was seen, enter (0) when it only is.
+      store<i32>(at, was * EVENT_LEAVE, EVENT_TYPE);
+      store<i32>(at, wid, EVENT_WATCHER);
+      store<i32>(at, tid, EVENT_TARGET);
+      at += <usize>((was ^ is) * <i32>EVENT_BYTES);
     }
     if (this.silent) return;
     events.length = <i32>((at - data) >> 2);
@@ -1011,28 +1054,30 @@ class GridScene {
     if (was ^ is) this.emit(is ? EVENT_ENTER : EVENT_LEAVE, wid, tid);
   }
 
-  /** judgeCells2 for one 3-D cell, record by record. */
-  judge3(block: usize, count: i32): void {
-    const w = this.subject;
-    const wid = load<i32>(this.slot(w));
-    const ox = this.ox, oy = this.oy, oz = this.oz, nx = this.nx, ny = this.ny, nz = this.nz;
-    const fLoX = this.fLoX, fHiX = this.fHiX, fLoY = this.fLoY, fHiY = this.fHiY, fLoZ = this.fLoZ, fHiZ = this.fHiZ;
-    const moved = <i32>this.moved;
+  /** judgeCells2 for one 3-D cell of `area`, record by record. */
+  judge3(area: Region, block: usize, count: i32): void {
+    const before = step.before;
+    const after = step.after;
+    const w = step.subject;
+    const wid = load<i32>(this.slot(w), SLOT_ID);
+    const ox = before.x, oy = before.y, oz = before.z, nx = after.x, ny = after.y, nz = after.z;
+    const fLoX = area.loX, fHiX = area.hiX, fLoY = area.loY, fHiY = area.hiY, fLoZ = area.loZ, fHiZ = area.hiZ;
+    const moved = <i32>step.moved;
     const refined = (this.circles | this.layered | this.margins) != 0;
     for (let k = 0; k < count; k++) {
-      const r = block + <usize>k * 56;
-      const x = load<f64>(r, 8);
-      const y = load<f64>(r, 16);
-      const z = load<f64>(r, 24);
+      const r = block + <usize>k * RECORD_BYTES_3D;
+      const x = load<f64>(r, RECORD_X);
+      const y = load<f64>(r, RECORD_Y);
+      const z = load<f64>(r, RECORD_Z);
       if (<i32>(x < fLoX) | <i32>(x > fHiX) | <i32>(y < fLoY) | <i32>(y > fHiY) | <i32>(z < fLoZ) | <i32>(z > fHiZ)) continue;
-      if (load<i32>(r) == w) continue;
-      const rx = load<f64>(r, 32);
-      const ry = load<f64>(r, 40);
-      const rz = load<f64>(r, 48);
+      if (load<i32>(r, RECORD_SLOT) == w) continue;
+      const rx = load<f64>(r, RECORD_RX_3D);
+      const ry = load<f64>(r, RECORD_RY_3D);
+      const rz = load<f64>(r, RECORD_RZ_3D);
       let saw = <i32>inBox(x, y, z, rx, ry, rz, ox, oy, oz);
       let sees = <i32>inBox(x, y, z, rx, ry, rz, nx, ny, nz);
-      let was = <i32>inBox(ox, oy, oz, this.orx, this.ory, this.orz, x, y, z);
-      let is = <i32>inBox(nx, ny, nz, this.nrx, this.nry, this.nrz, x, y, z);
+      let was = <i32>inBox(ox, oy, oz, before.rx, before.ry, before.rz, x, y, z);
+      let is = <i32>inBox(nx, ny, nz, after.rx, after.ry, after.rz, x, y, z);
       if (refined && (saw | sees | was | is) != 0) {
         const mask = this.refine(r, saw | (sees << 1) | (was << 2) | (is << 3));
         saw &= mask;
@@ -1040,164 +1085,150 @@ class GridScene {
         was &= mask >> 2;
         is &= mask >> 3;
       }
-      this.judged(load<i32>(r, 4), wid, saw, sees, was, is, moved);
+      this.judged(load<i32>(r, RECORD_ID), wid, saw, sees, was, is, moved);
     }
   }
 
   // ---- the operations -----------------------------------------------------
 
   /**
-   * The subject's range after the step: plain half-extents np, grown ones nr
+   * The subject's range after the step: plain half-extents p, grown ones r
    * (plain + margin, computed by addition so every core holds the same bits;
-   * z stays 0 in 2-D) and nMargin. A marker has neither, and no margin.
+   * z stays 0 in 2-D) and its margin flag. A marker has neither, and no margin.
    */
   setNewRange(watcher: bool, rx: f64, ry: f64, rz: f64, margin: f64): void {
+    const after = step.after;
     if (this.dims != 3) rz = 0;
-    this.nMargin = watcher && margin > 0;
-    if (this.nMargin) this.maxMargin = max<f64>(this.maxMargin, margin);
-    this.npx = watcher ? rx : NaN;
-    this.npy = watcher ? ry : NaN;
-    this.npz = watcher ? rz : NaN;
-    const grow = this.nMargin ? margin : 0;
-    this.nrx = watcher ? rx + grow : NaN;
-    this.nry = watcher ? ry + grow : NaN;
-    this.nrz = watcher ? (this.dims == 3 ? rz + grow : 0) : NaN;
+    after.margin = watcher && margin > 0;
+    if (after.margin) this.maxMargin = max<f64>(this.maxMargin, margin);
+    after.px = watcher ? rx : NaN;
+    after.py = watcher ? ry : NaN;
+    after.pz = watcher ? rz : NaN;
+    const grow = after.margin ? margin : 0;
+    after.rx = watcher ? rx + grow : NaN;
+    after.ry = watcher ? ry + grow : NaN;
+    after.rz = watcher ? (this.dims == 3 ? rz + grow : 0) : NaN;
   }
 
+  /** The level of the subject's grown range after the step: the lowest whose cells are at least its largest half-extent (0 for a marker). */
   rangeLevel(watcher: bool): i32 {
-    return watcher ? levelFor(this.cellSize, max<f64>(max<f64>(this.nrx, this.nry), this.nrz)) : 0;
+    const after = step.after;
+    return watcher ? levelFor(this.cellSize, max<f64>(max<f64>(after.rx, after.ry), after.rz)) : 0;
   }
 
   add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32, margin: f64): void {
+    const before = step.before;
+    const after = step.after;
     this.ensureSlot(s);
-    store<i32>(this.slot(s), id);
-    this.oRound = false;
-    this.oMargin = false;
-    this.oLayer = DEFAULT_LAYER;
-    this.oSees = DEFAULT_SEES;
-    this.nRound = watcher && round;
-    this.nLayer = layer;
-    this.nSees = sees;
+    store<i32>(this.slot(s), id, SLOT_ID);
+    before.round = false;
+    before.margin = false;
+    before.layer = DEFAULT_LAYER;
+    before.sees = DEFAULT_SEES;
+    after.round = watcher && round;
+    after.layer = layer;
+    after.sees = sees;
     this.setNewRange(watcher, rx, ry, rz, margin);
-    this.setShape(s);
-    this.nx = x;
-    this.ny = y;
-    this.nz = this.dims == 3 ? z : 0;
-    this.place(s, this.rangeLevel(watcher), this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
-    // Nothing was seen before an add: no box holds a NaN place.
-    memory.fill(changetype<usize>(this) + offsetof<GridScene>('ox'), 0xff, 24);
-    memory.fill(changetype<usize>(this) + offsetof<GridScene>('orx'), 0xff, 24);
-    this.begin(VISIT_STEP, s, false);
-    this.step();
-    this.uncountOld();
-    this.chooseCellSize(load<i32>(this.slot(s), 4));
-  }
-
-  @inline begin(visit: i32, s: i32, moved: bool): void {
-    this.visit = visit;
-    this.subject = s;
-    this.moved = moved;
+    this.setShape(s, after);
+    after.setPlace(x, y, this.dims == 3 ? z : 0);
+    this.place(s, this.rangeLevel(watcher), after.x, after.y, after.z, after.rx, after.ry, after.rz);
+    // Nothing was seen before an add.
+    before.absent();
+    step.begin(s, false);
+    this.judgeStep();
+    this.uncount(before);
+    this.chooseCellSize(load<i32>(this.slot(s), SLOT_LEVEL));
   }
 
   move(s: i32, x: f64, y: f64, z: f64): void {
     this.readOld(s);
+    const before = step.before;
+    const after = step.after;
     if (this.dims == 2) z = 0;
-    if (this.ox == x && this.oy == y && this.oz == z) return;
-    this.nx = x;
-    this.ny = y;
-    this.nz = z;
-    this.nrx = this.orx;
-    this.nry = this.ory;
-    this.nrz = this.orz;
-    this.keepShape();
+    if (before.x == x && before.y == y && before.z == z) return;
+    after.setPlace(x, y, z);
+    after.rangeAs(before);
+    after.shapeAs(before);
     this.relocate(s);
-    this.begin(VISIT_STEP, s, this.noMoves == 0);
-    this.step();
+    step.begin(s, this.noMoves == 0);
+    this.judgeStep();
   }
 
+  /** Moves slot s's record to the step's after place: in place when the cell stays, else to the new cell. */
   relocate(s: i32): void {
     const p = this.slot(s);
     const lv = this.levelOf(s);
-    if (lv.cell(this.nx) == load<i32>(p, 8) && lv.cell(this.ny) == load<i32>(p, 12) && lv.cell(this.nz) == load<i32>(p, 16)) {
-      const r = this.subjectRecord;
-      store<f64>(r, this.nx, 8);
-      store<f64>(r, this.ny, 16);
-      if (this.dims == 3) store<f64>(r, this.nz, 24);
+    const after = step.after;
+    if (lv.cell(after.x) == load<i32>(p, SLOT_CX) && lv.cell(after.y) == load<i32>(p, SLOT_CY) && lv.cell(after.z) == load<i32>(p, SLOT_CZ)) {
+      const r = step.record;
+      store<f64>(r, after.x, RECORD_X);
+      store<f64>(r, after.y, RECORD_Y);
+      if (this.dims == 3) store<f64>(r, after.z, RECORD_Z);
       return;
     }
-    const l = load<i32>(p, 4);
+    const l = load<i32>(p, SLOT_LEVEL);
     this.unplace(s);
-    this.place(s, l, this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
+    this.place(s, l, after.x, after.y, after.z, after.rx, after.ry, after.rz);
   }
 
   remove(s: i32): void {
     this.readOld(s);
-    this.nRound = false;
-    this.nMargin = false;
-    this.nLayer = DEFAULT_LAYER;
-    this.nSees = DEFAULT_SEES;
-    this.setShape(s);
+    const after = step.after;
+    after.round = false;
+    after.margin = false;
+    after.layer = DEFAULT_LAYER;
+    after.sees = DEFAULT_SEES;
+    this.setShape(s, after);
     this.unplace(s);
-    // Nothing is seen after a remove: no box holds a NaN place.
-    memory.fill(changetype<usize>(this) + offsetof<GridScene>('nx'), 0xff, 24);
-    memory.fill(changetype<usize>(this) + offsetof<GridScene>('nrx'), 0xff, 24);
-    this.begin(VISIT_STEP, s, false);
-    this.step();
-    this.uncountOld();
+    // Nothing is seen after a remove.
+    after.absent();
+    step.begin(s, false);
+    this.judgeStep();
+    this.uncount(step.before);
   }
 
   setRange(s: i32, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, margin: f64): void {
     this.readOld(s);
-    this.keepShape();
-    this.nRound = watcher && round;
+    const before = step.before;
+    const after = step.after;
+    after.shapeAs(before);
+    after.round = watcher && round;
     this.setNewRange(watcher, rx, ry, rz, margin);
-    this.setShape(s);
-    this.nx = this.ox;
-    this.ny = this.oy;
-    this.nz = this.oz;
+    this.setShape(s, after);
+    after.setPlace(before.x, before.y, before.z);
     this.unplace(s);
-    this.place(s, this.rangeLevel(watcher), this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz);
-    this.begin(VISIT_STEP, s, false);
-    this.step();
-    this.uncountOld();
-    this.chooseCellSize(load<i32>(this.slot(s), 4));
+    this.place(s, this.rangeLevel(watcher), after.x, after.y, after.z, after.rx, after.ry, after.rz);
+    step.begin(s, false);
+    this.judgeStep();
+    this.uncount(before);
+    this.chooseCellSize(load<i32>(this.slot(s), SLOT_LEVEL));
   }
 
   /** New masks for slot s: enter / leave for every pair, with s as watcher or as target, whose visibility changes. */
   setLayers(s: i32, layer: i32, sees: i32): void {
     this.readNew(s);
-    this.nLayer = layer;
-    this.nSees = sees;
-    this.setShape(s);
-    this.begin(VISIT_STEP, s, false);
-    this.step();
-    this.uncountOld();
+    const after = step.after;
+    after.layer = layer;
+    after.sees = sees;
+    this.setShape(s, after);
+    step.begin(s, false);
+    this.judgeStep();
+    this.uncount(step.before);
   }
 
-  /** Visits, at every level, the region around n (the box nr, with others' reach when asked); returns the result count. */
-  collect(visit: i32, s: i32, reach: bool): i32 {
-    this.begin(visit, s, false);
+  // ---- queries ------------------------------------------------------------
+
+  /** Visits, at every level, the region around the subject's after side (its box, with others' reach when asked); returns the result count. */
+  collect(visit: Visit, s: i32, reach: bool): i32 {
+    step.begin(s, false);
     this.results.length = 0;
+    const area = step.regionAfter;
     const active = this.active;
     for (let k = 0; k < active.length; k++) {
-      const lv = changetype<Level>(<usize>load<u32>(this.levels + (<usize>active.get(k) << 2)));
-      if (this.region(lv, this.nx, this.ny, this.nz, this.nrx, this.nry, this.nrz, reach, 0)) {
-        this.visitRect(lv, this.ax0, this.ay0, this.az0, this.ax1, this.ay1, this.az1);
-      }
+      const lv = this.activeLevel(k);
+      if (this.region(lv, step.after, reach, area)) this.visitRect(lv, visit, area);
     }
     return this.results.length;
-  }
-
-  /** Reads slot s's position and half-extents into (n, nr). */
-  readNew(s: i32): void {
-    this.readOld(s);
-    this.nx = this.ox;
-    this.ny = this.oy;
-    this.nz = this.oz;
-    this.nrx = this.orx;
-    this.nry = this.ory;
-    this.nrz = this.orz;
-    this.keepShape();
   }
 
   /** Writes every held pair into the result buffer as slots w, t; returns the number of i32 written. */
@@ -1216,26 +1247,28 @@ class GridScene {
   hold(w: i32, t: i32): void {
     if (w == t) return;
     this.readOld(w);
-    if (!(this.orx >= 0) || (this.oSees & this.layerOf(t)) == 0) return;
+    const before = step.before;
+    if (!(before.rx >= 0) || (before.sees & this.layerOf(t)) == 0) return;
     const r = this.recordOf(t);
-    const x = load<f64>(r, 8);
-    const y = load<f64>(r, 16);
-    const z = this.dims == 3 ? load<f64>(r, 24) : 0;
-    if (!inRange(this.ox, this.oy, this.oz, this.orx, this.ory, this.orz, this.oRound, x, y, z)) return;
-    if (!this.oMargin || this.visibleInside(w, t, this.ox, this.oy, this.oz, changetype<usize>(this) + offsetof<GridScene>('opx'), this.oRound, x, y, z)) return;
+    const x = load<f64>(r, RECORD_X);
+    const y = load<f64>(r, RECORD_Y);
+    const z = this.dims == 3 ? load<f64>(r, RECORD_Z) : 0;
+    if (!inRange(before.x, before.y, before.z, before.rx, before.ry, before.rz, before.round, x, y, z)) return;
+    if (!before.margin || inRange(before.x, before.y, before.z, before.px, before.py, before.pz, before.round, x, y, z) || this.held.has(w, t)) return;
     this.held.add(w, t);
-    this.emit(EVENT_ENTER, load<i32>(this.slot(w)), load<i32>(this.slot(t)));
+    this.emit(EVENT_ENTER, load<i32>(this.slot(w), SLOT_ID), load<i32>(this.slot(t), SLOT_ID));
   }
 
   query(s: i32): i32 {
     this.readNew(s);
-    return this.collect(VISIT_QUERY, s, false);
+    return this.collect(Visit.Query, s, false);
   }
 
+  /** Who sees slot s: its own range plays no part, others' reach finds them. */
   watchers(s: i32): i32 {
     this.readNew(s);
-    memory.fill(changetype<usize>(this) + offsetof<GridScene>('nrx'), 0xff, 24);
-    return this.collect(VISIT_WATCHERS, s, true);
+    step.after.seesNothing();
+    return this.collect(Visit.Watchers, s, true);
   }
 
   queryBox(minX: f64, minY: f64, minZ: f64, maxX: f64, maxY: f64, maxZ: f64): i32 {
@@ -1243,18 +1276,15 @@ class GridScene {
       minZ = 0;
       maxZ = 0;
     }
-    this.ox = minX;
-    this.oy = minY;
-    this.oz = minZ;
-    this.nx = maxX;
-    this.ny = maxY;
-    this.nz = maxZ;
-    this.begin(VISIT_BOX, 0, false);
     this.results.length = 0;
+    const box = step.regionAfter;
     const active = this.active;
     for (let k = 0; k < active.length; k++) {
-      const lv = changetype<Level>(<usize>load<u32>(this.levels + (<usize>active.get(k) << 2)));
-      this.visitRect(lv, lv.cell(minX), lv.cell(minY), lv.cell(minZ), lv.cell(maxX), lv.cell(maxY), lv.cell(maxZ));
+      const lv = this.activeLevel(k);
+      box.setAxis(0, lv.cell(minX), lv.cell(maxX), minX, maxX);
+      box.setAxis(1, lv.cell(minY), lv.cell(maxY), minY, maxY);
+      box.setAxis(2, lv.cell(minZ), lv.cell(maxZ), minZ, maxZ);
+      this.visitRect(lv, Visit.Box, box);
     }
     return this.results.length;
   }
@@ -1270,9 +1300,7 @@ class GridScene {
     this.picker.reset(k, maxDistance, filtered, mask);
     if (this.dims == 2) z = 0;
     const active = this.active;
-    for (let j = 0; j < active.length; j++) {
-      this.nearestInLevel(changetype<Level>(<usize>load<u32>(this.levels + (<usize>active.get(j) << 2))), x, y, z);
-    }
+    for (let j = 0; j < active.length; j++) this.nearestInLevel(this.activeLevel(j), x, y, z);
     return this.picker.take(this.results);
   }
 
@@ -1293,11 +1321,11 @@ class GridScene {
         // The table, for every cell at ring r or beyond that can still hold a winner.
         for (let b = 0; b <= lv.mask; b++) {
           const e = lv.bucket(b);
-          const count = load<i32>(e, 12);
+          const count = load<i32>(e, BUCKET_COUNT);
           if (count == 0) continue;
-          const ring = max(max(Math.abs(<f64>load<i32>(e) - <f64>cx), Math.abs(<f64>load<i32>(e, 4) - <f64>cy)), Math.abs(<f64>load<i32>(e, 8) - <f64>cz));
+          const ring = max(max(Math.abs(<f64>load<i32>(e, BUCKET_CX) - <f64>cx), Math.abs(<f64>load<i32>(e, BUCKET_CY) - <f64>cy)), Math.abs(<f64>load<i32>(e, BUCKET_CZ) - <f64>cz));
           if (ring < <f64>r || beyondBound(ringGap(lv.size, ring), scale, picker.bound())) continue;
-          this.nearestInCell(<usize>load<i32>(e, 20), count, x, y, z);
+          this.nearestInCell(<usize>load<i32>(e, BUCKET_BLOCK), count, x, y, z);
         }
         return;
       }
@@ -1312,7 +1340,7 @@ class GridScene {
             const b = lv.find(cx + dx, cy + dy, cz + dz);
             if (b < 0) continue;
             const e = lv.bucket(b);
-            this.nearestInCell(<usize>load<i32>(e, 20), load<i32>(e, 12), x, y, z);
+            this.nearestInCell(<usize>load<i32>(e, BUCKET_BLOCK), load<i32>(e, BUCKET_COUNT), x, y, z);
           }
         }
       }
@@ -1325,17 +1353,17 @@ class GridScene {
     const stride = this.record;
     for (let k = 0; k < count; k++) {
       const r = block + <usize>k * stride;
-      picker.offer(load<i32>(r, 4), this.layerOf(load<i32>(r)), load<f64>(r, 8), load<f64>(r, 16), three ? load<f64>(r, 24) : 0, x, y, z);
+      picker.offer(load<i32>(r, RECORD_ID), this.layerOf(load<i32>(r, RECORD_SLOT)), load<f64>(r, RECORD_X), load<f64>(r, RECORD_Y), three ? load<f64>(r, RECORD_Z) : 0, x, y, z);
     }
   }
 
   clear(): void {
     for (let l = 0; l < this.levelCount; l++) {
-      const lv = load<u32>(this.levels + (<usize>l << 2));
-      if (lv != 0) changetype<Level>(<usize>lv).reset();
+      const lv = this.levelAt(l);
+      if (lv != 0) changetype<Level>(lv).reset();
     }
     this.active.length = 0;
-    for (let k = 0; k < this.capacity; k++) store<i32>(this.slot(k), -1, 4);
+    for (let k = 0; k < this.capacity; k++) store<i32>(this.slot(k), -1, SLOT_LEVEL);
     this.circles = 0;
     this.margins = 0;
     this.maxMargin = 0;
@@ -1345,21 +1373,21 @@ class GridScene {
   }
 
   bytes(): f64 {
-    let bytes = <f64>offsetof<GridScene>() + <f64>this.capacity * <f64>(SLOT + 8) + <f64>this.levelCount * 4;
+    let bytes = <f64>offsetof<GridScene>() + <f64>this.capacity * <f64>(SLOT_BYTES + MASKS_BYTES) + <f64>this.levelCount * 4;
     for (let l = 0; l < this.levelCount; l++) {
-      const p = load<u32>(this.levels + (<usize>l << 2));
+      const p = this.levelAt(l);
       if (p == 0) continue;
-      const lv = changetype<Level>(<usize>p);
-      bytes += <f64>offsetof<Level>() + <f64>(lv.mask + 1) * <f64>BUCKET;
+      const lv = changetype<Level>(p);
+      bytes += <f64>offsetof<Level>() + <f64>(lv.mask + 1) * <f64>BUCKET_BYTES;
       for (let b = 0; b <= lv.mask; b++) {
         const e = lv.bucket(b);
-        if (load<i32>(e, 12) != 0) bytes += <f64>load<i32>(e, 16) * <f64>this.record;
+        if (load<i32>(e, BUCKET_COUNT) != 0) bytes += <f64>load<i32>(e, BUCKET_CAPACITY) * <f64>this.record;
       }
     }
     bytes += <f64>offsetof<KNearest>() + <f64>this.picker.capacity * 12;
     bytes += <f64>offsetof<PairSet>() + <f64>(this.held.mask + 1) * 8;
-    if (this.plain != 0) bytes += <f64>this.capacity * <f64>PLAIN;
-    bytes += <f64>(GATHER_CELLS << 3);
+    if (this.plain != 0) bytes += <f64>this.capacity * <f64>PLAIN_BYTES;
+    bytes += <f64>(<usize>GATHER_CELLS * GATHERED_BYTES);
     return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity + this.listed.capacity) * 4;
   }
 }
@@ -1376,6 +1404,7 @@ class GridScene {
   return f64x2.replace_lane(f64x2.splat(x), 1, y);
 }
 
+/** True when the box centred on c with half-extents rx, ry, rz holds the point (NaN anywhere: false). */
 @inline function inBox(cx: f64, cy: f64, cz: f64, rx: f64, ry: f64, rz: f64, x: f64, y: f64, z: f64): bool {
   return cx - rx <= x && x <= cx + rx && cy - ry <= y && y <= cy + ry && cz - rz <= z && z <= cz + rz;
 }
@@ -1432,13 +1461,9 @@ function grownTable(from: usize, used: usize, bytes: usize): usize {
   return to;
 }
 
-@inline function grid(ptr: i32): GridScene {
-  return changetype<GridScene>(<usize>ptr);
-}
+// ---- what assembly/scene/exports.ts calls beyond the scene's methods ---------
 
-// ---- exports --------------------------------------------------------------
-
-export function aoiGridCreate(dims: i32, cellSize: f64): i32 {
+export function newGridScene(dims: i32, cellSize: f64): GridScene {
   const s = changetype<GridScene>(heap.alloc(offsetof<GridScene>()));
   memory.fill(changetype<usize>(s), 0, offsetof<GridScene>());
   s.dims = dims;
@@ -1452,11 +1477,10 @@ export function aoiGridCreate(dims: i32, cellSize: f64): i32 {
   s.held = newPairSet();
   s.gathered = heap.alloc(<usize>GATHER_CELLS << 3);
   s.ensureSlot(15);
-  return <i32>changetype<usize>(s);
+  return s;
 }
 
-export function aoiGridDestroy(ptr: i32): void {
-  const s = grid(ptr);
+export function freeGridScene(s: GridScene): void {
   s.clear();
   for (let l = 0; l < s.levelCount; l++) {
     const lv = load<u32>(s.levels + (<usize>l << 2));
@@ -1475,50 +1499,10 @@ export function aoiGridDestroy(ptr: i32): void {
   freeIntList(s.listed);
   freeKNearest(s.picker);
   heap.free(s.gathered);
-  heap.free(<usize>ptr);
+  heap.free(changetype<usize>(s));
 }
 
-/** Adds slot with id; a watcher's margin (>= 0) keeps a target seen until it is outside the range grown by the margin. */
-export function aoiGridAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32, margin: f64): void {
-  grid(ptr).beginCall();
-  grid(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees, margin);
-}
-
-export function aoiGridSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
-  grid(ptr).beginCall();
-  grid(ptr).setLayers(slot, layer, sees);
-}
-
-export function aoiGridMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
-  grid(ptr).beginCall();
-  grid(ptr).move(slot, x, y, z);
-}
-
-export function aoiGridRemove(ptr: i32, slot: i32): void {
-  grid(ptr).beginCall();
-  grid(ptr).remove(slot);
-}
-
-/** Changes slot's range, shape and margin. */
-export function aoiGridSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, margin: f64): void {
-  grid(ptr).beginCall();
-  grid(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0, margin);
-}
-
-/** Writes every held pair (visible only thanks to the watcher's margin) into the result buffer as slots w, t; returns the number of i32 written. */
-export function aoiGridHeldPairs(ptr: i32): i32 {
-  return grid(ptr).heldPairs();
-}
-
-/** Makes (w, t) visible if w's grown range holds t, the masks meet and the pair is not visible (see GridScene.hold). */
-export function aoiGridHold(ptr: i32, w: i32, t: i32): void {
-  grid(ptr).beginCall();
-  grid(ptr).hold(w, t);
-}
-
-export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
-  const s = grid(ptr);
-  s.beginCall();
+export function aoiGridMoveMany(s: GridScene, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
   for (let k = 0; k < count; k++) {
     if ((k & (FETCH_AHEAD - 1)) == 0) s.fetchAhead(<usize>slots, k, count);
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
@@ -1527,9 +1511,7 @@ export function aoiGridMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32,
 }
 
 /** Adds in array order, with the events of as many add calls; ranges[k] is a square (cube) half-extent. */
-export function aoiGridAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
-  const s = grid(ptr);
-  s.beginCall();
+export function aoiGridAddMany(s: GridScene, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
   for (let k = 0; k < count; k++) {
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
     const r = load<f64>(<usize>ranges + (<usize>k << 3));
@@ -1537,71 +1519,8 @@ export function aoiGridAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32,
   }
 }
 
-export function aoiGridEventLength(ptr: i32): i32 {
-  return grid(ptr).events.length;
-}
-
-export function aoiGridEventData(ptr: i32): i32 {
-  return <i32>grid(ptr).events.data;
-}
-
-export function aoiGridEventReset(ptr: i32): void {
-  forgetEvents(grid(ptr).events);
-}
-
-/** Whether moves produce move events (on by default). */
-export function aoiGridSetMoveEvents(ptr: i32, on: i32): void {
-  grid(ptr).noMoves = on ? 0 : 1;
-}
-
-/** The most Int32 entries the event buffer may hold: an event past it traps. */
-export function aoiGridSetEventLimit(ptr: i32, limit: i32): void {
-  grid(ptr).eventLimit = limit;
-}
-
-/** Whether events are kept (off while entities are loaded from a snapshot). */
-export function aoiGridSetSilent(ptr: i32, on: i32): void {
-  grid(ptr).silent = on;
-}
-
-/** Ints in the event buffer when the last call began. */
-export function aoiGridCallStart(ptr: i32): i32 {
-  return grid(ptr).callStart;
-}
-
-/** Ints in the held-pair journal of the last call (three per change: w, t, +1 or -1). */
-export function aoiGridJournalLength(ptr: i32): i32 {
-  return grid(ptr).held.journal.length;
-}
-
-export function aoiGridJournalData(ptr: i32): i32 {
-  return <i32>grid(ptr).held.journal.data;
-}
-
-export function aoiGridQuery(ptr: i32, slot: i32): i32 {
-  return grid(ptr).query(slot);
-}
-
-export function aoiGridWatchers(ptr: i32, slot: i32): i32 {
-  return grid(ptr).watchers(slot);
-}
-
-export function aoiGridQueryBox(ptr: i32, minX: f64, minY: f64, minZ: f64, maxX: f64, maxY: f64, maxZ: f64): i32 {
-  return grid(ptr).queryBox(minX, minY, minZ, maxX, maxY, maxZ);
-}
-
-/** Writes the ids of the k entities nearest to (x, y, z) into the result buffer, nearest first; returns their count. */
-export function aoiGridNearest(ptr: i32, x: f64, y: f64, z: f64, k: i32, maxDistance: f64, filtered: i32, mask: i32): i32 {
-  return grid(ptr).nearest(x, y, z, k, maxDistance, filtered != 0, mask);
-}
-
-export function aoiGridResultData(ptr: i32): i32 {
-  return <i32>grid(ptr).results.data;
-}
-
 /** Writes slot's position into the result buffer as three doubles; returns its address. */
-export function aoiGridPositionOf(ptr: i32, slot: i32): i32 {
-  const s = grid(ptr);
+export function aoiGridPositionOf(s: GridScene, slot: i32): i32 {
   s.readOld(slot);
   const results = s.results;
   results.reserve(6);
@@ -1612,8 +1531,7 @@ export function aoiGridPositionOf(ptr: i32, slot: i32): i32 {
 }
 
 /** Writes the positions of count slots (i32s at slots) into the result buffer, three doubles each; returns its address. */
-export function aoiGridPositions(ptr: i32, slots: i32, count: i32): i32 {
-  const s = grid(ptr);
+export function aoiGridPositions(s: GridScene, slots: i32, count: i32): i32 {
   const results = s.results;
   results.reserve(6 * count);
   for (let k = 0; k < count; k++) {
@@ -1624,12 +1542,4 @@ export function aoiGridPositions(ptr: i32, slots: i32, count: i32): i32 {
     store<f64>(at, s.oz, 16);
   }
   return <i32>results.data;
-}
-
-export function aoiGridClear(ptr: i32): void {
-  grid(ptr).clear();
-}
-
-export function aoiGridBytes(ptr: i32): f64 {
-  return grid(ptr).bytes();
 }

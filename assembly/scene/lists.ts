@@ -24,7 +24,7 @@
 // only stop being visible when one of its two slots changes.
 
 import { eventLimitReached, tryAlloc } from './imports';
-import { growBytes, IntList, newIntList, freeIntList, forgetEvents } from './int-list';
+import { growBytes, IntList, newIntList, freeIntList } from './int-list';
 import { inCircle } from './circle';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 import { HeldLinks, newHeldLinks, freeHeldLinks } from './held-links';
@@ -522,7 +522,7 @@ const SLOT_POS: usize = 16;
 const SLOT_RANGE: usize = 40;
 
 @unmanaged
-class AoiScene {
+export class AoiScene {
   dims: i32 = 2;
   capacity: i32 = 0;
   /** SLOT_BYTES per slot, 64-byte aligned (see SLOT_BYTES); slotsRaw is the allocation. */
@@ -1891,13 +1891,9 @@ function newAxis(bandAxis: i32): AxisList {
   return axis;
 }
 
-@inline function scene(ptr: i32): AoiScene {
-  return changetype<AoiScene>(<usize>ptr);
-}
+// ---- what assembly/scene/exports.ts calls beyond the scene's methods ---------
 
-// ---- exports --------------------------------------------------------------
-
-export function aoiCreate(dims: i32): i32 {
+export function newAoiScene(dims: i32): AoiScene {
   const s = changetype<AoiScene>(heap.alloc(offsetof<AoiScene>()));
   memory.fill(changetype<usize>(s), 0, offsetof<AoiScene>());
   s.dims = dims;
@@ -1911,11 +1907,10 @@ export function aoiCreate(dims: i32): i32 {
   s.picker = newKNearest();
   s.held = newHeldLinks();
   s.ensureSlot(15);
-  return <i32>changetype<usize>(s);
+  return s;
 }
 
-export function aoiDestroy(ptr: i32): void {
-  const s = scene(ptr);
+export function freeAoiScene(s: AoiScene): void {
   for (let k = 0; k < s.capacity; k++) s.watcherSet(k).release();
   for (let a = 0; a < s.dims; a++) s.axis(a).release();
   heap.free(s.slotsRaw);
@@ -1929,54 +1924,14 @@ export function aoiDestroy(ptr: i32): void {
   freeIntList(s.events);
   freeIntList(s.results);
   freeKNearest(s.picker);
-  heap.free(<usize>ptr);
-}
-
-/** Adds slot (free) with id at (x, y, z): a watcher with half-extents r (a circle of radius rx when round) and hysteresis margin, or a marker. */
-export function aoiAdd(ptr: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32, margin: f64): void {
-  scene(ptr).beginCall();
-  scene(ptr).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees, margin);
-}
-
-export function aoiSetLayers(ptr: i32, slot: i32, layer: i32, sees: i32): void {
-  scene(ptr).beginCall();
-  scene(ptr).setLayers(slot, layer, sees);
-}
-
-export function aoiMove(ptr: i32, slot: i32, x: f64, y: f64, z: f64): void {
-  scene(ptr).beginCall();
-  scene(ptr).move(slot, x, y, z);
-}
-
-export function aoiRemove(ptr: i32, slot: i32): void {
-  scene(ptr).beginCall();
-  scene(ptr).remove(slot);
-}
-
-/** New half-extents (of a circle when round) and hysteresis margin for slot, or a marker when watcher is 0. */
-export function aoiSetRange(ptr: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, margin: f64): void {
-  scene(ptr).beginCall();
-  scene(ptr).setRange(slot, rx, ry, rz, watcher != 0, round != 0, margin);
-}
-
-/** Writes every pair visible only thanks to a margin into the result buffer, as slots [w0, t0, w1, t1, ...]; returns the number of ints written. */
-export function aoiHeldPairs(ptr: i32): i32 {
-  return scene(ptr).heldPairs();
-}
-
-/** Makes pair (w, t) visible when t is inside w's range + margin, the masks meet and it is not visible yet (restoring a snapshot); otherwise nothing. */
-export function aoiHold(ptr: i32, w: i32, t: i32): void {
-  scene(ptr).beginCall();
-  scene(ptr).hold(w, t);
+  heap.free(changetype<usize>(s));
 }
 
 /** How many moves ahead a batch touches the memory a move starts from. */
 const MOVE_LEAD: i32 = 8;
 
 /** Moves slots[k] to (xs[k], ys[k], zs[k]) in order; zs is 0 for 2-D scenes. */
-export function aoiMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
-  const s = scene(ptr);
-  s.beginCall();
+export function aoiMoveMany(s: AoiScene, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
   for (let k = 0; k < count; k++) {
     if (k + MOVE_LEAD < count) s.touch(load<i32>(<usize>slots + (<usize>(k + MOVE_LEAD) << 2)));
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
@@ -1984,89 +1939,13 @@ export function aoiMoveMany(ptr: i32, slots: i32, xs: i32, ys: i32, zs: i32, cou
   }
 }
 
-/** Adds slots[k] with ids[k] at (xs[k], ys[k], zs[k]) and square half-extent ranges[k], in order. */
-export function aoiAddMany(ptr: i32, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
-  scene(ptr).beginCall();
-  scene(ptr).addMany(<usize>slots, <usize>ids, <usize>xs, <usize>ys, <usize>zs, <usize>ranges, count);
-}
-
-/** Ints in the event buffer (3 per event). */
-export function aoiEventLength(ptr: i32): i32 {
-  return scene(ptr).events.length;
-}
-
-export function aoiEventData(ptr: i32): i32 {
-  return <i32>scene(ptr).events.data;
-}
-
-export function aoiEventReset(ptr: i32): void {
-  forgetEvents(scene(ptr).events);
-}
-
-/** Whether moves produce move events (on by default). */
-export function aoiSetMoveEvents(ptr: i32, on: i32): void {
-  scene(ptr).noMoves = on ? 0 : 1;
-}
-
-/** The most Int32 entries the event buffer may hold: an event past it traps. */
-export function aoiSetEventLimit(ptr: i32, limit: i32): void {
-  scene(ptr).eventLimit = limit;
-}
-
-/** Whether events are written (off while entities are loaded from a snapshot). */
-export function aoiSetSilent(ptr: i32, on: i32): void {
-  scene(ptr).silent = on;
-}
-
-/** Whether clear and adds ask for as little new memory as they can (while a recovery reloads the scene). */
-export function aoiSetLean(ptr: i32, on: i32): void {
-  scene(ptr).lean = on;
-}
-
-/** Ints in the event buffer when the last call began. */
-export function aoiCallStart(ptr: i32): i32 {
-  return scene(ptr).callStart;
-}
-
-/** Ints in the held-pair journal of the last call (three per change: w, t, +1 or -1). */
-export function aoiJournalLength(ptr: i32): i32 {
-  return scene(ptr).held.journal.length;
-}
-
-export function aoiJournalData(ptr: i32): i32 {
-  return <i32>scene(ptr).held.journal.data;
-}
-
-/** Writes the ids slot sees into the result buffer; returns their count. */
-export function aoiQuery(ptr: i32, slot: i32): i32 {
-  return scene(ptr).query(slot);
-}
-
-export function aoiWatchers(ptr: i32, slot: i32): i32 {
-  return scene(ptr).watchers(slot);
-}
-
-export function aoiQueryBox(ptr: i32, minX: f64, minY: f64, minZ: f64, maxX: f64, maxY: f64, maxZ: f64): i32 {
-  return scene(ptr).queryBox(minX, minY, minZ, maxX, maxY, maxZ);
-}
-
-/** Writes the ids of the k entities nearest to (x, y, z) into the result buffer, nearest first; returns their count. */
-export function aoiNearest(ptr: i32, x: f64, y: f64, z: f64, k: i32, maxDistance: f64, filtered: i32, mask: i32): i32 {
-  return scene(ptr).nearest(x, y, z, k, maxDistance, filtered != 0, mask);
-}
-
-export function aoiResultData(ptr: i32): i32 {
-  return <i32>scene(ptr).results.data;
-}
-
 /** Address of slot's position (3 doubles). */
-export function aoiPositionOf(ptr: i32, slot: i32): i32 {
-  return <i32>(scene(ptr).slotAt(slot) + SLOT_POS);
+export function aoiPositionOf(s: AoiScene, slot: i32): i32 {
+  return <i32>(s.slotAt(slot) + SLOT_POS);
 }
 
 /** Copies the positions of count slots (i32s at slots) into the result buffer, three doubles each; returns its address. */
-export function aoiPositions(ptr: i32, slots: i32, count: i32): i32 {
-  const s = scene(ptr);
+export function aoiPositions(s: AoiScene, slots: i32, count: i32): i32 {
   const results = s.results;
   results.reserve(6 * count);
   for (let k = 0; k < count; k++) {
@@ -2075,13 +1954,8 @@ export function aoiPositions(ptr: i32, slots: i32, count: i32): i32 {
   return <i32>results.data;
 }
 
-export function aoiClear(ptr: i32): void {
-  scene(ptr).clear();
-}
-
 /** Bytes of linear memory this scene holds (its arrays, lists and buffers, by capacity). */
-export function aoiBytes(ptr: i32): f64 {
-  const s = scene(ptr);
+export function aoiBytes(s: AoiScene): f64 {
   const cap = <f64>s.capacity;
   let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 17);
   bytes += s.held.bytes();

@@ -41,3 +41,10 @@ declare module 'd3-quadtree' {
   }
   export function quadtree<T>(): Quadtree<T>;
 }
+
+declare module 'rbush-knn' {
+  import type RBush from 'rbush';
+  import type { BBox } from 'rbush';
+  /** The n items of tree nearest to (x, y), nearest first (all when n is 0). */
+  export default function knn<T extends BBox>(tree: RBush<T>, x: number, y: number, n?: number, predicate?: (item: T) => boolean, maxDistance?: number): T[];
+}

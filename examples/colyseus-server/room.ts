@@ -25,12 +25,19 @@ export interface WorldOptions {
   tickMs?: number;
   /** Seconds a dropped client has to reconnect before its player leaves the world (default 20). */
   reconnectSeconds?: number;
+  /** Side of the cells whose clients share one view (0: a view per client, exact; default 0). */
+  sharedCell?: number;
 }
 
 /** What a player sends to walk (and may join with): where it wants to stand. */
 export interface MoveMessage {
   x: number;
   y: number;
+}
+
+/** What the room tells a client when it joins (message type 'welcome'): the id of its own entity in `state.entities`. */
+export interface WelcomeMessage {
+  id: number;
 }
 
 /** The one room of the example server. */
@@ -66,7 +73,9 @@ export class WorldRoom extends Room<{ state: WorldState }> {
     this.playerRange = options.playerRange ?? 60;
     this.reconnectSeconds = options.reconnectSeconds ?? 20;
     const tickMs = options.tickMs ?? 50;
+    const sharedCell = options.sharedCell ?? 0;
     this.interest = new Interest(new Scene({ defaultRange: this.playerRange }), {
+      sharedViews: sharedCell > 0 ? { cell: sharedCell } : null,
       onNpcSight: (type, watcher, target) => {
         const seen = this.npcSight.get(watcher) as Set<number>;
         if (type === 'enter') seen.add(target);
@@ -84,14 +93,17 @@ export class WorldRoom extends Room<{ state: WorldState }> {
   }
 
   override onJoin(client: Client, options?: Partial<MoveMessage>): void {
-    client.view = new StateView();
+    // A view per client (with shared views the adapter sets client.view itself).
+    if (this.interest.sharedViews === null) client.view = new StateView();
     const id = this.nextId++;
     const x = Number.isFinite(options?.x) ? this.clamp(options!.x!) : Math.random() * this.size;
     const y = Number.isFinite(options?.y) ? this.clamp(options!.y!) : Math.random() * this.size;
     const entity = new Entity({ kind: 'player', x, y });
     this.state.entities.set(String(id), entity);
-    this.interest.addClient(id, client, entity, { x, y, range: this.playerRange });
+    this.interest.addClient(id, client, entity, { x, y }); // sees with the scene's defaultRange, playerRange
     this.players.set(client.sessionId, id);
+    const welcome: WelcomeMessage = { id };
+    client.send('welcome', welcome);
   }
 
   override onDrop(client: Client): void {
@@ -99,6 +111,12 @@ export class WorldRoom extends Room<{ state: WorldState }> {
     // reconnected client keeps the same StateView). A client that does not
     // come back (or a room shutting down) rejects this; onLeave follows then.
     this.allowReconnection(client, this.reconnectSeconds).catch(() => undefined);
+  }
+
+  override onReconnect(client: Client): void {
+    // Colyseus gives the reconnected client a new Client object: the adapter follows it.
+    const id = this.players.get(client.sessionId);
+    if (id !== undefined) this.interest.reconnect(id, client);
   }
 
   override onLeave(client: Client): void {

@@ -3,7 +3,7 @@
 import { Server, type Room } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import type { AddressInfo } from 'node:net';
-import './node20.js';
+import { supplyWebSocketGlobal } from './node20.js';
 import { WorldRoom, type WorldOptions } from './room.js';
 
 /** A running example server. */
@@ -25,6 +25,7 @@ export interface ServerSettings {
 
 /** Starts the server with one room type, 'world', and resolves once it listens. */
 export async function startServer(settings: ServerSettings = {}): Promise<RunningServer> {
+  supplyWebSocketGlobal();
   const transport = new WebSocketTransport();
   const server = new Server({ transport, greet: false, gracefullyShutdown: false });
   server.define('world', settings.room ?? WorldRoom, settings.world ?? {});

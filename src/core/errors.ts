@@ -15,6 +15,9 @@ export type SpatialErrorCode =
   | 'INVALID_SNAPSHOT'
   | 'LIMIT_EXCEEDED'
   | 'OUT_OF_MEMORY'
+  | 'INVALID_LAYOUT'
+  | 'OUTSIDE_REGIONS'
+  | 'RANGE_TOO_LARGE'
   | 'INTERNAL';
 
 /**

@@ -63,22 +63,15 @@ export function eventLimitReached(): never {
   throw new EventLimitReached();
 }
 
-/** The allocator tryAlloc calls back into, once the module is instantiated. */
-let allocate: ((bytes: number) => number) | null = null;
-
-/** Gives tryAlloc the instantiated module's allocator. */
-export function bindAllocator(alloc: (bytes: number) => number): void {
-  allocate = alloc;
-}
-
 /**
- * The wasm core's import for an allocation it can do without: the block, or
- * 0 where the allocator traps because the memory cannot grow that far (the
- * trap unwinds only this nested call, and leaves the allocator as it was).
+ * A wasm core's import for an allocation it can do without: the block from
+ * `alloc` (its module's allocator), or 0 where the allocator traps because
+ * the memory cannot grow that far (the trap unwinds only this nested call,
+ * and leaves the allocator as it was).
  */
-export function tryAlloc(bytes: number): number {
+export function tryAlloc(alloc: ((bytes: number) => number) | null, bytes: number): number {
   try {
-    return allocate === null ? 0 : allocate(bytes >>> 0);
+    return alloc === null ? 0 : alloc(bytes >>> 0);
   } catch (error) {
     if (isOutOfMemory(error)) return 0;
     throw error;

@@ -15,8 +15,15 @@ export function checkId(id: number): void {
 /** Throws INVALID_NUMBER unless value is a finite number. */
 export function checkFinite(name: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new SpatialError('INVALID_NUMBER', `${name} must be a finite number, got ${String(value)}`);
+    throw new SpatialError('INVALID_NUMBER', `${name} must be a finite number, got ${shown(value)}`);
   }
+}
+
+/** A value as an error message shows it: strings quoted and BigInts marked, so '5' and 5n do not read as the number 5. */
+export function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  return String(value);
 }
 
 /** Throws INVALID_NUMBER for non-finite values, NEGATIVE_RANGE for negative ones. */
@@ -25,14 +32,23 @@ export function checkRange(name: string, value: number): void {
   if (value < 0) throw new SpatialError('NEGATIVE_RANGE', `${name} must be >= 0, got ${value}`);
 }
 
-/** Throws INVALID_NUMBER or INVALID_RECT unless the four bounds form a closed rectangle. */
+/**
+ * Throws INVALID_NUMBER or INVALID_RECT unless the four bounds form a closed
+ * rectangle. The message names the argument order, since other libraries
+ * take x, y, width, height where spatialkit takes two corners.
+ */
 export function checkRect(minX: number, minY: number, maxX: number, maxY: number): void {
   checkFinite('minX', minX);
   checkFinite('minY', minY);
   checkFinite('maxX', maxX);
   checkFinite('maxY', maxY);
   if (minX > maxX || minY > maxY) {
-    throw new SpatialError('INVALID_RECT', `rectangle [${minX}, ${minY}, ${maxX}, ${maxY}] has min > max`);
+    const inverted = [minX > maxX ? `minX ${minX} > maxX ${maxX}` : '', minY > maxY ? `minY ${minY} > maxY ${maxY}` : ''].filter(Boolean).join(' and ');
+    const sized = maxX >= 0 && maxY >= 0 ? `; a ${maxX} x ${maxY} rectangle at (${minX}, ${minY}) is ${minX}, ${minY}, ${minX + maxX}, ${minY + maxY}` : '';
+    throw new SpatialError(
+      'INVALID_RECT',
+      `${inverted}: a rectangle is given by two corners, minX, minY, maxX, maxY, not by x, y, width, height${sized}`,
+    );
   }
 }
 

@@ -1,57 +1,82 @@
 /// <reference path="./wasm-module.d.ts" />
-// Loading the wasm core once, in Node and in browsers. The module's bytes are
-// embedded in the bundle, so there is no file to fetch and no path to configure.
-import bytes from '../../build/spatialkit.wasm';
-import { instantiate } from '../../build/spatialkit.js';
+// Loading wasm modules in Node and in browsers. Each concept compiles to a
+// module of its own (build/<concept>.wasm, with its own linear memory); the
+// concept's adapter embeds that module's bytes and declares it as a
+// WasmModule, so a bundle holds only the modules its code uses, and there is
+// no file to fetch and no path to configure.
 import { SpatialError } from './errors.js';
 import { LinearMemory } from './memory.js';
-import { bindAllocator, eventLimitReached, tryAlloc } from './limits.js';
+import { eventLimitReached, tryAlloc } from './limits.js';
 
-/** The exports of the compiled core, as typed by asc's generated bindings. */
-export type CoreExports = Awaited<ReturnType<typeof instantiate>>;
+/** What every module exports beside its own calls: its memory and the allocator of assembly/memory.ts. */
+export interface ModuleExports {
+  readonly memory: WebAssembly.Memory;
+  alloc(bytes: number): number;
+  realloc(ptr: number, bytes: number): number;
+  free(ptr: number): void;
+}
 
-/** The instantiated core: its exports plus the views over its memory. */
-export interface Core {
-  readonly exports: CoreExports;
+/** An instantiated module: its exports plus the views over its memory. */
+export interface Core<E extends ModuleExports> {
+  readonly exports: E;
   readonly memory: LinearMemory;
 }
+
+/** The loaded form of a {@link WasmModule}. */
+export type CoreOf<M> = M extends WasmModule<infer E> ? Core<E> : never;
+
+/** asc's generated `instantiate` (its raw bindings) for one module. */
+export type Instantiate<E> = (module: WebAssembly.Module, imports: { env: object }) => Promise<E>;
 
 /** Which implementation backs an object: the wasm core or the TypeScript reference. */
 export type Backend = 'wasm' | 'js';
 
-let core: Core | null = null;
-let loading: Promise<void> | null = null;
-
 /**
- * Loads and instantiates the wasm module. Idempotent: every call after the
- * first, including concurrent ones, shares the same instantiation.
+ * Wraps a loader so that every call shares one run of it, concurrent calls
+ * included; a run that fails is forgotten, so a later call retries.
  */
-export function init(): Promise<void> {
-  if (loading === null) {
-    loading = (async () => {
+export function once(load: () => Promise<void>): () => Promise<void> {
+  let loading: Promise<void> | null = null;
+  return () => {
+    if (loading === null) {
+      loading = load();
+      loading.catch(() => {
+        loading = null;
+      });
+    }
+    return loading;
+  };
+}
+
+/** One wasm module, compiled and instantiated once, on the first {@link WasmModule.load}. */
+export class WasmModule<E extends ModuleExports> {
+  private instance: Core<E> | null = null;
+
+  /** Loads the module; idempotent, and concurrent calls share one instantiation. */
+  readonly load: () => Promise<void>;
+
+  /** `name` is the concept the module serves, for the error raised before it is loaded. */
+  constructor(
+    private readonly name: string,
+    bytes: Uint8Array,
+    instantiate: Instantiate<E>,
+  ) {
+    this.load = once(async () => {
       const module = await WebAssembly.compile(bytes as BufferSource);
-      const exports = await instantiate(module, { env: { eventLimitReached, tryAlloc } });
-      bindAllocator(exports.alloc);
-      core = { exports, memory: new LinearMemory(exports.memory) };
-    })();
-    loading.catch(() => {
-      loading = null; // a failed load may be retried
+      // The imports a Scene core calls (the other modules import nothing); tryAlloc asks this module's allocator.
+      let exports: E | null = null;
+      exports = await instantiate(module, { env: { eventLimitReached, tryAlloc: (bytes: number) => tryAlloc(exports?.alloc ?? null, bytes) } });
+      this.instance = { exports, memory: new LinearMemory(exports.memory) };
     });
   }
-  return loading;
-}
 
-/** True once {@link init} has resolved. */
-export function isInitialized(): boolean {
-  return core !== null;
-}
-
-/** The loaded core; throws NOT_INITIALIZED before {@link init} resolves. */
-export function wasmCore(): Core {
-  if (core === null) {
-    throw new SpatialError('NOT_INITIALIZED', 'call and await init() before creating wasm-backed objects');
+  /** The loaded module; throws NOT_INITIALIZED before {@link WasmModule.load} resolves. */
+  core(): Core<E> {
+    if (this.instance === null) {
+      throw new SpatialError('NOT_INITIALIZED', `call and await init() before creating wasm-backed objects (the ${this.name} module is not loaded), or pass backend: 'js' to run on the TypeScript backend without init()`);
+    }
+    return this.instance;
   }
-  return core;
 }
 
 /** Validates a backend option, defaulting to 'wasm'. */

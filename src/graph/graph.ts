@@ -5,6 +5,7 @@
 // search runs unchanged on undirected graphs.
 import { SpatialError } from '../core/errors.js';
 import { checkLimit, limits, outOfMemory } from '../core/limits.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import {
   ALGORITHM,
   HEURISTIC,
@@ -178,11 +179,32 @@ function createBackend(backend: Backend | undefined): GraphBackend {
  * point-to-point (A*, Dijkstra, bidirectional Dijkstra, SPFA) shortest paths.
  * `Id` narrows the ids in TypeScript: `new Graph<string>()`, and graphs from
  * {@link Graph.fromEdges} are `Graph<number>`.
+ *
+ * Any call that needs memory the host will not give (an edit, a search)
+ * throws OUT_OF_MEMORY and leaves the graph as it was; the vertex and arc
+ * limits are in docs/limits.md.
+ *
+ * @example
+ * ```ts
+ * import { init, Graph } from 'spatialkit';
+ * await init();
+ *
+ * const roads = new Graph<string>({ directed: false });
+ * roads.addVertex('mill', { x: 0, y: 0 });   // positions feed A*
+ * roads.addVertex('keep', { x: 6, y: 8 });
+ * roads.addEdge('mill', 'bridge', 4);         // 'bridge' is created, without a position
+ * roads.addEdge('bridge', 'keep', 7);
+ * roads.addEdge('mill', 'keep', 12);
+ * roads.path('keep', 'mill');                 // -> { path: ['keep', 'bridge', 'mill'], cost: 11 }
+ * roads.dijkstra('mill').distance('keep');    // -> 11
+ * ```
  */
 export class Graph<Id extends VertexId = VertexId> {
   /** False for an undirected graph (each edge is both arcs, with one weight). */
   readonly directed: boolean;
   private readonly backend: GraphBackend;
+  /** Which core runs the graph, for inspection. */
+  private readonly backendName: Backend;
   private ids: VertexIds;
   /** True while a ShortestPaths result reads `ids`: the next vertex edit copies it first. */
   private idsShared = false;
@@ -198,15 +220,23 @@ export class Graph<Id extends VertexId = VertexId> {
   private arcs = 0;
 
   /**
-   * Creates an empty graph; `backend` 'wasm' (default, needs init()) or 'js',
-   * `directed` true (default) or false. Throws INVALID_ARGUMENT for a bad
+   * Creates an empty graph; `directed` true (default) or false. On the
+   * default wasm backend, await init() first (NOT_INITIALIZED otherwise);
+   * `backend: 'js'` needs no init(). Throws INVALID_ARGUMENT for a bad
    * option or an unknown option key.
    */
   constructor(options: GraphOptions = {}) {
     checkOptions('Graph', options, GRAPH_OPTION_KEYS);
     this.directed = checkDirected(options.directed);
-    this.backend = createBackend(options.backend);
+    this.backendName = resolveBackend(options.backend);
+    this.backend = createBackend(this.backendName);
     this.ids = new VertexIds();
+  }
+
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('Graph', 'disposed');
+    return summary('Graph', { vertexCount: this.ids.size, edgeCount: this.edgeCount, directed: this.directed, backend: this.backendName });
   }
 
   /**
@@ -217,7 +247,8 @@ export class Graph<Id extends VertexId = VertexId> {
    * options.y) may be plain arrays or typed arrays of any kind. Throws
    * INVALID_ARGUMENT for a non-array, mismatched lengths or an unknown option,
    * INVALID_ID for an id that is not an integer in 0..n-1, INVALID_NUMBER for
-   * a weight or coordinate that is not a finite number. The graph is a
+   * a weight or coordinate that is not a finite number, LIMIT_EXCEEDED for
+   * more vertices or arcs than a graph holds (docs/limits.md). The graph is a
    * `Graph<number>`; name another `Id` (`Graph.fromEdges<VertexId>(...)`) to
    * add string vertices later.
    */
@@ -272,7 +303,8 @@ export class Graph<Id extends VertexId = VertexId> {
    * backend: the same ids, positions, edges, weights and directedness, and
    * the same answer to every query. Throws INVALID_SNAPSHOT for truncated,
    * corrupt or unsupported bytes, INVALID_ARGUMENT when bytes is not a
-   * Uint8Array or an option is bad.
+   * Uint8Array or an option is bad, LIMIT_EXCEEDED for more vertices or arcs
+   * than a graph holds.
    */
   static fromBuffer<Id extends VertexId = VertexId>(bytes: Uint8Array, options: FromBufferOptions = {}): Graph<Id> {
     checkOptions('Graph.fromBuffer', options, FROM_BUFFER_OPTION_KEYS);
@@ -322,7 +354,8 @@ export class Graph<Id extends VertexId = VertexId> {
 
   /**
    * Adds a vertex, optionally with a position that A* heuristics read.
-   * Throws DUPLICATE_ID when the id exists (use setPosition to place it).
+   * Throws DUPLICATE_ID when the id exists (use setPosition to place it),
+   * LIMIT_EXCEEDED when the graph holds its most vertices.
    */
   addVertex(id: Id, pos?: { x: number; y: number }): void {
     this.editable();
@@ -355,7 +388,8 @@ export class Graph<Id extends VertexId = VertexId> {
    * both arcs with this weight), creating missing vertices; a repeated edge
    * replaces its weight. Weights may be negative (only SPFA accepts them; an
    * undirected negative edge is a negative cycle of two arcs); a non-finite
-   * weight throws INVALID_NUMBER.
+   * weight throws INVALID_NUMBER. LIMIT_EXCEEDED, changing nothing, when the
+   * new vertices or arcs would pass the graph's limits.
    */
   addEdge(from: Id, to: Id, weight: number): void {
     this.editable();
@@ -529,6 +563,20 @@ export class Graph<Id extends VertexId = VertexId> {
    * 'bidirectional' throw NEGATIVE_WEIGHT on a graph with a negative edge;
    * 'spfa' throws NEGATIVE_CYCLE when one is reachable from the source.
    * Unknown option keys throw INVALID_ARGUMENT.
+   *
+   * @example
+   * ```ts
+   * import { init, Graph } from 'spatialkit';
+   * await init();
+   *
+   * const g = new Graph();
+   * g.addEdge('a', 'b', 2);
+   * g.addEdge('b', 'c', -1);                           // a negative edge: SPFA finds the way
+   * g.addEdge('a', 'c', 3);
+   * g.path('a', 'c');                                  // -> { path: ['a', 'b', 'c'], cost: 1 }
+   * g.path('c', 'a');                                  // -> null: unreachable
+   * g.path('a', 'c', { algorithm: 'dijkstra' });       // -> throws NEGATIVE_WEIGHT
+   * ```
    */
   path(source: Id, target: Id, options: PathOptions<Id> = {}): PathResult<Id> | null {
     this.alive();
@@ -565,7 +613,11 @@ export class Graph<Id extends VertexId = VertexId> {
     return { path, cost: found.cost };
   }
 
-  /** Frees the graph's wasm memory; every later call throws DISPOSED. Refused inside a heuristic function. */
+  /**
+   * Frees the graph's wasm memory now; every later call throws DISPOSED.
+   * Refused inside a heuristic function. A graph dropped without dispose()
+   * is freed once garbage-collected, which may be much later.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.editable();

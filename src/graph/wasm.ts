@@ -5,17 +5,24 @@
 // cost more than the search itself.
 import { NEGATIVE_CYCLE, NEGATIVE_WEIGHT, type Estimate, type GraphBackend, type SlotPath, type SlotTree } from './backend.js';
 import { SearchStates, astar, type Csr } from './js/search.js';
-import { wasmCore, type Core } from '../core/wasm.js';
+import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
+import bytes from '../../build/graph.wasm';
+import { instantiate } from '../../build/graph.js';
+import { WasmModule, type CoreOf } from '../core/wasm.js';
+
+/** The Graph's wasm module, built from assembly/graph/exports.ts. */
+export const graphModule = new WasmModule('graph', bytes, instantiate);
 
 export class WasmGraph implements GraphBackend {
-  private readonly core: Core;
+  private readonly core: CoreOf<typeof graphModule>;
   private readonly handle: number;
   private n = 0;
   private readonly jsStates = new SearchStates();
 
   constructor() {
-    this.core = wasmCore();
+    this.core = graphModule.core();
     this.handle = this.core.exports.graphCreate();
+    freeOnCollect(this, this.core.exports.graphDispose, this.handle);
   }
 
   ensureVertices(count: number): void {
@@ -157,6 +164,7 @@ export class WasmGraph implements GraphBackend {
   }
 
   dispose(): void {
+    forgetOnCollect(this);
     this.core.exports.graphDispose(this.handle);
   }
 

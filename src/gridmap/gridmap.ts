@@ -3,6 +3,7 @@
 // algorithms and return the same paths.
 import { SpatialError } from '../core/errors.js';
 import { checkLimit, limits, outOfMemory } from '../core/limits.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import {
   ALGORITHM_CODES,
   DIAGONAL_CODES,
@@ -121,39 +122,72 @@ function checkOption<T extends string>(name: string, value: unknown, allowed: Re
   throw new SpatialError('INVALID_ARGUMENT', `${name} must be one of ${Object.keys(allowed).join(', ')}, got ${String(value)}`);
 }
 
-/** A width x height tile map: cells are walkable or blocked and carry an entering cost. */
+/**
+ * A width x height tile map: cells are walkable or blocked and carry an
+ * entering cost.
+ *
+ * Creating a map, or searching one, with memory the host will not give
+ * throws OUT_OF_MEMORY and changes nothing; the cell limit is in
+ * docs/limits.md.
+ *
+ * @example
+ * ```ts
+ * import { init, GridMap } from 'spatialkit';
+ * await init();
+ *
+ * const grid = GridMap.fromArray(5, 3, [
+ *   [0, 0, 0, 0, 0],
+ *   [0, 1, 1, 1, 0],   // 1: blocked
+ *   [0, 0, 0, 0, 0],
+ * ]);
+ * const route = grid.findPath(0, 1, 4, 1);  // around the wall, above or below it
+ * route?.cost;                              // -> 6
+ * route?.path.length;                       // -> 7: every cell from start to target
+ * grid.isWalkable(2, 1);                    // -> false
+ * ```
+ */
 export class GridMap {
   /** Columns: x runs over 0 .. width - 1. */
   readonly width: number;
   /** Rows: y runs over 0 .. height - 1. */
   readonly height: number;
   private readonly impl: GridBackend;
+  /** Which core runs the grid, for inspection. */
+  private readonly backend: Backend;
   private disposed = false;
 
   /**
    * Creates a grid with every cell walkable at cost 1. Width and height are
    * integers >= 1 (INVALID_ARGUMENT) with at most {@link MAX_GRID_CELLS}
    * cells (LIMIT_EXCEEDED); memory the host will not give is OUT_OF_MEMORY.
-   * A wasm-backed grid needs `await init()` first (NOT_INITIALIZED). Unknown
-   * option keys throw INVALID_ARGUMENT.
+   * On the default wasm backend, await init() first (NOT_INITIALIZED
+   * otherwise); `backend: 'js'` needs no init(). Unknown option keys throw
+   * INVALID_ARGUMENT.
    */
   constructor(width: number, height: number, options: GridMapOptions = {}) {
     checkOptions('GridMap', options, GRID_OPTION_KEYS);
     GridMap.checkSize(width, height);
-    const backend = resolveBackend(options.backend);
+    this.backend = resolveBackend(options.backend);
     this.width = width;
     this.height = height;
     try {
-      this.impl = backend === 'wasm' ? new WasmGrid(width, height) : new ReferenceGrid(width, height);
+      this.impl = this.backend === 'wasm' ? new WasmGrid(width, height) : new ReferenceGrid(width, height);
     } catch (error) {
       throw outOfMemory(error, 'creating a GridMap') ?? error;
     }
   }
 
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('GridMap', 'disposed');
+    return summary('GridMap', { width: this.width, height: this.height, backend: this.backend });
+  }
+
   /**
    * Reads a Moving AI Lab `.map` file ('.', 'G', 'S' passable; '@', 'O', 'T',
    * 'W' blocked; CRLF accepted). Malformed text and unknown option keys
-   * throw INVALID_ARGUMENT.
+   * throw INVALID_ARGUMENT; sizes as for the constructor (LIMIT_EXCEEDED past
+   * {@link MAX_GRID_CELLS} cells).
    */
   static fromMovingAI(mapText: string, options: GridMapOptions = {}): GridMap {
     checkOptions('GridMap.fromMovingAI', options, GRID_OPTION_KEYS);
@@ -229,6 +263,19 @@ export class GridMap {
    * throw INVALID_ARGUMENT. With `smooth` or
    * Theta* the path lists corners only; with `maxExpansions` the result may
    * be partial (see {@link FindPathOptions}).
+   *
+   * @example
+   * ```ts
+   * import { init, GridMap } from 'spatialkit';
+   * await init();
+   *
+   * const grid = new GridMap(10, 10);
+   * for (let y = 0; y < 9; y++) grid.setWalkable(5, y, false);     // a wall, open at the bottom
+   * grid.findPath(0, 0, 9, 0)?.cost;                               // -> 22.899
+   * grid.findPath(0, 0, 9, 0, { algorithm: 'jps' })?.cost;         // -> 22.899: the same optimum
+   * grid.findPath(0, 0, 9, 0, { diagonal: 'never' })?.cost;        // -> 27
+   * grid.findPath(0, 0, 5, 0);                                     // -> null: a blocked target
+   * ```
    */
   findPath(sx: number, sy: number, tx: number, ty: number, options: FindPathOptions = {}): GridPath | null {
     checkAlive(this.disposed, 'GridMap');
@@ -266,7 +313,11 @@ export class GridMap {
     }
   }
 
-  /** Frees the grid's memory; every later call throws DISPOSED. Disposing twice is harmless. */
+  /**
+   * Frees the grid's wasm memory now; every later call throws DISPOSED.
+   * Disposing twice is harmless. A grid dropped without dispose() is freed
+   * once garbage-collected, which may be much later.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

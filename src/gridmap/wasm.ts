@@ -3,15 +3,22 @@
 // memory ([count: i32, pad, cost: f64, x0, y0, ...]) read once.
 import type { GridBackend, GridPath } from './backend.js';
 import { WasmBuffer } from '../core/memory.js';
-import { wasmCore, type Core } from '../core/wasm.js';
+import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
+import bytes from '../../build/gridmap.wasm';
+import { instantiate } from '../../build/gridmap.js';
+import { WasmModule, type CoreOf } from '../core/wasm.js';
+
+/** The GridMap's wasm module, built from assembly/gridmap/exports.ts. */
+export const gridmapModule = new WasmModule('gridmap', bytes, instantiate);
 
 export class WasmGrid implements GridBackend {
-  private readonly core: Core;
+  private readonly core: CoreOf<typeof gridmapModule>;
   private readonly handle: number;
 
   constructor(width: number, height: number) {
-    this.core = wasmCore();
+    this.core = gridmapModule.core();
     this.handle = this.core.exports.gridCreate(width, height);
+    freeOnCollect(this, this.core.exports.gridDispose, this.handle);
   }
 
   setWalkable(x: number, y: number, walkable: boolean): void {
@@ -62,6 +69,7 @@ export class WasmGrid implements GridBackend {
   }
 
   dispose(): void {
+    forgetOnCollect(this);
     this.core.exports.gridDispose(this.handle);
   }
 }

@@ -2,6 +2,7 @@
 // dense slots and delegates to a backend (the wasm core or the reference), so
 // both backends reject identically and a rejected call changes nothing.
 import { SpatialError } from '../core/errors.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
 import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkCount, checkFinite, checkId, checkMaxDistance, checkOptions, checkPositiveInteger, checkRange, checkRect } from '../core/validate.js';
 import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
@@ -10,9 +11,13 @@ import { resolveBackend, type Backend } from '../core/wasm.js';
 import { WasmQuadTree } from './wasm.js';
 import { RecoveringCore } from './recovering.js';
 import { checkLimit, limits, outOfMemory } from '../core/limits.js';
-import { ReferenceQuadTree, type QuadTreeCore, type QuadTreeMode, type SegmentHits } from './js/quadtree.js';
+import { ReferenceQuadTree } from './js/quadtree.js';
+import type { Box, QuadTreeBackend, QuadTreeMode, SegmentHits } from './backend.js';
+import { checkInto, noResults, readBoxes, readNearestMany, readPoints, readSquaredRadii, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
+import { LoopBatchQueries } from './js/batch.js';
+import { StaticQuadTree } from './static.js';
 
-export type { QuadTreeMode } from './js/quadtree.js';
+export type { QuadTreeMode } from './backend.js';
 
 /** An axis-aligned closed rectangle. */
 export interface QuadTreeBounds {
@@ -28,15 +33,26 @@ export interface QuadTreeBounds {
 
 /** Options of the {@link QuadTree} constructor. */
 export interface QuadTreeOptions {
-  /** The area the tree subdivides. Items outside it are kept and found too, only less efficiently. */
-  bounds: QuadTreeBounds;
+  /**
+   * The area to subdivide first: a hint for a known world, not a limit. An
+   * item beyond it doubles the area towards the item until it fits, and the
+   * tree is rebuilt over it: items beyond the bounds cost about what items
+   * inside do (bench `quadtree-unbounded`). Without bounds the tree covers
+   * what it holds: it picks the square around its items once they
+   * outnumber `capacity`.
+   */
+  bounds?: QuadTreeBounds;
   /**
    * 'split': a leaf over `capacity` splits in four. Default 32: on 100,000
    * rects (bench `quadtree-capacity`), larger leaves than 8 build and answer
    * range queries faster, and 32 keeps the all-pairs frame fastest among them.
    */
   capacity?: number;
-  /** 'split': most levels the tree may have (the root alone is 1 level), 1..32. Default 16. */
+  /**
+   * 'split': most levels below a root the size of the bounds (or of the
+   * area first picked), the root alone being 1 level, 1..32. Default 16.
+   * Each doubling of the area adds a level above, so `depth` may exceed it.
+   */
   maxDepth?: number;
   /** 'split' (default): capacity-split, data in leaves. 'fixed': pre-split to `depth` levels, each item in one node. */
   mode?: QuadTreeMode;
@@ -208,7 +224,9 @@ const DENSE_IDS = 1 << 24;
 const MAX_SPLIT_LEVELS = 32;
 const MAX_FIXED_LEVELS = 10;
 
-function readBounds(bounds: QuadTreeBounds): [number, number, number, number] {
+/** Bounds as a box, or null when there are none (undefined); throws INVALID_ARGUMENT, INVALID_NUMBER or INVALID_RECT on bad ones. */
+function readBounds(bounds: QuadTreeBounds | undefined): Box | null {
+  if (bounds === undefined) return null;
   if (typeof bounds !== 'object' || bounds === null) {
     throw new SpatialError('INVALID_ARGUMENT', 'bounds must be an object { minX, minY, maxX, maxY }');
   }
@@ -226,24 +244,48 @@ function checkAtMost(name: string, value: number, limit: number): void {
  * A rectangle index for collision broad-phase: range queries and every
  * intersecting pair. Intersection is closed (shared edges and corners count);
  * a point is a zero-size rectangle.
+ *
+ * Any call that needs memory the host will not give throws OUT_OF_MEMORY;
+ * a change that fails so leaves the same items, rectangles and answers (its
+ * nodes those of a tree filled in one batch). The item limit is in
+ * docs/limits.md.
+ *
+ * @example
+ * ```ts
+ * import { init, QuadTree } from 'spatialkit';
+ * await init();
+ *
+ * const tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: 1000, maxY: 1000 } });
+ * tree.insert(1, 10, 10, 20, 20);  // id, then two corners: minX, minY, maxX, maxY
+ * tree.insert(2, 20, 15, 30, 25);  // shares the edge x = 20 with 1
+ * tree.insert(3, 600, 600, 610, 610);
+ * tree.query(0, 0, 100, 100);      // -> [1, 2]
+ * tree.pairs();                    // -> [[1, 2]]
+ * tree.nearest(700, 700, 1);       // -> [3]
+ * ```
  */
 export class QuadTree implements Iterable<number> {
   /** Which implementation backs this tree. */
   readonly backend: Backend;
   /** 'split' or 'fixed'. */
   readonly mode: QuadTreeMode;
-  private readonly core: QuadTreeCore;
+  private readonly core: RecoveringCore;
   private readonly slots = new SlotTable();
   private cap: number;
   private disposed = false;
   /** Visits in progress, innermost last. */
   private readonly visits: Visit[] = [];
 
-  /** Creates a tree over `bounds`; throws INVALID_RECT, INVALID_NUMBER or INVALID_ARGUMENT on bad options, unknown option keys included. */
-  constructor(options: QuadTreeOptions) {
-    if (options === undefined) throw new SpatialError('INVALID_ARGUMENT', 'QuadTree needs an options object with bounds');
+  /**
+   * Creates a tree, over `bounds` when given, else over the area its items
+   * cover. On the default wasm backend, await init() first (NOT_INITIALIZED
+   * otherwise); `backend: 'js'` needs no init(). Throws INVALID_RECT,
+   * INVALID_NUMBER or INVALID_ARGUMENT on bad options, unknown option keys
+   * included.
+   */
+  constructor(options: QuadTreeOptions = {}) {
     checkOptions('QuadTree', options, QUADTREE_OPTION_KEYS, QUADTREE_OPTION_ALIASES);
-    const [minX, minY, maxX, maxY] = readBounds(options.bounds);
+    const bounds = readBounds(options.bounds);
     const mode = options.mode ?? 'split';
     if (mode !== 'split' && mode !== 'fixed') {
       throw new SpatialError('INVALID_ARGUMENT', `mode must be 'split' or 'fixed', got ${String(mode)}`);
@@ -258,21 +300,24 @@ export class QuadTree implements Iterable<number> {
     this.mode = mode;
     this.cap = capacity;
     const levels = mode === 'split' ? maxDepth : depth;
-    let inner: QuadTreeCore;
+    let inner: QuadTreeBackend;
     try {
-      inner =
-        this.backend === 'wasm'
-          ? new WasmQuadTree(minX, minY, maxX, maxY, capacity, levels, mode)
-          : new ReferenceQuadTree(minX, minY, maxX, maxY, capacity, levels, mode);
+      inner = this.backend === 'wasm' ? new WasmQuadTree(bounds, capacity, levels, mode) : new ReferenceQuadTree(bounds, capacity, levels, mode);
     } catch (error) {
       throw outOfMemory(error, 'creating a QuadTree') ?? error;
     }
-    this.core = new RecoveringCore(inner, minX, minY, maxX, maxY, capacity);
+    this.core = new RecoveringCore(inner, bounds, capacity);
   }
 
   /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
-  get [CORE](): QuadTreeCore {
+  get [CORE](): QuadTreeBackend {
     return this.core;
+  }
+
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('QuadTree', 'disposed');
+    return summary('QuadTree', { size: this.slots.size, mode: this.mode, capacity: this.cap, backend: this.backend });
   }
 
   /** Number of items. */
@@ -281,7 +326,11 @@ export class QuadTree implements Iterable<number> {
     return this.slots.size;
   }
 
-  /** Levels in use: the deepest leaf's level count in 'split' mode (a lone root is 1), the pre-split depth in 'fixed' mode. */
+  /**
+   * Levels in use: the deepest leaf's level count in 'split' mode (a lone
+   * root is 1), the pre-split depth in 'fixed' mode (1 for a tree without
+   * bounds that has not picked its area yet).
+   */
   get depth(): number {
     this.alive();
     return this.core.levels;
@@ -293,13 +342,23 @@ export class QuadTree implements Iterable<number> {
     return this.cap;
   }
 
-  /** Bytes the structure holds (linear memory for 'wasm'): the item table, the nodes and their slot lists, at their reserved size; the id map and the result and scratch buffers excluded. */
+  /**
+   * Bytes the structure holds (linear memory for 'wasm'): the item table,
+   * the nodes and their slot lists, at their reserved size; the id map and
+   * the result and scratch buffers excluded. Removing the last item gives
+   * it all back: an emptied tree holds what a fresh one does.
+   */
   get byteSize(): number {
     this.alive();
     return this.core.bytes;
   }
 
-  /** Adds an item; throws DUPLICATE_ID if id is present, INVALID_ID, INVALID_NUMBER or INVALID_RECT on bad input. */
+  /**
+   * Adds an item; throws DUPLICATE_ID if id is present, INVALID_ID,
+   * INVALID_NUMBER or INVALID_RECT on bad input, LIMIT_EXCEEDED when the
+   * tree holds its most items. An item beyond the tree's area doubles the
+   * area towards it and rebuilds the tree over it.
+   */
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.change();
     checkId(id);
@@ -315,7 +374,11 @@ export class QuadTree implements Iterable<number> {
     }
   }
 
-  /** Moves or resizes an item; throws UNKNOWN_ID if absent. A move that stays inside its leaf touches nothing else. */
+  /**
+   * Moves or resizes an item; throws UNKNOWN_ID if absent. A move that stays
+   * inside its leaf touches nothing else; one beyond the area grows it, as
+   * {@link insert} does.
+   */
   update(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.change();
     checkId(id);
@@ -329,7 +392,8 @@ export class QuadTree implements Iterable<number> {
    * Inserts many items in one crossing: ids[i] with the rect rects[4i..4i+3]
    * (minX, minY, maxX, maxY); plain arrays and typed arrays of any kind are
    * accepted. The batch is rejected whole, before anything changes, if any
-   * entry is invalid or any id is present or repeated.
+   * entry is invalid or any id is present or repeated, and with
+   * LIMIT_EXCEEDED when it would pass the tree's most items.
    */
   insertMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
     this.change();
@@ -362,7 +426,12 @@ export class QuadTree implements Iterable<number> {
     this.core.updateMany(slots, asFloat64Array(rects));
   }
 
-  /** Removes an item; returns false when it was absent. */
+  /**
+   * Removes an item; returns false when it was absent. In 'split' mode four
+   * sibling leaves left holding at most half the capacity merge back into
+   * one; the last removal leaves the tree as new, one cell over its bounds
+   * (or none), its memory given back.
+   */
   remove(id: number): boolean {
     this.change();
     checkId(id);
@@ -370,6 +439,7 @@ export class QuadTree implements Iterable<number> {
     if (slot < 0) return false;
     this.core.remove(slot);
     this.slots.delete(id);
+    if (this.slots.size === 0) this.slots.release();
     return true;
   }
 
@@ -441,7 +511,23 @@ export class QuadTree implements Iterable<number> {
     for (let i = 0; i < flat.length; i += 2) fn(flat[i], flat[i + 1]);
   }
 
-  /** Every intersecting pair once, flat [a0, b0, a1, b1, ...] with a < b, in no set order: the fast path. */
+  /**
+   * Every intersecting pair once, flat [a0, b0, a1, b1, ...] with a < b, in
+   * no set order: the fast path for a collision broad-phase every frame.
+   *
+   * @example
+   * ```ts
+   * import { init, QuadTree } from 'spatialkit';
+   * await init();
+   *
+   * const tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: 100, maxY: 100 } });
+   * tree.insertMany([1, 2, 3], [0, 0, 10, 10, 5, 5, 15, 15, 50, 50, 60, 60]);
+   * const pairs = tree.pairIds();  // -> Int32Array [1, 2]
+   * for (let k = 0; k < pairs.length; k += 2) {
+   *   console.log(`${pairs[k]} touches ${pairs[k + 1]}`);
+   * }
+   * ```
+   */
   pairIds(): Int32Array {
     this.alive();
     return this.core.pairs();
@@ -451,10 +537,13 @@ export class QuadTree implements Iterable<number> {
    * The tree's cells, for drawing or inspecting its shape: flat
    * [minX, minY, maxX, maxY, ...], one exact node region per cell (never the
    * extended or loose one), a fresh copy. In 'split' mode the cells are the
-   * leaves, which tile `bounds` (a lone root is one cell equal to it); in
+   * leaves, which tile the tree's area: `bounds`, doubled as often as items
+   * beyond them needed (an empty tree is one cell equal to `bounds`); in
    * 'fixed' mode, where the pre-split nodes are many and mostly empty, they are
-   * the root and every node that holds an item, so nested cells overlap.
-   * Both backends give the same cells in the same order; no order is promised.
+   * the root and every node that holds an item, so nested cells overlap. A
+   * tree without bounds that has not picked its area yet is one cell, the
+   * whole plane (infinite sides). Both backends give the same cells in the
+   * same order; no order is promised.
    */
   cells(): Float64Array {
     this.alive();
@@ -539,7 +628,8 @@ export class QuadTree implements Iterable<number> {
 
   /**
    * The tree as bytes: its mode, capacity, level option (maxDepth or
-   * depth), bounds and every item, for storage or for handing to a worker.
+   * depth), bounds (or their absence) and every item, for storage or for
+   * handing to a worker.
    * The format is versioned and checksummed (see {@link QuadTree.fromBuffer});
    * items are written by id, so trees with the same options and items give
    * the same bytes, whichever backend holds them.
@@ -548,8 +638,8 @@ export class QuadTree implements Iterable<number> {
     this.alive();
     const ids = Int32Array.from(this.slots.ids()).sort();
     const slots = ids.map((id) => this.slots.get(id));
-    const { minX, minY, maxX, maxY, levels } = this.core.settings();
-    return writeQuadTreeSnapshot({ mode: this.mode, capacity: this.cap, levels, minX, minY, maxX, maxY, ids, rects: this.core.rectsOf(slots) });
+    const { bounds, levels } = this.core.settings();
+    return writeQuadTreeSnapshot({ mode: this.mode, capacity: this.cap, levels, bounds, ids, rects: this.core.rectsOf(slots) });
   }
 
   /**
@@ -566,11 +656,11 @@ export class QuadTree implements Iterable<number> {
     checkOptions('QuadTree.fromBuffer', options, FROM_BUFFER_OPTION_KEYS);
     const backend = resolveBackend(options?.backend);
     const s = readQuadTreeSnapshot(bytes);
-    const bounds = { minX: s.minX, minY: s.minY, maxX: s.maxX, maxY: s.maxY };
+    const bounds = s.bounds === null ? {} : { bounds: { minX: s.bounds[0], minY: s.bounds[1], maxX: s.bounds[2], maxY: s.bounds[3] } };
     const levels = s.mode === 'split' ? { maxDepth: s.levels } : { depth: s.levels };
     let tree: QuadTree;
     try {
-      tree = new QuadTree({ bounds, mode: s.mode, capacity: s.capacity, ...levels, backend });
+      tree = new QuadTree({ ...bounds, mode: s.mode, capacity: s.capacity, ...levels, backend });
     } catch (error) {
       throw invalidSnapshot(error);
     }
@@ -583,11 +673,82 @@ export class QuadTree implements Iterable<number> {
     return tree;
   }
 
-  /** Moves the subdivided area and rebuilds; contents unchanged. */
-  setBounds(bounds: QuadTreeBounds): void {
+  // ---- many queries in one call, and the static form ----
+
+  /**
+   * Many box queries in one call (one crossing into wasm): boxes flat
+   * [minX, minY, maxX, maxY, ...]; box q's ids, in traversal order, are
+   * `ids.subarray(offsets[q], offsets[q + 1])`. With `into`, the answers are
+   * written there and `into` is returned. Throws INVALID_ARGUMENT for a
+   * length that is not a multiple of 4 or an `into` too small (nothing
+   * written), INVALID_NUMBER or INVALID_RECT for a bad box.
+   */
+  queryMany(boxes: ArrayLike<number>, into?: QueryResults): QueryResults {
+    this.alive();
+    const [flat, count] = readBoxes(boxes);
+    return this.batchQueries().queryMany(flat, count, checkInto(into));
+  }
+
+  /**
+   * Many disc queries in one call: disc q has centre (xs[q], ys[q]) and
+   * radius `radius` (one for all, or radius[q]); ids as {@link queryCircleIds},
+   * laid out as in {@link queryMany}. Throws INVALID_ARGUMENT for arrays of
+   * mismatched lengths or an `into` too small, INVALID_NUMBER for a
+   * non-finite entry, NEGATIVE_RANGE for a negative radius; nothing is
+   * written then.
+   */
+  queryCircleMany(xs: ArrayLike<number>, ys: ArrayLike<number>, radius: number | ArrayLike<number>, into?: QueryResults): QueryResults {
+    this.alive();
+    const [px, py, count] = readPoints(xs, ys);
+    const r2s = readSquaredRadii(radius, count);
+    return this.batchQueries().withinMany(px, py, r2s, count, checkInto(into));
+  }
+
+  /**
+   * The k nearest items of each point (xs[q], ys[q]) in one call, each
+   * query's nearest first, exactly as {@link nearest}; laid out as in
+   * {@link queryMany}. Throws INVALID_ARGUMENT for arrays of mismatched
+   * lengths, a k that is not an integer >= 0 or an `into` too small,
+   * INVALID_NUMBER for a non-finite point, NEGATIVE_RANGE for a negative
+   * maxDistance; nothing is written then.
+   */
+  nearestMany(xs: ArrayLike<number>, ys: ArrayLike<number>, k: number, options?: NearestManyOptions): QueryResults {
+    this.alive();
+    const [px, py, count] = readPoints(xs, ys);
+    const [maxSquared, into] = readNearestMany('QuadTree.nearestMany', k, options);
+    const most = Math.min(k, this.slots.size);
+    if (most === 0) return noResults(count, into);
+    return this.batchQueries().nearestMany(px, py, count, most, maxSquared, into);
+  }
+
+  /**
+   * A {@link StaticQuadTree} of this tree's items as they are now: packed
+   * in bulk with no room for updates, for a world that holds still. Its
+   * searches give the same answers as this tree's; it does not follow later
+   * changes. `options.backend` picks its backend (default: this tree's).
+   */
+  freeze(options?: { backend?: Backend }): StaticQuadTree {
+    this.alive();
+    checkOptions('QuadTree.freeze', options, FROM_BUFFER_OPTION_KEYS);
+    const ids = Int32Array.from(this.slots.ids()).sort();
+    const slots = ids.map((id) => this.slots.get(id));
+    return StaticQuadTree.build(ids, this.core.rectsOf(slots), { backend: options?.backend ?? this.backend });
+  }
+
+  private batchQueries(): BatchQueries {
+    const inner = this.core.inner;
+    return inner instanceof WasmQuadTree ? inner.queries : new LoopBatchQueries(this.core);
+  }
+
+  /**
+   * Takes new bounds and rebuilds over them, doubled as often as the items
+   * need; without bounds, over the area the items cover (the square around
+   * them once they outnumber the capacity). Contents unchanged. Throws as
+   * the constructor does for bad bounds.
+   */
+  setBounds(bounds?: QuadTreeBounds): void {
     this.change();
-    const [minX, minY, maxX, maxY] = readBounds(bounds);
-    this.core.setBounds(minX, minY, maxX, maxY);
+    this.core.setBounds(readBounds(bounds));
   }
 
   /** Sets the split capacity: lowering it rebuilds the tree, raising it only affects later splits. Contents unchanged. */
@@ -598,14 +759,18 @@ export class QuadTree implements Iterable<number> {
     this.cap = capacity;
   }
 
-  /** Removes every item. */
+  /** Removes every item; the area goes back to `bounds` (or none), the tables keep their room for the next fill. */
   clear(): void {
     this.change();
     this.core.clear();
     this.slots.clear();
   }
 
-  /** Frees the tree's memory; every later call throws DISPOSED. Calling it again does nothing. */
+  /**
+   * Frees the tree's wasm memory now; every later call throws DISPOSED.
+   * Calling it again does nothing. A tree dropped without dispose() is freed
+   * once garbage-collected, which may be much later.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.freezeVisits();

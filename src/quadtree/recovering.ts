@@ -8,29 +8,27 @@
 // one batch (as after QuadTree.fromBuffer), its items and answers as before.
 // A read that fails changes nothing and throws OUT_OF_MEMORY too.
 import { outOfMemory } from '../core/limits.js';
-import type { QuadTreeCore, QuadTreeSettings, SegmentHits } from './js/quadtree.js';
+import type { Box, QuadTreeBackend, QuadTreeSettings, SegmentHits } from './backend.js';
 
 /** Items reloaded per insertMany after a failure. */
 const RELOAD_CHUNK = 1 << 16;
 
-export class RecoveringCore implements QuadTreeCore {
+export class RecoveringCore implements QuadTreeBackend {
   /** Per slot: its item's id (-1 for a free slot) and rect. */
   private ids = new Int32Array(64).fill(-1);
   private rects = new Float64Array(4 * 64);
   private slotCount = 0;
-  private bounds: [number, number, number, number];
+  private bounds: Box | null;
   private capacity: number;
 
-  /** Runs `inner`, an empty core built with these bounds and capacity. */
+  /** Runs `inner`, an empty core built with these bounds (or none) and capacity. */
   constructor(
-    private readonly inner: QuadTreeCore,
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
+    /** The core that holds the tree. */
+    readonly inner: QuadTreeBackend,
+    bounds: Box | null,
     capacity: number,
   ) {
-    this.bounds = [minX, minY, maxX, maxY];
+    this.bounds = bounds;
     this.capacity = capacity;
   }
 
@@ -101,13 +99,13 @@ export class RecoveringCore implements QuadTreeCore {
     this.slotCount = 0;
   }
 
-  setBounds(minX: number, minY: number, maxX: number, maxY: number): void {
+  setBounds(bounds: Box | null): void {
     try {
-      this.inner.setBounds(minX, minY, maxX, maxY);
+      this.inner.setBounds(bounds);
     } catch (error) {
       this.recover(error);
     }
-    this.bounds = [minX, minY, maxX, maxY];
+    this.bounds = bounds;
   }
 
   setCapacity(capacity: number): void {
@@ -187,10 +185,9 @@ export class RecoveringCore implements QuadTreeCore {
    * settings back and reloads the items as they were, then throws.
    */
   private recover(error: unknown): never {
-    const [minX, minY, maxX, maxY] = this.bounds;
     this.inner.clear();
     this.inner.setCapacity(this.capacity);
-    this.inner.setBounds(minX, minY, maxX, maxY);
+    this.inner.setBounds(this.bounds);
     const slots: number[] = [];
     for (let slot = 0; slot < this.slotCount; slot++) if (this.ids[slot] >= 0) slots.push(slot);
     // In chunks, so that no bulk build of every item needs its scratch all at once.

@@ -2,18 +2,25 @@
 // Results cross the boundary in bulk: the core writes ids into its output
 // buffer in linear memory and this side copies them out in one slice.
 import { WasmBuffer } from '../core/memory.js';
-import { wasmCore, type Core } from '../core/wasm.js';
-import type { QuadTreeCore, QuadTreeMode, QuadTreeSettings, SegmentHits } from './js/quadtree.js';
+import { forgetOnCollect, freeOnCollect, type Freeable } from '../core/reclaim.js';
+import { quadtreeModule, type QuadTreeCore } from './module.js';
+import type { Box, QuadTreeBackend, QuadTreeMode, QuadTreeSettings, SegmentHits } from './backend.js';
+import { WasmBatchQueries } from './wasm-batch.js';
 
-export class WasmQuadTree implements QuadTreeCore {
-  private readonly core: Core;
+export class WasmQuadTree implements QuadTreeBackend {
+  private readonly core: QuadTreeCore;
   private readonly handle: number;
   private readonly batch: WasmBuffer;
+  /** What the tree owns besides its record, freed with it if it is garbage-collected undisposed. */
+  private readonly owned: Freeable[] = [];
 
-  constructor(minX: number, minY: number, maxX: number, maxY: number, capacity: number, maxLevels: number, mode: QuadTreeMode) {
-    this.core = wasmCore();
-    this.handle = this.core.exports.qtCreate(minX, minY, maxX, maxY, capacity, maxLevels, mode === 'split' ? 0 : 1);
+  constructor(bounds: Box | null, capacity: number, maxLevels: number, mode: QuadTreeMode) {
+    this.core = quadtreeModule.core();
+    const [minX, minY, maxX, maxY] = bounds ?? [0, 0, 0, 0];
+    this.handle = this.core.exports.qtCreate(minX, minY, maxX, maxY, bounds !== null, capacity, maxLevels, mode === 'split' ? 0 : 1);
     this.batch = new WasmBuffer(this.core.exports, this.core.memory);
+    this.owned.push(this.batch);
+    freeOnCollect(this, this.core.exports.qtDispose, this.handle, this.owned);
   }
 
   get levels(): number {
@@ -58,8 +65,9 @@ export class WasmQuadTree implements QuadTreeCore {
     this.core.exports.qtClear(this.handle);
   }
 
-  setBounds(minX: number, minY: number, maxX: number, maxY: number): void {
-    this.core.exports.qtSetBounds(this.handle, minX, minY, maxX, maxY);
+  setBounds(bounds: Box | null): void {
+    const [minX, minY, maxX, maxY] = bounds ?? [0, 0, 0, 0];
+    this.core.exports.qtSetBounds(this.handle, minX, minY, maxX, maxY, bounds !== null);
   }
 
   setCapacity(capacity: number): void {
@@ -119,13 +127,32 @@ export class WasmQuadTree implements QuadTreeCore {
   settings(): QuadTreeSettings {
     this.core.exports.qtSettings(this.handle);
     const start = this.core.exports.qtOutput(this.handle) >>> 3;
-    const [minX, minY, maxX, maxY, levels] = this.core.memory.f64.subarray(start, start + 5);
-    return { minX, minY, maxX, maxY, levels };
+    const [minX, minY, maxX, maxY, levels, bounded] = this.core.memory.f64.subarray(start, start + 6);
+    return { bounds: bounded === 1 ? [minX, minY, maxX, maxY] : null, levels };
   }
 
   dispose(): void {
+    forgetOnCollect(this);
     this.core.exports.qtDispose(this.handle);
     this.batch.free();
+    this.batchQueries?.free();
+  }
+
+  // ---- batch searches (assembly/quadtree/batch.ts) ----
+
+  private batchQueries: WasmBatchQueries | null = null;
+
+  /** The batch forms of this tree's searches, made on first use. */
+  get queries(): WasmBatchQueries {
+    if (this.batchQueries !== null) return this.batchQueries;
+    const e = this.core.exports, tree = this.handle;
+    this.batchQueries = new WasmBatchQueries(this.core, {
+      queryMany: (boxes, count) => e.qtQueryMany(tree, boxes, count),
+      withinMany: (xs, ys, r2s, count) => e.qtWithinMany(tree, xs, ys, r2s, count),
+      nearestMany: (xs, ys, count, k, maxSquared) => e.qtNearestMany(tree, xs, ys, count, k, maxSquared),
+    });
+    this.owned.push(this.batchQueries);
+    return this.batchQueries;
   }
 
   /** Copies the first `count` ints of the core's output buffer (read after the call: memory may have grown). */

@@ -5,6 +5,7 @@
 // Both cores receive only valid, already-translated input, so they reject
 // identically and a rejected call changes nothing.
 import { SpatialError } from '../core/errors.js';
+import { INSPECT, summary } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
 import { checkLimit, EventLimitReached, isOutOfMemory, limits, outOfMemory } from '../core/limits.js';
 import { DEFAULT_LAYER, DEFAULT_SEES, type SceneBackend, type SceneIndex } from './backend.js';
@@ -30,6 +31,7 @@ import {
   checkOptions,
   checkRange,
   checkRect,
+  shown,
 } from '../core/validate.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 
@@ -64,7 +66,11 @@ export interface SceneOptions {
   dimensions?: 2 | 3;
   /** Half-extent used when add is called without a range (default 2). */
   defaultRange?: number;
-  /** 'lists' (default: sorted lists, for unequal ranges) or 'grid' (uniform cells, for equal ranges); see docs/scene-index.md. */
+  /**
+   * 'grid' (default: hashed cells, the faster and smaller index on every
+   * measured world) or 'lists' (sorted lists per axis); the same events and
+   * answers either way. See docs/scene-index.md.
+   */
   index?: SceneIndex;
   /** The grid index's finest cell side, > 0 (default: defaultRange, or 1 when that is 0); the lists ignore it. */
   cellSize?: number;
@@ -130,6 +136,8 @@ const SET_RANGE_OPTION_KEYS = ['margin'];
 
 /** The one key of a circle range. */
 const RADIUS_KEYS = ['radius'];
+/** The keys a box range may have (z is ignored in 2-D). */
+const BOX_KEYS = ['x', 'y', 'z'];
 
 const EVENT_TYPES: ReadonlyArray<AoiEvent['type']> = ['enter', 'leave', 'move'];
 
@@ -138,6 +146,28 @@ const ascending = (a: number, b: number): number => a - b;
 /**
  * A set of entities in 2-D or 3-D space, each with its own view box, that
  * reports who starts seeing, stops seeing and sees moving whom.
+ *
+ * Any call that needs memory the host will not give throws OUT_OF_MEMORY
+ * and leaves the scene as it was, pending events included; the sizes a
+ * scene stays within are in docs/limits.md.
+ *
+ * @example
+ * ```ts
+ * import { init, Scene } from 'spatialkit';
+ * await init();
+ *
+ * const scene = new Scene({ defaultRange: 50 });  // the grid index, on wasm
+ * scene.add(1, 0, 0);                             // sees 50 units each way
+ * scene.add(2, 30, 10, { radius: 40 });           // a circle of radius 40
+ * scene.add(3, 45, 0, null);                      // a marker: seen, sees nothing
+ * scene.query(1);                                 // -> [2, 3]
+ * scene.watchers(3);                              // -> [1, 2]
+ * scene.drain().length;                           // -> 4: the enter events so far
+ * scene.move(3, 200, 0);
+ * scene.drain();                                  // -> [{ type: 'leave', watcher: 1, target: 3 },
+ *                                                 //     { type: 'leave', watcher: 2, target: 3 }] in any order
+ * scene.dispose();                                // frees its wasm memory now
+ * ```
  */
 export class Scene {
   /** 2 or 3. */
@@ -174,7 +204,11 @@ export class Scene {
   private disposed = false;
   private batchSlots = new Int32Array(64);
 
-  /** Creates an empty scene; unknown option keys throw INVALID_ARGUMENT. */
+  /**
+   * Creates an empty scene. On the default wasm backend, await init() first
+   * (NOT_INITIALIZED otherwise); `backend: 'js'` needs no init(). Unknown
+   * option keys throw INVALID_ARGUMENT.
+   */
   constructor(options: SceneOptions = {}) {
     checkOptions('Scene', options, SCENE_OPTION_KEYS);
     this.backend = resolveBackend(options.backend);
@@ -222,6 +256,12 @@ export class Scene {
     return this.core;
   }
 
+  /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
+  [INSPECT](): string {
+    if (this.disposed) return summary('Scene', 'disposed');
+    return summary('Scene', { size: this.slots.size, dimensions: this.dimensions, index: this.index, backend: this.backend });
+  }
+
   /** Number of entities in the scene. */
   get size(): number {
     this.alive();
@@ -240,6 +280,8 @@ export class Scene {
   /**
    * Adds entity id at (x, y) (z = 0 in a 3-D scene) with its view range
    * (default: defaultRange; null: a marker) and its layer masks (options).
+   * LIMIT_EXCEEDED, changing nothing, when the scene holds its most entities
+   * or the call's events would pass maxPendingEvents (docs/limits.md).
    */
   add(id: number, x: number, y: number, range?: AoiRange, options?: AddOptions): void {
     this.insert(id, x, y, 0, range, false, options);
@@ -255,7 +297,8 @@ export class Scene {
   /**
    * Changes id's masks: the layers it is on and the layers it sees (32-bit
    * integers; any other value throws INVALID_ARGUMENT). Every pair with id
-   * as watcher or as target whose visibility changes gets an enter or a leave.
+   * as watcher or as target whose visibility changes gets an enter or a leave;
+   * LIMIT_EXCEEDED, changing nothing, when those would pass maxPendingEvents.
    */
   setLayers(id: number, layer: number, sees: number): void {
     this.alive();
@@ -265,7 +308,11 @@ export class Scene {
     this.shapes.setLayers(slot, l, s);
   }
 
-  /** Moves entity id to (x, y[, z]); z is required in 3-D scenes and ignored in 2-D ones. */
+  /**
+   * Moves entity id to (x, y[, z]); z is required in 3-D scenes and ignored
+   * in 2-D ones. LIMIT_EXCEEDED, changing nothing, when the move's events
+   * would pass maxPendingEvents.
+   */
   move(id: number, x: number, y: number, z?: number): void {
     this.alive();
     const slot = this.slotOf(id);
@@ -280,6 +327,7 @@ export class Scene {
   /**
    * Removes entity id: every watcher of it and everything it saw get a leave.
    * Returns false, changing nothing, when id is not in the scene.
+   * LIMIT_EXCEEDED, changing nothing, when the leaves would pass maxPendingEvents.
    */
   remove(id: number): boolean {
     this.alive();
@@ -300,6 +348,7 @@ export class Scene {
    * it keeps its margin); only id's own view produces enter / leave events. A
    * pair id sees stays seen while the target is inside the new range grown by
    * the margin; a pair it does not see starts only inside the new range.
+   * LIMIT_EXCEEDED, changing nothing, when the events would pass maxPendingEvents.
    */
   setRange(id: number, range: AoiRange, options?: SetRangeOptions): void {
     this.alive();
@@ -309,6 +358,20 @@ export class Scene {
     const [rx, ry, rz, watcher, round] = this.parseRange(range);
     this.changing(() => this.core.setRange(slot, rx, ry, rz, watcher, round, watcher ? margin : 0));
     this.shapes.setRange(slot, rx, ry, rz, watcher, round, margin);
+  }
+
+  /**
+   * Makes watcher see target as though it had seen it all along, so that a
+   * pair held only by watcher's margin carries over from another scene (a
+   * neighbouring region's, say): when the masks meet and target is inside
+   * watcher's range grown by its margin, and watcher does not see it yet,
+   * the pair becomes visible with an enter event; otherwise nothing changes.
+   * LIMIT_EXCEEDED when that event would pass maxPendingEvents.
+   */
+  hold(watcher: number, target: number): void {
+    this.alive();
+    const [w, t] = [this.slotOf(watcher), this.slotOf(target)];
+    this.changing(() => this.core.hold(w, t));
   }
 
   /** True when id is in the scene. */
@@ -346,16 +409,17 @@ export class Scene {
     }
   }
 
-  /** Ids positioned inside the closed box, ascending; in 3-D scenes z bounds default to unbounded. */
+  /**
+   * Ids positioned inside the closed box, ascending; the z bounds default to
+   * unbounded (minZ may be -Infinity, maxZ Infinity). Throws INVALID_NUMBER
+   * for a bound that is not a number as described, INVALID_RECT for min > max.
+   */
   queryBox(minX: number, minY: number, maxX: number, maxY: number, minZ = -Infinity, maxZ = Infinity): number[] {
     this.alive();
     checkRect(minX, minY, maxX, maxY);
-    if (minZ !== -Infinity || maxZ !== Infinity) {
-      if (Number.isNaN(minZ) || Number.isNaN(maxZ) || minZ === Infinity || maxZ === -Infinity) {
-        this.fail('INVALID_NUMBER', `z bounds must be numbers, got ${minZ}, ${maxZ}`);
-      }
-      if (minZ > maxZ) this.fail('INVALID_RECT', `minZ ${minZ} > maxZ ${maxZ}`);
-    }
+    checkZBound('minZ', minZ, Infinity);
+    checkZBound('maxZ', maxZ, -Infinity);
+    if (minZ > maxZ) this.fail('INVALID_RECT', `minZ ${minZ} > maxZ ${maxZ}`);
     try {
       return this.core.queryBox(minX, minY, minZ, maxX, maxY, maxZ).sort(ascending);
     } catch (error) {
@@ -459,7 +523,8 @@ export class Scene {
    * and returns how many entries it wrote (pendingLength, three per event).
    * When they do not fit, it throws INVALID_ARGUMENT and drains nothing, so
    * a caller may size its buffer by pendingLength and call again.
-   * INVALID_ARGUMENT also for a buffer that is not an Int32Array or an
+   * INVALID_ARGUMENT also for a buffer that is not an Int32Array or whose
+   * buffer is detached (transferred), even with nothing pending, and for an
    * offset that is not an integer in [0, buffer.length].
    */
   drainInto(buffer: Int32Array, offset = 0): number {
@@ -628,7 +693,22 @@ export class Scene {
    * scene and ignored in a 2-D one. Rejected whole, before anything moves, if
    * any entry is invalid (INVALID_ARGUMENT for a non-array or a length
    * mismatch, INVALID_ID / UNKNOWN_ID, INVALID_NUMBER for an entry that is not
-   * a finite number).
+   * a finite number), and with LIMIT_EXCEEDED when its events would pass
+   * maxPendingEvents.
+   *
+   * @example
+   * ```ts
+   * import { init, Scene } from 'spatialkit';
+   * await init();
+   *
+   * const scene = new Scene({ defaultRange: 10 });
+   * const ids = Int32Array.from({ length: 1000 }, (_, i) => i);
+   * const xs = Float64Array.from(ids, (i) => i * 20);      // 20 apart: nobody sees anybody
+   * scene.addMany(ids, xs, new Float64Array(1000));
+   * scene.moveMany(ids, xs.map((x) => x + 5), new Float64Array(1000)); // one call for the whole tick
+   * scene.drainArray().length;                             // -> 0
+   * scene.position(999);                                   // -> { x: 19985, y: 0, z: 0 }
+   * ```
    */
   moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>): void {
     this.alive();
@@ -648,7 +728,9 @@ export class Scene {
    * crossing. The arrays may be plain arrays or typed arrays of any kind, all
    * of one length; zs is required in a 3-D scene and ignored in a 2-D one.
    * Rejected whole, before anything changes, if any entry is
-   * invalid (as {@link moveMany}, plus DUPLICATE_ID and NEGATIVE_RANGE).
+   * invalid (as {@link moveMany}, plus DUPLICATE_ID and NEGATIVE_RANGE), and
+   * with LIMIT_EXCEEDED when the batch would pass the scene's most entities
+   * or its events maxPendingEvents (docs/limits.md).
    */
   addMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>, ranges?: ArrayLike<number>): void {
     this.alive();
@@ -805,7 +887,11 @@ export class Scene {
     this.nextSlot = 1;
   }
 
-  /** Frees the scene's memory (wasm); every later call throws DISPOSED. */
+  /**
+   * Frees the scene's wasm memory now; every later call throws DISPOSED. A
+   * scene dropped without dispose() is freed once garbage-collected, which
+   * may be much later: dispose() is the prompt way.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -866,6 +952,10 @@ export class Scene {
       checkOptions('range', range, RADIUS_KEYS);
       checkRange('range.radius', range.radius);
       return [range.radius, range.radius, range.radius, true, true];
+    }
+    const unknown = Object.keys(range).find((key) => !BOX_KEYS.includes(key));
+    if (unknown !== undefined) {
+      this.fail('INVALID_ARGUMENT', `range: unknown key '${unknown}'; a box range is its half-extents { x, y } ({ x, y, z } in 3-D), a circle { radius }`);
     }
     checkRange('range.x', range.x);
     checkRange('range.y', range.y);
@@ -968,6 +1058,13 @@ function isDetached(array: Int32Array): boolean {
     return false;
   } catch {
     return true;
+  }
+}
+
+/** Throws INVALID_NUMBER unless a z bound of queryBox is a number other than NaN and the infinity that excludes everything. */
+function checkZBound(name: string, value: number, excluded: number): void {
+  if (typeof value !== 'number' || Number.isNaN(value) || value === excluded) {
+    throw new SpatialError('INVALID_NUMBER', `${name} must be a finite number or ${-excluded}, got ${shown(value)}`);
   }
 }
 

@@ -1,9 +1,12 @@
 // spatialkit/colyseus against the real thing: the example server on
-// 127.0.0.1 and Colyseus SDK clients. After every patch, each client's
-// decoded state must hold exactly its own player and the entities its player
-// sees, computed by brute force from the positions the server used for that
-// patch; joins, leaves, drops with reconnection and a drop without one happen
-// on the way, and nothing is left in any view or in the Scene at the end.
+// 127.0.0.1 and Colyseus SDK clients, with a view per client and with shared
+// views. After every patch, each client's decoded state must hold exactly its
+// own player and the entities its player sees (a view per client), or all of
+// those and nothing outside the box of the cell its player stands in, grown by
+// the range (shared views), computed by brute force from the positions the
+// server used for that patch; joins, leaves, players pacing across a cell
+// border every tick, drops with reconnection and a drop without one happen on
+// the way, and nothing is left in any view or in the Scene at the end.
 import { ClientState, SchemaSerializer, type Client } from '@colyseus/core';
 import { StateView } from '@colyseus/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +21,11 @@ import { startServer, type RunningServer } from '../../examples/colyseus-server/
 import { codeOf } from '../support/codes.js';
 
 const WORLD = { size: 300, npcs: 120, npcWatcherEvery: 6, playerRange: 40, npcRange: 25, npcStep: 5, tickMs: 20, reconnectSeconds: 1 };
+/** Cell side in shared mode. */
+const CELL = 30;
+
+/** How a client's decoded state is judged: exact, or within its cell's bound. */
+type Mode = 'exact' | 'shared';
 
 /** What the server used for one patch: every entity's Scene position, and each session's player. */
 interface Snapshot {
@@ -103,6 +111,18 @@ function expectedView(snapshot: Snapshot, self: number): number[] {
   return [self, ...boxMembers(snapshot.positions, self, WORLD.playerRange)].sort((a, b) => a - b);
 }
 
+/** Ids a player on shared views may see at a patch: those inside its cell grown by the range. */
+function sharedBound(snapshot: Snapshot, self: number): Set<number> {
+  const me = snapshot.positions.get(self)!;
+  const minX = Math.floor(me.x / CELL) * CELL - WORLD.playerRange;
+  const minY = Math.floor(me.y / CELL) * CELL - WORLD.playerRange;
+  const maxX = minX + CELL + 2 * WORLD.playerRange;
+  const maxY = minY + CELL + 2 * WORLD.playerRange;
+  const ids = new Set<number>();
+  for (const [id, at] of snapshot.positions) if (at.x >= minX && at.x <= maxX && at.y >= minY && at.y <= maxY) ids.add(id);
+  return ids;
+}
+
 /** Schema numbers travel as float32 when that loses less than 1e-4. */
 function nearlyEqual(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-4 * Math.max(1, Math.abs(a));
@@ -119,7 +139,7 @@ class CheckedBot {
   private previous = '';
   private readonly waiters: Array<{ frame: number; resolve: () => void }> = [];
 
-  constructor(readonly bot: Bot) {
+  constructor(readonly bot: Bot, private readonly mode: Mode) {
     bot.room.onReconnect(() => {
       this.skipNext = true;
     });
@@ -146,7 +166,14 @@ class CheckedBot {
         const seen = entities.get(String(id))!;
         return at === undefined || !nearlyEqual(at.x, seen.x) || !nearlyEqual(at.y, seen.y);
       });
-      if (JSON.stringify(got) !== JSON.stringify(want) || wrongPlace.length > 0) {
+      let wrongSet: boolean;
+      if (this.mode === 'exact') {
+        wrongSet = JSON.stringify(got) !== JSON.stringify(want);
+      } else {
+        const bound = sharedBound(snapshot, self);
+        wrongSet = want.some((id) => !got.includes(id)) || got.some((id) => !bound.has(id));
+      }
+      if (wrongSet || wrongPlace.length > 0) {
         this.mismatches.push(`frame ${frame} session ${this.bot.room.sessionId}: got [${got}] want [${want}] misplaced [${wrongPlace}]`);
       }
       const key = got.join();
@@ -160,23 +187,6 @@ class CheckedBot {
   }
 }
 
-let server: RunningServer;
-let url: string;
-
-beforeAll(async () => {
-  server = await startServer({ port: 0, room: ObservedRoom, world: WORLD });
-  url = `ws://127.0.0.1:${server.port}`;
-});
-
-afterAll(async () => {
-  await server?.close();
-});
-
-async function join(count: number): Promise<CheckedBot[]> {
-  const bots = await Promise.all(Array.from({ length: count }, () => connectBot(url, Math.random() * WORLD.size, Math.random() * WORLD.size)));
-  return bots.map((bot) => new CheckedBot(bot));
-}
-
 /** Lets n patches go out, then waits until every listed client has decoded the last of them. */
 async function play(n: number, clients: CheckedBot[]): Promise<void> {
   const room = ObservedRoom.current!;
@@ -185,98 +195,138 @@ async function play(n: number, clients: CheckedBot[]): Promise<void> {
   await Promise.all(clients.map((client) => client.reach(frame)));
 }
 
-describe('spatialkit/colyseus on a live Colyseus server', () => {
-  it('keeps every client view equal to what its player sees, through joins, leaves, drops and reconnections', async () => {
-    const online = new Set(await join(6));
-    const everyone = new Set(online);
-    const walking = setInterval(() => {
-      for (const client of online) walk(client.bot, 6, WORLD.size);
-    }, WORLD.tickMs);
-    try {
-      const room = ObservedRoom.current!;
-      await play(60, [...online]);
+for (const mode of ['exact', 'shared'] as const) {
+  describe(`spatialkit/colyseus on a live Colyseus server (${mode === 'exact' ? 'a view per client' : 'shared views'})`, () => {
+    let server: RunningServer;
+    let url: string;
 
-      // Joins while the world runs.
-      for (const client of await join(4)) {
-        online.add(client);
-        everyone.add(client);
-      }
-      await play(60, [...online]);
+    beforeAll(async () => {
+      server = await startServer({ port: 0, room: ObservedRoom, world: { ...WORLD, sharedCell: mode === 'shared' ? CELL : 0 } });
+      url = `ws://127.0.0.1:${server.port}`;
+    });
 
-      // Two players leave for good.
-      const leaving = [...online].slice(0, 2);
-      for (const client of leaving) {
-        online.delete(client);
-        await client.bot.room.leave();
-        await room.left(client.bot.room.sessionId);
-      }
-      await play(40, [...online]);
+    afterAll(async () => {
+      await server?.close();
+    });
 
-      // Two connections drop; the SDK reconnects and the same views carry on.
-      const dropping = [...online].slice(0, 2);
-      await Promise.all(
-        dropping.map(async (client) => {
-          client.bot.room.reconnection.minUptime = 0;
-          client.bot.room.reconnection.minDelay = 10;
-          const back = new Promise<void>((resolve) => client.bot.room.onReconnect.once(resolve));
-          dropConnection(client.bot);
-          await back;
-        }),
-      );
-      await play(60, [...online]);
-
-      // One connection drops and never comes back: its player leaves when the seat expires.
-      const lost = [...online][online.size - 1];
-      online.delete(lost);
-      lost.bot.room.reconnection.enabled = false;
-      const lostSession = lost.bot.room.sessionId;
-      dropConnection(lost.bot);
-      await room.left(lostSession);
-      await play(40, [...online]);
-
-      // Bad input is refused with a code and the room keeps running.
-      const someone = room.players.values().next().value as number;
-      const entity = room.state.entities.get(String(someone))!;
-      expect(codeOf(() => room.interest.addNpc(someone, entity, { x: 1, y: 1 }))).toBe('DUPLICATE_ID');
-      const stray = new Entity({ kind: 'npc', x: 5, y: 5 });
-      room.state.entities.set('999999', stray);
-      expect(codeOf(() => room.interest.addClient(999_999, {} as Client, stray, { x: 5, y: 5 }))).toBe('INVALID_ARGUMENT');
-      room.state.entities.delete('999999');
-      expect(codeOf(() => room.interest.addNpc(999_999, new Entity({ kind: 'npc', x: 5, y: 5 }), { x: 5, y: 5 }))).toBe('INVALID_ARGUMENT'); // not in the state
-      expect(codeOf(() => room.interest.move(123_456_789, 1, 1))).toBe('UNKNOWN_ID');
-      expect(codeOf(() => room.interest.move(someone, Number.NaN, 1))).toBe('INVALID_NUMBER');
-      expect(room.interest.has(999_999)).toBe(false);
-      expect(room.interest.size).toBe(room.interest.scene.size);
-      await play(40, [...online]);
-
-      for (const client of everyone) expect(client.mismatches.slice(0, 5)).toEqual([]);
-      expect(room.npcMismatches.slice(0, 5)).toEqual([]);
-      expect(room.npcChecks).toBeGreaterThan(1000);
-      const checked = [...everyone].reduce((sum, client) => sum + client.checked, 0);
-      const changes = [...everyone].reduce((sum, client) => sum + client.changes, 0);
-      expect(checked).toBeGreaterThan(1500);
-      expect(changes).toBeGreaterThan(200); // views really changed along the way
-
-      // Everybody leaves: no view holds anything, only NPCs remain, then none.
-      clearInterval(walking);
-      for (const client of online) {
-        await client.bot.room.leave();
-        await room.left(client.bot.room.sessionId);
-      }
-      expect(room.players.size).toBe(0);
-      for (const view of room.views) {
-        for (const object of room.objects) expect(view.has(object)).toBe(false);
-      }
-      expect(room.interest.scene.size).toBe(WORLD.npcs);
-      for (const key of [...room.state.entities.keys()]) room.despawn(Number(key));
-      expect(room.interest.scene.size).toBe(0);
-      expect(room.interest.size).toBe(0);
-      expect(room.state.entities.size).toBe(0);
-    } finally {
-      clearInterval(walking);
+    async function join(count: number): Promise<CheckedBot[]> {
+      const bots = await Promise.all(Array.from({ length: count }, () => connectBot(url, Math.random() * WORLD.size, Math.random() * WORLD.size)));
+      return bots.map((bot) => new CheckedBot(bot, mode));
     }
+
+    it('keeps every client view right after every patch, through joins, leaves, border pacing, drops and reconnections', async () => {
+      const online = new Set(await join(6));
+      const everyone = new Set(online);
+      // Two players pace across a cell border, crossing it every tick; the others wander.
+      const pacing = new Map([...online].slice(0, 2).map((client, k) => [client, { border: CELL * (3 + 2 * k), toggle: false }]));
+      const walking = setInterval(() => {
+        for (const client of online) {
+          const pace = pacing.get(client);
+          if (pace === undefined) {
+            walk(client.bot, 6, WORLD.size);
+            continue;
+          }
+          pace.toggle = !pace.toggle;
+          client.bot.x = pace.border + (pace.toggle ? 0.5 : -0.5);
+          client.bot.room.send('move', { x: client.bot.x, y: client.bot.y });
+        }
+      }, WORLD.tickMs);
+      try {
+        const room = ObservedRoom.current!;
+        await play(60, [...online]);
+
+        // Joins while the world runs.
+        for (const client of await join(4)) {
+          online.add(client);
+          everyone.add(client);
+        }
+        await play(60, [...online]);
+
+        // Two players leave for good.
+        const leaving = [...online].slice(2, 4);
+        for (const client of leaving) {
+          online.delete(client);
+          await client.bot.room.leave();
+          await room.left(client.bot.room.sessionId);
+        }
+        await play(40, [...online]);
+
+        // Two connections drop (a pacing player among them); the SDK reconnects and the same views carry on.
+        const dropping = [...online].slice(1, 3);
+        await Promise.all(
+          dropping.map(async (client) => {
+            client.bot.room.reconnection.minUptime = 0;
+            client.bot.room.reconnection.minDelay = 10;
+            const back = new Promise<void>((resolve) => client.bot.room.onReconnect.once(resolve));
+            dropConnection(client.bot);
+            await back;
+          }),
+        );
+        await play(60, [...online]);
+
+        // One connection drops and never comes back: its player leaves when the seat expires.
+        const lost = [...online][online.size - 1];
+        online.delete(lost);
+        lost.bot.room.reconnection.enabled = false;
+        const lostSession = lost.bot.room.sessionId;
+        dropConnection(lost.bot);
+        await room.left(lostSession);
+        await play(40, [...online]);
+
+        // Bad input is refused with a code and the room keeps running.
+        const someone = room.players.values().next().value as number;
+        const entity = room.state.entities.get(String(someone))!;
+        expect(codeOf(() => room.interest.addNpc(someone, entity, { x: 1, y: 1 }))).toBe('DUPLICATE_ID');
+        const stray = new Entity({ kind: 'npc', x: 5, y: 5 });
+        room.state.entities.set('999999', stray);
+        if (mode === 'exact') {
+          expect(codeOf(() => room.interest.addClient(999_999, {} as Client, stray, { x: 5, y: 5 }))).toBe('INVALID_ARGUMENT'); // no view
+        } else {
+          expect(codeOf(() => room.interest.addClient(999_999, {} as Client, stray, { x: 5, y: 5, range: 9 }))).toBe('INVALID_ARGUMENT'); // shared views set the range
+          expect(codeOf(() => room.interest.setRange(someone, 9))).toBe('INVALID_ARGUMENT');
+          for (const cell of [0, -1]) expect(codeOf(() => room.interest.setSharedViews({ cell }))).toBe('INVALID_ARGUMENT');
+          expect(codeOf(() => room.interest.setSharedViews({ cell: Number.NaN }))).toBe('INVALID_NUMBER');
+        }
+        expect(codeOf(() => room.interest.setSharedViews(mode === 'exact' ? { cell: CELL } : null))).toBe('INVALID_ARGUMENT'); // clients are registered
+        room.state.entities.delete('999999');
+        expect(codeOf(() => room.interest.addNpc(999_999, new Entity({ kind: 'npc', x: 5, y: 5 }), { x: 5, y: 5 }))).toBe('INVALID_ARGUMENT'); // not in the state
+        expect(codeOf(() => room.interest.move(123_456_789, 1, 1))).toBe('UNKNOWN_ID');
+        expect(codeOf(() => room.interest.move(someone, Number.NaN, 1))).toBe('INVALID_NUMBER');
+        expect(room.interest.has(999_999)).toBe(false);
+        expect(room.interest.size).toBe(room.interest.scene.size);
+        expect(room.interest.sharedViews).toEqual(mode === 'exact' ? null : { cell: CELL });
+        await play(40, [...online]);
+
+        for (const client of everyone) expect(client.mismatches.slice(0, 5)).toEqual([]);
+        expect(room.npcMismatches.slice(0, 5)).toEqual([]);
+        expect(room.npcChecks).toBeGreaterThan(1000);
+        const checked = [...everyone].reduce((sum, client) => sum + client.checked, 0);
+        const changes = [...everyone].reduce((sum, client) => sum + client.changes, 0);
+        expect(checked).toBeGreaterThan(1500);
+        expect(changes).toBeGreaterThan(200); // views really changed along the way
+
+        // Everybody leaves: no view holds anything, only NPCs remain, then none.
+        clearInterval(walking);
+        for (const client of online) {
+          await client.bot.room.leave();
+          await room.left(client.bot.room.sessionId);
+        }
+        expect(room.players.size).toBe(0);
+        for (const view of room.views) {
+          for (const object of room.objects) expect(view.has(object)).toBe(false);
+        }
+        expect(room.interest.sharedViewCount).toBe(0);
+        expect(room.interest.scene.size).toBe(WORLD.npcs);
+        for (const key of [...room.state.entities.keys()]) room.despawn(Number(key));
+        expect(room.interest.scene.size).toBe(0);
+        expect(room.interest.size).toBe(0);
+        expect(room.state.entities.size).toBe(0);
+      } finally {
+        clearInterval(walking);
+      }
+    });
   });
-});
+}
 
 /** Cuts a client's socket without a close handshake, as a lost network would. */
 function dropConnection(bot: Bot): void {

@@ -1,17 +1,16 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init } from '../../src/index.js';
 import { WasmBuffer } from '../../src/core/memory.js';
 import { MinHeap } from '../../src/graph/js/minheap.js';
-import { wasmCore } from '../../src/core/wasm.js';
+import { probeModule } from '../support/probe.js';
 
-beforeAll(() => init());
+beforeAll(() => probeModule.load());
 
 const keyLists = fc.array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }), { maxLength: 300 });
 
 describe('MinHeap (the priority queue of Dijkstra and A*)', () => {
   it('wasm heap pops keys in ascending order, duplicates included', () => {
-    const core = wasmCore();
+    const core = probeModule.core();
     const buffer = new WasmBuffer(core.exports, core.memory);
     fc.assert(
       fc.property(keyLists, (keys) => {

@@ -5,12 +5,11 @@
 // entries in the same order, since the backends' paths depend on it.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init } from '../../src/index.js';
 import { WasmBuffer } from '../../src/core/memory.js';
 import { IndexedHeap } from '../../src/gridmap/js/indexed-heap.js';
-import { wasmCore } from '../../src/core/wasm.js';
+import { probeModule } from '../support/probe.js';
 
-beforeAll(() => init());
+beforeAll(() => probeModule.load());
 
 const PUSH = 0;
 const DECREASE = 1;
@@ -88,7 +87,7 @@ describe('IndexedHeap (the open list of the grid searches)', () => {
   });
 
   it('wasm heap pops the same entries in the same order as the reference heap', () => {
-    const core = wasmCore();
+    const core = probeModule.core();
     const buffer = new WasmBuffer(core.exports, core.memory);
     fc.assert(
       fc.property(rawOps, (raw) => {
@@ -96,7 +95,7 @@ describe('IndexedHeap (the open list of the grid searches)', () => {
         buffer.reserve(Math.max(ops.length, 1) * 24);
         // Pops go in with placeholder key and value, so the wasm heap must write them.
         buffer.f64(ops.length * 3).set(ops.flatMap(([kind, k, v]) => (kind === POP ? [POP, NaN, -1] : [kind, k, v])));
-        core.exports.gridProbeIndexedHeap(buffer.ptr, ops.length, SLOTS);
+        core.exports.probeIndexedHeap(buffer.ptr, ops.length, SLOTS);
         expect(Array.from(buffer.f64(ops.length * 3))).toEqual(ops.flat());
       }),
     );

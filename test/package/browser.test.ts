@@ -1,6 +1,6 @@
 // End to end in Debian's Chromium: the bundle loads as a plain ES module, and
 // the demo page shows each structure working, checked against the library.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AoiSnapshot } from '../../demo/hook.js';
@@ -21,7 +21,7 @@ const absent = (name: string, present: unknown) => (present ? '' : ` (skipped: t
 const PLAIN_PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>plain module</title></head>
 <body><script type="module">
-  import * as spatialkit from './spatialkit.js';
+  import * as spatialkit from './index.js';
   const result = { errorClass: typeof spatialkit.SpatialError };
   try {
     if (spatialkit.Scene) {
@@ -91,18 +91,19 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
     return opened;
   }
 
-  it('loads dist/index.js as a plain ES module, with no bundler and no other file: init() resolves and a wasm-backed Scene works', async () => {
-    const files = {
-      '/': { body: PLAIN_PAGE, type: 'text/html' },
-      '/spatialkit.js': { body: readFileSync('dist/index.js'), type: 'text/javascript' },
-    };
+  it('loads dist/index.js as a plain ES module, with no bundler and no file but its own modules: init() resolves and a wasm-backed Scene works', async () => {
+    // dist/index.js imports what it shares with the concept entries from dist/chunks/; the wasm is inlined in them.
+    const modules = ['index.js', ...readdirSync('dist/chunks').map((name) => `chunks/${name}`)];
+    const files: Record<string, { body: string | Buffer; type: string }> = { '/': { body: PLAIN_PAGE, type: 'text/html' } };
+    for (const name of modules) files[`/${name}`] = { body: readFileSync(`dist/${name}`), type: 'text/javascript' };
     const server = await serveFiles(files);
     try {
       const plain = await openPage(server.url);
       await plain.waitForFunction(() => (window as { __plain?: unknown }).__plain !== undefined);
       const withScene = Scene ? { beforeInit: 'NOT_INITIALIZED', events: ['enter 1 2', 'enter 2 1'] } : {};
       expect(await plain.evaluate(() => (window as { __plain?: unknown }).__plain)).toEqual({ ok: true, errorClass: 'function', ...withScene });
-      expect(new Set(server.requests)).toEqual(new Set(['/', '/spatialkit.js']));
+      expect(server.requests.filter((path) => !(path in files))).toEqual([]);
+      expect(server.requests).toContain('/index.js');
       await plain.close();
     } finally {
       await server.close();
@@ -127,6 +128,19 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
       expect(colours, `${name} canvas has drawing on it`).toBeGreaterThan(2);
     }
     for (const name of missing) expect(await page.locator(`#${name.toLowerCase()}-panel`).count()).toBe(0);
+  });
+
+  it('starts every panel on the library defaults: the Scene on the default index, the QuadTree at the default capacity', async () => {
+    const shown = await page.evaluate(() => {
+      const { Scene, QuadTree } = window.__demo!.lib as unknown as Components;
+      const defaults = {
+        index: Scene ? new Scene({ backend: 'js' }).index : null,
+        capacity: QuadTree ? new QuadTree({ bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 }, backend: 'js' }).capacity : null,
+      };
+      return { defaults, index: window.__demo!.scene?.snapshot().index ?? null, capacity: window.__demo!.quadtree?.snapshot().capacity ?? null };
+    });
+    expect(shown.defaults).toEqual({ index: Scene ? 'grid' : null, capacity: QuadTree ? 32 : null });
+    expect([shown.index, shown.capacity]).toEqual([shown.defaults.index, shown.defaults.capacity]);
   });
 
   /** Frames drawn so far. */
@@ -306,7 +320,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
       };
       for (const panel of ['scene', 'quadtree', 'paths']) set(`${panel}-backend`, 'wasm', 'change');
       set('quadtree-count', '4', 'input');
-      set('quadtree-capacity', '8', 'input');
+      set('quadtree-capacity', '32', 'input');
       set('paths-algorithm', 'astar', 'change');
       set('paths-diagonal', 'no-corner-cutting', 'change');
     });

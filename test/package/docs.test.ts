@@ -3,12 +3,13 @@
 // every public export documented, and keep the hand-written pages in step
 // with the code they describe.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { QuadTree, Scene } from '../../src/index.js';
+import { markdownPages } from '../support/doc-blocks.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const typedoc = join(root, 'node_modules', 'typedoc', 'bin', 'typedoc');
@@ -28,25 +29,32 @@ function errorCodes(): string[] {
   return [...union[1].matchAll(/'([A-Z_]+)'/g)].map((match) => match[1]);
 }
 
-/** Markdown files a user reads: the README and every page under docs/ (the generated docs/api excluded). */
-function markdownPages(): string[] {
-  const pages = ['README.md'];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory() && path !== 'docs/api') walk(path);
-      else if (entry.name.endsWith('.md')) pages.push(path);
-    }
-  };
-  walk('docs');
-  return pages;
-}
 
 describe('API reference', () => {
   it('builds from the doc comments with no warning, every export documented', () => {
     const { status, output } = runTypedoc(join(root, 'typedoc.json'));
     expect(output).not.toMatch(/warning|error/i);
     expect(status).toBe(0);
+  });
+
+  it("opens on the README's introduction, with working links to the guides, and shows the examples of the doc comments", () => {
+    const out = mkdtempSync(join(tmpdir(), 'spatialkit-api-'));
+    try {
+      const run = spawnSync(process.execPath, [typedoc, '--options', join(root, 'typedoc.json'), '--out', out], { cwd: root, encoding: 'utf8' });
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      const index = readFileSync(join(out, 'index.html'), 'utf8');
+      expect(index).toContain('The spatial core of a game world');
+      expect(index).toContain('Quick start');
+      const guides = [...index.matchAll(/href="(media\/[^"#]+\.md)"/g)].map((match) => match[1]);
+      for (const guide of ['scene', 'quadtree', 'graph', 'gridmap', 'errors']) expect(guides, guide).toContain(`media/${guide}.md`);
+      for (const guide of guides) expect(existsSync(join(out, guide)), guide).toBe(true);
+      // With several entry points, a class's page is named for its module: spatialkit.Scene.html.
+      const scene = readFileSync(join(out, 'classes', 'spatialkit.Scene.html'), 'utf8').replace(/<[^>]+>/g, '');
+      expect(scene).toContain('Example');
+      expect(scene).toContain('new Scene({ defaultRange: 50 })');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('fails on an exported symbol without a doc comment', () => {
@@ -64,6 +72,31 @@ describe('API reference', () => {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the README', () => {
+  /** The README's fenced blocks in order: info string and code. */
+  const blocks = (): Array<{ lang: string; code: string[] }> =>
+    [...read('README.md').matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({ lang: match[1], code: match[2].trimEnd().split('\n') }));
+
+  it('opens with a quick start: the tarball installed, then ten lines of code that await init() and use one Scene', () => {
+    const [install, first] = blocks();
+    expect(install.lang).toBe('sh');
+    expect(install.code.join('\n')).toMatch(/npm pack/);
+    expect(install.code.join('\n')).toMatch(/npm install \S*spatialkit-\S+\.tgz/);
+    expect(first.lang).toBe('ts');
+    expect(first.code.filter((line) => line.trim() !== '').length).toBeLessThanOrEqual(10);
+    expect(first.code.join('\n')).toMatch(/await init\(\)/);
+    expect(first.code.join('\n')).toMatch(/new Scene\(/);
+    expect(first.code.join('\n')).toMatch(/dispose\(\)/);
+  });
+
+  it('says how long the test run takes and that the package is not on the registry yet', () => {
+    const text = read('README.md');
+    expect(text).toMatch(/npm test .*about \d+ minutes/);
+    expect(text).toMatch(/not on the npm registry/);
+    expect(text).toMatch(/integers in \[0, 2\^31 - 1\]/);
   });
 });
 
@@ -104,11 +137,12 @@ describe('hand-written documentation', () => {
     expect(documented('docs/scene.md', 'defaultRange')).toBe(new Scene({ backend: 'js' }).defaultRange);
     expect(documented('docs/quadtree.md', 'capacity')).toBe(new QuadTree({ bounds, backend: 'js' }).capacity);
     expect(documented('docs/quadtree.md', 'depth')).toBe(new QuadTree({ bounds, mode: 'fixed', backend: 'js' }).depth);
+    expect(read('docs/scene.md')).toMatch(new RegExp(`^\\| \`index\` \\| \`'${new Scene({ backend: 'js' }).index}'\` \\|`, 'm'));
   });
 
   it('has no relative link to a file that does not exist', () => {
     const broken: string[] = [];
-    for (const page of markdownPages()) {
+    for (const page of markdownPages(root)) {
       for (const match of read(page).matchAll(/\]\((?!https?:|#|mailto:)([^)#\s]+)(?:#[^)]*)?\)/g)) {
         const target = resolve(root, dirname(page), match[1]);
         // docs/api is generated by `npm run docs`, so links into it are checked against the source instead.

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init } from '../../src/index.js';
 import { WasmBuffer } from '../../src/core/memory.js';
-import { wasmCore, type Core } from '../../src/core/wasm.js';
+import type { CoreOf } from '../../src/core/wasm.js';
+import { probeModule } from '../support/probe.js';
 
-let core: Core;
+let core: CoreOf<typeof probeModule>;
 beforeAll(async () => {
-  await init();
-  core = wasmCore();
+  await probeModule.load();
+  core = probeModule.core();
 });
 
 describe('linear memory', () => {

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(__dirname, '../..');
@@ -48,17 +49,14 @@ describe('the published package', () => {
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('ships the two entries with one declaration file each, README and LICENSE, and nothing else', () => {
+  it('ships its entries with their ES module and CommonJS declarations, the chunks they share, README, CHANGELOG, LICENSE, the pages the README links to, and nothing else', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
-    expect(listed).toEqual([
-      'package/LICENSE',
-      'package/README.md',
-      'package/dist/colyseus.d.ts',
-      'package/dist/colyseus.js',
-      'package/dist/index.d.ts',
-      'package/dist/index.js',
-      'package/package.json',
-    ]);
+    const tracked = execFileSync('git', ['ls-files', ':(glob)docs/*.md', ':(glob)docs/design/*.md', 'docs/demo.png', 'examples'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
+    const pages = tracked.map((file) => `package/${file}`);
+    const entries = ['colyseus', 'graph', 'gridmap', 'index', 'quadtree', 'regions', 'scene'].flatMap((name) => ['.d.cts', '.d.ts', '.js'].map((ending) => `package/dist/${name}${ending}`));
+    const chunks = listed.filter((file) => /^package\/dist\/chunks\/chunk-\w+\.js$/.test(file));
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(listed).toEqual(['package/CHANGELOG.md', 'package/LICENSE', 'package/README.md', ...chunks, ...entries, 'package/package.json', ...pages].sort());
   });
 
   it('loads with import and with require, and both run a scene', () => {
@@ -76,10 +74,62 @@ describe('the published package', () => {
     }
   });
 
+  it('loads each concept entry with import and with require, sharing SpatialError and the loaded modules with the main entry', () => {
+    const program = (load: (name: string) => string) => `
+      Promise.all([${load("'spatialkit'")}, ${load("'spatialkit/scene'")}, ${load("'spatialkit/quadtree'")}, ${load("'spatialkit/graph'")}, ${load("'spatialkit/gridmap'")}])
+        .then(async ([main, scene, quadtree, graph, gridmap]) => {
+          const before = [];
+          try { new quadtree.QuadTree({ bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 } }); } catch (error) { before.push(error instanceof main.SpatialError && error.code); }
+          await scene.init();
+          const s = new scene.Scene({ defaultRange: 5 });
+          s.add(1, 0, 0);
+          s.add(2, 1, 1);
+          await main.init();
+          const tree = new quadtree.QuadTree({ bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 } });
+          let caught = null;
+          try { tree.remove(-1); } catch (error) { caught = [error instanceof main.SpatialError, error instanceof scene.SpatialError, error.code]; }
+          const sameError = [scene, quadtree, graph, gridmap].every((entry) => entry.SpatialError === main.SpatialError);
+          const path = new gridmap.GridMap(2, 2).findPath(0, 0, 1, 1).cost;
+          process.stdout.write(JSON.stringify({ before, query: s.query(1), sameScene: scene.Scene === main.Scene, sameError, caught, vertices: new graph.Graph().vertexCount, path }));
+        });`;
+    writeFileSync(join(consumer, 'subpaths-esm.mjs'), program((name) => `import(${name})`));
+    writeFileSync(join(consumer, 'subpaths-cjs.cjs'), program((name) => `Promise.resolve(require(${name}))`));
+    for (const file of ['subpaths-esm.mjs', 'subpaths-cjs.cjs']) {
+      const output = JSON.parse(execFileSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8' }));
+      expect(output).toEqual({ before: ['NOT_INITIALIZED'], query: [2], sameScene: true, sameError: true, caught: [true, true, 'INVALID_ID'], vertices: 0, path: Math.SQRT2 });
+    }
+  });
+
+  it('bundles a worker that uses only the Scene from spatialkit/scene without the other concepts\' wasm modules', async () => {
+    const worker = (entry: string) => `import { init, Scene } from '${entry}';\nawait init();\nconst s = new Scene({ defaultRange: 5 });\ns.add(1, 0, 0);\ns.add(2, 1, 1);\nconsole.log(JSON.stringify(s.query(1)));\n`;
+    const bundle = async (entry: string) => {
+      const file = join(consumer, `worker-${entry.replace('/', '-')}.mjs`);
+      writeFileSync(file, worker(entry));
+      const result = await build({ entryPoints: [file], bundle: true, minify: true, format: 'esm', target: 'es2022', platform: 'browser', write: false, absWorkingDir: consumer, logLevel: 'silent' });
+      expect(result.warnings).toEqual([]);
+      const code = result.outputFiles[0].text;
+      const out = join(consumer, `bundled-${entry.replace('/', '-')}.mjs`);
+      writeFileSync(out, code);
+      expect(execFileSync(process.execPath, [out], { encoding: 'utf8' }).trim()).toBe('[2]');
+      return code.length;
+    };
+    const fromMain = await bundle('spatialkit');
+    const fromScene = await bundle('spatialkit/scene');
+    // What the main entry's init() adds: the other three modules, inlined as base64.
+    const others = ['quadtree', 'graph', 'gridmap'].reduce((sum, name) => sum + Math.ceil(readFileSync(join(root, 'build', `${name}.wasm`)).length / 3) * 4, 0);
+    console.log(`worker bundle: ${fromScene} bytes from spatialkit/scene, ${fromMain} from spatialkit (${((100 * fromScene) / fromMain).toFixed(1)}%); the other modules inline as ${others}`);
+    expect(fromMain - fromScene).toBeGreaterThanOrEqual(others);
+  });
+
   it('type-checks ES module and CommonJS programs with neither DOM nor Node types', () => {
     expect(typeCheck(consumer, 'consumer.mts', 'NodeNext', 'NodeNext')).toBe('');
     expect(typeCheck(consumer, 'consumer.cts', 'NodeNext', 'NodeNext')).toBe('');
     expect(typeCheck(consumer, 'consumer.cts', 'CommonJS', 'Node10')).toBe('');
+  });
+
+  it('type-checks a program that takes each concept from its own entry and mixes them with the main entry', () => {
+    expect(typeCheck(consumer, 'subpath-consumer.mts', 'NodeNext', 'NodeNext')).toBe('');
+    expect(typeCheck(consumer, 'subpath-consumer.mts', 'ESNext', 'Bundler')).toBe('');
   });
 
   it('type-checks a program that uses the Colyseus subpath with the main entry', () => {

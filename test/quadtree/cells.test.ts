@@ -1,7 +1,8 @@
 // QuadTree.cells(): the tree's shape made visible. Worked examples, the
-// shape facts cells must obey (split leaves tile the bounds, their depth is
-// the tree's depth; fixed cells hold items), and wasm and js giving the same
-// cells after identical random operation sequences.
+// shape facts cells must obey (split leaves tile the tree's area, the bounds
+// doubled as items need, their depth is the tree's depth; fixed cells hold
+// items), and wasm and js giving the same cells after identical random
+// operation sequences, with bounds and without.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../bench/random.js';
@@ -51,9 +52,16 @@ describe.each(backends)('QuadTree.cells (%s backend)', (backend) => {
       [50, 0, 100, 50],
       [50, 50, 100, 100],
     ]);
-    // Removal never restructures: the quadrants stay until a rebuild.
-    for (let id = 1; id <= 6; id++) tree.remove(id);
+    // The quadrants merge back once they hold at most half the capacity (2 of
+    // 5): after 4 leaves only 5 and 6, which straddle x = 50.
+    for (let id = 1; id <= 3; id++) tree.remove(id);
     expect(cellList(tree).length).toBe(4);
+    tree.remove(4);
+    expect(cellList(tree)).toEqual([[0, 0, 100, 100]]);
+    expect(tree.pairs()).toEqual([[5, 6]]);
+    tree.remove(5);
+    tree.remove(6);
+    expect(cellList(tree)).toEqual([[0, 0, 100, 100]]);
     tree.setBounds({ minX: -10, minY: 0, maxX: 10, maxY: 40 });
     expect(cellList(tree)).toEqual([[-10, 0, 10, 40]]);
     tree.dispose();
@@ -110,7 +118,8 @@ const op = fc.oneof(
   { weight: 20, arbitrary: fc.record({ kind: fc.constant('update' as const), id, rect }) },
   { weight: 10, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('capacity' as const), capacity: fc.integer({ min: 1, max: 9 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('bounds' as const), rect }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('bounds' as const), rect: fc.option(rect, { nil: null, freq: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeAll' as const) }) },
 );
 type Op = typeof op extends fc.Arbitrary<infer O> ? O : never;
 
@@ -119,8 +128,10 @@ const config = fc.record({
   capacity: fc.integer({ min: 1, max: 6 }),
   maxDepth: fc.integer({ min: 1, max: 8 }),
   depth: fc.integer({ min: 1, max: 5 }),
-  bounds: fc.constantFrom<Rect>([0, 0, 100, 100], [0, 0, 64, 32], [-50, 0, 50, 100]),
+  bounds: fc.constantFrom<Rect | null>([0, 0, 100, 100], [0, 0, 64, 32], [-50, 0, 50, 100], null),
 });
+
+const boundsOf = (r: Rect | null): QuadTreeBounds | undefined => (r === null ? undefined : { minX: r[0], minY: r[1], maxX: r[2], maxY: r[3] });
 
 /** Applies op to both trees and to the model of their items; what a tree would reject is left out. */
 function apply(trees: QuadTree[], items: Map<number, Rect>, o: Op): void {
@@ -142,58 +153,75 @@ function apply(trees: QuadTree[], items: Map<number, Rect>, o: Op): void {
       for (const tree of trees) tree.remove(o.id);
       items.delete(o.id);
       break;
+    case 'removeAll':
+      for (const key of items.keys()) for (const tree of trees) tree.remove(key);
+      items.clear();
+      break;
     case 'capacity':
       for (const tree of trees) tree.setCapacity(o.capacity);
       break;
-    case 'bounds': {
-      const [minX, minY, maxX, maxY] = o.rect;
-      for (const tree of trees) tree.setBounds({ minX, minY, maxX, maxY });
+    case 'bounds':
+      for (const tree of trees) tree.setBounds(boundsOf(o.rect));
       break;
-    }
   }
 }
 
-/** How many halvings of `whole` give `part` (exact for the bounds used here), or -1. */
+/** How many halvings of `whole` give `part` (exact for the coordinates used here), or -1. */
 function halvings(whole: number, part: number): number {
-  for (let k = 0, size = whole; k <= 32; k++, size /= 2) if (size === part) return k;
+  for (let k = 0, size = whole; k <= 64; k++, size /= 2) if (size === part) return k;
   return -1;
 }
 
 /**
- * What cells must be, whatever the history: split leaves tile the bounds down
- * to the tree's depth; fixed cells are quadrants at most `fixedDepth` levels
- * deep, each holding an item.
+ * What cells must be, whatever the history. The tree's area (the cells'
+ * extent) holds every item; with bounds b it is b doubled k times, b one of
+ * its 4^k sub-squares; without, a square (or, before the tree picked one,
+ * the whole plane). Split leaves tile the area down to the tree's depth;
+ * fixed cells are quadrants at most `fixedDepth` levels deep, each holding
+ * an item.
  */
-function expectShape(tree: QuadTree, b: Rect, items: Map<number, Rect>, fixedDepth: number): void {
+function expectShape(tree: QuadTree, b: Rect | null, items: Map<number, Rect>, fixedDepth: number): void {
   const cells = cellList(tree);
-  const [minX, minY, maxX, maxY] = b;
-  for (const c of cells) {
-    expect(c[0] >= minX && c[1] >= minY && c[2] <= maxX && c[3] <= maxY, `cell ${c} inside bounds ${b}`).toBe(true);
+  const area: Rect = [Math.min(...cells.map((c) => c[0])), Math.min(...cells.map((c) => c[1])), Math.max(...cells.map((c) => c[2])), Math.max(...cells.map((c) => c[3]))];
+  const [minX, minY, maxX, maxY] = area;
+  for (const r of items.values()) expect(r[0] >= minX && r[1] >= minY && r[2] <= maxX && r[3] <= maxY, `item ${r} inside area ${area}`).toBe(true);
+  if (b === null && !Number.isFinite(minX)) {
+    expect(cells, 'a tree with no area yet is one cell, the plane').toEqual([[-Infinity, -Infinity, Infinity, Infinity]]);
+    return;
   }
-  const sized = maxX > minX && maxY > minY; // else every cell is as thin as the bounds
+  if (b === null) {
+    expect(maxX - minX, 'the area picked is a square').toBe(maxY - minY);
+  } else {
+    const [w, h] = [b[2] - b[0], b[3] - b[1]];
+    if (w > 0 && h > 0) {
+      const k = halvings(maxX - minX, w);
+      expect(k, `area ${area} is bounds ${b} doubled`).toBeGreaterThanOrEqual(0);
+      expect(halvings(maxY - minY, h)).toBe(k);
+      expect(Number.isInteger((b[0] - minX) / w) && Number.isInteger((b[1] - minY) / h), 'on the bounds grid').toBe(true);
+    }
+  }
+  const sized = maxX > minX && maxY > minY; // else every cell is as thin as the area
   const level = (c: Rect): number => {
     if (!sized) return 0;
     const k = halvings(maxX - minX, c[2] - c[0]);
-    expect(k, `cell ${c} is a quadrant of ${b}`).toBeGreaterThanOrEqual(0);
+    expect(k, `cell ${c} is a quadrant of ${area}`).toBeGreaterThanOrEqual(0);
     expect(halvings(maxY - minY, c[3] - c[1])).toBe(k);
     return k;
   };
   if (tree.mode === 'split') {
-    expect(cells.length % 3, 'each split adds three cells').toBe(1);
-    const area = cells.reduce((sum, c) => sum + (c[2] - c[0]) * (c[3] - c[1]), 0);
-    expect(area).toBeCloseTo((maxX - minX) * (maxY - minY), 6);
+    expect(cells.length % 3, 'each split adds three cells, each merge takes three').toBe(1);
+    const sum = cells.reduce((total, c) => total + (c[2] - c[0]) * (c[3] - c[1]), 0);
+    expect(sum).toBeCloseTo((maxX - minX) * (maxY - minY), 6);
     if (sized) expect(1 + Math.max(...cells.map(level)), 'deepest cell is the tree depth').toBe(tree.depth);
   } else {
-    expect(cells).toContainEqual(b);
+    expect(cells).toContainEqual(area);
     for (const c of cells) {
       expect(level(c)).toBeLessThan(fixedDepth);
-      if (c.every((v, i) => v === b[i])) continue;
-      // An item lives where its rect fits the node's loose region: the cell grown by
-      // half its size per side, unbounded on the bounds' border (hence the clamp).
+      if (c.every((v, i) => v === area[i])) continue;
+      // An item lives where its rect fits the node's loose region: the cell grown by half its size per side.
       const [hw, hh] = [(c[2] - c[0]) / 2, (c[3] - c[1]) / 2];
       const holds = [...items.values()].some((r) => {
-        const cx = Math.min(Math.max(r[0] * 0.5 + r[2] * 0.5, minX), maxX);
-        const cy = Math.min(Math.max(r[1] * 0.5 + r[3] * 0.5, minY), maxY);
+        const cx = r[0] * 0.5 + r[2] * 0.5, cy = r[1] * 0.5 + r[3] * 0.5;
         return cx >= c[0] - hw && cx <= c[2] + hw && cy >= c[1] - hh && cy <= c[3] + hh;
       });
       expect(holds, `fixed cell ${c} holds an item`).toBe(true);
@@ -202,11 +230,11 @@ function expectShape(tree: QuadTree, b: Rect, items: Map<number, Rect>, fixedDep
 }
 
 describe('QuadTree.cells parity: wasm and js build the same trees', () => {
-  it('agree cell for cell, in the same order, after every random insert / insertMany / update / remove / setCapacity / setBounds', () => {
+  it('agree cell for cell, in the same order, after every random insert / insertMany / update / remove / setCapacity / setBounds, with bounds and without', () => {
     fc.assert(
       fc.property(config, fc.array(op, { maxLength: 60, size: 'max' }), (cfg, ops) => {
         let b = cfg.bounds;
-        const options = { bounds: { minX: b[0], minY: b[1], maxX: b[2], maxY: b[3] }, mode: cfg.mode, capacity: cfg.capacity, maxDepth: cfg.maxDepth, depth: cfg.depth };
+        const options = { bounds: boundsOf(b), mode: cfg.mode, capacity: cfg.capacity, maxDepth: cfg.maxDepth, depth: cfg.depth };
         const trees = backends.map((backend) => new QuadTree({ ...options, backend }));
         const items = new Map<number, Rect>();
         try {

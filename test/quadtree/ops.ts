@@ -4,16 +4,16 @@
 // every answer id for id.
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { QuadTree, SpatialError } from '../../src/index.js';
+import { QuadTree, SpatialError, type QuadTreeBounds } from '../../src/index.js';
 import { RectOracle, type Rect } from './rect-oracle.js';
 
 // Coordinates on a coarse lattice so shared edges, zero sizes and split lines are common.
-const coord = fc.oneof(
+export const coord = fc.oneof(
   fc.integer({ min: -20, max: 120 }),
   fc.integer({ min: -80, max: 480 }).map((v) => v / 4),
   fc.integer({ min: -2, max: 10 }).map((v) => v * 12.5), // split lines of the usual bounds
 );
-const extent = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 8 }).map((v) => v / 4));
+export const extent = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 8 }).map((v) => v / 4));
 export const rect = fc.tuple(coord, coord, extent, extent).map(([x, y, w, h]): Rect => [x, y, x + w, y + h]);
 export const id = fc.oneof(
   { weight: 9, arbitrary: fc.integer({ min: 0, max: 40 }) },
@@ -27,7 +27,8 @@ export type Op =
   | { kind: 'update'; id: number; rect: Rect }
   | { kind: 'remove'; id: number }
   | { kind: 'capacity'; capacity: number }
-  | { kind: 'bounds'; rect: Rect }
+  | { kind: 'bounds'; rect: Rect | null }
+  | { kind: 'removeAll' }
   | { kind: 'query'; rect: Rect; stopAfter: number }
   | { kind: 'clear' }
   | { kind: 'nearest'; x: number; y: number; k: number; maxDistance: number | undefined }
@@ -68,9 +69,10 @@ export const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 20, arbitrary: fc.record({ kind: fc.constant('update' as const), id, rect }) },
   { weight: 10, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('capacity' as const), capacity: fc.integer({ min: 1, max: 9 }) }) },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('bounds' as const), rect }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('bounds' as const), rect: fc.option(rect, { nil: null, freq: 4 }) }) },
   { weight: 15, arbitrary: fc.record({ kind: fc.constant('query' as const), rect: box, stopAfter: fc.integer({ min: 0, max: 6 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('removeAll' as const) }) },
   ...searchOps,
 );
 
@@ -79,8 +81,10 @@ export const config = fc.record({
   capacity: fc.integer({ min: 1, max: 6 }),
   maxDepth: fc.integer({ min: 1, max: 8 }),
   depth: fc.integer({ min: 1, max: 5 }),
-  bounds: fc.constantFrom<Rect>([0, 0, 100, 100], [0, 0, 64, 32], [10, 10, 10, 10], [-50, 0, 50, 100]),
+  bounds: fc.constantFrom<Rect | null>([0, 0, 100, 100], [0, 0, 64, 32], [10, 10, 10, 10], [-50, 0, 50, 100], null),
 });
+
+const boundsOf = (r: Rect | null): QuadTreeBounds | undefined => (r === null ? undefined : { minX: r[0], minY: r[1], maxX: r[2], maxY: r[3] });
 
 /** Runs fn on both trees; both must throw the same code or both return equal values. */
 function both<T>(trees: QuadTree[], fn: (tree: QuadTree) => T): { value?: T; code?: string } {
@@ -129,9 +133,20 @@ function checkAll(trees: QuadTree[], oracle: RectOracle): void {
 
 export type Config = typeof config extends fc.Arbitrary<infer C> ? C : never;
 
+/** Trees whose last item was just removed hold what fresh ones with their bounds do: one cell and the same bytes. */
+function expectAsNew(trees: QuadTree[], cfg: Config, bounds: Rect | null): void {
+  for (const tree of trees) {
+    const fresh = new QuadTree({ bounds: boundsOf(bounds), mode: cfg.mode, maxDepth: cfg.maxDepth, depth: cfg.depth, backend: tree.backend });
+    expect(Array.from(tree.cells())).toEqual(Array.from(fresh.cells()));
+    expect(tree.depth).toBe(fresh.depth);
+    expect(tree.byteSize).toBe(fresh.byteSize);
+    fresh.dispose();
+  }
+}
+
 export function run(cfg: Config, ops: Op[]): void {
-  const [minX, minY, maxX, maxY] = cfg.bounds;
-  const options = { bounds: { minX, minY, maxX, maxY }, mode: cfg.mode, capacity: cfg.capacity, maxDepth: cfg.maxDepth, depth: cfg.depth };
+  const options = { bounds: boundsOf(cfg.bounds), mode: cfg.mode, capacity: cfg.capacity, maxDepth: cfg.maxDepth, depth: cfg.depth };
+  let bounds = cfg.bounds;
   let trees = [new QuadTree({ ...options, backend: 'wasm' }), new QuadTree({ ...options, backend: 'js' })];
   const oracle = new RectOracle();
   try {
@@ -165,9 +180,14 @@ export function run(cfg: Config, ops: Op[]): void {
         case 'capacity':
           both(trees, (t) => t.setCapacity(o.capacity));
           break;
-        case 'bounds': {
-          const [a, b, c, d] = o.rect;
-          both(trees, (t) => t.setBounds({ minX: a, minY: b, maxX: c, maxY: d }));
+        case 'bounds':
+          both(trees, (t) => t.setBounds(boundsOf(o.rect)));
+          bounds = o.rect;
+          break;
+        case 'removeAll': {
+          const held = [...oracle.rects.keys()];
+          for (const i of held) expect(both(trees, (t) => t.remove(i)).value).toBe(oracle.remove(i));
+          if (held.length > 0) expectAsNew(trees, cfg, bounds);
           break;
         }
         case 'clear':

@@ -412,8 +412,9 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
 
   it('rejects bad options', () => {
     const bad: Array<[string, unknown]> = [
-      ['INVALID_ARGUMENT', undefined],
-      ['INVALID_ARGUMENT', {}],
+      ['INVALID_ARGUMENT', { bounds: null }],
+      ['INVALID_ARGUMENT', { bounds: 'everywhere' }],
+      ['INVALID_NUMBER', { bounds: { minX: 0, minY: NaN, maxX: 1, maxY: 1 } }],
       ['INVALID_RECT', { bounds: { minX: 1, minY: 0, maxX: 0, maxY: 1 } }],
       ['INVALID_NUMBER', { bounds: { minX: 0, minY: 0, maxX: Infinity, maxY: 1 } }],
       ['INVALID_ARGUMENT', { bounds, capacity: 0 }],
@@ -426,5 +427,6 @@ describe.each(backends)('QuadTree (%s backend)', (backend) => {
       ['INVALID_ARGUMENT', { bounds, Capacity: 4 }],
     ];
     for (const [code, options] of bad) expect(codeOf(() => new QuadTree({ ...(options as QuadTreeOptions), backend: (options as QuadTreeOptions | undefined)?.backend ?? backend }))).toBe(code);
+    expect(codeOf(() => new QuadTree(null as unknown as QuadTreeOptions))).toBe('INVALID_ARGUMENT');
   });
 });

@@ -67,6 +67,14 @@ describe.each(['wasm', 'js'] as const)('Scene (%s): bad input changes nothing', 
     ['unknown id on position', 'UNKNOWN_ID', (s) => s.position(9)],
     ['inverted box', 'INVALID_RECT', (s) => s.queryBox(1, 0, 0, 1)],
     ['NaN box', 'INVALID_NUMBER', (s) => s.queryBox(0, NaN, 1, 1)],
+    ['an object for minZ', 'INVALID_NUMBER', (s) => s.queryBox(0, 0, 1, 1, {} as never)],
+    ['a numeric string for maxZ', 'INVALID_NUMBER', (s) => s.queryBox(0, 0, 1, 1, -1, '5' as never)],
+    ['BigInt z bounds', 'INVALID_NUMBER', (s) => s.queryBox(0, 0, 1, 1, 1n as never, 2n as never)],
+    ['NaN maxZ', 'INVALID_NUMBER', (s) => s.queryBox(0, 0, 1, 1, 0, NaN)],
+    ['minZ Infinity', 'INVALID_NUMBER', (s) => s.queryBox(0, 0, 1, 1, Infinity, Infinity)],
+    ['inverted z bounds', 'INVALID_RECT', (s) => s.queryBox(0, 0, 1, 1, 1, 0)],
+    ['a box range with an unknown key', 'INVALID_ARGUMENT', (s) => s.add(5, 0, 0, { x: 1, y: 1, w: 9 } as never)],
+    ['a width and height for a box range on setRange', 'INVALID_ARGUMENT', (s) => s.setRange(1, { width: 2, height: 2 } as never)],
     ['moveMany arrays of unequal length', 'INVALID_ARGUMENT', (s) => s.moveMany(Int32Array.of(1, 2), Float64Array.of(5, 5), Float64Array.of(5))],
     ['moveMany with an unknown id last', 'UNKNOWN_ID', (s) => s.moveMany(Int32Array.of(1, 2, 9), Float64Array.of(5, 6, 7), Float64Array.of(5, 6, 7))],
     ['moveMany with a negative id', 'INVALID_ID', (s) => s.moveMany(Int32Array.of(1, -5), Float64Array.of(5, 6), Float64Array.of(5, 6))],
@@ -106,6 +114,16 @@ describe.each(['wasm', 'js'] as const)('Scene (%s): bad input changes nothing', 
     reference.move(2, 1.5, 1);
     expect(codeOf(() => call(scene))).toBe(code);
     expect(snapshot(scene, ids)).toEqual(snapshot(reference, ids));
+  });
+
+  it('z bounds of queryBox may be unbounded or finite, and an unknown range key is named with the range forms', () => {
+    const scene = new Scene({ backend, dimensions: 3, defaultRange: 1 });
+    scene.add3(1, 0, 0, -5);
+    scene.add3(2, 0, 0, 5);
+    expect(scene.queryBox(-1, -1, 1, 1, -Infinity, 0)).toEqual([1]);
+    expect(scene.queryBox(-1, -1, 1, 1, 0, Infinity)).toEqual([2]);
+    expect(scene.queryBox(-1, -1, 1, 1, -5, 5)).toEqual([1, 2]);
+    expect(() => scene.add3(3, 0, 0, 0, { x: 1, y: 1, z: 1, w: 9 } as never)).toThrow(/unknown key 'w'.*\{ x, y \}.*\{ radius \}/);
   });
 
   it('remove of an absent id returns false and changes nothing; of a present one, true', () => {

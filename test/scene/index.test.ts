@@ -16,8 +16,8 @@ const code = (f: () => unknown): string | undefined => {
 };
 
 describe.each(['wasm', 'js'] as const)('Scene index option (%s)', (backend) => {
-  it("reads back the index in use: 'lists' by default, 'grid' when asked", () => {
-    expect(new Scene({ backend }).index).toBe('lists');
+  it("reads back the index in use: 'grid' by default, 'lists' when asked", () => {
+    expect(new Scene({ backend }).index).toBe('grid');
     expect(new Scene({ backend, index: 'lists' }).index).toBe('lists');
     expect(new Scene({ backend, index: 'grid' }).index).toBe('grid');
   });

@@ -105,7 +105,7 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
     }
     // The workload above is cut into bands (the cut depends only on the scene's contents).
     if (index === 'grid') return;
-    const scene = new Scene({ backend: 'js', defaultRange: 0.5 });
+    const scene = new Scene({ backend: 'js', index: 'lists', defaultRange: 0.5 });
     scene.addMany(Int32Array.from({ length: 40 }, (_, i) => i), Float64Array.from({ length: 40 }, (_, i) => i % 7), Float64Array.from({ length: 40 }, (_, i) => (i * 3) % 20));
     expect(bandsOf(scene)).toBeGreaterThan(1);
   });
@@ -144,7 +144,7 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
     // The js core's x list (banded by y) follows the population: its first
     // cut ends well below y = 100; after the move every entity is inside the
     // cut, none beyond it.
-    const scene = new Scene({ backend: 'js', defaultRange: 0.5 });
+    const scene = new Scene({ backend: 'js', index: 'lists', defaultRange: 0.5 });
     const n = 48;
     const ids = Int32Array.from({ length: n }, (_, i) => i);
     scene.addMany(ids, Float64Array.from(ids, (i) => i % 10), Float64Array.from(ids, (i) => (3 * i) % 20));

@@ -4,7 +4,7 @@ import { init, Scene } from '../../src/index.js';
 
 beforeAll(() => init());
 
-describe('Scene at scale', () => {
+describe.each(['grid', 'lists'] as const)('Scene at scale (%s index)', (index) => {
   it('adds 1,000,000 entities (wasm, addMany, scrambled order) and queries them', () => {
     const n = 1_000_000;
     // Entity j stands at x = j, y = a scramble of j: a known answer for every query.
@@ -18,7 +18,7 @@ describe('Scene at scale', () => {
       xs[i] = j;
       ys[i] = yOf(j);
     }
-    const scene = new Scene({ defaultRange: 2 });
+    const scene = new Scene({ index, defaultRange: 2 });
     scene.addMany(ids, xs, ys);
     expect(scene.size).toBe(n);
     const sees = (a: number, b: number): boolean => a !== b && Math.abs(a - b) <= 2 && Math.abs(yOf(a) - yOf(b)) <= 2;
@@ -48,7 +48,7 @@ describe('Scene at scale', () => {
     const ids = Int32Array.from({ length: n }, (_, i) => i);
     const xs = Float64Array.from({ length: n }, () => random() * 10_000);
     const ys = Float64Array.from({ length: n }, () => random() * 10_000);
-    const scene = new Scene({ defaultRange: 50 });
+    const scene = new Scene({ index, defaultRange: 50 });
     scene.addMany(ids, xs, ys);
     scene.drainArray();
     expect(scene.memoryBytes).toBeGreaterThan(0);
@@ -57,7 +57,7 @@ describe('Scene at scale', () => {
   });
 
   it('runs several wasm scenes side by side in one module, each matching its js twin', () => {
-    const pairs = [1, 2, 3].map(() => [new Scene({ defaultRange: 3 }), new Scene({ backend: 'js', defaultRange: 3 })]);
+    const pairs = [1, 2, 3].map(() => [new Scene({ index, defaultRange: 3 }), new Scene({ backend: 'js', index, defaultRange: 3 })]);
     let seed = 99;
     const random = (): number => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;

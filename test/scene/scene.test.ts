@@ -5,15 +5,17 @@ import { normalize } from './oracle.js';
 beforeAll(() => init());
 
 const backends = ['wasm', 'js'] as const;
+/** Every backend with every index: the facts below hold for each. */
+const cores = backends.flatMap((backend) => (['grid', 'lists'] as const).map((index) => [backend, index] as const));
 
 /** Shorthand for an expected event multiset: 'enter 1 2' means 1 starts seeing 2. */
 const facts = (...lines: string[]): string[] => [...lines].sort();
 const drained = (scene: Scene): string[] => normalize(scene.drain());
 
-describe.each(backends)('Scene (%s): the seed worked examples', (backend) => {
+describe.each(cores)('Scene (%s, %s index): the seed worked examples', (backend, index) => {
   it('d(3,3) with range 2 sees a, b, c, e and not f; after moving to (4,4) it sees b, e, f; removed, nobody sees it', () => {
     const [a, b, c, d, e, f] = [1, 2, 3, 4, 5, 6];
-    const scene = new Scene({ backend, defaultRange: 2 });
+    const scene = new Scene({ backend, index, defaultRange: 2 });
     scene.add(a, 1, 5);
     scene.add(f, 6, 6);
     scene.add(c, 3, 1);
@@ -37,7 +39,7 @@ describe.each(backends)('Scene (%s): the seed worked examples', (backend) => {
   });
 
   it('the seed event script: exact events after each step', () => {
-    const scene = new Scene({ backend, defaultRange: 2 });
+    const scene = new Scene({ backend, index, defaultRange: 2 });
     scene.add(1, 1, 5);
     expect(drained(scene)).toEqual([]);
     scene.add(2, 2, 2);
@@ -73,9 +75,9 @@ describe.each(backends)('Scene (%s): the seed worked examples', (backend) => {
   });
 });
 
-describe.each(backends)('Scene (%s): semantics', (backend) => {
+describe.each(cores)('Scene (%s, %s index): semantics', (backend, index) => {
   it('keeps order when an entity moves below the smallest x and y (the seed backward walk never checked the head)', () => {
-    const scene = new Scene({ backend, defaultRange: 2 });
+    const scene = new Scene({ backend, index, defaultRange: 2 });
     scene.add(1, 5, 5);
     scene.add(2, 6, 5);
     scene.add(3, 7, 5);
@@ -97,7 +99,7 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
   });
 
   it('sees asymmetrically when ranges differ', () => {
-    const scene = new Scene({ backend });
+    const scene = new Scene({ backend, index });
     scene.add(1, 0, 0, 10);
     scene.add(2, 5, 0, 1);
     expect(drained(scene)).toEqual(facts('enter 1 2'));
@@ -111,7 +113,7 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
   });
 
   it('uses per-axis half-extents', () => {
-    const scene = new Scene({ backend });
+    const scene = new Scene({ backend, index });
     scene.add(1, 0, 0, { x: 10, y: 1 });
     scene.add(2, 9, 0, null);
     scene.add(3, 0, 2, null);
@@ -122,7 +124,7 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
   });
 
   it('treats null ranges as markers: seen, watching nothing', () => {
-    const scene = new Scene({ backend, defaultRange: 5 });
+    const scene = new Scene({ backend, index, defaultRange: 5 });
     scene.add(1, 0, 0, null);
     scene.add(2, 1, 1);
     expect(drained(scene)).toEqual(facts('enter 2 1'));
@@ -140,7 +142,7 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
 
   it('counts an entity exactly on the box edge as inside, whatever the arrival order', () => {
     for (const order of [[1, 2, 3], [3, 2, 1], [2, 3, 1]]) {
-      const scene = new Scene({ backend, defaultRange: 2 });
+      const scene = new Scene({ backend, index, defaultRange: 2 });
       const at: Record<number, [number, number]> = { 1: [0, 0], 2: [2, -2], 3: [-2, 2] };
       for (const id of order) scene.add(id, ...at[id]);
       expect(scene.query(1)).toEqual([2, 3]);
@@ -152,7 +154,7 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
   });
 
   it('coincident entities see each other; range 0 sees exactly its own point', () => {
-    const scene = new Scene({ backend });
+    const scene = new Scene({ backend, index });
     scene.add(1, 3, 3, 0);
     scene.add(2, 3, 3, 0);
     scene.add(3, 3, 3.5, 0);
@@ -161,7 +163,7 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
   });
 
   it('gives one enter or leave per pair on a diagonal move across a box corner', () => {
-    const scene = new Scene({ backend, defaultRange: 2 });
+    const scene = new Scene({ backend, index, defaultRange: 2 });
     scene.add(1, 0, 0);
     scene.add(2, 3, 3);
     scene.drain();
@@ -174,7 +176,7 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
   });
 
   it('reports no event for a move to the current position, and teleports like walks', () => {
-    const scene = new Scene({ backend, defaultRange: 2 });
+    const scene = new Scene({ backend, index, defaultRange: 2 });
     scene.add(1, 0, 0);
     scene.add(2, 1, 0);
     scene.add(3, 1000, 1000);
@@ -188,7 +190,7 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
   });
 
   it('works in 3-D, with z in view boxes and in queryBox', () => {
-    const scene = new Scene({ backend, dimensions: 3, defaultRange: 2 });
+    const scene = new Scene({ backend, index, dimensions: 3, defaultRange: 2 });
     scene.add3(1, 0, 0, 0);
     scene.add3(2, 1, 1, 5);
     scene.add3(3, 1, 1, 2, { x: 1, y: 1, z: 3 });
@@ -201,7 +203,7 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
   });
 
   it('reports positions, size, has; drainArray gives the flat form; clear empties', () => {
-    const scene = new Scene({ backend, defaultRange: 2 });
+    const scene = new Scene({ backend, index, defaultRange: 2 });
     scene.add(7, -3.25, 4);
     scene.add(8, -2, 4);
     expect(scene.position(7)).toEqual({ x: -3.25, y: 4, z: 0 });
@@ -226,8 +228,8 @@ describe.each(backends)('Scene (%s): semantics', (backend) => {
   });
 
   it('moveMany and addMany give the events of as many single calls', () => {
-    const batch = new Scene({ backend, defaultRange: 2 });
-    const single = new Scene({ backend, defaultRange: 2 });
+    const batch = new Scene({ backend, index, defaultRange: 2 });
+    const single = new Scene({ backend, index, defaultRange: 2 });
     const ids = Int32Array.from([1, 2, 3, 4]);
     const xs = Float64Array.from([0, 1, 5, 6]);
     const ys = Float64Array.from([0, 1, 5, 9]);

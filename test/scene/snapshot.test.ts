@@ -157,7 +157,7 @@ describe('Scene snapshots (wasm and js, lists and grid)', () => {
 
 /** A 2-D lists scene of two entities; the byte offsets below follow its layout (docs in src/scene/snapshot.ts). */
 function sample(): Uint8Array {
-  const scene = new Scene({ backend: 'js' });
+  const scene = new Scene({ backend: 'js', index: 'lists' });
   scene.add(4, 1, 2, 3);
   scene.add(9, -1, 0, { x: 1, y: 2 });
   return scene.toBuffer();

@@ -3,15 +3,21 @@
 //
 // 'split': a leaf over capacity splits into four quadrants; items live only in
 // leaves, in every leaf their closed rect touches. Each node has an extended
-// region whose sides on the root's border are infinite (items outside the
-// bounds land in border leaves). The half-open extended regions of the leaves
-// partition the plane, so a hit or a pair is reported only by the leaf owning
-// the min corner of the intersection: exactly once, with no set of seen ids.
-// A leaf that overflows, and a tree receiving a batch at least its size, is
-// built top-down in one go (fill), partitioning items by quadrant.
+// region whose sides on the root's border are infinite. The half-open
+// extended regions of the leaves partition the plane, so a hit or a pair is
+// reported only by the leaf owning the min corner of the intersection:
+// exactly once, with no set of seen ids. A leaf that overflows, and a tree
+// receiving a batch at least its size, is built top-down in one go (fill),
+// partitioning items by quadrant. Four sibling leaves that together hold at
+// most half the capacity merge back into their parent.
 //
 // 'fixed': pre-split to `levels` levels; an item lives in the deepest node
 // whose loose region (the node grown by half its size per side) contains it.
+//
+// The root's exact region is the area (area.ts): it holds every item, grows
+// by doubling towards an item beyond it (the tree is then rebuilt), and with
+// no bounds is picked once the items outnumber the capacity. Each doubling
+// adds a level to the split depth limit.
 //
 // Items are addressed by dense slots chosen by the caller. Each item's exact
 // rect, id and home node are stored once, in an item table indexed by slot; a
@@ -19,73 +25,9 @@
 // rect touches, so they are found again by a descent from the nearest ancestor
 // holding it: no per-entry back references are kept.
 
+import type { Box, QuadTreeBackend, QuadTreeMode, QuadTreeSettings, SegmentHits } from '../backend.js';
+import { Area } from './area.js';
 import { RankHeap } from './rank-heap.js';
-
-/** What the QuadTree facade needs from a backend. Slots are dense, chosen by the facade. */
-export interface QuadTreeCore {
-  insert(slot: number, id: number, minX: number, minY: number, maxX: number, maxY: number): void;
-  update(slot: number, minX: number, minY: number, maxX: number, maxY: number): void;
-  /** insert for each i: slots[i], ids[i], rects[4i..4i+3]; in array order. */
-  insertMany(slots: Int32Array, ids: Int32Array, rects: Float64Array): void;
-  /** update for each i: slots[i] to rects[4i..4i+3]; in array order. */
-  updateMany(slots: Int32Array, rects: Float64Array): void;
-  remove(slot: number): void;
-  clear(): void;
-  setBounds(minX: number, minY: number, maxX: number, maxY: number): void;
-  setCapacity(capacity: number): void;
-  /**
-   * Ids of the items meeting the closed box, in traversal order (a fresh
-   * array). With a limit, the traversal stops once it has that many: the
-   * result is then a prefix of the full answer, at least `limit` long
-   * unless that is all there is.
-   */
-  query(minX: number, minY: number, maxX: number, maxY: number, limit?: number): Int32Array;
-  /** Every intersecting pair once as [smaller id, larger id] (a fresh flat array). */
-  pairs(): Int32Array;
-  /** Exact regions of the cells, flat [minX, minY, maxX, maxY, ...] in node order: split, every leaf; fixed, the root and every node holding items. */
-  cells(): Float64Array;
-  /**
-   * The ids of the k items nearest to (x, y), nearest first: by squared
-   * distance from the point to the closed rect (0 inside), then by id; only
-   * items at squared distance <= maxSquared. A fresh array.
-   */
-  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array;
-  /** Ids of the items at squared distance <= r2 from (x, y), each once, in traversal order (a fresh array). */
-  within(x: number, y: number, r2: number): Int32Array;
-  /**
-   * The items the closed segment meets, each with its entry parameter (see
-   * segmentEntry): in traversal order, an item possibly more than once. With
-   * `first`, only the item of smallest (t, id), or nothing.
-   */
-  segment(x0: number, y0: number, x1: number, y1: number, first: boolean): SegmentHits;
-  /** The rects of the given slots, flat [minX, minY, maxX, maxY, ...] (a fresh array). */
-  rectsOf(slots: Int32Array): Float64Array;
-  /** The bounds and the level option (maxDepth in split mode, depth in fixed mode) the tree is built with. */
-  settings(): QuadTreeSettings;
-  /** Levels in use (split) or pre-split levels (fixed); a lone root is 1. */
-  readonly levels: number;
-  /** Bytes held by the structure's arrays (the output buffer excluded). */
-  readonly bytes: number;
-  dispose(): void;
-}
-
-/** How a {@link QuadTree} lays out its items: 'split' (capacity-split, data in leaves) or 'fixed' (pre-split, each item in one node). */
-export type QuadTreeMode = 'split' | 'fixed';
-
-/** Items met by a segment and their entry parameters: ids[i] is entered at ts[i]. */
-export interface SegmentHits {
-  ids: Int32Array;
-  ts: Float64Array;
-}
-
-/** What a tree is built with, besides capacity and mode. */
-export interface QuadTreeSettings {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-  levels: number;
-}
 
 /** Squared distance from (x, y) to the closed rect; 0 inside. Infinite sides are fine: the point is finite. */
 export function squaredDistance(x: number, y: number, x0: number, y0: number, x1: number, y1: number): number {
@@ -123,6 +65,7 @@ export function segmentEntry(sx: number, sy: number, dx: number, dy: number, x0:
 const NF = 8;
 const X0 = 0, Y0 = 1, X1 = 2, Y1 = 3, EX0 = 4, EY0 = 5, EX1 = 6, EY1 = 7;
 const NI = 6;
+// PARENT: in a free block's first node, the next free block or -1. LEVEL: -1 in a free block.
 // AUX: split, the count at which a blocked leaf retries; fixed, items in the subtree.
 // HOME: split, entries [0, HOME) are the leaf's own (it holds their min corner).
 const CHILD = 0, PARENT = 1, LEVEL = 2, COUNT = 3, AUX = 4, HOME = 5;
@@ -200,19 +143,21 @@ function sharePoint(r: Records): boolean {
   return hiX0 <= loX1 && hiY0 <= loY1;
 }
 
-export class ReferenceQuadTree implements QuadTreeCore {
+export class ReferenceQuadTree implements QuadTreeBackend {
   private readonly split: boolean;
   private capacity: number;
   private readonly maxLevels: number;
-  private bounds: [number, number, number, number];
+  /** The region the root covers, its bounds and how it grows. */
+  private readonly area: Area;
   private size = 0;
-  levels = 1;
 
   // Nodes: regions and fields, and each node's entries (slots; COUNT of them are in use).
   private nodeF = new Float64Array(16 * NF);
   private nodeI = new Int32Array(16 * NI);
   private entries: Int32Array<ArrayBuffer>[] = [];
   private nodeCount = 0;
+  /** First node of the last freed block of four siblings (a merge frees them), or -1. */
+  private freeBlock = -1;
 
   // The item table, by slot: id (-1 when free), rect (4 coordinates), home
   // node (split: the leaf owning the rect's min corner; fixed: the node holding it).
@@ -231,12 +176,18 @@ export class ReferenceQuadTree implements QuadTreeCore {
   private bestT = Infinity;
   private bestId = -1;
 
-  constructor(minX: number, minY: number, maxX: number, maxY: number, capacity: number, maxLevels: number, mode: QuadTreeMode) {
+  constructor(bounds: Box | null, capacity: number, maxLevels: number, mode: QuadTreeMode) {
     this.split = mode === 'split';
     this.capacity = capacity;
     this.maxLevels = maxLevels;
-    this.bounds = [minX, minY, maxX, maxY];
+    this.area = new Area(bounds);
     this.resetNodes();
+  }
+
+  get levels(): number {
+    let deepest = 0;
+    for (let n = 0; n < this.nodeCount; n++) deepest = Math.max(deepest, this.nodeI[n * NI + LEVEL]);
+    return deepest + 1;
   }
 
   get bytes(): number {
@@ -271,12 +222,17 @@ export class ReferenceQuadTree implements QuadTreeCore {
     this.entries[n] = EMPTY;
   }
 
-  /** Appends the four children of n (quadrant q: bit 0 right, bit 1 top); returns the first index. */
+  /** Adds the four children of n (quadrant q: bit 0 right, bit 1 top), in the last freed block or appended; returns the first index. */
   private addChildren(n: number): number {
-    const first = this.nodeCount;
-    this.nodeCount += 4;
-    this.nodeF = growF64(this.nodeF, this.nodeCount * NF);
-    this.nodeI = growI32(this.nodeI, this.nodeCount * NI);
+    let first = this.freeBlock;
+    if (first >= 0) {
+      this.freeBlock = this.nodeI[first * NI + PARENT];
+    } else {
+      first = this.nodeCount;
+      this.nodeCount += 4;
+      this.nodeF = growF64(this.nodeF, this.nodeCount * NF);
+      this.nodeI = growI32(this.nodeI, this.nodeCount * NI);
+    }
     const f = this.nodeF;
     const b = n * NF;
     const [x0, y0, x1, y1] = [f[b + X0], f[b + Y0], f[b + X1], f[b + Y1]];
@@ -310,18 +266,18 @@ export class ReferenceQuadTree implements QuadTreeCore {
       this.initNode(first + q, n, level, [cx0, cy0, cx1, cy1, ex0, ey0, ex1, ey1]);
     }
     this.nodeI[n * NI + CHILD] = first;
-    if (level + 1 > this.levels) this.levels = level + 1;
     return first;
   }
 
-  /** Drops every node, keeping the item table; rebuilds the root (and the fixed pre-split). */
+  /** Drops every node, keeping the item table; rebuilds the root over the area (the whole plane before there is one) and the fixed pre-split. */
   private resetNodes(): void {
     this.nodeCount = 1;
-    this.levels = 1;
+    this.freeBlock = -1;
     this.entries = [];
-    const [minX, minY, maxX, maxY] = this.bounds;
-    this.initNode(0, -1, 0, [minX, minY, maxX, maxY, -Infinity, -Infinity, Infinity, Infinity]);
-    if (!this.split) {
+    const a = this.area;
+    const exact = a.covered ? [a.minX, a.minY, a.maxX, a.maxY] : [-Infinity, -Infinity, Infinity, Infinity];
+    this.initNode(0, -1, 0, [...exact, -Infinity, -Infinity, Infinity, Infinity]);
+    if (!this.split && a.covered) {
       // Children are appended breadth first, so each level is split after the one above.
       for (let n = 0; n < this.nodeCount; n++) {
         if (this.nodeI[n * NI + LEVEL] + 1 < this.maxLevels) this.addChildren(n);
@@ -418,7 +374,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
     }
   }
 
-  /** Takes slot out of every leaf below n its rect touches. */
+  /** Takes slot out of every leaf below n its rect touches, merging the siblings it leaves with few enough items on the way back up. */
   private splitDetach(n: number, slot: number, x0: number, y0: number, x1: number, y1: number): void {
     const child = this.nodeI[n * NI + CHILD];
     if (child < 0) {
@@ -427,6 +383,62 @@ export class ReferenceQuadTree implements QuadTreeCore {
     }
     for (let c = child; c < child + 4; c++) {
       if (this.touches(c, x0, y0, x1, y1)) this.splitDetach(c, slot, x0, y0, x1, y1);
+    }
+    this.tryMerge(n);
+  }
+
+  /**
+   * Merges the four children of n back into n when they are leaves holding,
+   * together, at most half the capacity: half, so that a merged leaf is far
+   * from splitting again. Returns whether it merged. The merged list keeps
+   * n's own entries (own in exactly one child) first; an item met in several
+   * children is listed once, from the first child it touches.
+   */
+  private tryMerge(n: number): boolean {
+    const ni = this.nodeI;
+    const first = ni[n * NI + CHILD];
+    if (first < 0) return false;
+    const limit = this.capacity >> 1;
+    let own = 0;
+    for (let c = first; c < first + 4; c++) {
+      if (ni[c * NI + CHILD] >= 0) return false;
+      own += ni[c * NI + HOME];
+    }
+    if (own > limit) return false;
+    const merged: number[] = [];
+    for (let c = first; c < first + 4; c++) merged.push(...this.entries[c].subarray(0, ni[c * NI + HOME]));
+    for (let c = first; c < first + 4; c++) {
+      const list = this.entries[c];
+      for (let i = ni[c * NI + HOME]; i < ni[c * NI + COUNT]; i++) {
+        const [x0, y0, x1, y1] = this.rectOf(list[i]);
+        if (this.owns(n, x0, y0) || this.touchesBefore(first, c, x0, y0, x1, y1)) continue;
+        if (merged.length === limit) return false;
+        merged.push(list[i]);
+      }
+    }
+    for (let c = first; c < first + 4; c++) this.initNode(c, -1, -1, [0, 0, 0, 0, 0, 0, 0, 0]);
+    ni[first * NI + PARENT] = this.freeBlock;
+    this.freeBlock = first;
+    for (let i = 0; i < own; i++) this.homes[merged[i]] = n;
+    this.entries[n] = Int32Array.from(merged);
+    ni[n * NI + CHILD] = -1;
+    ni[n * NI + COUNT] = merged.length;
+    ni[n * NI + HOME] = own;
+    ni[n * NI + AUX] = 0;
+    return true;
+  }
+
+  /** Whether the rect touches one of the siblings first..c - 1. */
+  private touchesBefore(first: number, c: number, x0: number, y0: number, x1: number, y1: number): boolean {
+    for (let b = first; b < c; b++) if (this.touches(b, x0, y0, x1, y1)) return true;
+    return false;
+  }
+
+  /** After a removal below holder n: once n is a leaf its parent may merge, and so on up. */
+  private mergeUp(n: number): void {
+    while (n > 0 && this.nodeI[n * NI + CHILD] < 0) {
+      n = this.nodeI[n * NI + PARENT];
+      if (!this.tryMerge(n)) return;
     }
   }
 
@@ -439,7 +451,9 @@ export class ReferenceQuadTree implements QuadTreeCore {
   /** Splits leaf n when over capacity, below the depth limit and when splitting pays (see shouldSplit). */
   private maybeSplit(n: number): void {
     const count = this.nodeI[n * NI + COUNT];
-    if (count <= this.capacity) return;
+    // The cheap reasons not to split first: a leaf at the depth limit or
+    // blocked until it doubles would otherwise gather its items on every insert.
+    if (!this.mayDeepen(n, count)) return;
     const recs = this.gatherRecords(this.entries[n].subarray(0, count));
     const quads = this.planRecords(n, recs);
     if (!this.shouldSplit(n, recs, quads)) return;
@@ -477,7 +491,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
    */
   private shouldSplit(n: number, recs: Records, quads: number[]): boolean {
     const ni = this.nodeI, count = recs.count;
-    if (count <= this.capacity || count < ni[n * NI + AUX] || ni[n * NI + LEVEL] + 1 >= this.maxLevels) return false;
+    if (!this.mayDeepen(n, count)) return false;
     const copies = quads[0] + quads[1] + quads[2] + quads[3];
     const crowded = Math.max(...quads) === count;
     if (copies >= SPLIT_COPIES * count || (crowded && sharePoint(recs))) {
@@ -485,6 +499,16 @@ export class ReferenceQuadTree implements QuadTreeCore {
       return false;
     }
     return true;
+  }
+
+  /**
+   * Whether node n, holding count entries, is one splitting may be worth a
+   * look for: over capacity, not blocked (see shouldSplit), above the depth
+   * limit (each doubling of the area adds a level), and with an area.
+   */
+  private mayDeepen(n: number, count: number): boolean {
+    const ni = this.nodeI;
+    return count > this.capacity && count >= ni[n * NI + AUX] && ni[n * NI + LEVEL] + 1 < this.maxLevels + this.area.growth && this.area.covered;
   }
 
   /**
@@ -799,20 +823,82 @@ export class ReferenceQuadTree implements QuadTreeCore {
     for (const slot of slots) this.place(slot);
   }
 
+  /** Rebuilds every node from the item table (after the area changed). */
+  private rebuild(): void {
+    this.rebuildWith(this.allSlots(0));
+  }
+
+  /** The bounding box of the given slots' rects (inverted, +Infinity to -Infinity, for none). */
+  private boxOf(slots: Int32Array): Box {
+    const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
+    const r = this.rects;
+    // Strict comparisons, as the wasm core makes them: of equal values (0 and -0) the first is kept.
+    for (const slot of slots) {
+      if (r[slot * 4] < box[0]) box[0] = r[slot * 4];
+      if (r[slot * 4 + 1] < box[1]) box[1] = r[slot * 4 + 1];
+      if (r[slot * 4 + 2] > box[2]) box[2] = r[slot * 4 + 2];
+      if (r[slot * 4 + 3] > box[3]) box[3] = r[slot * 4 + 3];
+    }
+    return box;
+  }
+
+  /**
+   * A tree with no area yet: once its items outnumber the capacity (and do
+   * not all share one point) it takes the square around them and is rebuilt
+   * over it. Returns whether it was.
+   */
+  private settle(): boolean {
+    const area = this.area;
+    if (area.covered || this.size <= this.capacity || this.size < area.retryAt) return false;
+    const slots = this.allSlots(0);
+    if (!area.fit(this.boxOf(slots), this.size, this.capacity)) return false;
+    this.rebuildWith(slots);
+    return true;
+  }
+
+  /**
+   * The tree as new: its area back to the bounds (or none) and every array
+   * given back, so an emptied tree holds what a fresh one does.
+   */
+  private empty(): void {
+    this.nodeF = new Float64Array(16 * NF);
+    this.nodeI = new Int32Array(16 * NI);
+    this.ids = new Int32Array(0);
+    this.rects = new Float64Array(0);
+    this.homes = new Int32Array(0);
+    this.out = new Int32Array(64);
+    this.area.restart();
+    this.resetNodes();
+  }
+
+  /** Inserts an item; one beyond the area grows it and rebuilds the tree over it. */
   insert(slot: number, id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.reserveItems(slot);
     this.ids[slot] = id;
     this.storeRect(slot, minX, minY, maxX, maxY);
     this.size++;
+    if (this.area.covered && !this.area.holds(minX, minY, maxX, maxY)) {
+      this.area.cover(minX, minY, maxX, maxY);
+      this.rebuild();
+      return;
+    }
     this.place(slot);
+    this.settle();
   }
 
+  /** Moves an item; a move beyond the area grows it and rebuilds the tree over it. */
   update(slot: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    if (this.area.covered && !this.area.holds(minX, minY, maxX, maxY)) {
+      this.storeRect(slot, minX, minY, maxX, maxY);
+      this.area.cover(minX, minY, maxX, maxY);
+      this.rebuild();
+      return;
+    }
     if (this.split) this.splitUpdate(slot, minX, minY, maxX, maxY);
     else this.fixedUpdate(slot, minX, minY, maxX, maxY);
   }
 
-  /** A split tree receiving at least as many items as it holds is rebuilt in bulk: its items in slot order, then the batch in order. */
+  /** A split tree receiving at least as many items as it holds is rebuilt in bulk: its items in slot order, then the batch in order, over an area fitted to them all. */
   insertMany(slots: Int32Array, ids: Int32Array, rects: Float64Array): void {
     const count = slots.length;
     if (this.split && count > 0 && count >= this.size) {
@@ -826,6 +912,7 @@ export class ReferenceQuadTree implements QuadTreeCore {
         this.rects.set(rects.subarray(i * 4, i * 4 + 4), slots[i] * 4);
       }
       this.size += count;
+      this.area.fit(this.boxOf(all), this.size, this.capacity);
       this.rebuildWith(all);
       return;
     }
@@ -836,33 +923,40 @@ export class ReferenceQuadTree implements QuadTreeCore {
     for (let i = 0; i < slots.length; i++) this.update(slots[i], rects[i * 4], rects[i * 4 + 1], rects[i * 4 + 2], rects[i * 4 + 3]);
   }
 
+  /** Removes an item; siblings left with few items merge, and the last removal leaves the tree as new. */
   remove(slot: number): void {
     if (this.split) {
       const [x0, y0, x1, y1] = this.rectOf(slot);
-      this.splitDetach(this.holder(this.homes[slot], x0, y0, x1, y1), slot, x0, y0, x1, y1);
+      const n = this.holder(this.homes[slot], x0, y0, x1, y1);
+      this.splitDetach(n, slot, x0, y0, x1, y1);
+      this.mergeUp(n);
     } else {
       this.fixedDetach(slot);
     }
     this.ids[slot] = -1;
-    this.size--;
+    if (--this.size === 0) this.empty();
   }
 
+  /** Removes every item, keeping the item table's room for the next fill; the area goes back to the bounds (or none). */
   clear(): void {
     this.ids.fill(-1);
     this.size = 0;
+    this.area.restart();
     this.resetNodes();
   }
 
-  setBounds(minX: number, minY: number, maxX: number, maxY: number): void {
-    this.bounds = [minX, minY, maxX, maxY];
-    this.rebuildWith(this.allSlots(0));
+  setBounds(bounds: Box | null): void {
+    this.area.setBounds(bounds);
+    const slots = this.allSlots(0);
+    this.area.fit(this.boxOf(slots), this.size, this.capacity);
+    this.rebuildWith(slots);
   }
 
-  /** Lowering the capacity of a split tree rebuilds it; raising it only affects later splits. */
+  /** Lowering the capacity of a split tree rebuilds it; raising it only affects later splits. A tree with no area yet may now pick one. */
   setCapacity(capacity: number): void {
     const lower = capacity < this.capacity;
     this.capacity = capacity;
-    if (lower && this.split) this.rebuildWith(this.allSlots(0));
+    if (!this.settle() && lower && this.split) this.rebuild();
   }
 
   query(minX: number, minY: number, maxX: number, maxY: number, limit = Infinity): Int32Array {
@@ -1027,13 +1121,13 @@ export class ReferenceQuadTree implements QuadTreeCore {
   }
 
   settings(): QuadTreeSettings {
-    const [minX, minY, maxX, maxY] = this.bounds;
-    return { minX, minY, maxX, maxY, levels: this.maxLevels };
+    return { bounds: this.area.bounds, levels: this.maxLevels };
   }
 
-  /** A node drawn as a cell: in split mode every leaf (their regions tile the bounds); in fixed mode the root and every node holding items. */
+  /** A node drawn as a cell: in split mode every leaf (their regions tile the area), never a node of a free block; in fixed mode the root and every node holding items. */
   private isCell(n: number): boolean {
-    return this.split ? this.nodeI[n * NI + CHILD] < 0 : n === 0 || this.nodeI[n * NI + COUNT] > 0;
+    const ni = this.nodeI;
+    return this.split ? ni[n * NI + CHILD] < 0 && ni[n * NI + LEVEL] >= 0 : n === 0 || ni[n * NI + COUNT] > 0;
   }
 
   dispose(): void {

@@ -642,7 +642,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
   }
 
   /** Judges the step set in o, n, oldR, newR at every level that holds entities. */
-  private step(): void {
+  private judgeStep(): void {
     for (const l of this.active) {
       const lv = this.levels[l];
       this.visitRegions(lv, this.region(lv, this.o, this.oldR, true, this.rectA), this.region(lv, this.n, this.newR, true, this.rectB));
@@ -778,7 +778,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     this.o.fill(NaN);
     this.oldR.fill(NaN);
     this.begin(Visit.Step, slot, false);
-    this.step();
+    this.judgeStep();
     this.uncountOld();
     this.chooseCellSize(this.slotLevel[slot]);
   }
@@ -797,7 +797,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     this.keepShape();
     this.relocate(slot, n);
     this.begin(Visit.Step, slot, this.moveEvents);
-    this.step();
+    this.judgeStep();
   }
 
   /** Moves slot s's record to position p: in place when the cell stays, else to the new cell. */
@@ -829,7 +829,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     this.n.fill(NaN);
     this.newR.fill(NaN);
     this.begin(Visit.Step, slot, false);
-    this.step();
+    this.judgeStep();
     this.uncountOld();
   }
 
@@ -848,7 +848,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     this.unplace(slot);
     this.place(slot, this.rangeLevel(), this.n, this.newR);
     this.begin(Visit.Step, slot, false);
-    this.step();
+    this.judgeStep();
     this.uncountOld();
     this.chooseCellSize(this.slotLevel[slot]);
   }
@@ -863,7 +863,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     this.nSees = sees;
     this.setShape(slot);
     this.begin(Visit.Step, slot, false);
-    this.step();
+    this.judgeStep();
     this.uncountOld();
   }
 

@@ -1,8 +1,0 @@
-// The module's exports, nothing else.
-export * from './memory';
-export * from './probe';
-export * from './graph/exports';
-export * from './gridmap/exports';
-export * from './quadtree/quadtree';
-export * from './scene/lists';
-export * from './scene/grid';

@@ -1,0 +1,25 @@
+// Compiles each wasm module with asc, one after another: a module per concept
+// (each entry is assembly/<concept>/exports.ts and the module its own linear
+// memory) and the probe module the tests and the boundary benchmark load.
+// Writes build/<name>.wasm with asc's raw bindings (build/<name>.js, .d.ts);
+// with --debug, build/<name>.debug.wasm with assertions and a source map.
+// Settings common to all modules are in asconfig.json.
+import asc from 'assemblyscript/asc';
+
+const modules = {
+  scene: 'assembly/scene/exports.ts',
+  quadtree: 'assembly/quadtree/exports.ts',
+  graph: 'assembly/graph/exports.ts',
+  gridmap: 'assembly/gridmap/exports.ts',
+  probe: 'assembly/probe.ts',
+};
+
+const debug = process.argv.includes('--debug');
+for (const [name, entry] of Object.entries(modules)) {
+  const outFile = `build/${name}${debug ? '.debug' : ''}.wasm`;
+  const { error, stderr } = await asc.main([entry, '--target', debug ? 'debug' : 'release', '--outFile', outFile]);
+  if (error !== null) {
+    process.stderr.write(stderr.toString());
+    throw new Error(`asc failed on ${entry}: ${error.message}`);
+  }
+}

@@ -1,0 +1,137 @@
+// The bytes of a StaticQuadTree: one block that is at once the index both
+// backends search and its snapshot (the layout is drawn in
+// assembly/quadtree/static.ts). This file names the layout for the
+// TypeScript side and checks bytes handed to StaticQuadTree.fromBuffer
+// before they are searched: a block that passes holds exactly the node
+// structure a build of its item count makes, so no search can leave it.
+import { SpatialError } from '../core/errors.js';
+
+export const MAGIC = 0x53514b53; // 'SKQS', little-endian
+export const VERSION = 1;
+export const HEADER_BYTES = 32;
+export const CHECKSUM_AT = 12;
+export const NODE_SIZE = 16;
+const LENGTH_AT = 8;
+const COUNT_AT = 16;
+const NODES_AT = 20;
+const NODE_SIZE_AT = 24;
+
+/** Where the parts of a block of n items and m nodes start, in bytes. */
+export interface BlockParts {
+  n: number;
+  m: number;
+  /** n + m boxes of 4 f64: items in tree order, then nodes, root last. */
+  boxes: number;
+  /** n i32: item ids in tree order. */
+  ids: number;
+  /** m i32 each: node j's children are the boxes [firsts[j], ends[j]). */
+  firsts: number;
+  ends: number;
+  /** The block's length. */
+  bytes: number;
+}
+
+/** Nodes above n items: ceil(n / NODE_SIZE) leaves, then each level grouped again, up to one root. */
+export function nodeCount(n: number): number {
+  if (n === 0) return 0;
+  let m = 0, level = n;
+  do {
+    level = Math.ceil(level / NODE_SIZE);
+    m += level;
+  } while (level > 1);
+  return m;
+}
+
+export function blockParts(n: number, m: number): BlockParts {
+  const boxes = HEADER_BYTES;
+  const ids = boxes + (n + m) * 32;
+  const firsts = ids + n * 4;
+  const ends = firsts + m * 4;
+  return { n, m, boxes, ids, firsts, ends, bytes: (ends + m * 4 + 7) & ~7 };
+}
+
+/** Writes the header of a block of n items and m nodes (the checksum comes last, see sealBlock). */
+export function writeHeader(words: Uint32Array, n: number, m: number, bytes: number): void {
+  words[0] = MAGIC;
+  words[1] = VERSION;
+  words[LENGTH_AT / 4] = bytes;
+  words[COUNT_AT / 4] = n;
+  words[NODES_AT / 4] = m;
+  words[NODE_SIZE_AT / 4] = NODE_SIZE;
+}
+
+/**
+ * The checksum of a block: FNV-1a over its u32 words in four interleaved
+ * lanes (words 4, 8, ... in the first, 5, 9, ... in the second, and so on,
+ * a last odd pair in the first), which a CPU runs side by side; then FNV-1a
+ * of the header words before the checksum's own and the four lanes. The
+ * wasm core computes the same.
+ */
+export function blockChecksum(words: Uint32Array): number {
+  const prime = 0x01000193, length = words.length;
+  let h0 = 0x811c9dc5, h1 = h0, h2 = h0, h3 = h0;
+  let i = 4;
+  for (; i + 4 <= length; i += 4) {
+    h0 = Math.imul(h0 ^ words[i], prime);
+    h1 = Math.imul(h1 ^ words[i + 1], prime);
+    h2 = Math.imul(h2 ^ words[i + 2], prime);
+    h3 = Math.imul(h3 ^ words[i + 3], prime);
+  }
+  for (; i < length; i++) h0 = Math.imul(h0 ^ words[i], prime);
+  let hash = 0x811c9dc5;
+  for (const v of [words[0], words[1], words[2], h0, h1, h2, h3]) hash = Math.imul(hash ^ v, prime);
+  return hash >>> 0;
+}
+
+function invalid(message: string): SpatialError {
+  return new SpatialError('INVALID_SNAPSHOT', `StaticQuadTree snapshot ${message}`);
+}
+
+/**
+ * The parts of a block, after checking that bytes are one: INVALID_ARGUMENT
+ * for something other than a Uint8Array; INVALID_SNAPSHOT for another magic
+ * or version, a length other than the header says or the counts need, a
+ * checksum mismatch, a node structure other than a build's, or a negative id.
+ * `words` gives the block's bytes as aligned u32 words; `checksum` computes
+ * blockChecksum of them (the wasm core runs it where the block already lies).
+ */
+export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32Array, checksum = blockChecksum): BlockParts {
+  if (!(bytes instanceof Uint8Array)) throw new SpatialError('INVALID_ARGUMENT', 'a StaticQuadTree snapshot must be a Uint8Array');
+  if (bytes.length < HEADER_BYTES || bytes.length % 8 !== 0) throw invalid(`of ${bytes.length} bytes is not whole`);
+  const w = words(bytes);
+  if (w[0] !== MAGIC) throw invalid('has the wrong magic');
+  if (w[1] !== VERSION) throw invalid(`format version ${w[1] & 0xffff} is not supported (expected ${VERSION})`);
+  if (w[LENGTH_AT / 4] !== bytes.length) throw invalid(`is ${bytes.length} bytes, its header says ${w[LENGTH_AT / 4]}`);
+  const n = w[COUNT_AT / 4], m = w[NODES_AT / 4];
+  if (w[NODE_SIZE_AT / 4] !== NODE_SIZE || w[7] !== 0 || n > 0x7fffffff || m !== nodeCount(n)) throw invalid('has a header no build writes');
+  const parts = blockParts(n, m);
+  if (parts.bytes !== bytes.length) throw invalid(`of ${n} items needs ${parts.bytes} bytes, has ${bytes.length}`);
+  if (w[CHECKSUM_AT / 4] !== checksum(w)) throw invalid('checksum does not match its contents');
+  const ids = new Int32Array(w.buffer, w.byteOffset + parts.ids, n);
+  let signs = 0;
+  for (let i = 0; i < n; i++) signs |= ids[i];
+  if (signs < 0) throw invalid('holds a negative id');
+  const firsts = new Int32Array(w.buffer, w.byteOffset + parts.firsts, m);
+  const ends = new Int32Array(w.buffer, w.byteOffset + parts.ends, m);
+  let j = 0;
+  forEachNode(n, (first, end) => {
+    if (firsts[j] !== first || ends[j] !== end) throw invalid(`node ${j} does not have the children a build gives it`);
+    j++;
+  });
+  return parts;
+}
+
+/** Calls fn(first, end) for each node of a tree of n items, in block order: the children each node has. */
+export function forEachNode(n: number, fn: (first: number, end: number) => void): void {
+  if (n === 0) return;
+  let from = 0, count = n, node = n;
+  do {
+    const above = node;
+    for (let first = from; first < from + count; first += NODE_SIZE) {
+      fn(first, Math.min(first + NODE_SIZE, from + count));
+      node++;
+    }
+    from = above;
+    count = node - above;
+  } while (count > 1);
+}

@@ -1,0 +1,11 @@
+// Public exports of spatialkit/regions: a world cut into rectangular regions,
+// each simulated on its own with ghosts of its neighbours' entities, whose
+// events agree with a single Scene of the whole world.
+export { RegionLayout } from './layout.js';
+export type { RegionLayoutOptions, RegionRect, WorldBounds } from './layout.js';
+export { Region } from './region.js';
+export type { RegionOptions } from './region.js';
+export { RegionWorld } from './world.js';
+export { decodeGhostBatch, encodeGhostBatch } from './codec.js';
+export type { RegionWorldOptions, TickTraffic } from './world.js';
+export type { EntityOp, EntityState, GhostBatch, GhostEntity, GhostOp, GhostRecord, Handoff } from './messages.js';

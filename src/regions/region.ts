@@ -1,0 +1,405 @@
+// One region of a world cut into regions: a Scene of the entities it owns
+// plus ghosts of its neighbours' entities within the band, and the four
+// phases of a tick that keep it in step with its neighbours. The phases run
+// in every region before the next phase starts anywhere (a transport's
+// barrier, or RegionWorld in one process):
+//
+//   1. handOff      entities whose tick ends in another region leave, with
+//                   what they see; here they become ghosts
+//   2. receive      entities handed in arrive, at their start-of-tick place,
+//                   seeing what they saw (after a teleport, ghosts of what
+//                   they saw come along, and the owners learn it)
+//   3. ghostBatches one batch per neighbour: the tick's operations of every
+//                   owned entity in (or leaving) that neighbour's band
+//   4. step         own and ghost operations applied entity by entity in
+//                   ascending id; the drain is the tick's events
+//
+// Ascending id is the world's order of operations within a tick, so every
+// region replays, for the entities it holds, the sequence a single Scene of
+// the whole world would, and its events for owned watchers are that Scene's,
+// pair for pair, margins included. The events are each pair's net change
+// over the tick (a Scene's 'net' mode): a watcher that teleports into a
+// region arrives without the entities around its old place, so the order
+// of what it saw there within the tick is not known, only its outcome.
+// Ghosts are markers (they watch nothing), so each watcher's events come
+// from its owner alone.
+import { Scene, type SceneIndex, type Backend } from '../index.js';
+import type { RegionLayout, RegionRect } from './layout.js';
+import { MoveRun } from './move-run.js';
+import type { EntityOp, EntityState, GhostBatch, GhostOp, GhostRecord, Handoff } from './messages.js';
+
+/** Options of a {@link Region}'s Scene. */
+export interface RegionOptions {
+  /** The Scene backend: 'wasm' (default, needs init()) or 'js'. */
+  backend?: Backend;
+  /** The Scene index: 'lists' or 'grid'. */
+  index?: SceneIndex;
+  /** The grid index's cell side (see SceneOptions.cellSize); default: the layout's maxRange. */
+  cellSize?: number;
+  /** false: no move events (default true). */
+  moveEvents?: boolean;
+}
+
+/** An owned entity's state, as at the start of the tick. */
+interface Owned extends EntityState {
+  /** The other regions holding a ghost of it. */
+  holders: Set<number>;
+}
+
+/** Where an entity's operations of this tick leave it: alive or not, and where. */
+interface Outcome {
+  alive: boolean;
+  x: number;
+  y: number;
+}
+
+/** One region: its own entities, its ghosts, and the phases of a tick (see the file comment). */
+export class Region {
+  /** This region's id in the layout. */
+  readonly id: number;
+  /** This region's rectangle. */
+  readonly rect: RegionRect;
+  private readonly scene: Scene;
+  private readonly owned = new Map<number, Owned>();
+  /** Ghosts held here, by id: the layer each is on. */
+  private readonly ghosts = new Map<number, number>();
+  /** The current tick's operations on entities this region owns or will own, by id. */
+  private readonly ops = new Map<number, EntityOp[]>();
+  /** Holders of entities added this tick and not yet in `owned`. */
+  private readonly newHolders = new Map<number, Set<number>>();
+  private tickCount = 0;
+  /** Consecutive moves of the merged sequence, applied as one Scene.moveMany (the same events as one move after another). */
+  private readonly moves = new MoveRun();
+
+  /** An empty region of layout: region id's rectangle, its Scene made with options. */
+  constructor(
+    /** The layout this region is part of. */
+    readonly layout: RegionLayout,
+    id: number,
+    options: RegionOptions = {},
+  ) {
+    this.rect = layout.rect(id);
+    this.id = id;
+    const cellSize = options.cellSize ?? (layout.maxRange > 0 ? layout.maxRange : undefined);
+    this.scene = new Scene({ ...options, cellSize, dimensions: 2, events: 'net' });
+  }
+
+  /** Ticks completed. */
+  get ticks(): number {
+    return this.tickCount;
+  }
+
+  /** Number of entities this region owns. */
+  get ownedCount(): number {
+    return this.owned.size;
+  }
+
+  /** Number of ghosts this region holds. */
+  get ghostCount(): number {
+    return this.ghosts.size;
+  }
+
+  /** True when this region owns entity id. */
+  owns(id: number): boolean {
+    return this.owned.has(id);
+  }
+
+  /** The ids this region owns, ascending. */
+  ownedIds(): number[] {
+    return [...this.owned.keys()].sort((a, b) => a - b);
+  }
+
+  /** The ids of the ghosts this region holds, ascending. */
+  ghostIds(): number[] {
+    return [...this.ghosts.keys()].sort((a, b) => a - b);
+  }
+
+  /** What owned entity id sees now, ascending (ghosts included). */
+  query(id: number): number[] {
+    return this.scene.query(id);
+  }
+
+  /**
+   * Queues an operation of the current tick on entity id, which this region
+   * owns (or, for an add, which lies in it). The caller has checked it, as
+   * RegionWorld does.
+   */
+  submit(id: number, op: EntityOp): void {
+    const list = this.ops.get(id);
+    if (list === undefined) this.ops.set(id, [op]);
+    else list.push(op);
+  }
+
+  /** Phase 1: the hand-offs of the entities whose tick ends in another region; each becomes a ghost here. */
+  handOff(): Handoff[] {
+    const out: Handoff[] = [];
+    for (const [id, ops] of this.ops) {
+      const end = this.outcome(id, ops);
+      if (!end.alive || this.layout.contains(this.id, end.x, end.y)) continue;
+      const to = this.layout.regionAt(end.x, end.y);
+      const o = this.owned.get(id);
+      const holders = o === undefined ? new Set<number>() : new Set(o.holders).add(this.id);
+      holders.delete(to);
+      const seen = o === undefined ? [] : this.scene.query(id).map((t) => this.record(t));
+      out.push({
+        id,
+        from: this.id,
+        to,
+        tick: this.tickCount,
+        state: o === undefined ? null : { x: o.x, y: o.y, range: o.range, margin: o.margin, layer: o.layer, sees: o.sees },
+        seen,
+        far: seen.filter((t) => !this.layout.inBand(to, t.x, t.y)).map((t) => t.id),
+        holders: [...holders],
+        ops,
+      });
+    }
+    for (const h of out) {
+      this.ops.delete(h.id);
+      const o = this.owned.get(h.id);
+      if (o === undefined) continue;
+      this.scene.setRange(h.id, null);
+      this.owned.delete(h.id);
+      this.ghosts.set(h.id, o.layer);
+    }
+    return out;
+  }
+
+  /**
+   * Phase 2: takes the hand-offs addressed to this region. Each entity
+   * arrives where its tick started, sees again what it saw, and gets its
+   * operations of the tick. The events this makes (and those of phase 1)
+   * restate what is already known and are dropped. Hand-offs addressed
+   * elsewhere count only for their `far` ids that this region owns: their
+   * new owner holds ghosts of them now.
+   */
+  receive(handoffs: ReadonlyArray<Handoff>): void {
+    const mine = handoffs.filter((h) => h.to === this.id).sort((a, b) => a.id - b.id);
+    for (const h of mine) {
+      this.ops.set(h.id, h.ops);
+      if (h.state === null) {
+        this.newHolders.set(h.id, new Set(h.holders));
+        continue;
+      }
+      const s = h.state;
+      if (this.scene.has(h.id)) {
+        this.scene.setLayers(h.id, s.layer, s.sees);
+        this.scene.setRange(h.id, s.range, { margin: s.margin });
+        this.ghosts.delete(h.id);
+      } else {
+        this.scene.add(h.id, s.x, s.y, s.range, { layer: s.layer, sees: s.sees, margin: s.margin });
+      }
+      this.owned.set(h.id, { ...s, holders: new Set(h.holders) });
+    }
+    for (const h of mine) {
+      for (const t of h.seen) {
+        if (!this.scene.has(t.id)) {
+          this.scene.add(t.id, t.x, t.y, null, { layer: t.layer });
+          this.ghosts.set(t.id, t.layer);
+        }
+        this.scene.hold(h.id, t.id);
+      }
+    }
+    for (const h of handoffs) {
+      for (const id of h.far) if (h.to !== this.id && this.owned.has(id)) this.owned.get(id)!.holders.add(h.to);
+    }
+    this.scene.drainArray();
+  }
+
+  /**
+   * Phase 3: one batch for every neighbour (empty ones too, so a neighbour
+   * waiting for each knows the tick is whole), plus one for any other region
+   * still holding a ghost of an entity that teleported away.
+   */
+  ghostBatches(): GhostBatch[] {
+    const batches = new Map<number, GhostBatch>();
+    const batchFor = (to: number): GhostBatch => {
+      let b = batches.get(to);
+      if (b === undefined) batches.set(to, (b = { from: this.id, to, tick: this.tickCount, entities: [] }));
+      return b;
+    };
+    for (const n of this.layout.neighbours(this.id)) batchFor(n);
+    const ids = [...this.ops.keys()].sort((a, b) => a - b);
+    for (const id of ids) {
+      const ops = this.ops.get(id)!;
+      const holders = this.holdersOf(id);
+      const end = this.outcome(id, ops);
+      if (holders.size === 0 && (!end.alive || this.layout.deepInside(this.id, end.x, end.y))) continue;
+      const candidates = new Set([...holders, ...this.layout.neighbours(this.id)]);
+      candidates.delete(this.id);
+      for (const n of candidates) {
+        const wanted = end.alive && this.layout.inBand(n, end.x, end.y);
+        // A neighbour that neither holds a ghost nor should hold one hears nothing: whatever passes outside its band cannot change what its watchers see.
+        if (!wanted && !holders.has(n)) continue;
+        const ghostOps = this.ghostOps(id, ops, holders.has(n), wanted, end);
+        if (wanted) holders.add(n);
+        else holders.delete(n);
+        if (ghostOps.length > 0) batchFor(n).entities.push({ id, ops: ghostOps });
+      }
+    }
+    return [...batches.values()];
+  }
+
+  /**
+   * Phase 4: applies this region's operations and the ghost batches
+   * addressed to it, entity by entity in ascending id, and returns the
+   * tick's events (flat
+   * [type, watcher, target, ...], as Scene.drainArray in 'net' mode): each
+   * pair's change over the tick, for every watcher this region owned.
+   */
+  step(batches: ReadonlyArray<GhostBatch>): Int32Array {
+    const ghostOps = new Map<number, GhostOp[]>();
+    for (const b of batches) {
+      if (b.to !== this.id) continue;
+      for (const e of b.entities) ghostOps.set(e.id, e.ops);
+    }
+    const ids = Int32Array.from(new Set([...this.ops.keys(), ...ghostOps.keys()])).sort();
+    for (const id of ids) {
+      const own = this.ops.get(id);
+      for (const op of own ?? ghostOps.get(id)!) {
+        if (op.kind === 'move') this.moves.push(id, op.x, op.y);
+        else {
+          this.moves.flush(this.scene);
+          if (own !== undefined) this.applyOwn(id, op as Exclude<EntityOp, { kind: 'move' }>);
+          else this.applyGhost(id, op as Exclude<GhostOp, { kind: 'move' }>);
+        }
+        if (op.kind === 'move' && own !== undefined) {
+          const o = this.owned.get(id)!;
+          o.x = op.x;
+          o.y = op.y;
+        }
+      }
+    }
+    this.moves.flush(this.scene);
+    this.ops.clear();
+    this.newHolders.clear();
+    this.tickCount++;
+    return this.scene.drainArray();
+  }
+
+  /** Frees the region's Scene. */
+  dispose(): void {
+    this.scene.dispose();
+  }
+
+  /** Where entity id's operations of this tick leave it. */
+  private outcome(id: number, ops: ReadonlyArray<EntityOp>): Outcome {
+    const o = this.owned.get(id);
+    const end: Outcome = o === undefined ? { alive: false, x: 0, y: 0 } : { alive: true, x: o.x, y: o.y };
+    for (const op of ops) {
+      if (op.kind === 'remove') end.alive = false;
+      else if (op.kind === 'add' || op.kind === 'move') {
+        if (op.kind === 'add') end.alive = true;
+        end.x = op.x;
+        end.y = op.y;
+      }
+    }
+    return end;
+  }
+
+  /**
+   * Entity id's operations as a neighbour's ghost sees them, given whether
+   * that neighbour holds a ghost of it now (`present`) and should once the
+   * tick is over (`wanted`).
+   */
+  private ghostOps(id: number, ops: ReadonlyArray<EntityOp>, present: boolean, wanted: boolean, end: Outcome): GhostOp[] {
+    const out: GhostOp[] = [];
+    let layer = this.owned.get(id)?.layer ?? 0;
+    for (const op of ops) {
+      switch (op.kind) {
+        case 'add':
+          layer = op.layer;
+          out.push({ kind: 'add', x: op.x, y: op.y, layer });
+          present = true;
+          break;
+        case 'move':
+          out.push(present ? { kind: 'move', x: op.x, y: op.y } : { kind: 'add', x: op.x, y: op.y, layer });
+          present = true;
+          break;
+        case 'layers':
+          layer = op.layer;
+          if (present) out.push({ kind: 'layer', layer });
+          break;
+        case 'remove':
+          if (present) out.push({ kind: 'remove' });
+          present = false;
+          break;
+        case 'range':
+          break;
+      }
+    }
+    if (present && !wanted) out.push({ kind: 'remove' });
+    if (!present && wanted) out.push({ kind: 'add', x: end.x, y: end.y, layer });
+    return out;
+  }
+
+  private applyOwn(id: number, op: Exclude<EntityOp, { kind: 'move' }>): void {
+    switch (op.kind) {
+      case 'add': {
+        this.scene.add(id, op.x, op.y, op.range, { layer: op.layer, sees: op.sees, margin: op.margin });
+        const holders = this.newHolders.get(id) ?? this.owned.get(id)?.holders ?? new Set<number>();
+        this.owned.set(id, { x: op.x, y: op.y, range: op.range, margin: op.margin, layer: op.layer, sees: op.sees, holders });
+        break;
+      }
+      case 'range': {
+        const o = this.owned.get(id)!;
+        const margin = op.margin ?? o.margin;
+        this.scene.setRange(id, op.range, { margin });
+        o.range = op.range;
+        o.margin = margin;
+        break;
+      }
+      case 'layers': {
+        const o = this.owned.get(id)!;
+        this.scene.setLayers(id, op.layer, op.sees);
+        o.layer = op.layer;
+        o.sees = op.sees;
+        break;
+      }
+      case 'remove': {
+        // Its holders stay known until the tick ends: a re-add in the same tick keeps them.
+        const o = this.owned.get(id)!;
+        this.scene.remove(id);
+        this.owned.delete(id);
+        this.newHolders.set(id, o.holders);
+        break;
+      }
+    }
+  }
+
+  private applyGhost(id: number, op: Exclude<GhostOp, { kind: 'move' }>): void {
+    switch (op.kind) {
+      case 'add':
+        if (this.scene.has(id)) {
+          this.scene.move(id, op.x, op.y);
+          if (this.ghosts.get(id) !== op.layer) this.scene.setLayers(id, op.layer, -1);
+        } else {
+          this.scene.add(id, op.x, op.y, null, { layer: op.layer });
+        }
+        this.ghosts.set(id, op.layer);
+        break;
+      case 'layer':
+        this.scene.setLayers(id, op.layer, -1);
+        this.ghosts.set(id, op.layer);
+        break;
+      case 'remove':
+        this.scene.remove(id);
+        this.ghosts.delete(id);
+        break;
+    }
+  }
+
+  /** The other regions holding a ghost of entity id (owned, or added in this tick). */
+  private holdersOf(id: number): Set<number> {
+    const o = this.owned.get(id);
+    if (o !== undefined) return o.holders;
+    let h = this.newHolders.get(id);
+    if (h === undefined) this.newHolders.set(id, (h = new Set()));
+    return h;
+  }
+
+  /** Entity id (owned or a ghost) as a neighbour needs to see it. */
+  private record(id: number): GhostRecord {
+    const { x, y } = this.scene.position(id);
+    return { id, x, y, layer: this.owned.get(id)?.layer ?? this.ghosts.get(id)! };
+  }
+}
