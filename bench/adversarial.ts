@@ -432,9 +432,9 @@ export const adversarialSuite: Suite = {
   title: 'Hostile layouts: lines, one point, sorted orders, clusters, identical rectangles, a one-corridor maze',
   async run(context) {
     await init();
-    const n = context.pick({ smoke: 2_000, default: 20_000, full: 100_000 });
-    const crowd = context.pick({ smoke: 200, default: 1_000, full: 3_000 });
-    const each = context.pick({ smoke: 1_000, default: 5_000, full: 20_000 });
+    const n = context.pick({ smoke: 2_000, default: 40_000, full: 100_000 });
+    const crowd = context.pick({ smoke: 200, default: 1_500, full: 3_000 });
+    const each = context.pick({ smoke: 1_000, default: 10_000, full: 20_000 });
     context.note(
       `layouts: uniform over a square at ${IN_VIEW} per view box; a line (y = x) as dense along it; ids and batch order sorted or reverse-sorted by x; ${CLUSTERS} Gaussian clusters five times as dense at their centre; all at one point (every pair visible); ticks move ${MOVING * 100}% by up to ${STEP}, along the line and near the point in those layouts`,
     );
