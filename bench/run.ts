@@ -21,8 +21,9 @@ import { colyseusSuite } from './colyseus.js';
 import { sceneNearestSuite } from './scene-nearest.js';
 import { queriesSuite } from './queries.js';
 import { regionsSuite } from './regions.js';
+import { adversarialSuite } from './adversarial.js';
 
-const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, queriesSuite, quadtreeCastsSuite, quadtreeUnboundedSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite, regionsSuite];
+const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, queriesSuite, quadtreeCastsSuite, quadtreeUnboundedSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite, regionsSuite, adversarialSuite];
 const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
 const args = process.argv.slice(2);

@@ -138,15 +138,19 @@ export function graphDispose(handle: i32): void {
 export function graphEnsureVertices(handle: i32, count: i32): void {
   const g = changetype<Graph>(<usize>handle);
   if (count <= g.n) return;
-  if (count > g.vertexCapacity) {
-    let capacity = max(g.vertexCapacity << 1, 16);
-    while (capacity < count) capacity <<= 1;
-    reserveVertices(g, capacity);
-  }
+  reserveVertexSlots(g, count);
   for (let v = g.n; v < count; v++) setF64(g.xy, v << 1, NaN);
   g.n = count;
   g.csrValid = false;
   g.reverseValid = false;
+}
+
+/** Room for slots 0..count-1, grown by doubling. */
+function reserveVertexSlots(g: Graph, count: i32): void {
+  if (count <= g.vertexCapacity) return;
+  let capacity = max(g.vertexCapacity << 1, 16);
+  while (capacity < count) capacity <<= 1;
+  reserveVertices(g, capacity);
 }
 
 function reserveVertices(g: Graph, capacity: i32): void {
@@ -243,10 +247,13 @@ function hashDelete(g: Graph, from: i32, to: i32): void {
 function rebuildHash(g: Graph, capacity: i32): void {
   while (capacity < (g.m + 1) * 2) capacity <<= 1;
   if (capacity != g.hashCapacity) {
+    // The new table first: should memory run out, the graph is as it was.
+    const keys = heap.alloc(<usize>capacity << 3);
+    const values = heap.alloc(<usize>capacity << 2);
     release(g.hashKeys);
     release(g.hashValues);
-    g.hashKeys = heap.alloc(<usize>capacity << 3);
-    g.hashValues = heap.alloc(<usize>capacity << 2);
+    g.hashKeys = keys;
+    g.hashValues = values;
     g.hashCapacity = capacity;
   }
   memory.fill(g.hashValues, 0xff, <usize>capacity << 2); // every slot EMPTY (-1)
@@ -282,6 +289,12 @@ function reserveEdges(g: Graph, count: i32): void {
 export function graphSetEdge(handle: i32, from: i32, to: i32, w: f64, mirror: bool): i32 {
   const g = changetype<Graph>(<usize>handle);
   prepareEdit(g);
+  // Every allocation first (the ends' slots, room for two arcs, the hash), so
+  // that running out of memory leaves the graph as it was.
+  reserveVertexSlots(g, max(from, to) + 1);
+  reserveEdges(g, g.m + 2);
+  if ((g.m + 3) * 2 > g.hashCapacity) rebuildHash(g, g.hashCapacity << 1);
+  graphEnsureVertices(handle, max(from, to) + 1);
   const added = setArc(g, from, to, w);
   if (mirror && from != to) setArc(g, to, from, w);
   return added;

@@ -134,9 +134,12 @@ export function seed(grid: Grid, start: i32, stamp: u32): void {
 export function beginSearch(grid: Grid): void {
   const cells = <usize>grid.cells;
   if (grid.nodes == 0) {
-    grid.nodes = heap.alloc(cells * NODE_BYTES);
-    memory.fill(grid.nodes, 0, cells * NODE_BYTES);
-    grid.heap = changetype<usize>(new IndexedHeap(grid.cells));
+    // Both blocks before either is kept: should memory run out, the grid has neither.
+    const nodes = heap.alloc(cells * NODE_BYTES);
+    const open = changetype<usize>(new IndexedHeap(grid.cells));
+    memory.fill(nodes, 0, cells * NODE_BYTES);
+    grid.nodes = nodes;
+    grid.heap = open;
     grid.generation = 0;
   }
   // Stamps below the generation are stale; restart the count long before it wraps.

@@ -23,6 +23,12 @@ const GRID: i32 = 1;
   return changetype<GridScene>(<usize>handle);
 }
 
+/** Marks the start of a call from outside, so that a call failing part way can be undone (see src/scene/recovery.ts). */
+@inline function beginCall(index: i32, handle: i32): void {
+  if (index == GRID) grid(handle).beginCall();
+  else lists(handle).beginCall();
+}
+
 // ---- lifetime ---------------------------------------------------------------
 
 /** A new empty scene of dims (2 or 3) dimensions; cellSize is the grid's finest cell width (the lists ignore it). */
@@ -49,39 +55,46 @@ export function sceneBytes(index: i32, handle: i32): f64 {
 
 /** Adds slot (free) with id at (x, y, z): a watcher with half-extents r (a circle of radius rx when round) and hysteresis margin, or a marker. */
 export function sceneAdd(index: i32, handle: i32, slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, layer: i32, sees: i32, margin: f64): void {
+  beginCall(index, handle);
   if (index == GRID) grid(handle).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees, margin);
   else lists(handle).add(slot, id, x, y, z, rx, ry, rz, watcher != 0, round != 0, layer, sees, margin);
 }
 
 export function sceneMove(index: i32, handle: i32, slot: i32, x: f64, y: f64, z: f64): void {
+  beginCall(index, handle);
   if (index == GRID) grid(handle).move(slot, x, y, z);
   else lists(handle).move(slot, x, y, z);
 }
 
 export function sceneRemove(index: i32, handle: i32, slot: i32): void {
+  beginCall(index, handle);
   if (index == GRID) grid(handle).remove(slot);
   else lists(handle).remove(slot);
 }
 
 /** New half-extents (of a circle when round) and hysteresis margin for slot, or a marker when watcher is 0. */
 export function sceneSetRange(index: i32, handle: i32, slot: i32, rx: f64, ry: f64, rz: f64, watcher: i32, round: i32, margin: f64): void {
+  beginCall(index, handle);
   if (index == GRID) grid(handle).setRange(slot, rx, ry, rz, watcher != 0, round != 0, margin);
   else lists(handle).setRange(slot, rx, ry, rz, watcher != 0, round != 0, margin);
 }
 
 export function sceneSetLayers(index: i32, handle: i32, slot: i32, layer: i32, sees: i32): void {
+  beginCall(index, handle);
   if (index == GRID) grid(handle).setLayers(slot, layer, sees);
   else lists(handle).setLayers(slot, layer, sees);
 }
 
 /** Moves slots[k] to (xs[k], ys[k], zs[k]) in order; zs is 0 for 2-D scenes. */
 export function sceneMoveMany(index: i32, handle: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
+  beginCall(index, handle);
   if (index == GRID) aoiGridMoveMany(grid(handle), slots, xs, ys, zs, count);
   else aoiMoveMany(lists(handle), slots, xs, ys, zs, count);
 }
 
 /** Adds slots[k] with ids[k] at (xs[k], ys[k], zs[k]) and square half-extent ranges[k], in order. */
 export function sceneAddMany(index: i32, handle: i32, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
+  beginCall(index, handle);
   if (index == GRID) aoiGridAddMany(grid(handle), slots, ids, xs, ys, zs, ranges, count);
   else lists(handle).addMany(<usize>slots, <usize>ids, <usize>xs, <usize>ys, <usize>zs, <usize>ranges, count);
 }
@@ -90,6 +103,39 @@ export function sceneAddMany(index: i32, handle: i32, slots: i32, ids: i32, xs: 
 export function sceneSetMoveEvents(index: i32, handle: i32, on: i32): void {
   if (index == GRID) grid(handle).noMoves = on ? 0 : 1;
   else lists(handle).noMoves = on ? 0 : 1;
+}
+
+// ---- limits and recovery ------------------------------------------------------
+
+/** The most Int32 entries the event buffer may hold: an event past it calls eventLimitReached, which throws. */
+export function sceneSetEventLimit(index: i32, handle: i32, limit: i32): void {
+  if (index == GRID) grid(handle).eventLimit = limit;
+  else lists(handle).eventLimit = limit;
+}
+
+/** Whether events are written (off while entities are loaded from a snapshot or a recovery). */
+export function sceneSetSilent(index: i32, handle: i32, on: i32): void {
+  if (index == GRID) grid(handle).silent = on;
+  else lists(handle).silent = on;
+}
+
+/** Whether clear and adds ask for as little new memory as they can, while a recovery reloads the scene (the lists index; the grid never asks for more). */
+export function sceneSetLean(index: i32, handle: i32, on: i32): void {
+  if (index != GRID) lists(handle).lean = on;
+}
+
+/** Ints in the event buffer when the last call began. */
+export function sceneCallStart(index: i32, handle: i32): i32 {
+  return index == GRID ? grid(handle).callStart : lists(handle).callStart;
+}
+
+/** Ints in the held-pair journal of the last call (three per change: w, t, +1 or -1). */
+export function sceneJournalLength(index: i32, handle: i32): i32 {
+  return index == GRID ? grid(handle).held.journal.length : lists(handle).held.journal.length;
+}
+
+export function sceneJournalData(index: i32, handle: i32): i32 {
+  return <i32>(index == GRID ? grid(handle).held.journal.data : lists(handle).held.journal.data);
 }
 
 // ---- the event buffer: 3 ints per event --------------------------------------
@@ -189,6 +235,7 @@ export function sceneHeldPairs(index: i32, handle: i32): i32 {
 
 /** Makes pair (w, t) visible when t is inside w's range + margin, the masks meet and it is not visible yet (restoring a snapshot); otherwise nothing. */
 export function sceneHold(index: i32, handle: i32, w: i32, t: i32): void {
+  beginCall(index, handle);
   if (index == GRID) grid(handle).hold(w, t);
   else lists(handle).hold(w, t);
 }

@@ -11,6 +11,7 @@
 // some watcher has a margin, a side table keeps every slot's plain ones
 // (read only for records near the edge of a grown box), and a PairSet the
 // pairs visible only thanks to a margin (the held set).
+import { eventLimitReached } from './imports';
 import { inCircle } from './circle';
 import { IntList, newIntList, freeIntList } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
@@ -275,6 +276,12 @@ export class GridScene {
   picker: KNearest;
   /** Nonzero when the scene reports no move events: a move's step then judges as if nothing moved. */
   noMoves: i32;
+  /** Int32 entries the event buffer may hold: an event past it traps, and the caller rebuilds the scene as it was (see src/scene/recovery.ts). */
+  eventLimit: i32;
+  /** Nonzero while a snapshot or a recovery loads entities: no event is kept. */
+  silent: i32;
+  /** The event buffer's length when the current call began. */
+  callStart: i32;
   /** What fetchAhead and visitRect read ahead, summed (kept only so the reads stay). */
   fetched: i32;
   /** Addresses of the records inside a step's region, for judgeCells2. */
@@ -295,6 +302,12 @@ export class GridScene {
 
   @inline slot(s: i32): usize {
     return this.slots + <usize>s * SLOT_BYTES;
+  }
+
+  /** Starts a call from outside: what the events and the held pairs were before it stays readable should it fail part way. */
+  @inline beginCall(): void {
+    this.callStart = this.events.length;
+    this.held.journal.length = 0;
   }
 
   ensureSlot(s: i32): void {
@@ -918,7 +931,9 @@ export class GridScene {
 
   /** Appends an event; watcher and target are ids. */
   @inline emit(type: i32, watcher: i32, target: i32): void {
+    if (this.silent) return;
     const events = this.events;
+    if (events.length + EVENT_INTS > this.eventLimit) eventLimitReached();
     if (events.length + EVENT_INTS > events.capacity) events.reserve(events.length + EVENT_INTS);
     const at = events.data + (<usize>events.length << 2);
     store<i32>(at, type, EVENT_TYPE);
@@ -1025,7 +1040,9 @@ export class GridScene {
       store<i32>(at, tid, EVENT_TARGET);
       at += <usize>((was ^ is) * <i32>EVENT_BYTES);
     }
+    if (this.silent) return;
     events.length = <i32>((at - data) >> 2);
+    if (events.length > this.eventLimit) eventLimitReached();
   }
 
   /** Emits what one record's four answers mean: its view of the subject (enter, leave, move), then the subject's view of it. */

@@ -3,8 +3,10 @@
 // margin, outside its range), kept as a link on each slot of a pair: a step
 // finds the held pairs of the slot it changes without a search. An IntList
 // per slot holds its links, 2 * t for a held pair (s, t) and 2 * w + 1 for a
-// held pair (w, s); a slot holds few, so lookups scan.
-import { IntList } from './int-list';
+// held pair (w, s); a slot holds few, so lookups scan. Every change is
+// journaled first (see `journal`), so a call that fails part way can still
+// name the pairs held before it.
+import { IntList, newIntList, freeIntList } from './int-list';
 
 /** The held pairs of a scene, as links per slot. */
 @unmanaged
@@ -14,6 +16,16 @@ export class HeldLinks {
   capacity: i32;
   /** Pairs held. */
   size: i32;
+  /** The current call's changes, three i32 each: w, t, then 1 (held) or -1 (dropped); the scene empties it as a call begins. */
+  journal: IntList;
+
+  /** Journals a change of pair (w, t) before it is made. */
+  @inline note(w: i32, t: i32, change: i32): void {
+    const journal = this.journal;
+    journal.push(w);
+    journal.push(t);
+    journal.push(change);
+  }
 
   /** Slot s's links. */
   @inline of(s: i32): IntList {
@@ -50,6 +62,7 @@ export class HeldLinks {
 
   /** Holds pair (w, t), which is not held. */
   add(w: i32, t: i32): void {
+    this.note(w, t, 1);
     this.of(w).push(2 * t);
     this.of(t).push(2 * w + 1);
     this.size++;
@@ -57,6 +70,7 @@ export class HeldLinks {
 
   /** Drops pair (w, t), which is held. */
   delete(w: i32, t: i32): void {
+    this.note(w, t, -1);
     this.of(w).removeValue(2 * t);
     this.of(t).removeValue(2 * w + 1);
     this.size--;
@@ -65,6 +79,11 @@ export class HeldLinks {
   /** Drops every held pair of slot s, as watcher or as target. */
   release(s: i32): void {
     const own = this.of(s);
+    for (let k = 0, n = own.length; k < n; k++) {
+      const link = own.get(k);
+      if (link & 1) this.note(link >> 1, s, -1);
+      else this.note(s, link >> 1, -1);
+    }
     for (let k = 0, n = own.length; k < n; k++) {
       const link = own.get(k);
       this.of(link >> 1).removeValue(link & 1 ? 2 * s : 2 * s + 1);
@@ -105,6 +124,7 @@ export function newHeldLinks(): HeldLinks {
   links.lists = 0;
   links.capacity = 0;
   links.size = 0;
+  links.journal = newIntList();
   return links;
 }
 
@@ -112,5 +132,6 @@ export function newHeldLinks(): HeldLinks {
 export function freeHeldLinks(links: HeldLinks): void {
   for (let s = 0; s < links.capacity; s++) links.of(s).release();
   if (links.lists != 0) heap.free(links.lists);
+  freeIntList(links.journal);
   heap.free(changetype<usize>(links));
 }

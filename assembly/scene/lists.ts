@@ -23,6 +23,7 @@
 // slots), and a step of a slot judges its held pairs too: a held pair can
 // only stop being visible when one of its two slots changes.
 
+import { eventLimitReached, tryAlloc } from './imports';
 import { growBytes, IntList, newIntList, freeIntList } from './int-list';
 import { inCircle } from './circle';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
@@ -222,6 +223,11 @@ class AxisList {
     this.bandCount = height < Infinity ? <i32>Math.min(<f64>MAX_BANDS, Math.floor(extent / height) + 1) : 1;
     this.origin = this.bandCount > 1 ? min : 0;
     this.height = this.bandCount > 1 ? height : Infinity;
+    this.emptyBands();
+  }
+
+  /** Empties every band of the current cut: every node loses its record. */
+  emptyBands(): void {
     memory.fill(this.handles, 0, <usize>this.handleCapacity << 2);
     // Only the bands in use get sentinels, so a small scene stays small.
     this.sentinels = 2 * this.bandCount;
@@ -400,14 +406,22 @@ class AxisList {
     this.compact();
   }
 
-  /** Renumbers the linked records in list order, band by band; unlinked nodes lose their records. */
+  /**
+   * Renumbers the linked records in list order, band by band; unlinked nodes
+   * lose their records. Only speed depends on it: where the memory for the
+   * renumbered copy cannot be had, the records stay as they are.
+   */
   compact(): void {
     let live = this.sentinels;
     for (let b = 0; b < this.bandCount; b++) {
       for (let r = this.next(2 * b); !this.isSentinel(r); r = this.next(r)) live++;
     }
     const capacity = live + (live >> 3) + 64;
-    const fresh = heap.alloc(<usize>capacity * RECORD_BYTES);
+    const fresh = <usize>tryAlloc(capacity * <i32>RECORD_BYTES);
+    if (fresh == 0) {
+      this.churn = 0;
+      return;
+    }
     // Unlinked nodes lose their records; linked ones get their new number below.
     for (let node = 0; node < this.handleCapacity; node++) this.setHandle(node, 0);
     memory.copy(fresh, this.records, <usize>this.sentinels * RECORD_BYTES);
@@ -565,9 +579,28 @@ export class AoiScene {
   picker: KNearest = changetype<KNearest>(0);
   /** Nonzero when the scene reports no move events: settle skips writing them. */
   noMoves: i32 = 0;
+  /** Int32 entries the event buffer may hold: an event past it traps, and the caller rebuilds the scene as it was (see src/scene/recovery.ts). */
+  eventLimit: i32 = i32.MAX_VALUE;
+  /** Nonzero while a snapshot or a recovery loads entities: no event is written. */
+  silent: i32 = 0;
+  /**
+   * Nonzero while a recovery reloads the entities of a failed call (see
+   * src/scene/recovery.ts): clear keeps the bands' cut, and entities are
+   * added one by one without re-cutting, so the reload asks for no memory
+   * the scene did not hold already.
+   */
+  lean: i32 = 0;
+  /** The event buffer's length when the current call began. */
+  callStart: i32 = 0;
 
   @inline axis(a: i32): AxisList {
     return a == 0 ? this.axis0 : a == 1 ? this.axis1 : this.axis2;
+  }
+
+  /** Starts a call from outside: what the events and the held pairs were before it stays readable should it fail part way. */
+  @inline beginCall(): void {
+    this.callStart = this.events.length;
+    this.held.journal.length = 0;
   }
   @inline slotAt(s: i32): usize {
     return this.slots + (<usize>s << SLOT_SHIFT);
@@ -630,7 +663,9 @@ export class AoiScene {
   }
 
   @inline emitIds(type: i32, watcherId: i32, targetId: i32): void {
+    if (this.silent) return;
     const events = this.events;
+    if (events.length + 3 > this.eventLimit) eventLimitReached();
     events.reserve(events.length + 3);
     const at = events.data + (<usize>events.length << 2);
     store<i32>(at, type);
@@ -1014,9 +1049,10 @@ export class AoiScene {
         candidates.set(entering++, w);
       }
     }
-    if (moved && !this.noMoves) {
+    if (moved && !this.noMoves && !this.silent) {
       const count = watchers.length;
       const events = this.events;
+      if (events.length + 3 * count > this.eventLimit) eventLimitReached();
       events.reserve(events.length + 3 * count);
       const id = this.idOf(s);
       let at = events.data + (<usize>events.length << 2);
@@ -1076,7 +1112,7 @@ export class AoiScene {
 
   add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32, margin: f64): void {
     this.ensureSlot(slot);
-    this.rebandIfGrown();
+    if (!this.lean) this.rebandIfGrown();
     this.setShape(slot, watcher, round);
     this.setMasks(slot, layer, sees, false);
     this.setState(slot, watcher ? WATCHER : MARKER);
@@ -1282,8 +1318,9 @@ export class AoiScene {
     else this.addCandidateWatcher(other);
   }
 
-  /** Re-bands an outgrown axis and renumbers each axis's records when they have churned enough; never during a walk. */
+  /** Re-bands an outgrown axis and renumbers each axis's records when they have churned enough; never during a walk, nor in a lean reload. */
   tidy(): void {
+    if (this.lean) return;
     this.rebandIfOutgrown();
     for (let a = 0; a < this.dims; a++) this.axis(a).compactIfChurned();
   }
@@ -1369,7 +1406,7 @@ export class AoiScene {
 
   /** A large batch is loaded in bulk: sorted links per axis, enter events from a throwaway grid. */
   addMany(slots: usize, ids: usize, xs: usize, ys: usize, zs: usize, ranges: usize, n: i32): void {
-    if (n < BULK_MIN || n * 4 < this.alive) {
+    if (n < BULK_MIN || n * 4 < this.alive || this.lean) {
       for (let k = 0; k < n; k++) {
         const z = zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3));
         const r = load<f64>(ranges + (<usize>k << 3));
@@ -1419,8 +1456,8 @@ export class AoiScene {
       const cy = grid.row(y);
       for (let gy = cy - 1; gy <= cy + 1; gy++) {
         for (let gx = cx - 1; gx <= cx + 1; gx++) {
-          if (gx < 0 || gy < 0 || gx >= grid.columns || gy >= grid.rows) continue;
-          const c = gx + gy * grid.columns;
+          const c = grid.cellAt(gx, gy);
+          if (c < 0) continue;
           const end = load<i32>(grid.starts + (<usize>(c + 1) << 2));
           for (let i = load<i32>(grid.starts + (<usize>c << 2)); i < end; i++) {
             const t = load<i32>(grid.items + (<usize>i << 2));
@@ -1576,10 +1613,14 @@ export class AoiScene {
     this.margined = 0;
     this.held.clear();
     for (let s = 0; s < this.capacity; s++) this.watcherSet(s).length = 0;
-    for (let a = 0; a < this.dims; a++) this.axis(a).reset();
+    for (let a = 0; a < this.dims; a++) {
+      if (this.lean) this.axis(a).emptyBands();
+      else this.axis(a).reset();
+    }
     this.events.length = 0;
     this.alive = 0;
-    this.bandedAt = 0;
+    // A lean reload refills the same cut with the same entities.
+    if (!this.lean) this.bandedAt = 0;
   }
 }
 
@@ -1688,8 +1729,13 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
 }
 
 /**
- * A throwaway uniform grid over every entity's (x, y), cells at least as wide
- * as the largest range, so whoever sees a point sits in the 3 x 3 cells around it.
+ * A throwaway uniform grid over every entity's (x, y), cells at least as
+ * wide as the largest range, so whoever sees a point sits in the 3 x 3 cells
+ * around it. A grid whose cells would outnumber the entities (entities on a
+ * line or in a few clusters across a wide world) keeps only the cells it
+ * uses, numbered through a hash table of their (column, row): cells never
+ * grow wider than the range, so a crowded strip is never lumped into a few
+ * huge cells that every entity there would scan.
  */
 @unmanaged
 class BulkGrid {
@@ -1698,8 +1744,13 @@ class BulkGrid {
   size: f64 = 1;
   columns: i32 = 0;
   rows: i32 = 0;
+  /** Cells in use: columns * rows, or the occupied ones when `table` is set. */
+  cells: i32 = 0;
   starts: usize = 0;
   items: usize = 0;
+  /** Occupied cells by (column, row), 3 i32 per bucket (column, row, cell); 0 for a dense grid. */
+  table: usize = 0;
+  mask: i32 = 0;
 
   constructor(scene: AoiScene, maxRange: f64) {
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -1721,22 +1772,37 @@ class BulkGrid {
     const spanY = maxY - minY;
     // Spans beyond the doubles (entities near +-1e308): one cell holds all.
     if (!(spanX < Infinity && spanY < Infinity)) size = Infinity;
-    while (size < Infinity && (spanX / size + 1) * (spanY / size + 1) > <f64>(2 * count + 64)) size *= 2;
+    // Columns and rows stay i32.
+    while (size < Infinity && max(spanX, spanY) / size >= <f64>GRID_AXIS_CELLS) size *= 2;
     this.minX = minX;
     this.minY = minY;
     this.size = size;
     this.columns = size < Infinity ? <i32>Math.floor(spanX / size) + 1 : 1;
     this.rows = size < Infinity ? <i32>Math.floor(spanY / size) + 1 : 1;
-    const cells = this.columns * this.rows;
+    const dense = <f64>this.columns * <f64>this.rows <= <f64>(2 * count + 64);
+    const cellOf = heap.alloc(<usize>capacity << 2);
+    if (dense) {
+      this.cells = this.columns * this.rows;
+      for (let s = 1; s < capacity; s++) {
+        if (scene.stateOf(s) != FREE) store<i32>(cellOf + (<usize>s << 2), this.column(scene.posOf(s, 0)) + this.row(scene.posOf(s, 1)) * this.columns);
+      }
+    } else {
+      let buckets = 64;
+      while (buckets < 2 * count) buckets <<= 1;
+      this.mask = buckets - 1;
+      this.table = heap.alloc(<usize>buckets * 12);
+      memory.fill(this.table, 0xff, <usize>buckets * 12);
+      for (let s = 1; s < capacity; s++) {
+        if (scene.stateOf(s) != FREE) store<i32>(cellOf + (<usize>s << 2), this.occupy(this.column(scene.posOf(s, 0)), this.row(scene.posOf(s, 1))));
+      }
+    }
+    const cells = this.cells;
     this.starts = heap.alloc(<usize>(cells + 1) << 2);
     memory.fill(this.starts, 0, <usize>(cells + 1) << 2);
     this.items = heap.alloc(<usize>max(count, 1) << 2);
-    const cellOf = heap.alloc(<usize>capacity << 2);
     for (let s = 1; s < capacity; s++) {
       if (scene.stateOf(s) == FREE) continue;
-      const c = this.column(scene.posOf(s, 0)) + this.row(scene.posOf(s, 1)) * this.columns;
-      store<i32>(cellOf + (<usize>s << 2), c);
-      const at = this.starts + (<usize>(c + 1) << 2);
+      const at = this.starts + (<usize>(load<i32>(cellOf + (<usize>s << 2)) + 1) << 2);
       store<i32>(at, load<i32>(at) + 1);
     }
     for (let c = 0; c < cells; c++) {
@@ -1765,11 +1831,47 @@ class BulkGrid {
     return this.size < Infinity ? <i32>Math.floor((y - this.minY) / this.size) : 0;
   }
 
+  /** The cell at (gx, gy), -1 when it is outside the grid or holds nobody. */
+  cellAt(gx: i32, gy: i32): i32 {
+    if (gx < 0 || gy < 0 || gx >= this.columns || gy >= this.rows) return -1;
+    if (this.table == 0) return gx + gy * this.columns;
+    for (let b = bucketOfCell(gx, gy, this.mask); ; b = (b + 1) & this.mask) {
+      const at = this.table + <usize>b * 12;
+      const cell = load<i32>(at, 8);
+      if (cell < 0 || (load<i32>(at) == gx && load<i32>(at, 4) == gy)) return cell;
+    }
+    return -1;
+  }
+
+  /** The number of the cell at (gx, gy), numbering it when it is new (sparse grids). */
+  occupy(gx: i32, gy: i32): i32 {
+    for (let b = bucketOfCell(gx, gy, this.mask); ; b = (b + 1) & this.mask) {
+      const at = this.table + <usize>b * 12;
+      const cell = load<i32>(at, 8);
+      if (cell >= 0 && load<i32>(at) == gx && load<i32>(at, 4) == gy) return cell;
+      if (cell >= 0) continue;
+      store<i32>(at, gx);
+      store<i32>(at, gy, 4);
+      store<i32>(at, this.cells, 8);
+      return this.cells++;
+    }
+    return -1;
+  }
+
   release(): void {
     heap.free(this.starts);
     heap.free(this.items);
+    if (this.table != 0) heap.free(this.table);
     heap.free(changetype<usize>(this));
   }
+}
+
+/** Columns (and rows) a bulk grid may have along an axis, so that they stay i32. */
+const GRID_AXIS_CELLS: i32 = 1 << 30;
+
+@inline function bucketOfCell(gx: i32, gy: i32, mask: i32): i32 {
+  const h = (gx * 0x9e3779b1) ^ ((gy ^ (gy >>> 15)) * 0x85ebca77);
+  return (h ^ (h >>> 16)) & mask;
 }
 
 function growZeroed(ptr: usize, oldBytes: usize, newBytes: usize): usize {

@@ -2,8 +2,10 @@
 // core keeps seeing only because of a hysteresis margin (the target is
 // inside the watcher's range + margin but outside its range). Open
 // addressing with linear probing; deletion shifts the probe run back, so no
-// tombstones pile up under steady churn.
-import { IntList } from './int-list';
+// tombstones pile up under steady churn. Every change is journaled first
+// (see `journal`), so a call that fails part way can still name the pairs
+// held before it.
+import { IntList, newIntList, freeIntList } from './int-list';
 
 /** Buckets hold one u64 key each: watcher << 32 | target; 0 is an empty bucket (slot 0 is never a pair's watcher). */
 @unmanaged
@@ -11,6 +13,8 @@ export class PairSet {
   table: usize;
   mask: i32;
   size: i32;
+  /** The current call's changes, three i32 each: w, t, then 1 (added) or -1 (deleted); the scene empties it as a call begins. */
+  journal: IntList;
 
   @inline static key(w: i32, t: i32): u64 {
     return (<u64><u32>w << 32) | <u64><u32>t;
@@ -47,6 +51,7 @@ export class PairSet {
       if (k == 0) break;
       b = (b + 1) & this.mask;
     }
+    this.note(w, t, 1);
     store<u64>(this.at(b), key);
     this.size++;
   }
@@ -61,6 +66,7 @@ export class PairSet {
       if (k == key) break;
       b = (b + 1) & this.mask;
     }
+    this.note(w, t, -1);
     // Backward shift: later entries of the run whose home is not between the hole and them move into it.
     let hole = b;
     for (let j = (b + 1) & this.mask; ; j = (j + 1) & this.mask) {
@@ -91,18 +97,36 @@ export class PairSet {
     this.size = 0;
   }
 
+  /** Journals a change of pair (w, t) before it is made. */
+  @inline note(w: i32, t: i32, change: i32): void {
+    const journal = this.journal;
+    journal.push(w);
+    journal.push(t);
+    journal.push(change);
+  }
+
   grow(): void {
     const old = this.table;
     const buckets = this.mask + 1;
+    // The bigger table first: should it not be had, the set is as it was.
+    const table = heap.alloc(<usize>buckets << 4);
+    memory.fill(table, 0, <usize>buckets << 4);
+    this.table = table;
     this.mask = this.mask * 2 + 1;
-    this.table = heap.alloc((<usize>this.mask + 1) << 3);
-    memory.fill(this.table, 0, (<usize>this.mask + 1) << 3);
     this.size = 0;
     for (let b = 0; b < buckets; b++) {
       const k = load<u64>(old + (<usize>b << 3));
-      if (k != 0) this.add(<i32>(k >> 32), <i32>k);
+      if (k != 0) this.insert(k);
     }
     heap.free(old);
+  }
+
+  /** Puts key into a free bucket of its run (the table has room; nothing journaled). */
+  insert(key: u64): void {
+    let b = this.home(key);
+    while (load<u64>(this.at(b)) != 0) b = (b + 1) & this.mask;
+    store<u64>(this.at(b), key);
+    this.size++;
   }
 }
 
@@ -112,10 +136,12 @@ export function newPairSet(): PairSet {
   set.table = heap.alloc(16 << 3);
   memory.fill(set.table, 0, 16 << 3);
   set.size = 0;
+  set.journal = newIntList();
   return set;
 }
 
 export function freePairSet(set: PairSet): void {
   heap.free(set.table);
+  freeIntList(set.journal);
   heap.free(changetype<usize>(set));
 }

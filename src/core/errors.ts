@@ -13,6 +13,8 @@ export type SpatialErrorCode =
   | 'NOT_INITIALIZED'
   | 'DISPOSED'
   | 'INVALID_SNAPSHOT'
+  | 'LIMIT_EXCEEDED'
+  | 'OUT_OF_MEMORY'
   | 'INVALID_LAYOUT'
   | 'OUTSIDE_REGIONS'
   | 'RANGE_TOO_LARGE'

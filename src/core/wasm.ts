@@ -6,6 +6,7 @@
 // no file to fetch and no path to configure.
 import { SpatialError } from './errors.js';
 import { LinearMemory } from './memory.js';
+import { eventLimitReached, tryAlloc } from './limits.js';
 
 /** What every module exports beside its own calls: its memory and the allocator of assembly/memory.ts. */
 export interface ModuleExports {
@@ -62,7 +63,9 @@ export class WasmModule<E extends ModuleExports> {
   ) {
     this.load = once(async () => {
       const module = await WebAssembly.compile(bytes as BufferSource);
-      const exports = await instantiate(module, { env: {} });
+      // The imports a Scene core calls (the other modules import nothing); tryAlloc asks this module's allocator.
+      let exports: E | null = null;
+      exports = await instantiate(module, { env: { eventLimitReached, tryAlloc: (bytes: number) => tryAlloc(exports?.alloc ?? null, bytes) } });
       this.instance = { exports, memory: new LinearMemory(exports.memory) };
     });
   }

@@ -33,7 +33,9 @@ export interface GraphBackend {
   setPosition(v: number, x: number, y: number): void;
   /**
    * Adds u -> v or replaces its weight, then with `mirror` also v -> u (an
-   * undirected edge: both arcs, one weight); true when u -> v is new.
+   * undirected edge: both arcs, one weight), making slots up to u and v
+   * exist; true when u -> v is new. Whole or nothing: should memory run out,
+   * it throws before changing anything.
    */
   setEdge(u: number, v: number, w: number, mirror: boolean): boolean;
   /** Removes u -> v, then with `mirror` also v -> u; true when u -> v existed. */

@@ -4,11 +4,11 @@
 // TypeScript reference). An undirected edge is kept as its two arcs, so every
 // search runs unchanged on undirected graphs.
 import { SpatialError } from '../core/errors.js';
+import { checkLimit, limits, outOfMemory } from '../core/limits.js';
 import { INSPECT, summary } from '../core/inspect.js';
 import {
   ALGORITHM,
   HEURISTIC,
-  MAX_VERTICES,
   NEGATIVE_CYCLE,
   NEGATIVE_WEIGHT,
   type Estimate,
@@ -180,6 +180,10 @@ function createBackend(backend: Backend | undefined): GraphBackend {
  * `Id` narrows the ids in TypeScript: `new Graph<string>()`, and graphs from
  * {@link Graph.fromEdges} are `Graph<number>`.
  *
+ * Any call that needs memory the host will not give (an edit, a search)
+ * throws OUT_OF_MEMORY and leaves the graph as it was; the vertex and arc
+ * limits are in docs/limits.md.
+ *
  * @example
  * ```ts
  * import { init, Graph } from 'spatialkit';
@@ -210,7 +214,10 @@ export class Graph<Id extends VertexId = VertexId> {
   /** Undirected graphs: vertices with a self-loop, the one edge that is a single arc. */
   private selfLoops = 0;
   private disposed = false;
-  private searching = false;
+  /** Searches running (a heuristic function may start one inside another): edits wait for none. */
+  private searches = 0;
+  /** Arcs held (an undirected edge is two, a self-loop one); -1 when not yet counted after a bulk load. */
+  private arcs = 0;
 
   /**
    * Creates an empty graph; `directed` true (default) or false. On the
@@ -240,7 +247,8 @@ export class Graph<Id extends VertexId = VertexId> {
    * options.y) may be plain arrays or typed arrays of any kind. Throws
    * INVALID_ARGUMENT for a non-array, mismatched lengths or an unknown option,
    * INVALID_ID for an id that is not an integer in 0..n-1, INVALID_NUMBER for
-   * a weight or coordinate that is not a finite number. The graph is a
+   * a weight or coordinate that is not a finite number, LIMIT_EXCEEDED for
+   * more vertices or arcs than a graph holds (docs/limits.md). The graph is a
    * `Graph<number>`; name another `Id` (`Graph.fromEdges<VertexId>(...)`) to
    * add string vertices later.
    */
@@ -257,9 +265,9 @@ export class Graph<Id extends VertexId = VertexId> {
       if (to[e] > largest) largest = to[e];
     }
     const n = options.vertexCount ?? largest + 1;
-    if (!Number.isInteger(n) || n < 0 || n > MAX_VERTICES) {
-      throw new SpatialError('INVALID_ARGUMENT', `vertexCount must be an integer in [0, ${MAX_VERTICES}], got ${String(n)}`);
-    }
+    if (!Number.isInteger(n) || n < 0) throw new SpatialError('INVALID_ARGUMENT', `vertexCount must be an integer >= 0, got ${String(n)}`);
+    checkLimit('the number of vertices', n, limits.graphVertices);
+    checkLimit('the number of arcs', options.directed === false ? 2 * edges : edges, limits.graphEdges);
     if (largest >= n) throw new SpatialError('INVALID_ID', `edge id ${largest} is outside 0..${n - 1}`);
     const { x, y } = options;
     if ((x === undefined) !== (y === undefined)) throw new SpatialError('INVALID_ARGUMENT', 'give both x and y, or neither');
@@ -270,8 +278,11 @@ export class Graph<Id extends VertexId = VertexId> {
     const graph = new Graph<Id>({ backend: options.backend, directed: options.directed });
     const [ints, tos, weights] = [asInt32Array(from), asInt32Array(to), asFloat64Array(weight)];
     const [xs, ys] = x === undefined || y === undefined ? [undefined, undefined] : [asFloat64Array(x), asFloat64Array(y)];
-    if (graph.directed) graph.backend.load(n, ints, tos, weights, xs, ys);
-    else graph.loadUndirected(n, ints, tos, weights, xs, ys);
+    graph.building(() => {
+      if (graph.directed) graph.backend.load(n, ints, tos, weights, xs, ys);
+      else graph.loadUndirected(n, ints, tos, weights, xs, ys);
+    });
+    graph.arcs = -1;
     graph.ids = VertexIds.identity(n);
     graph.positioned = new Uint8Array(Math.max(n, 16));
     if (x !== undefined) {
@@ -292,14 +303,18 @@ export class Graph<Id extends VertexId = VertexId> {
    * backend: the same ids, positions, edges, weights and directedness, and
    * the same answer to every query. Throws INVALID_SNAPSHOT for truncated,
    * corrupt or unsupported bytes, INVALID_ARGUMENT when bytes is not a
-   * Uint8Array or an option is bad.
+   * Uint8Array or an option is bad, LIMIT_EXCEEDED for more vertices or arcs
+   * than a graph holds.
    */
   static fromBuffer<Id extends VertexId = VertexId>(bytes: Uint8Array, options: FromBufferOptions = {}): Graph<Id> {
     checkOptions('Graph.fromBuffer', options, FROM_BUFFER_OPTION_KEYS);
     const layout = decodeGraph(bytes);
-    const graph = new Graph<Id>({ backend: options.backend, directed: layout.directed });
     const n = layout.ids.length;
-    graph.backend.load(n, layout.from, layout.to, layout.weight, layout.xs, layout.ys, true);
+    checkLimit('the number of vertices', layout.ids.length - layout.free.length, limits.graphVertices);
+    checkLimit('the number of arcs', layout.from.length, limits.graphEdges);
+    const graph = new Graph<Id>({ backend: options.backend, directed: layout.directed });
+    graph.building(() => graph.backend.load(n, layout.from, layout.to, layout.weight, layout.xs, layout.ys, true));
+    graph.arcs = layout.from.length;
     graph.ids = VertexIds.fromLayout(layout.ids.slice(), layout.free.slice());
     graph.positioned = new Uint8Array(Math.max(n, 16));
     for (let slot = 0; slot < n; slot++) {
@@ -339,7 +354,8 @@ export class Graph<Id extends VertexId = VertexId> {
 
   /**
    * Adds a vertex, optionally with a position that A* heuristics read.
-   * Throws DUPLICATE_ID when the id exists (use setPosition to place it).
+   * Throws DUPLICATE_ID when the id exists (use setPosition to place it),
+   * LIMIT_EXCEEDED when the graph holds its most vertices.
    */
   addVertex(id: Id, pos?: { x: number; y: number }): void {
     this.editable();
@@ -347,7 +363,13 @@ export class Graph<Id extends VertexId = VertexId> {
     if (pos !== undefined) checkPosition(pos);
     if (this.ids.slotOf(id) >= 0) throw new SpatialError('DUPLICATE_ID', `vertex ${describe(id)} already exists`);
     this.checkRoom(1);
-    const slot = this.createVertex(id);
+    const slot = this.ids.nextSlot(0);
+    try {
+      this.backend.ensureVertices(slot + 1);
+    } catch (error) {
+      throw this.editFailure(error);
+    }
+    this.createVertex(id);
     if (pos !== undefined) this.place(slot, pos.x, pos.y);
   }
 
@@ -366,19 +388,33 @@ export class Graph<Id extends VertexId = VertexId> {
    * both arcs with this weight), creating missing vertices; a repeated edge
    * replaces its weight. Weights may be negative (only SPFA accepts them; an
    * undirected negative edge is a negative cycle of two arcs); a non-finite
-   * weight throws INVALID_NUMBER.
+   * weight throws INVALID_NUMBER. LIMIT_EXCEEDED, changing nothing, when the
+   * new vertices or arcs would pass the graph's limits.
    */
   addEdge(from: Id, to: Id, weight: number): void {
     this.editable();
     checkVertexId(from);
     checkVertexId(to);
     checkFinite('weight', weight);
-    let u = this.ids.slotOf(from);
-    let v = this.ids.slotOf(to);
-    this.checkRoom((u < 0 ? 1 : 0) + (v < 0 && from !== to ? 1 : 0));
-    if (u < 0) u = this.createVertex(from);
-    if (v < 0) v = from === to ? u : this.createVertex(to);
-    const added = this.backend.setEdge(u, v, weight, !this.directed);
+    const known = [this.ids.slotOf(from), this.ids.slotOf(to)];
+    const fresh = (known[0] < 0 ? 1 : 0) + (known[1] < 0 && from !== to ? 1 : 0);
+    this.checkRoom(fresh);
+    // The slots new vertices will take, given only once the edge is in.
+    const u = known[0] >= 0 ? known[0] : this.ids.nextSlot(0);
+    const v = known[1] >= 0 ? known[1] : from === to ? u : this.ids.nextSlot(known[0] < 0 ? 1 : 0);
+    const arcs = !this.directed && u !== v ? 2 : 1;
+    let added: boolean;
+    try {
+      if (this.arcCount() + arcs > limits.graphEdges && (fresh > 0 || Number.isNaN(this.backend.weightOf(u, v)))) {
+        checkLimit('the number of arcs', this.arcCount() + arcs, limits.graphEdges);
+      }
+      added = this.backend.setEdge(u, v, weight, !this.directed);
+    } catch (error) {
+      throw this.editFailure(error);
+    }
+    if (known[0] < 0) this.createVertex(from);
+    if (known[1] < 0 && from !== to) this.createVertex(to);
+    if (added) this.arcs += arcs;
     if (added && u === v && !this.directed) this.selfLoops++;
   }
 
@@ -388,7 +424,13 @@ export class Graph<Id extends VertexId = VertexId> {
     const slots = this.edgeSlots(from, to);
     if (slots === null) return false;
     const [u, v] = slots;
-    const removed = this.backend.removeEdge(u, v, !this.directed);
+    let removed: boolean;
+    try {
+      removed = this.backend.removeEdge(u, v, !this.directed);
+    } catch (error) {
+      throw this.editFailure(error);
+    }
+    if (removed) this.arcs -= !this.directed && u !== v ? 2 : 1;
     if (removed && u === v && !this.directed) this.selfLoops--;
     return removed;
   }
@@ -464,8 +506,14 @@ export class Graph<Id extends VertexId = VertexId> {
     checkVertexId(id);
     const slot = this.ids.slotOf(id);
     if (slot < 0) return false;
-    if (!this.directed && !Number.isNaN(this.backend.weightOf(slot, slot))) this.selfLoops--;
-    this.backend.clearVertex(slot);
+    try {
+      const looped = !this.directed && !Number.isNaN(this.backend.weightOf(slot, slot));
+      this.backend.clearVertex(slot);
+      if (looped) this.selfLoops--;
+    } catch (error) {
+      throw this.editFailure(error);
+    }
+    this.arcs = -1;
     if (this.positioned[slot] === 1) {
       this.positioned[slot] = 0;
       this.positionedCount--;
@@ -482,7 +530,7 @@ export class Graph<Id extends VertexId = VertexId> {
    */
   spfa(source: Id): ShortestPaths<Id> {
     const s = this.sourceSlot(source);
-    const tree = this.backend.spfa(s);
+    const tree = this.search(() => this.backend.spfa(s));
     if (typeof tree === 'number') throw this.cycleError(source);
     return this.shortestPaths(tree);
   }
@@ -494,7 +542,7 @@ export class Graph<Id extends VertexId = VertexId> {
   dijkstra(source: Id): ShortestPaths<Id> {
     const s = this.sourceSlot(source);
     this.refuseNegative();
-    return this.shortestPaths(this.backend.dijkstra(s));
+    return this.shortestPaths(this.search(() => this.backend.dijkstra(s)));
   }
 
   /**
@@ -550,15 +598,12 @@ export class Graph<Id extends VertexId = VertexId> {
     let found: SlotPath | null | number;
     if (algorithm === 'astar' && typeof heuristic === 'function') {
       this.refuseNegative();
-      this.searching = true;
-      try {
-        found = this.backend.astarWith(s, t, this.userEstimate(heuristic, target));
-      } finally {
-        this.searching = false;
-      }
+      const estimate = this.userEstimate(heuristic, target);
+      found = this.search(() => this.backend.astarWith(s, t, estimate));
     } else {
       const kind = typeof heuristic === 'function' ? 0 : HEURISTIC[heuristic];
-      found = this.backend.path(s, t, ALGORITHM[algorithm], kind);
+      const number = ALGORITHM[algorithm];
+      found = this.search(() => this.backend.path(s, t, number, kind));
     }
     if (found === NEGATIVE_WEIGHT) throw this.negativeWeightError();
     if (found === NEGATIVE_CYCLE) throw this.cycleError(source);
@@ -590,7 +635,42 @@ export class Graph<Id extends VertexId = VertexId> {
   // search reads the graph's arrays in place.
   private editable(): void {
     this.alive();
-    if (this.searching) throw new SpatialError('INVALID_ARGUMENT', 'the graph cannot change while a heuristic function runs');
+    if (this.searches > 0) throw new SpatialError('INVALID_ARGUMENT', 'the graph cannot change while a heuristic function runs');
+  }
+
+  // Runs a search, counted while it runs (its heuristic function may start
+  // another on this graph, which then has its own state); memory that runs
+  // out is OUT_OF_MEMORY, and a search changes nothing either way.
+  private search<T>(run: () => T): T {
+    this.searches++;
+    try {
+      return run();
+    } catch (error) {
+      throw outOfMemory(error, 'this Graph search') ?? error;
+    } finally {
+      this.searches--;
+    }
+  }
+
+  // What an edit throws when the backend fails: it changes nothing then (see GraphBackend), and memory that ran out is OUT_OF_MEMORY.
+  private editFailure(error: unknown): unknown {
+    return outOfMemory(error, 'this Graph') ?? error;
+  }
+
+  // Runs the bulk load of a graph being built: should memory run out, the graph is freed and OUT_OF_MEMORY thrown.
+  private building(run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.backend.dispose();
+      throw outOfMemory(error, 'building a Graph') ?? error;
+    }
+  }
+
+  // Arcs held, counted once after a bulk load.
+  private arcCount(): number {
+    if (this.arcs < 0) this.arcs = this.backend.edgeCount();
+    return this.arcs;
   }
 
   private slotOf(id: Id): number {
@@ -641,14 +721,12 @@ export class Graph<Id extends VertexId = VertexId> {
   }
 
   private checkRoom(added: number): void {
-    if (this.ids.slotCount + added > MAX_VERTICES) {
-      throw new SpatialError('INVALID_ARGUMENT', `a graph holds at most ${MAX_VERTICES} vertex slots`);
-    }
+    checkLimit('the number of vertex slots', this.ids.slotCount + added, limits.graphVertices);
   }
 
+  // Gives id its slot; the backend has made the slot exist already.
   private createVertex(id: Id): number {
     const slot = this.ownIds().add(id);
-    this.backend.ensureVertices(slot + 1);
     if (slot >= this.positioned.length) {
       const grown = new Uint8Array(Math.max(this.positioned.length * 2, slot + 1));
       grown.set(this.positioned);

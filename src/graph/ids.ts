@@ -78,6 +78,12 @@ export class VertexIds {
     return this.ids[slot] as VertexId;
   }
 
+  /** The slot the k-th next add will give, giving none. */
+  nextSlot(k: number): number {
+    const free = this.free.length;
+    return k < free ? this.free[free - 1 - k] : this.ids.length + (k - free);
+  }
+
   /** Gives a new id a slot, reusing a free one first. */
   add(id: VertexId): number {
     const slot = this.free.length > 0 ? (this.free.pop() as number) : this.ids.length;

@@ -4,7 +4,7 @@
 // over views of the core's CSR, since calling out of wasm per vertex would
 // cost more than the search itself.
 import { NEGATIVE_CYCLE, NEGATIVE_WEIGHT, type Estimate, type GraphBackend, type SlotPath, type SlotTree } from './backend.js';
-import { SearchState, astar, type Csr } from './js/search.js';
+import { SearchStates, astar, type Csr } from './js/search.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import bytes from '../../build/graph.wasm';
 import { instantiate } from '../../build/graph.js';
@@ -17,7 +17,7 @@ export class WasmGraph implements GraphBackend {
   private readonly core: CoreOf<typeof graphModule>;
   private readonly handle: number;
   private n = 0;
-  private jsState: SearchState | null = null;
+  private readonly jsStates = new SearchStates();
 
   constructor() {
     this.core = graphModule.core();
@@ -36,7 +36,9 @@ export class WasmGraph implements GraphBackend {
   }
 
   setEdge(u: number, v: number, w: number, mirror: boolean): boolean {
-    return this.core.exports.graphSetEdge(this.handle, u, v, w, mirror) === 1;
+    const added = this.core.exports.graphSetEdge(this.handle, u, v, w, mirror) === 1;
+    this.n = Math.max(this.n, u + 1, v + 1);
+    return added;
   }
 
   removeEdge(u: number, v: number, mirror: boolean): boolean {
@@ -141,10 +143,24 @@ export class WasmGraph implements GraphBackend {
 
   astarWith(s: number, t: number, estimate: Estimate): SlotPath | null {
     if (s === t) return { slots: Int32Array.of(s), cost: 0 };
-    const csr = this.csrView();
-    this.jsState ??= new SearchState();
-    this.jsState.fit(this.n);
-    return astar(csr, this.jsState, s, t, estimate);
+    // The estimate may make the memory grow (by filling another object, or a
+    // search of its own): the views are then taken afresh before they are read.
+    const memory = this.core.memory.memory;
+    let buffer = memory.buffer;
+    let csr = this.csrView();
+    const views = (): Csr => {
+      if (memory.buffer !== buffer) {
+        buffer = memory.buffer;
+        csr = this.csrView();
+      }
+      return csr;
+    };
+    const state = this.jsStates.acquire(this.n);
+    try {
+      return astar(csr, state, s, t, estimate, views);
+    } finally {
+      this.jsStates.release();
+    }
   }
 
   dispose(): void {

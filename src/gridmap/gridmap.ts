@@ -2,6 +2,7 @@
 // the call to the wasm core or the TypeScript reference, which run the same
 // algorithms and return the same paths.
 import { SpatialError } from '../core/errors.js';
+import { checkLimit, limits, outOfMemory } from '../core/limits.js';
 import { INSPECT, summary } from '../core/inspect.js';
 import {
   ALGORITHM_CODES,
@@ -22,7 +23,8 @@ export type { DiagonalRule, GridAlgorithm, GridPath } from './backend.js';
 export type { GridCells } from './array.js';
 
 /**
- * The largest grid: 16,777,216 cells (4096 x 4096). The wasm core holds 10
+ * The largest grid: 16,777,216 cells (4096 x 4096); a larger one is
+ * LIMIT_EXCEEDED (see docs/limits.md). The wasm core holds 10
  * bytes per cell (walkability by rows and by columns, 1 byte each, and an f64
  * cost), 30 once searched (a 16-byte search record and a 4-byte open-list
  * position), 34 once SPFA ran (a 4-byte queue entry), over the grid plus a
@@ -124,6 +126,10 @@ function checkOption<T extends string>(name: string, value: unknown, allowed: Re
  * A width x height tile map: cells are walkable or blocked and carry an
  * entering cost.
  *
+ * Creating a map, or searching one, with memory the host will not give
+ * throws OUT_OF_MEMORY and changes nothing; the cell limit is in
+ * docs/limits.md.
+ *
  * @example
  * ```ts
  * import { init, GridMap } from 'spatialkit';
@@ -152,7 +158,8 @@ export class GridMap {
 
   /**
    * Creates a grid with every cell walkable at cost 1. Width and height are
-   * integers >= 1 with at most {@link MAX_GRID_CELLS} cells (INVALID_ARGUMENT).
+   * integers >= 1 (INVALID_ARGUMENT) with at most {@link MAX_GRID_CELLS}
+   * cells (LIMIT_EXCEEDED); memory the host will not give is OUT_OF_MEMORY.
    * On the default wasm backend, await init() first (NOT_INITIALIZED
    * otherwise); `backend: 'js'` needs no init(). Unknown option keys throw
    * INVALID_ARGUMENT.
@@ -163,7 +170,11 @@ export class GridMap {
     this.backend = resolveBackend(options.backend);
     this.width = width;
     this.height = height;
-    this.impl = this.backend === 'wasm' ? new WasmGrid(width, height) : new ReferenceGrid(width, height);
+    try {
+      this.impl = this.backend === 'wasm' ? new WasmGrid(width, height) : new ReferenceGrid(width, height);
+    } catch (error) {
+      throw outOfMemory(error, 'creating a GridMap') ?? error;
+    }
   }
 
   /** @internal What console.log and util.inspect print in Node: the class name and a summary, not the arrays inside. */
@@ -175,13 +186,14 @@ export class GridMap {
   /**
    * Reads a Moving AI Lab `.map` file ('.', 'G', 'S' passable; '@', 'O', 'T',
    * 'W' blocked; CRLF accepted). Malformed text and unknown option keys
-   * throw INVALID_ARGUMENT.
+   * throw INVALID_ARGUMENT; sizes as for the constructor (LIMIT_EXCEEDED past
+   * {@link MAX_GRID_CELLS} cells).
    */
   static fromMovingAI(mapText: string, options: GridMapOptions = {}): GridMap {
     checkOptions('GridMap.fromMovingAI', options, GRID_OPTION_KEYS);
     const map = parseMovingAIMap(mapText);
     const grid = new GridMap(map.width, map.height, options);
-    grid.impl.loadWalkable(map.cells);
+    grid.load(() => grid.impl.loadWalkable(map.cells));
     return grid;
   }
 
@@ -202,8 +214,10 @@ export class GridMap {
     const open = readWalkable(width, height, cells, walkable);
     const multipliers = costs === undefined ? null : readCosts(width, height, costs);
     const grid = new GridMap(width, height, { backend: options?.backend });
-    grid.impl.loadWalkable(open);
-    if (multipliers !== null) grid.impl.loadCosts(multipliers);
+    grid.load(() => {
+      grid.impl.loadWalkable(open);
+      if (multipliers !== null) grid.impl.loadCosts(multipliers);
+    });
     return grid;
   }
 
@@ -291,7 +305,12 @@ export class GridMap {
       if (algorithm === ALGORITHM_CODES.spfa) throw new SpatialError('INVALID_ARGUMENT', 'maxExpansions does not apply to spfa');
       budget = maxExpansions;
     }
-    return this.impl.findPath(sx, sy, tx, ty, diagonal, algorithm, budget, smooth);
+    try {
+      return this.impl.findPath(sx, sy, tx, ty, diagonal, algorithm, budget, smooth);
+    } catch (error) {
+      // A search changes nothing of the grid, whether or not it completes.
+      throw outOfMemory(error, 'this GridMap search') ?? error;
+    }
   }
 
   /**
@@ -305,12 +324,20 @@ export class GridMap {
     this.impl.dispose();
   }
 
+  /** Fills a grid being built; should memory run out, the grid is freed and OUT_OF_MEMORY thrown. */
+  private load(fill: () => void): void {
+    try {
+      fill();
+    } catch (error) {
+      this.dispose();
+      throw outOfMemory(error, 'building a GridMap') ?? error;
+    }
+  }
+
   private static checkSize(width: number, height: number): void {
     checkPositiveInteger('width', width);
     checkPositiveInteger('height', height);
-    if (width * height > MAX_GRID_CELLS) {
-      throw new SpatialError('INVALID_ARGUMENT', `a grid holds at most ${MAX_GRID_CELLS} cells, got ${width} x ${height}`);
-    }
+    checkLimit(`the cells of a ${width} x ${height} grid`, width * height, limits.gridCells);
   }
 
   private checkCell(x: number, y: number): void {

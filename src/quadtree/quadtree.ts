@@ -9,6 +9,8 @@ import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 import { WasmQuadTree } from './wasm.js';
+import { RecoveringCore } from './recovering.js';
+import { checkLimit, limits, outOfMemory } from '../core/limits.js';
 import { ReferenceQuadTree } from './js/quadtree.js';
 import type { Box, QuadTreeBackend, QuadTreeMode, SegmentHits } from './backend.js';
 import { checkInto, noResults, readBoxes, readNearestMany, readPoints, readSquaredRadii, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
@@ -243,6 +245,11 @@ function checkAtMost(name: string, value: number, limit: number): void {
  * intersecting pair. Intersection is closed (shared edges and corners count);
  * a point is a zero-size rectangle.
  *
+ * Any call that needs memory the host will not give throws OUT_OF_MEMORY;
+ * a change that fails so leaves the same items, rectangles and answers (its
+ * nodes those of a tree filled in one batch). The item limit is in
+ * docs/limits.md.
+ *
  * @example
  * ```ts
  * import { init, QuadTree } from 'spatialkit';
@@ -262,7 +269,7 @@ export class QuadTree implements Iterable<number> {
   readonly backend: Backend;
   /** 'split' or 'fixed'. */
   readonly mode: QuadTreeMode;
-  private readonly core: QuadTreeBackend;
+  private readonly core: RecoveringCore;
   private readonly slots = new SlotTable();
   private cap: number;
   private disposed = false;
@@ -293,7 +300,13 @@ export class QuadTree implements Iterable<number> {
     this.mode = mode;
     this.cap = capacity;
     const levels = mode === 'split' ? maxDepth : depth;
-    this.core = this.backend === 'wasm' ? new WasmQuadTree(bounds, capacity, levels, mode) : new ReferenceQuadTree(bounds, capacity, levels, mode);
+    let inner: QuadTreeBackend;
+    try {
+      inner = this.backend === 'wasm' ? new WasmQuadTree(bounds, capacity, levels, mode) : new ReferenceQuadTree(bounds, capacity, levels, mode);
+    } catch (error) {
+      throw outOfMemory(error, 'creating a QuadTree') ?? error;
+    }
+    this.core = new RecoveringCore(inner, bounds, capacity);
   }
 
   /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
@@ -342,15 +355,23 @@ export class QuadTree implements Iterable<number> {
 
   /**
    * Adds an item; throws DUPLICATE_ID if id is present, INVALID_ID,
-   * INVALID_NUMBER or INVALID_RECT on bad input. An item beyond the tree's
-   * area doubles the area towards it and rebuilds the tree over it.
+   * INVALID_NUMBER or INVALID_RECT on bad input, LIMIT_EXCEEDED when the
+   * tree holds its most items. An item beyond the tree's area doubles the
+   * area towards it and rebuilds the tree over it.
    */
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.change();
     checkId(id);
     checkRect(minX, minY, maxX, maxY);
     if (this.slots.get(id) >= 0) throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
-    this.core.insert(this.slots.add(id), id, minX, minY, maxX, maxY);
+    checkLimit('the number of items', this.slots.size + 1, limits.quadtreeItems);
+    const slot = this.slots.add(id);
+    try {
+      this.core.insert(slot, id, minX, minY, maxX, maxY);
+    } catch (error) {
+      this.slots.delete(id);
+      throw error;
+    }
   }
 
   /**
@@ -371,13 +392,20 @@ export class QuadTree implements Iterable<number> {
    * Inserts many items in one crossing: ids[i] with the rect rects[4i..4i+3]
    * (minX, minY, maxX, maxY); plain arrays and typed arrays of any kind are
    * accepted. The batch is rejected whole, before anything changes, if any
-   * entry is invalid or any id is present or repeated.
+   * entry is invalid or any id is present or repeated, and with
+   * LIMIT_EXCEEDED when it would pass the tree's most items.
    */
   insertMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
     this.change();
     const count = checkBatch(ids, rects);
+    checkLimit('the number of items', this.slots.size + count, limits.quadtreeItems);
     const slots = this.slots.addMany(ids);
-    this.core.insertMany(slots, asInt32Array(ids), asFloat64Array(rects));
+    try {
+      this.core.insertMany(slots, asInt32Array(ids), asFloat64Array(rects));
+    } catch (error) {
+      for (let i = count - 1; i >= 0; i--) this.slots.delete(ids[i]);
+      throw error;
+    }
   }
 
   /**
@@ -407,9 +435,10 @@ export class QuadTree implements Iterable<number> {
   remove(id: number): boolean {
     this.change();
     checkId(id);
-    const slot = this.slots.delete(id);
+    const slot = this.slots.get(id);
     if (slot < 0) return false;
     this.core.remove(slot);
+    this.slots.delete(id);
     if (this.slots.size === 0) this.slots.release();
     return true;
   }
@@ -707,7 +736,8 @@ export class QuadTree implements Iterable<number> {
   }
 
   private batchQueries(): BatchQueries {
-    return this.core instanceof WasmQuadTree ? this.core.queries : new LoopBatchQueries(this.core);
+    const inner = this.core.inner;
+    return inner instanceof WasmQuadTree ? inner.queries : new LoopBatchQueries(this.core);
   }
 
   /**

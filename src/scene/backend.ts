@@ -2,6 +2,7 @@
 // lists and grid indexes, on the wasm and js backends) provides, in slots
 // (dense indices the facade hands out) rather than user ids, and the values a
 // core assumes when the facade passes none.
+import type { CallRecord } from './recovery.js';
 
 import type { QueryResults } from '../core/batch-results.js';
 
@@ -50,6 +51,25 @@ export interface SceneBackend {
   drain(): Int32Array;
   /** Whether moves produce move events (default true); off, the core's emission loops skip them. */
   moveEvents: boolean;
+  /**
+   * Int32 entries (three per event) the core's event log may hold: an event
+   * past it ends the call by throwing EventLimitReached (src/core/limits.ts),
+   * leaving the core part way through; the facade then rebuilds it.
+   */
+  eventLimit: number;
+  /** While true the core writes no event (a snapshot or a recovery loading entities). */
+  silent: boolean;
+  /**
+   * While true (a recovery refilling the core after a failed call), clear
+   * and the adds that follow ask for as little new memory as they can: the
+   * lists index keeps its bands' cut and adds one by one, without re-cutting
+   * or renumbering. Cores with nothing to spare ignore it.
+   */
+  lean: boolean;
+  /** Marks the start of a call made from the facade (the wasm cores mark each call themselves, so theirs does nothing). */
+  beginCall(): void;
+  /** After a call failed part way: the events logged before it and the held pairs as they were (see recovery.ts). */
+  beforeCall(): CallRecord;
   clear(): void;
   dispose?(): void;
   /** Bytes of wasm linear memory held (wasm cores only). */

@@ -295,3 +295,35 @@ function netType(first: number, last: number, elsewhere: boolean): number {
   if (before && now && elsewhere) return MOVE;
   return -1;
 }
+
+/**
+ * A log that folds exactly as `log` does (see NetView.fold), with at most two
+ * events per (watcher, target) pair: its first and, when it has more, its
+ * last, in the order of the pairs' first events. A fold reads nothing else
+ * of a pair, and groups pairs by watcher in that order. A 'net' scene
+ * compacts what it holds this way when it reaches its event limit.
+ */
+export function compactLog(log: Int32Array): Int32Array {
+  const pairs = new PairTable();
+  const count = log.length / 3;
+  const first = new Int32Array(count);
+  const last = new Int32Array(count);
+  for (let i = 0; i < log.length; i += 3) {
+    const known = pairs.size;
+    const p = pairs.indexOf(log[i + 1], log[i + 2]);
+    if (pairs.size > known) first[p] = i;
+    last[p] = i;
+  }
+  let length = 0;
+  for (let p = 0; p < pairs.size; p++) length += last[p] === first[p] ? 3 : 6;
+  const out = new Int32Array(length);
+  let at = 0;
+  for (let p = 0; p < pairs.size; p++) {
+    out.set(log.subarray(first[p], first[p] + 3), at);
+    at += 3;
+    if (last[p] === first[p]) continue;
+    out.set(log.subarray(last[p], last[p] + 3), at);
+    at += 3;
+  }
+  return out;
+}

@@ -7,10 +7,11 @@
 import { SpatialError } from '../core/errors.js';
 import { INSPECT, summary } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
+import { checkLimit, EventLimitReached, isOutOfMemory, limits, outOfMemory } from '../core/limits.js';
 import { DEFAULT_LAYER, DEFAULT_SEES, type SceneBackend, type SceneIndex } from './backend.js';
 import { createSceneCore, resolveIndex, resolveCellSize } from './cores.js';
 import { groupByWatcher, type GroupedEvents } from './grouped.js';
-import { NetView } from './net.js';
+import { compactLog, NetView } from './net.js';
 import { CIRCLE, MARKER, SceneShapes } from './shapes.js';
 import { entityArrays, readSceneSnapshot, writeSceneSnapshot, type SceneSnapshot } from './snapshot.js';
 import { SlotTable } from '../core/slot-table.js';
@@ -82,6 +83,12 @@ export interface SceneOptions {
   events?: SceneEventMode;
   /** false: moves produce no move events at all (enter and leave only); default true. */
   moveEvents?: boolean;
+  /**
+   * The most events the scene holds between drains, an integer from 1 to
+   * 16,777,216 (the default). A call whose events would pass it is refused
+   * whole (LIMIT_EXCEEDED) and changes nothing; see docs/limits.md.
+   */
+  maxPendingEvents?: number;
 }
 
 /** Options of {@link Scene.nearest} and {@link Scene.nearest3}. */
@@ -123,7 +130,7 @@ export interface SetRangeOptions {
 export type SceneEventMode = 'log' | 'net';
 
 /** Every key a SceneOptions object may have. */
-const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize', 'events', 'moveEvents'];
+const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize', 'events', 'moveEvents', 'maxPendingEvents'];
 /** Every key a NearestOptions object may have. */
 const NEAREST_OPTION_KEYS = ['maxDistance', 'layer'];
 /** Every key a SceneNearestManyOptions object may have. */
@@ -148,6 +155,10 @@ const ascending = (a: number, b: number): number => a - b;
 /**
  * A set of entities in 2-D or 3-D space, each with its own view box, that
  * reports who starts seeing, stops seeing and sees moving whom.
+ *
+ * Any call that needs memory the host will not give throws OUT_OF_MEMORY
+ * and leaves the scene as it was, pending events included; the sizes a
+ * scene stays within are in docs/limits.md.
  *
  * @example
  * ```ts
@@ -180,16 +191,21 @@ export class Scene {
   readonly events: SceneEventMode;
   /** Whether moves produce move events. */
   readonly moveEvents: boolean;
+  /** The most events the scene holds between drains. */
+  readonly maxPendingEvents: number;
   /** The net fold, in 'net' mode. */
   private readonly net: NetView | null;
   /** Events taken from the core and not yet drained (pendingLength and a drainInto that did not fit leave them here). */
   private taken: Int32Array | null = null;
   /** In 'net' mode, the fold of `taken`, kept until new events arrive (folding a fold would lose first-event order). */
   private folded: Int32Array | null = null;
-  private readonly core: SceneBackend;
+  /** Replaced by a rebuilt one when a call fails part way (see recover). */
+  private core: SceneBackend;
+  /** The most entities the index holds. */
+  private readonly maxEntities: number;
   /** The grid's cell side as resolved (kept for snapshots; the lists ignore it). */
   private readonly cellSize: number;
-  /** Every entity's range and masks by slot, for snapshots. */
+  /** Every entity's position, range and masks by slot, for snapshots and recoveries. */
   private readonly shapes = new SceneShapes();
   private readonly slots = new SlotTable();
   private readonly freeSlots: number[] = [];
@@ -223,12 +239,25 @@ export class Scene {
     if (typeof moveEvents !== 'boolean') {
       throw new SpatialError('INVALID_ARGUMENT', `moveEvents must be true or false, got ${String(moveEvents)}`);
     }
+    const maxPendingEvents = options.maxPendingEvents ?? limits.pendingEvents;
+    if (!Number.isInteger(maxPendingEvents) || maxPendingEvents < 1 || maxPendingEvents > limits.pendingEvents) {
+      throw new SpatialError('INVALID_ARGUMENT', `maxPendingEvents must be an integer in [1, ${limits.pendingEvents}], got ${String(maxPendingEvents)}`);
+    }
     this.events = events;
     this.moveEvents = moveEvents;
+    this.maxPendingEvents = maxPendingEvents;
+    this.maxEntities = this.index === 'grid' ? limits.sceneGridEntities : limits.sceneListsEntities;
     this.net = events === 'net' ? new NetView(moveEvents) : null;
     this.cellSize = cellSize;
-    this.core = createSceneCore(this.backend, this.index, dimensions, cellSize);
-    if (!moveEvents) this.core.moveEvents = false;
+    this.core = this.newCore();
+  }
+
+  /** An empty core for this scene's backend, index and options. */
+  private newCore(): SceneBackend {
+    const core = createSceneCore(this.backend, this.index, this.dimensions, this.cellSize);
+    if (!this.moveEvents) core.moveEvents = false;
+    core.eventLimit = this.maxPendingEvents * 3;
+    return core;
   }
 
   /** @internal The core that runs this object's algorithm: the test hook of src/core/internals.ts. */
@@ -260,6 +289,8 @@ export class Scene {
   /**
    * Adds entity id at (x, y) (z = 0 in a 3-D scene) with its view range
    * (default: defaultRange; null: a marker) and its layer masks (options).
+   * LIMIT_EXCEEDED, changing nothing, when the scene holds its most entities
+   * or the call's events would pass maxPendingEvents (docs/limits.md).
    */
   add(id: number, x: number, y: number, range?: AoiRange, options?: AddOptions): void {
     this.insert(id, x, y, 0, range, false, options);
@@ -275,30 +306,37 @@ export class Scene {
   /**
    * Changes id's masks: the layers it is on and the layers it sees (32-bit
    * integers; any other value throws INVALID_ARGUMENT). Every pair with id
-   * as watcher or as target whose visibility changes gets an enter or a leave.
+   * as watcher or as target whose visibility changes gets an enter or a leave;
+   * LIMIT_EXCEEDED, changing nothing, when those would pass maxPendingEvents.
    */
   setLayers(id: number, layer: number, sees: number): void {
     this.alive();
     const slot = this.slotOf(id);
     const [l, s] = [checkMask('layer', layer), checkMask('sees', sees)];
-    this.core.setLayers(slot, l, s);
+    this.changing(() => this.core.setLayers(slot, l, s));
     this.shapes.setLayers(slot, l, s);
   }
 
-  /** Moves entity id to (x, y[, z]); z is required in 3-D scenes and ignored in 2-D ones. */
+  /**
+   * Moves entity id to (x, y[, z]); z is required in 3-D scenes and ignored
+   * in 2-D ones. LIMIT_EXCEEDED, changing nothing, when the move's events
+   * would pass maxPendingEvents.
+   */
   move(id: number, x: number, y: number, z?: number): void {
     this.alive();
     const slot = this.slotOf(id);
     checkFinite('x', x);
     checkFinite('y', y);
     const zz = this.zOf(z);
+    this.changing(() => this.core.move(slot, x, y, zz));
+    this.shapes.place(slot, x, y, zz);
     this.net?.moved(slot, x, y, zz);
-    this.core.move(slot, x, y, zz);
   }
 
   /**
    * Removes entity id: every watcher of it and everything it saw get a leave.
    * Returns false, changing nothing, when id is not in the scene.
+   * LIMIT_EXCEEDED, changing nothing, when the leaves would pass maxPendingEvents.
    */
   remove(id: number): boolean {
     this.alive();
@@ -307,8 +345,8 @@ export class Scene {
       checkId(id);
       return false;
     }
+    this.changing(() => this.core.remove(slot));
     this.net?.removing(id, slot);
-    this.core.remove(slot);
     this.slots.delete(id);
     this.freeSlots.push(slot);
     return true;
@@ -319,6 +357,7 @@ export class Scene {
    * it keeps its margin); only id's own view produces enter / leave events. A
    * pair id sees stays seen while the target is inside the new range grown by
    * the margin; a pair it does not see starts only inside the new range.
+   * LIMIT_EXCEEDED, changing nothing, when the events would pass maxPendingEvents.
    */
   setRange(id: number, range: AoiRange, options?: SetRangeOptions): void {
     this.alive();
@@ -326,7 +365,7 @@ export class Scene {
     checkOptions('setRange', options, SET_RANGE_OPTION_KEYS);
     const margin = options?.margin === undefined ? this.shapes.margin(slot) : checkMargin(options.margin);
     const [rx, ry, rz, watcher, round] = this.parseRange(range);
-    this.core.setRange(slot, rx, ry, rz, watcher, round, watcher ? margin : 0);
+    this.changing(() => this.core.setRange(slot, rx, ry, rz, watcher, round, watcher ? margin : 0));
     this.shapes.setRange(slot, rx, ry, rz, watcher, round, margin);
   }
 
@@ -336,11 +375,12 @@ export class Scene {
    * neighbouring region's, say): when the masks meet and target is inside
    * watcher's range grown by its margin, and watcher does not see it yet,
    * the pair becomes visible with an enter event; otherwise nothing changes.
+   * LIMIT_EXCEEDED when that event would pass maxPendingEvents.
    */
   hold(watcher: number, target: number): void {
     this.alive();
-    const w = this.slotOf(watcher);
-    this.core.hold(w, this.slotOf(target));
+    const [w, t] = [this.slotOf(watcher), this.slotOf(target)];
+    this.changing(() => this.core.hold(w, t));
   }
 
   /** True when id is in the scene. */
@@ -352,19 +392,30 @@ export class Scene {
   /** Position of id; z is 0 in 2-D scenes. */
   position(id: number): { x: number; y: number; z: number } {
     this.alive();
-    return this.core.position(this.slotOf(id));
+    const slot = this.slotOf(id);
+    return { x: this.shapes.coordinate(slot, 0), y: this.shapes.coordinate(slot, 1), z: this.shapes.coordinate(slot, 2) };
   }
 
   /** Ids that id sees now, ascending. */
   query(id: number): number[] {
     this.alive();
-    return this.core.query(this.slotOf(id)).sort(ascending);
+    const slot = this.slotOf(id);
+    try {
+      return this.core.query(slot).sort(ascending);
+    } catch (error) {
+      throw this.readFailure(error);
+    }
   }
 
   /** Ids that see id now, ascending. */
   watchers(id: number): number[] {
     this.alive();
-    return this.core.watchers(this.slotOf(id)).sort(ascending);
+    const slot = this.slotOf(id);
+    try {
+      return this.core.watchers(slot).sort(ascending);
+    } catch (error) {
+      throw this.readFailure(error);
+    }
   }
 
   /**
@@ -378,7 +429,11 @@ export class Scene {
     checkZBound('minZ', minZ, Infinity);
     checkZBound('maxZ', maxZ, -Infinity);
     if (minZ > maxZ) this.fail('INVALID_RECT', `minZ ${minZ} > maxZ ${maxZ}`);
-    return this.core.queryBox(minX, minY, minZ, maxX, maxY, maxZ).sort(ascending);
+    try {
+      return this.core.queryBox(minX, minY, minZ, maxX, maxY, maxZ).sort(ascending);
+    } catch (error) {
+      throw this.readFailure(error);
+    }
   }
 
   /**
@@ -436,13 +491,13 @@ export class Scene {
     const into = checkInto(options?.into);
     if (most === 0 || count === 0) return noResults(count, into);
     const core = this.core;
-    if (core.nearestMany !== undefined) {
-      const found = core.nearestMany(px, py, count, most, maxDistance, filtered, mask);
-      return deliver(found.offsets, found.ids, count, into);
-    }
-    const out = new Gather(count);
-    for (let q = 0; q < count; q++) out.add(q, core.nearest(px[q], py[q], 0, most, maxDistance, filtered, mask));
-    return out.finish(count, into);
+    const found = this.reading(() => {
+      if (core.nearestMany !== undefined) return core.nearestMany(px, py, count, most, maxDistance, filtered, mask);
+      const out = new Gather(count);
+      for (let q = 0; q < count; q++) out.add(q, core.nearest(px[q], py[q], 0, most, maxDistance, filtered, mask));
+      return out.finish(count, undefined);
+    });
+    return deliver(found.offsets, found.ids, count, into);
   }
 
   /**
@@ -459,14 +514,12 @@ export class Scene {
     const [flat, count] = readBoxes(boxes);
     const checked = checkInto(into);
     const core = this.core;
-    let found: QueryResults;
-    if (core.queryBoxMany !== undefined) {
-      found = core.queryBoxMany(flat, count);
-    } else {
+    const found = this.reading(() => {
+      if (core.queryBoxMany !== undefined) return core.queryBoxMany(flat, count);
       const out = new Gather(count);
       for (let q = 0; q < count; q++) out.add(q, Int32Array.from(core.queryBox(flat[4 * q], flat[4 * q + 1], -Infinity, flat[4 * q + 2], flat[4 * q + 3], Infinity)));
-      found = out.finish(count, undefined);
-    }
+      return out.finish(count, undefined);
+    });
     for (let q = 0; q < count; q++) found.ids.subarray(found.offsets[q], found.offsets[q + 1]).sort();
     return deliver(found.offsets, found.ids, count, checked);
   }
@@ -540,12 +593,14 @@ export class Scene {
    * and returns how many entries it wrote (pendingLength, three per event).
    * When they do not fit, it throws INVALID_ARGUMENT and drains nothing, so
    * a caller may size its buffer by pendingLength and call again.
-   * INVALID_ARGUMENT also for a buffer that is not an Int32Array or an
+   * INVALID_ARGUMENT also for a buffer that is not an Int32Array or whose
+   * buffer is detached (transferred), even with nothing pending, and for an
    * offset that is not an integer in [0, buffer.length].
    */
   drainInto(buffer: Int32Array, offset = 0): number {
     this.alive();
     if (!(buffer instanceof Int32Array)) this.fail('INVALID_ARGUMENT', 'drainInto needs an Int32Array');
+    if (isDetached(buffer)) this.fail('INVALID_ARGUMENT', 'drainInto needs an Int32Array whose buffer is not detached (transferred)');
     if (!Number.isInteger(offset) || offset < 0 || offset > buffer.length) {
       this.fail('INVALID_ARGUMENT', `offset must be an integer in [0, ${buffer.length}], got ${String(offset)}`);
     }
@@ -560,7 +615,12 @@ export class Scene {
 
   /** What the next drain reports: the core's new events joined to those held, folded in 'net' mode. */
   private pending(): Int32Array {
-    const fresh = this.core.drain();
+    let fresh: Int32Array;
+    try {
+      fresh = this.core.drain();
+    } catch (error) {
+      throw this.readFailure(error);
+    }
     if (this.taken === null) {
       this.taken = fresh;
     } else if (fresh.length !== 0) {
@@ -570,6 +630,7 @@ export class Scene {
       this.taken = events;
       this.folded = null;
     }
+    this.limitEvents();
     if (this.net === null) return this.taken;
     return (this.folded ??= this.net.fold(this.taken, (id) => this.slots.get(id)));
   }
@@ -579,6 +640,120 @@ export class Scene {
     this.taken = null;
     this.folded = null;
     this.net?.drained();
+    this.limitEvents();
+  }
+
+  /** Appends events the core logged before a failed call to those held for the next drain. */
+  private keep(events: Int32Array): void {
+    if (events.length !== 0) {
+      if (this.taken === null || this.taken.length === 0) {
+        this.taken = events;
+      } else {
+        const joined = new Int32Array(this.taken.length + events.length);
+        joined.set(this.taken);
+        joined.set(events, this.taken.length);
+        this.taken = joined;
+      }
+      this.folded = null;
+    }
+    this.limitEvents();
+  }
+
+  /** Lets the core log as many events as maxPendingEvents leaves beside those held here. */
+  private limitEvents(): void {
+    const limit = 3 * this.maxPendingEvents - (this.taken?.length ?? 0);
+    if (this.core.eventLimit !== limit) this.core.eventLimit = limit;
+  }
+
+  /**
+   * Runs a call on the core whole or not at all: should it fail part way,
+   * recover puts the scene back as it was and throws, or (in 'net' mode,
+   * having folded what is pending) lets the call be tried once more.
+   */
+  private changing(call: () => void): void {
+    for (let attempt = 0; ; attempt++) {
+      this.core.beginCall();
+      try {
+        call();
+        return;
+      } catch (error) {
+        this.recover(error, attempt);
+      }
+    }
+  }
+
+  /**
+   * Puts the scene back as it was before a call that failed part way, then
+   * throws: LIMIT_EXCEEDED when an event would have passed maxPendingEvents,
+   * OUT_OF_MEMORY when memory ran out; anything else goes on as it came. The
+   * core is emptied and refilled lean (keeping the room its arrays have and
+   * the shape of its index, so that the scene as it was fits in the memory
+   * it held) with every entity as this facade last saw it (position, range,
+   * masks, margin) and the pairs held before the call, writing no event; the events logged before the call join those
+   * the next drain reports. In 'net' mode, an event limit on a first attempt
+   * first folds what is pending down to the first and last event of each
+   * pair (what a net drain reads): when that makes room this returns, and
+   * the caller tries the call once more.
+   */
+  private recover(error: unknown, attempt: number): void {
+    try {
+      const record = this.core.beforeCall();
+      this.core.drain();
+      this.core.lean = true;
+      this.core.clear();
+      this.reload(record.held);
+      this.core.lean = false;
+      this.keep(record.events);
+    } catch (failure) {
+      // Not even the scene as it was fits any more: it cannot be kept.
+      this.dispose();
+      throw new SpatialError('OUT_OF_MEMORY', `this Scene ran out of memory and could not be rebuilt (${String(failure)}); it is disposed`);
+    }
+    const limited = error instanceof EventLimitReached;
+    if (limited && this.net !== null && attempt === 0 && this.taken !== null) {
+      const pending = this.taken.length;
+      this.taken = compactLog(this.taken);
+      this.folded = null;
+      this.limitEvents();
+      if (this.taken.length < pending) return;
+    }
+    if (limited) {
+      throw new SpatialError(
+        'LIMIT_EXCEEDED',
+        `the call would leave more than ${this.maxPendingEvents} events pending (maxPendingEvents); nothing changed: drain more often, or use events: 'net'`,
+      );
+    }
+    if (isOutOfMemory(error)) throw new SpatialError('OUT_OF_MEMORY', `the Scene ran out of memory (${(error as Error).message}); nothing changed`);
+    throw error;
+  }
+
+  /** Loads every entity into the empty core as this facade has it, then the held pairs, writing no event. */
+  private reload(held: Int32Array): void {
+    const core = this.core;
+    const n = this.slots.size;
+    const ids = Int32Array.from(this.slots.keys());
+    const slots = ids.map((id) => this.slots.get(id)!);
+    const axis = (a: number): Float64Array => Float64Array.from(slots, (slot) => this.shapes.coordinate(slot, a));
+    const shapes = this.shapes;
+    core.silent = true;
+    core.addMany(slots, ids, axis(0), axis(1), this.dimensions === 3 ? axis(2) : null, Float64Array.from(slots, (slot) => shapes.halfExtent(slot, 0)));
+    // addMany gave square boxes without margin: the other ranges and the masks, then the margins.
+    const rangeOf = (slot: number): [number, number, number, boolean, boolean] => {
+      const kind = shapes.kind(slot);
+      return [shapes.halfExtent(slot, 0), shapes.halfExtent(slot, 1), shapes.halfExtent(slot, 2), kind !== MARKER, kind === CIRCLE];
+    };
+    for (let k = 0; k < n; k++) {
+      const slot = slots[k];
+      const [rx, ry, rz, watcher, round] = rangeOf(slot);
+      if (!watcher || round || ry !== rx || (this.dimensions === 3 && rz !== rx)) core.setRange(slot, rx, ry, rz, watcher, round, 0);
+      if (shapes.layer(slot) !== DEFAULT_LAYER || shapes.seen(slot) !== DEFAULT_SEES) core.setLayers(slot, shapes.layer(slot), shapes.seen(slot));
+    }
+    for (let k = 0; k < n; k++) {
+      const [rx, ry, rz, watcher, round] = rangeOf(slots[k]);
+      if (watcher && shapes.margin(slots[k]) !== 0) core.setRange(slots[k], rx, ry, rz, watcher, round, shapes.margin(slots[k]));
+    }
+    for (let k = 0; k < held.length; k += 2) core.hold(held[k], held[k + 1]);
+    core.silent = false;
   }
 
   /**
@@ -588,7 +763,8 @@ export class Scene {
    * scene and ignored in a 2-D one. Rejected whole, before anything moves, if
    * any entry is invalid (INVALID_ARGUMENT for a non-array or a length
    * mismatch, INVALID_ID / UNKNOWN_ID, INVALID_NUMBER for an entry that is not
-   * a finite number).
+   * a finite number), and with LIMIT_EXCEEDED when its events would pass
+   * maxPendingEvents.
    *
    * @example
    * ```ts
@@ -610,8 +786,10 @@ export class Scene {
     const slots = this.batch(n);
     for (let k = 0; k < n; k++) slots[k] = this.slotOf(ids[k]);
     const [x, y, z] = this.coordinates(xs, ys, zs);
-    this.net?.movedMany(slots.subarray(0, n), x, y, z);
-    this.core.moveMany(slots.subarray(0, n), x, y, z);
+    const moved = slots.subarray(0, n);
+    this.changing(() => this.core.moveMany(moved, x, y, z));
+    this.shapes.placeMany(moved, x, y, z);
+    this.net?.movedMany(moved, x, y, z);
   }
 
   /**
@@ -620,7 +798,9 @@ export class Scene {
    * crossing. The arrays may be plain arrays or typed arrays of any kind, all
    * of one length; zs is required in a 3-D scene and ignored in a 2-D one.
    * Rejected whole, before anything changes, if any entry is
-   * invalid (as {@link moveMany}, plus DUPLICATE_ID and NEGATIVE_RANGE).
+   * invalid (as {@link moveMany}, plus DUPLICATE_ID and NEGATIVE_RANGE), and
+   * with LIMIT_EXCEEDED when the batch would pass the scene's most entities
+   * or its events maxPendingEvents (docs/limits.md).
    */
   addMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>, ranges?: ArrayLike<number>): void {
     this.alive();
@@ -630,6 +810,7 @@ export class Scene {
       for (let k = 0; k < n; k++) if (ranges[k] < 0) checkRange(`ranges[${k}]`, ranges[k]);
     }
     checkIdEntries(ids);
+    checkLimit(`the number of entities (${this.index} index)`, this.slots.size + n, this.maxEntities);
     const fresh = new Set<number>();
     for (let k = 0; k < n; k++) {
       const id = ids[k];
@@ -640,13 +821,13 @@ export class Scene {
     const r = ranges === undefined ? new Float64Array(n).fill(this.defaultRange) : asFloat64Array(ranges);
     const batchIds = asInt32Array(ids);
     const slots = this.batch(n).subarray(0, n);
+    for (let k = 0; k < n; k++) slots[k] = this.freeSlot(k);
+    this.changing(() => this.core.addMany(slots, batchIds, x, y, z, r));
     for (let k = 0; k < n; k++) {
-      slots[k] = this.takeSlot();
+      this.takeSlot();
       this.slots.set(batchIds[k], slots[k]);
       this.net?.added(slots[k], batchIds[k], x[k], y[k], z === null ? 0 : z[k]);
-    }
-    this.core.addMany(slots, batchIds, x, y, z, r);
-    for (let k = 0; k < n; k++) {
+      this.shapes.place(slots[k], x[k], y[k], z === null ? 0 : z[k]);
       this.shapes.setRange(slots[k], r[k], r[k], r[k], true, false, 0);
       this.shapes.setLayers(slots[k], DEFAULT_LAYER, DEFAULT_SEES);
     }
@@ -677,7 +858,7 @@ export class Scene {
       ...entityArrays(n),
     };
     const slots = ids.map((id) => this.slots.get(id)!);
-    s.positions.set(this.core.positions(slots));
+    for (let i = 0; i < n; i++) for (let axis = 0; axis < 3; axis++) s.positions[3 * i + axis] = this.shapes.coordinate(slots[i], axis);
     for (let i = 0; i < n; i++) {
       const slot = slots[i];
       s.kinds[i] = this.shapes.kind(slot);
@@ -746,6 +927,7 @@ export class Scene {
    * inside the plain range) is an invalid snapshot.
    */
   private restore(s: SceneSnapshot): void {
+    this.core.silent = true;
     const n = s.ids.length;
     const axis = (a: number): Float64Array => Float64Array.from({ length: n }, (_, i) => s.positions[3 * i + a]);
     const squares = Float64Array.from({ length: n }, (_, i) => s.halfExtents[3 * i]);
@@ -759,9 +941,10 @@ export class Scene {
     for (let i = 0; i < n; i++) {
       if (s.margins[i] !== 0) this.setRange(s.ids[i], rangeIn(s, i), { margin: s.margins[i] });
     }
-    this.drainArray();
     for (let k = 0; k < s.held.length; k += 2) this.core.hold(this.slots.get(s.held[k])!, this.slots.get(s.held[k + 1])!);
-    if (this.drainArray().length / 3 !== s.held.length / 2) this.fail('INVALID_ARGUMENT', 'a held pair is not one the scene can hold');
+    if (this.core.heldPairs().length !== s.held.length) this.fail('INVALID_ARGUMENT', 'a held pair is not one the scene can hold');
+    this.core.silent = false;
+    this.drainArray();
   }
 
   /** Removes every entity and forgets undrained events (no leave events). */
@@ -798,10 +981,13 @@ export class Scene {
     checkFinite('y', y);
     if (is3d) checkFinite('z', z);
     const [rx, ry, rz, watcher, round] = this.parseRange(range === undefined ? this.defaultRange : range);
-    const slot = this.takeSlot();
+    checkLimit(`the number of entities (${this.index} index)`, this.slots.size + 1, this.maxEntities);
+    const slot = this.freeSlot(0);
+    this.changing(() => this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees, watcher ? margin : 0));
+    this.takeSlot();
     this.slots.set(id, slot);
     this.net?.added(slot, id, x, y, z);
-    this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees, watcher ? margin : 0);
+    this.shapes.place(slot, x, y, z);
     this.shapes.setRange(slot, rx, ry, rz, watcher, round, margin);
     this.shapes.setLayers(slot, layer, sees);
   }
@@ -811,7 +997,7 @@ export class Scene {
     checkFinite('y', y);
     const [count, maxDistance, filtered, mask] = this.readNearest(where, k, options, NEAREST_OPTION_KEYS);
     if (count === 0) return new Int32Array(0);
-    return this.core.nearest(x, y, z, count, maxDistance, filtered, mask);
+    return this.reading(() => this.core.nearest(x, y, z, count, maxDistance, filtered, mask));
   }
 
   /** Checks k and a nearest search's options; returns how many to find (k, at most the scene's size), the maximum distance, whether a layer filters and its mask. */
@@ -884,6 +1070,12 @@ export class Scene {
     return this.batchSlots;
   }
 
+  /** The slot the k-th next takeSlot will hand out, taking none. */
+  private freeSlot(k: number): number {
+    const free = this.freeSlots.length;
+    return k < free ? this.freeSlots[free - 1 - k] : this.nextSlot + (k - free);
+  }
+
   private takeSlot(): number {
     return this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.nextSlot++;
   }
@@ -899,6 +1091,20 @@ export class Scene {
 
   private alive(): void {
     checkAlive(this.disposed, 'this Scene');
+  }
+
+  /** What a read that changes nothing throws when it fails: OUT_OF_MEMORY for memory that ran out, else the error itself. */
+  private readFailure(error: unknown): unknown {
+    return outOfMemory(error, 'this Scene') ?? error;
+  }
+
+  /** The answer of a read-only call into the core; its failure for want of memory is OUT_OF_MEMORY. */
+  private reading<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      throw this.readFailure(error);
+    }
   }
 
   private fail(code: 'INVALID_ARGUMENT' | 'UNKNOWN_ID' | 'INVALID_NUMBER' | 'DUPLICATE_ID' | 'INVALID_RECT', message: string): never {
@@ -923,6 +1129,17 @@ function rangeIn(s: SceneSnapshot, i: number): AoiRange {
   if (kind === MARKER) return null;
   if (kind === CIRCLE) return { radius: rx };
   return ry === rx && rz === rx ? rx : { x: rx, y: ry, z: rz };
+}
+
+/** True when typed array's buffer was detached (transferred): a view of it can no longer be made. */
+function isDetached(array: Int32Array): boolean {
+  if (array.byteLength !== 0) return false;
+  try {
+    new Uint8Array(array.buffer);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** Throws INVALID_NUMBER unless a z bound of queryBox is a number other than NaN and the infinity that excludes everything. */

@@ -1,7 +1,9 @@
-// What a Scene's facade remembers of each entity beyond what it hands the
-// core: its range (half-extents and kind), margin and layer masks, by slot. The
-// cores keep these in their own layouts; holding a copy here lets toBuffer
-// read every entity in one pass on either backend without a call per entity.
+// What a Scene's facade remembers of each entity: its position, range
+// (half-extents and kind), margin and layer masks, by slot, as of the last
+// call that succeeded. The cores keep these in their own layouts; holding a
+// copy here lets toBuffer read every entity in one pass on either backend
+// without a call per entity, and lets a call that fails part way put a
+// fresh core back exactly as the scene was (see recovery.ts).
 
 /** The kind of an entity's range: MARKER (null, watches nothing), BOX (half-extents rx, ry, rz) or CIRCLE (radius rx = ry = rz). */
 export type RangeKind = 0 | 1 | 2;
@@ -11,6 +13,7 @@ export const CIRCLE: RangeKind = 2;
 
 /** Per-slot ranges and masks, in arrays grown on demand. */
 export class SceneShapes {
+  private positions = new Float64Array(3 * 64);
   private halfExtents = new Float64Array(3 * 64);
   private kinds = new Uint8Array(64);
   private margins = new Float64Array(64);
@@ -25,6 +28,24 @@ export class SceneShapes {
     this.halfExtents[3 * slot + 2] = rz;
     this.kinds[slot] = !watcher ? MARKER : round ? CIRCLE : BOX;
     this.margins[slot] = margin;
+  }
+
+  /** Records slot's position. */
+  place(slot: number, x: number, y: number, z: number): void {
+    this.room(slot);
+    this.positions[3 * slot] = x;
+    this.positions[3 * slot + 1] = y;
+    this.positions[3 * slot + 2] = z;
+  }
+
+  /** Records the positions of a batch, in order (z 0 when zs is null). */
+  placeMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {
+    for (let k = 0; k < slots.length; k++) this.place(slots[k], xs[k], ys[k], zs === null ? 0 : zs[k]);
+  }
+
+  /** Coordinate `axis` (0 x, 1 y, 2 z) of slot's position. */
+  coordinate(slot: number, axis: number): number {
+    return this.positions[3 * slot + axis];
   }
 
   /** Records slot's masks (int32). */
@@ -59,6 +80,7 @@ export class SceneShapes {
     if (slot < this.kinds.length) return;
     let capacity = this.kinds.length * 2;
     while (capacity <= slot) capacity *= 2;
+    this.positions = grow(this.positions, new Float64Array(3 * capacity));
     this.halfExtents = grow(this.halfExtents, new Float64Array(3 * capacity));
     this.kinds = grow(this.kinds, new Uint8Array(capacity));
     this.margins = grow(this.margins, new Float64Array(capacity));

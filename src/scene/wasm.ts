@@ -10,6 +10,7 @@ import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import type { QueryResults } from '../core/batch-results.js';
 import type { SceneBackend } from './backend.js';
+import { heldBefore, type CallRecord } from './recovery.js';
 import { WasmModule, type CoreOf } from '../core/wasm.js';
 
 /** The Scene's wasm module, built from assembly/scene/exports.ts. */
@@ -18,6 +19,8 @@ export const sceneModule = new WasmModule('scene', bytes, instantiate);
 /** The index kinds, as assembly/scene/exports.ts reads them. */
 const INDEX = { lists: 0, grid: 1 } as const;
 
+const MAX_INT32 = 0x7fffffff;
+
 export class WasmSceneCore implements SceneBackend {
   private readonly core: CoreOf<typeof sceneModule>;
   private readonly calls: CoreOf<typeof sceneModule>['exports'];
@@ -25,6 +28,9 @@ export class WasmSceneCore implements SceneBackend {
   private readonly handle: number;
   private readonly input: WasmBuffer;
   private movesReported = true;
+  private limit = MAX_INT32;
+  private quiet = false;
+  private spare = false;
 
   /** A scene of `dimensions` in the wasm core: the lists index, or the grid with finest cells `cellSize` wide. */
   constructor(
@@ -39,6 +45,46 @@ export class WasmSceneCore implements SceneBackend {
     this.input = new WasmBuffer(this.core.exports, this.core.memory);
     const { calls, index: kind } = this;
     freeOnCollect(this, (handle) => calls.sceneDestroy(kind, handle), this.handle, [this.input]);
+    this.calls.sceneSetEventLimit(this.index, this.handle, MAX_INT32);
+  }
+
+  /** Int32 entries the core's event buffer may hold. */
+  get eventLimit(): number {
+    return this.limit;
+  }
+
+  set eventLimit(limit: number) {
+    this.limit = Math.min(limit, MAX_INT32);
+    this.calls.sceneSetEventLimit(this.index, this.handle, this.limit);
+  }
+
+  get silent(): boolean {
+    return this.quiet;
+  }
+
+  set silent(on: boolean) {
+    this.quiet = on;
+    this.calls.sceneSetSilent(this.index, this.handle, on ? 1 : 0);
+  }
+
+  get lean(): boolean {
+    return this.spare;
+  }
+
+  set lean(on: boolean) {
+    this.spare = on;
+    this.calls.sceneSetLean(this.index, this.handle, on ? 1 : 0);
+  }
+
+  /** Nothing: every export that changes the scene marks the call's start inside the core. */
+  beginCall(): void {}
+
+  beforeCall(): CallRecord {
+    const at = (this.calls.sceneEventData(this.index, this.handle) >>> 0) / 4;
+    const events = this.core.memory.i32.slice(at, at + this.calls.sceneCallStart(this.index, this.handle));
+    const journalAt = (this.calls.sceneJournalData(this.index, this.handle) >>> 0) / 4;
+    const journal = this.core.memory.i32.slice(journalAt, journalAt + this.calls.sceneJournalLength(this.index, this.handle));
+    return { events, held: heldBefore(this.heldPairs(), journal) };
   }
 
   /** Whether moves produce move events; off, the core skips writing them. */

@@ -4,43 +4,19 @@
 // two backends return the very same path.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GridMap, init, type DiagonalRule, type GridAlgorithm } from '../../src/index.js';
-import { checkPath, oracleCost } from './dijkstra-oracle.js';
-import { replay, scenario, type Scenario } from './scenarios.js';
+import { GridMap, init, type DiagonalRule } from '../../src/index.js';
+import { checkScenario, RULES } from './check.js';
+import { scenario } from './scenarios.js';
 
 beforeAll(() => init());
 
-const RULES: DiagonalRule[] = ['never', 'always', 'no-corner-cutting', 'one-obstacle'];
-const ALGORITHMS: GridAlgorithm[] = ['astar', 'dijkstra', 'spfa', 'jps'];
-
-function run(s: Scenario): void {
-  replay(s, (plain, grids, { sx, sy, tx, ty }) => {
-    for (const diagonal of RULES) {
-      const expected = oracleCost(plain, sx, sy, tx, ty, diagonal);
-      for (const algorithm of ALGORITHMS) {
-        const [wasm, js] = grids.map((grid) => grid.findPath(sx, sy, tx, ty, { diagonal, algorithm }));
-        const where = `${algorithm} ${diagonal} (${sx}, ${sy}) -> (${tx}, ${ty})`;
-        expect(js, where).toEqual(wasm);
-        if (expected === Infinity) {
-          expect(wasm, where).toBeNull();
-          continue;
-        }
-        expect(wasm, where).not.toBeNull();
-        expect(wasm!.cost, where).toBeCloseTo(expected, 9);
-        const recomputed = checkPath(plain, wasm!.path, sx, sy, tx, ty, diagonal);
-        expect(typeof recomputed === 'number' ? recomputed : Number.NaN, `${where}: ${String(recomputed)}`).toBeCloseTo(expected, 9);
-      }
-    }
-  });
-}
-
 describe('GridMap parity: wasm, js and a brute-force Dijkstra', () => {
   it('uniform-cost grids (jump point search runs under every rule)', () => {
-    fc.assert(fc.property(scenario(true), run), { numRuns: 150 });
+    fc.assert(fc.property(scenario(true), checkScenario), { numRuns: 150 });
   });
 
   it('grids with per-cell costs (jps falls back to A*)', () => {
-    fc.assert(fc.property(scenario(false), run), { numRuns: 150 });
+    fc.assert(fc.property(scenario(false), checkScenario), { numRuns: 150 });
   });
 
   it('jps on a grid with costs returns exactly the A* path', () => {

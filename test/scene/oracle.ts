@@ -30,6 +30,16 @@ export class AoiOracle {
     readonly form: 'abs' | 'bounds' = 'abs',
   ) {}
 
+  /** An independent copy: entities, visible pairs and pending events. */
+  clone(): AoiOracle {
+    const copy = new AoiOracle(this.dimensions, this.form);
+    for (const [id, e] of this.entities) copy.entities.set(id, { ...e, p: [...e.p], r: e.r === null ? null : [...e.r] });
+    for (const key of this.visible) copy.visible.add(key);
+    copy.events = [...this.events];
+    copy.seenAtDrain = new Map(this.seenAtDrain);
+    return copy;
+  }
+
   /** W sees T now: the pair is visible. */
   sees(w: number, t: number): boolean {
     return this.visible.has(`${w} ${t}`);

@@ -13,7 +13,8 @@ import {
   type SlotTree,
 } from '../backend.js';
 import {
-  SearchState,
+  SearchStates,
+  type SearchState,
   astar,
   bidirectional,
   dijkstra,
@@ -81,7 +82,7 @@ export class ReferenceGraph implements GraphBackend {
   private csrValid = true;
   private reverseValid = true;
   private negatives = 0;
-  private readonly state = new SearchState();
+  private readonly states = new SearchStates();
 
   ensureVertices(count: number): void {
     if (count <= this.n) return;
@@ -101,6 +102,7 @@ export class ReferenceGraph implements GraphBackend {
 
   setEdge(u: number, v: number, w: number, mirror: boolean): boolean {
     this.prepareEdit();
+    this.ensureVertices(Math.max(u, v) + 1);
     const added = this.setArc(u, v, w);
     if (mirror && u !== v) this.setArc(v, u, w);
     return added;
@@ -195,20 +197,56 @@ export class ReferenceGraph implements GraphBackend {
 
   spfa(s: number): SlotTree | number {
     this.ensureCsr();
-    const status = spfa(this.csr, this.fitState(), s);
-    if (status !== 0) return status;
-    return this.tree();
+    const state = this.states.acquire(this.n);
+    try {
+      const status = spfa(this.csr, state, s);
+      return status !== 0 ? status : this.tree(state);
+    } finally {
+      this.states.release();
+    }
   }
 
   dijkstra(s: number): SlotTree {
     this.ensureCsr();
-    dijkstra(this.csr, this.fitState(), s);
-    return this.tree();
+    const state = this.states.acquire(this.n);
+    try {
+      dijkstra(this.csr, state, s);
+      return this.tree(state);
+    } finally {
+      this.states.release();
+    }
   }
 
   path(s: number, t: number, algorithm: number, heuristic: number): SlotPath | null | number {
     this.ensureCsr();
-    const state = this.fitState();
+    const state = this.states.acquire(this.n);
+    try {
+      return this.pathWith(state, s, t, algorithm, heuristic);
+    } finally {
+      this.states.release();
+    }
+  }
+
+
+  astarWith(s: number, t: number, estimate: Estimate): SlotPath | null {
+    this.ensureCsr();
+    if (s === t) return { slots: Int32Array.of(s), cost: 0 };
+    const state = this.states.acquire(this.n);
+    try {
+      return astar(this.csr, state, s, t, estimate);
+    } finally {
+      this.states.release();
+    }
+  }
+
+  dispose(): void {
+    this.index.clear();
+  }
+
+  // ---- internals ----
+
+  // A point-to-point search in `state` (see path).
+  private pathWith(state: SearchState, s: number, t: number, algorithm: number, heuristic: number): SlotPath | null | number {
     if (algorithm === ALGORITHM.spfa) {
       const status = spfa(this.csr, state, s);
       if (status !== 0) return status;
@@ -224,18 +262,6 @@ export class ReferenceGraph implements GraphBackend {
     const kind = algorithm === ALGORITHM.dijkstra ? 0 : heuristic;
     return astar(this.csr, state, s, t, positionEstimate(kind, this.xs, this.ys, t));
   }
-
-  astarWith(s: number, t: number, estimate: Estimate): SlotPath | null {
-    this.ensureCsr();
-    if (s === t) return { slots: Int32Array.of(s), cost: 0 };
-    return astar(this.csr, this.fitState(), s, t, estimate);
-  }
-
-  dispose(): void {
-    this.index.clear();
-  }
-
-  // ---- internals ----
 
   // Adds u -> v or replaces its weight, patching a valid CSR in place.
   private setArc(u: number, v: number, w: number): boolean {
@@ -269,13 +295,8 @@ export class ReferenceGraph implements GraphBackend {
     return true;
   }
 
-  private tree(): SlotTree {
-    return { dist: this.state.dist.slice(0, this.n), parent: this.state.parent.slice(0, this.n) };
-  }
-
-  private fitState(): SearchState {
-    this.state.fit(this.n);
-    return this.state;
+  private tree(state: SearchState): SlotTree {
+    return { dist: state.dist.slice(0, this.n), parent: state.parent.slice(0, this.n) };
   }
 
   private invalidate(): void {

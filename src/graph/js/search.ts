@@ -65,6 +65,29 @@ export class SearchState {
   }
 }
 
+/**
+ * The search states of one graph: a search started while another runs (from
+ * inside the other's heuristic function) takes a state of its own, so
+ * neither disturbs the other.
+ */
+export class SearchStates {
+  private readonly states: SearchState[] = [];
+  private depth = 0;
+
+  /** A state sized for n slots that no running search holds; give it back with release. */
+  acquire(n: number): SearchState {
+    const state = (this.states[this.depth] ??= new SearchState());
+    this.depth++;
+    state.fit(n);
+    return state;
+  }
+
+  /** Gives back the state the last acquire handed out. */
+  release(): void {
+    this.depth--;
+  }
+}
+
 function resetAll(state: SearchState, n: number): void {
   state.dist.fill(Infinity, 0, n);
   state.parent.fill(-1, 0, n);
@@ -162,8 +185,9 @@ export function pathFromParents(parent: Int32Array, s: number, t: number): Int32
  * an admissible heuristic that is not consistent (vertices without position
  * count 0) still yields the optimum. extra caches each visited vertex's h.
  */
-export function astar(csr: Csr, state: SearchState, s: number, t: number, h: Estimate): SlotPath | null {
-  const { start, target, weight } = csr;
+export function astar(csr: Csr, state: SearchState, s: number, t: number, h: Estimate, views?: () => Csr): SlotPath | null {
+  // The arrays may be views of wasm memory that h makes grow: `views` then gives them afresh after each call.
+  let { start, target, weight } = csr;
   const gen = state.nextGeneration();
   const { stamp, dist, parent, heap } = state;
   const hs = state.extra;
@@ -172,6 +196,7 @@ export function astar(csr: Csr, state: SearchState, s: number, t: number, h: Est
   dist[s] = 0;
   parent[s] = -1;
   hs[s] = h(s);
+  if (views !== undefined) ({ start, target, weight } = views());
   heap.push(hs[s], s);
   while (!heap.empty) {
     const key = heap.topKey;
@@ -185,6 +210,7 @@ export function astar(csr: Csr, state: SearchState, s: number, t: number, h: Est
       if (stamp[v] !== gen) {
         stamp[v] = gen;
         hs[v] = h(v);
+        if (views !== undefined) ({ start, target, weight } = views());
       } else if (candidate >= dist[v]) {
         continue;
       }

@@ -32,6 +32,7 @@
 // (inside the grown range, outside the plain one) form the held set, the only
 // history the core keeps: a pair is visible when the target is inside the
 // plain range, or when it is held.
+import { CallLog } from './call-log.js';
 import type { SceneBackend } from '../backend.js';
 import { HeldPairs } from './held-pairs.js';
 import { beyondBound, KNearest } from './k-nearest.js';
@@ -204,7 +205,7 @@ const enum Visit {
 }
 
 /** The grid core of one scene. Slots are chosen by the caller; ids are only carried into events. */
-export class GridIndexCore implements SceneBackend {
+export class GridIndexCore extends CallLog implements SceneBackend {
   private readonly levels: Level[] = [];
   /** Levels holding entities, ascending. */
   private readonly active: number[] = [];
@@ -225,7 +226,7 @@ export class GridIndexCore implements SceneBackend {
   /** Plain half-extents (3 per slot) of the slots with a margin; allocated with the first margin. */
   private plain: Float64Array | null = null;
   /** The pairs visible only thanks to a margin. */
-  private readonly held = new HeldPairs();
+  protected readonly held = new HeldPairs();
   /** Layer masks: W sees T only when seesMask[W] & layer[T] is not 0. */
   private layer = new Int32Array(0);
   private seesMask = new Int32Array(0);
@@ -235,7 +236,6 @@ export class GridIndexCore implements SceneBackend {
   private readonly blockData: Float64Array[] = [];
   private readonly blockSlots: Int32Array[] = [];
   private readonly freeBlocks: number[] = [];
-  private events: number[] = [];
   private results: number[] = [];
   // The step being judged: the subject, its place and half-extents before and after.
   private visit = Visit.Step;
@@ -267,6 +267,7 @@ export class GridIndexCore implements SceneBackend {
     readonly dimensions: number,
     readonly cellSize: number,
   ) {
+    super();
     this.ensureSlot(15);
   }
 
@@ -1041,9 +1042,7 @@ export class GridIndexCore implements SceneBackend {
 
   /** The flat event buffer [type, watcherId, targetId, ...] since the last drain, then forgets it. */
   drain(): Int32Array {
-    const out = Int32Array.from(this.events);
-    this.events.length = 0;
-    return out;
+    return this.events.drain();
   }
 
   /** Forgets every entity and every pending event. */
@@ -1058,7 +1057,7 @@ export class GridIndexCore implements SceneBackend {
     this.blockData.length = 0;
     this.blockSlots.length = 0;
     this.freeBlocks.length = 0;
-    this.events.length = 0;
+    this.events.clear();
   }
 }
 

@@ -2,7 +2,7 @@
 // because of a hysteresis margin (the target is inside the watcher's range +
 // margin, outside its range), kept as a link on each slot of a pair: a step
 // finds the held pairs of the slot it changes without a search. The same
-// structure as assembly/scene/held-links.ts.
+// structure as assembly/scene/held-links.ts, changes journaled the same way.
 
 /** The held pairs of a scene, as links per slot. */
 export class HeldLinks {
@@ -10,6 +10,8 @@ export class HeldLinks {
   private readonly links: number[][] = [];
   /** Pairs held. */
   size = 0;
+  /** The current call's changes: w, t, then 1 (held) or -1 (dropped); the scene empties it as a call begins. */
+  readonly journal: number[] = [];
 
   /** Makes room for slots below capacity. */
   grow(capacity: number): void {
@@ -28,6 +30,7 @@ export class HeldLinks {
 
   /** Holds pair (w, t), which is not held. */
   add(w: number, t: number): void {
+    this.journal.push(w, t, 1);
     this.links[w].push(2 * t);
     this.links[t].push(2 * w + 1);
     this.size++;
@@ -35,6 +38,7 @@ export class HeldLinks {
 
   /** Drops pair (w, t), which is held. */
   delete(w: number, t: number): void {
+    this.journal.push(w, t, -1);
     removeValue(this.links[w], 2 * t);
     removeValue(this.links[t], 2 * w + 1);
     this.size--;
@@ -48,6 +52,7 @@ export class HeldLinks {
   /** Drops every held pair of slot s, as watcher or as target. */
   release(s: number): void {
     const own = this.links[s];
+    for (const link of own) this.journal.push(link & 1 ? link >> 1 : s, link & 1 ? s : link >> 1, -1);
     for (const link of own) removeValue(this.links[link >> 1], link & 1 ? 2 * s : 2 * s + 1);
     this.size -= own.length;
     own.length = 0;

@@ -1,12 +1,14 @@
 // The (watcher, target) slot pairs a reference Scene core keeps seeing only
 // because of a hysteresis margin: the target is inside the watcher's range +
 // margin but outside its range. The same set as assembly/scene/pair-set.ts, kept
-// as a set of targets per watcher.
+// as a set of targets per watcher, changes journaled the same way.
 
 export class HeldPairs {
   private readonly byWatcher = new Map<number, Set<number>>();
   /** Pairs held. */
   size = 0;
+  /** The current call's changes: w, t, then 1 (added) or -1 (deleted); the scene empties it as a call begins. */
+  readonly journal: number[] = [];
 
   has(w: number, t: number): boolean {
     return this.size !== 0 && this.byWatcher.get(w)?.has(t) === true;
@@ -16,13 +18,16 @@ export class HeldPairs {
     let targets = this.byWatcher.get(w);
     if (targets === undefined) this.byWatcher.set(w, (targets = new Set()));
     if (targets.has(t)) return;
+    this.journal.push(w, t, 1);
     targets.add(t);
     this.size++;
   }
 
   delete(w: number, t: number): void {
     const targets = this.byWatcher.get(w);
-    if (targets === undefined || !targets.delete(t)) return;
+    if (targets === undefined || !targets.has(t)) return;
+    this.journal.push(w, t, -1);
+    targets.delete(t);
     this.size--;
     if (targets.size === 0) this.byWatcher.delete(w);
   }

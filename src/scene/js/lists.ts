@@ -37,11 +37,13 @@
 // its slots), and a step of a slot judges its held pairs too: a held pair can
 // only stop being visible when one of its two slots changes.
 
+import { CallLog } from './call-log.js';
 import { DEFAULT_LAYER, DEFAULT_SEES } from '../backend.js';
 import { ENTER, LEAVE, MOVE } from '../event-codes.js';
 import { inCircle } from './circle.js';
 import { HeldLinks } from './held-links.js';
 import { beyondBound, KNearest } from './k-nearest.js';
+import { PairTable } from '../pair-table.js';
 
 export const KIND_LOWER = 0;
 export const KIND_ENTITY = 1;
@@ -343,7 +345,7 @@ class AxisList {
 }
 
 /** The reference core of one scene. Slots are chosen by the caller; ids are only carried into events. */
-export class ListsIndexCore {
+export class ListsIndexCore extends CallLog {
   readonly dimensions: number;
   private capacity = 0;
   private state = new Int32Array(0);
@@ -358,7 +360,7 @@ export class ListsIndexCore {
   /** Watchers with a margin above 0: while there are none (and nothing is held), no judgement looks at margins. */
   private margined = 0;
   /** The pairs visible only thanks to a margin: the target is inside the watcher's range + margin, outside its range. */
-  private readonly held = new HeldLinks();
+  protected readonly held = new HeldLinks();
   /** 1 for a slot whose range is a circle (sphere) of radius range[3s], 0 for a box. */
   private circle = new Uint8Array(0);
   /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
@@ -381,7 +383,6 @@ export class ListsIndexCore {
   private bandedAt = 0;
   private candidateWatchers: number[] = [];
   private candidateTargets: number[] = [];
-  private events: number[] = [];
   /** False when the scene reports no move events: settle skips them. */
   moveEvents = true;
   /** The moving entity's position before the step, and after it. */
@@ -393,6 +394,7 @@ export class ListsIndexCore {
   private oldSees = DEFAULT_SEES;
 
   constructor(dimensions: number) {
+    super();
     this.dimensions = dimensions;
     for (let a = 0; a < dimensions; a++) this.axes.push(new AxisList(SENTINELS + NODES_PER_SLOT * 16));
     this.ensureSlot(15);
@@ -440,9 +442,7 @@ export class ListsIndexCore {
 
   /** The flat event buffer [type, watcherId, targetId, ...] since the last drain, then forgets it. */
   drain(): Int32Array {
-    const out = Int32Array.from(this.events);
-    this.events.length = 0;
-    return out;
+    return this.events.drain();
   }
 
   get pendingEvents(): number {
@@ -1301,7 +1301,7 @@ export class ListsIndexCore {
     this.layered = 0;
     for (const set of this.watcherSets) set.length = 0;
     for (const axis of this.axes) axis.reset();
-    this.events.length = 0;
+    this.events.clear();
     this.alive = 0;
     this.bandedAt = 0;
   }
@@ -1318,8 +1318,13 @@ function bandGap(axis: AxisList, b: number, v: number): number {
 const BULK_MIN = 32;
 
 /**
- * A throwaway uniform grid over every entity's (x, y), cells at least as wide
- * as the largest range, so whoever sees a point sits in the 3 x 3 cells around it.
+ * A throwaway uniform grid over every entity's (x, y), cells at least as
+ * wide as the largest range, so whoever sees a point sits in the 3 x 3 cells
+ * around it. A grid whose cells would outnumber the entities (entities on a
+ * line or in a few clusters across a wide world) keeps only the cells it
+ * uses, numbered through a map of their (column, row): cells never grow
+ * wider than the range, so a crowded strip is never lumped into a few huge
+ * cells that every entity there would scan.
  */
 class BulkGrid {
   private readonly minX: number;
@@ -1329,6 +1334,8 @@ class BulkGrid {
   private readonly rows: number;
   private readonly starts: Int32Array;
   private readonly items: Int32Array;
+  /** The occupied cells' numbers by (column, row), when the grid keeps only those. */
+  private readonly occupied: PairTable | null;
 
   constructor(pos: Float64Array, state: Int32Array, capacity: number, maxRange: number) {
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -1347,22 +1354,27 @@ class BulkGrid {
     const spanY = maxY - minY;
     // Spans beyond the doubles (entities near +-1e308): one cell holds all.
     if (!(spanX < Infinity && spanY < Infinity)) size = Infinity;
-    while (size < Infinity && (spanX / size + 1) * (spanY / size + 1) > 2 * count + 64) size *= 2;
+    // Columns and rows stay int32, as in the wasm core.
+    while (size < Infinity && Math.max(spanX, spanY) / size >= GRID_AXIS_CELLS) size *= 2;
     this.minX = minX;
     this.minY = minY;
     this.size = size;
     this.columns = size < Infinity ? Math.floor(spanX / size) + 1 : 1;
     this.rows = size < Infinity ? Math.floor(spanY / size) + 1 : 1;
-    this.starts = new Int32Array(this.columns * this.rows + 1);
-    this.items = new Int32Array(count);
+    this.occupied = this.columns * this.rows <= 2 * count + 64 ? null : new PairTable();
     const cellOf = new Int32Array(capacity);
     for (let s = 1; s < capacity; s++) {
       if (state[s] === FREE) continue;
-      cellOf[s] = this.column(pos[s * 3]) + this.row(pos[s * 3 + 1]) * this.columns;
-      this.starts[cellOf[s] + 1]++;
+      const gx = this.column(pos[s * 3]);
+      const gy = this.row(pos[s * 3 + 1]);
+      cellOf[s] = this.occupied === null ? gx + gy * this.columns : this.occupied.indexOf(gx, gy);
     }
-    for (let c = 0; c < this.columns * this.rows; c++) this.starts[c + 1] += this.starts[c];
-    const fill = this.starts.slice(0, this.columns * this.rows);
+    const cells = this.occupied === null ? this.columns * this.rows : this.occupied.size;
+    this.starts = new Int32Array(cells + 1);
+    this.items = new Int32Array(count);
+    for (let s = 1; s < capacity; s++) if (state[s] !== FREE) this.starts[cellOf[s] + 1]++;
+    for (let c = 0; c < cells; c++) this.starts[c + 1] += this.starts[c];
+    const fill = this.starts.slice(0, cells);
     for (let s = 1; s < capacity; s++) if (state[s] !== FREE) this.items[fill[cellOf[s]]++] = s;
   }
 
@@ -1377,10 +1389,13 @@ class BulkGrid {
   /** The slots in cell (gx, gy); empty outside the grid. */
   cell(gx: number, gy: number): Int32Array {
     if (gx < 0 || gy < 0 || gx >= this.columns || gy >= this.rows) return EMPTY;
-    const c = gx + gy * this.columns;
-    return this.items.subarray(this.starts[c], this.starts[c + 1]);
+    const c = this.occupied === null ? gx + gy * this.columns : this.occupied.find(gx, gy);
+    return c < 0 ? EMPTY : this.items.subarray(this.starts[c], this.starts[c + 1]);
   }
 }
+
+/** Columns (and rows) a bulk grid may have along an axis. */
+const GRID_AXIS_CELLS = 2 ** 30;
 
 const EMPTY = new Int32Array(0);
 
