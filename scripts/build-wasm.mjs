@@ -1,10 +1,14 @@
 // Compiles each wasm module with asc, one after another: a module per concept
 // (each entry is assembly/<concept>/exports.ts and the module its own linear
 // memory) and the probe module the tests and the boundary benchmark load.
-// Writes build/<name>.wasm with asc's raw bindings (build/<name>.js, .d.ts);
-// with --debug, build/<name>.debug.wasm with assertions and a source map.
+// Writes build/<name>.wasm with asc's raw bindings (build/<name>.js, .d.ts),
+// and build/<name>.wasm.gz, the gzipped bytes the package embeds (about 40%
+// of the module's size; init() unpacks them); with --debug,
+// build/<name>.debug.wasm with assertions and a source map.
 // Settings common to all modules are in asconfig.json.
 import asc from 'assemblyscript/asc';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { constants, gzipSync } from 'node:zlib';
 
 const modules = {
   scene: 'assembly/scene/exports.ts',
@@ -22,4 +26,5 @@ for (const [name, entry] of Object.entries(modules)) {
     process.stderr.write(stderr.toString());
     throw new Error(`asc failed on ${entry}: ${error.message}`);
   }
+  if (!debug) writeFileSync(`${outFile}.gz`, gzipSync(readFileSync(outFile), { level: constants.Z_BEST_COMPRESSION }));
 }

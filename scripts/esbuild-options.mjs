@@ -8,6 +8,6 @@ export const esbuildOptions = {
   bundle: true,
   format: 'esm',
   target: 'es2022',
-  loader: { '.wasm': 'binary' },
+  loader: { '.wasm': 'binary', '.gz': 'binary' },
   logLevel: 'warning',
 };

@@ -1,9 +1,11 @@
 /// <reference path="./wasm-module.d.ts" />
 // Loading wasm modules in Node and in browsers. Each concept compiles to a
 // module of its own (build/<concept>.wasm, with its own linear memory); the
-// concept's adapter embeds that module's bytes and declares it as a
+// concept's adapter embeds that module's bytes, gzipped, and declares it as a
 // WasmModule, so a bundle holds only the modules its code uses, and there is
-// no file to fetch and no path to configure.
+// no file to fetch and no path to configure. Gzip makes the embedded module
+// about 40% of its size (a Scene-only bundle shrinks by 42 kB); the platform
+// unpacks it as the module loads, which init() awaits anyway.
 import { SpatialError } from './errors.js';
 import { LinearMemory } from './memory.js';
 import { eventLimitReached, tryAlloc } from './limits.js';
@@ -55,14 +57,14 @@ export class WasmModule<E extends ModuleExports> {
   /** Loads the module; idempotent, and concurrent calls share one instantiation. */
   readonly load: () => Promise<void>;
 
-  /** `name` is the concept the module serves, for the error raised before it is loaded. */
+  /** `name` is the concept the module serves, for the errors; `gzipped` is the module's bytes, gzipped. */
   constructor(
     private readonly name: string,
-    bytes: Uint8Array,
+    gzipped: Uint8Array,
     instantiate: Instantiate<E>,
   ) {
     this.load = once(async () => {
-      const module = await WebAssembly.compile(bytes as BufferSource);
+      const module = await WebAssembly.compile(await gunzip(gzipped, name));
       // The imports a Scene core calls (the other modules import nothing); tryAlloc asks this module's allocator.
       let exports: E | null = null;
       exports = await instantiate(module, { env: { eventLimitReached, tryAlloc: (bytes: number) => tryAlloc(exports?.alloc ?? null, bytes) } });
@@ -77,6 +79,49 @@ export class WasmModule<E extends ModuleExports> {
     }
     return this.instance;
   }
+}
+
+/** The part of Node's zlib that {@link gunzip} uses. */
+interface NodeZlib {
+  gunzipSync(gzipped: Uint8Array): Uint8Array<ArrayBuffer>;
+}
+
+/** Node's zlib, through process.getBuiltinModule (Node 20.16 and later), which needs no import a bundler would follow; undefined elsewhere. */
+function nodeZlib(): NodeZlib | undefined {
+  const node = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
+  return node?.getBuiltinModule?.('node:zlib') as NodeZlib | undefined;
+}
+
+/**
+ * Unpacks gzipped bytes: in Node with its zlib (whose first use costs a
+ * third of what Node's DecompressionStream's does), elsewhere with the
+ * platform's DecompressionStream (Chrome 80, Firefox 113, Safari 16.4 and
+ * later). Where there is neither, the wasm module cannot load, and the
+ * error says so and points at the js backend.
+ */
+async function gunzip(gzipped: Uint8Array, name: string): Promise<Uint8Array<ArrayBuffer>> {
+  const zlib = nodeZlib();
+  if (zlib !== undefined) return zlib.gunzipSync(gzipped);
+  if (typeof DecompressionStream !== 'function') {
+    throw new SpatialError('NOT_INITIALIZED', `the ${name} module cannot load: this platform has no DecompressionStream to unpack it (Chrome 80, Firefox 113, Safari 16.4 and later have it); pass backend: 'js' to run on the TypeScript backend without init()`);
+  }
+  const unpack = new DecompressionStream('gzip');
+  const writer = unpack.writable.getWriter();
+  void writer.write(gzipped as BufferSource);
+  void writer.close();
+  const chunks: Uint8Array[] = [];
+  for (const reader = unpack.readable.getReader(); ; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
 }
 
 /** Validates a backend option, defaulting to 'wasm'. */

@@ -6,7 +6,7 @@
 import { NEGATIVE_CYCLE, NEGATIVE_WEIGHT, type Estimate, type GraphBackend, type SlotPath, type SlotTree } from './backend.js';
 import { SearchStates, astar, type Csr } from './js/search.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
-import bytes from '../../build/graph.wasm';
+import bytes from '../../build/graph.wasm.gz';
 import { instantiate } from '../../build/graph.js';
 import { WasmModule, type CoreOf } from '../core/wasm.js';
 

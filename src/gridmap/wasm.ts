@@ -4,7 +4,7 @@
 import type { GridBackend, GridPath } from './backend.js';
 import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
-import bytes from '../../build/gridmap.wasm';
+import bytes from '../../build/gridmap.wasm.gz';
 import { instantiate } from '../../build/gridmap.js';
 import { WasmModule, type CoreOf } from '../core/wasm.js';
 

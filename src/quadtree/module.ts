@@ -1,6 +1,6 @@
 // The QuadTree's wasm module, built from assembly/quadtree/exports.ts: the
 // dynamic tree, its batch searches and the static tree all live in it.
-import bytes from '../../build/quadtree.wasm';
+import bytes from '../../build/quadtree.wasm.gz';
 import { instantiate } from '../../build/quadtree.js';
 import { WasmModule, type CoreOf } from '../core/wasm.js';
 

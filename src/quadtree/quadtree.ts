@@ -2,8 +2,9 @@
 // dense slots and delegates to a backend (the wasm core or the reference), so
 // both backends reject identically and a rejected call changes nothing.
 import { SpatialError } from '../core/errors.js';
-import { INSPECT, summary } from '../core/inspect.js';
+import { INSPECT, summary, keepName } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
+import { SlotTable } from '../core/slot-table.js';
 import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkCount, checkFinite, checkId, checkMaxDistance, checkOptions, checkPositiveInteger, checkRange, checkRect } from '../core/validate.js';
 import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
@@ -62,154 +63,6 @@ export interface QuadTreeOptions {
   backend?: Backend;
 }
 
-/**
- * Ids to dense slots. While ids stay small next to the count (the usual
- * 0..n-1 entity ids), they are looked up in an Int32Array: one memory access,
- * which matters for a batch of moves over a large tree. Other ids live in a
- * Map. Freed slots are reused.
- */
-class SlotTable {
-  private dense = new Int32Array(0); // slot + 1; 0 means absent
-  private readonly sparse = new Map<number, number>();
-  private idOfSlot = new Int32Array(0); // -1 for a free slot
-  private slotCount = 0; // slots ever handed out: [0, slotCount)
-  private readonly free: number[] = [];
-  // The slots of the last batch: kept, so a batch allocates (and faults in) no fresh memory.
-  private batch = new Int32Array(0);
-  size = 0;
-
-  /** The slot of id, or -1. */
-  get(id: number): number {
-    if (id < this.dense.length) return this.dense[id] - 1;
-    return this.sparse.get(id) ?? -1;
-  }
-
-  /** Gives id a slot; id must be absent. */
-  add(id: number): number {
-    const slot = this.free.length > 0 ? this.free.pop()! : this.slotCount++;
-    if (slot >= this.idOfSlot.length) this.growSlots(slot + 1);
-    this.idOfSlot[slot] = id;
-    this.size++;
-    if (id >= this.dense.length && this.denseCovers(id, this.size)) this.growDense(id);
-    if (id < this.dense.length) this.dense[id] = slot + 1;
-    else this.sparse.set(id, slot);
-    return slot;
-  }
-
-  /**
-   * Gives each id a slot, in order; throws DUPLICATE_ID, with the table as
-   * before, when an id is present or repeated. Tables are sized once for
-   * the whole batch. The slots returned are valid until the next addMany.
-   */
-  addMany(ids: ArrayLike<number>): Int32Array {
-    const count = ids.length;
-    let top = -1;
-    for (let i = 0; i < count; i++) top = Math.max(top, ids[i]);
-    if (top >= this.dense.length && this.denseCovers(top, this.size + count)) this.growDense(top);
-    this.growSlots(this.slotCount + count);
-    if (this.batch.length < count) this.batch = new Int32Array(Math.max(count, this.batch.length * 2));
-    const slots = this.batch.subarray(0, count);
-    if (this.free.length === 0 && top < this.dense.length) return this.appendDense(ids, slots);
-    for (let i = 0; i < count; i++) {
-      if (this.get(ids[i]) >= 0) {
-        for (let k = i - 1; k >= 0; k--) this.delete(ids[k]);
-        throw new SpatialError('DUPLICATE_ID', `id ${ids[i]} is already in the tree`);
-      }
-      slots[i] = this.add(ids[i]);
-    }
-    return slots;
-  }
-
-  /**
-   * addMany when every id fits the dense table and no slot is free (a batch
-   * into a fresh tree): the ids take the next slots in order, in one tight
-   * loop. On a duplicate, the ids taken so far are given back and the table
-   * is exactly as before.
-   */
-  private appendDense(ids: ArrayLike<number>, slots: Int32Array): Int32Array {
-    const dense = this.dense, idOfSlot = this.idOfSlot, first = this.slotCount;
-    for (let i = 0; i < slots.length; i++) {
-      const id = ids[i];
-      if (dense[id] !== 0) {
-        for (let k = 0; k < i; k++) {
-          dense[ids[k]] = 0;
-          idOfSlot[first + k] = -1;
-        }
-        throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
-      }
-      dense[id] = first + i + 1;
-      idOfSlot[first + i] = id;
-      slots[i] = first + i;
-    }
-    this.slotCount = first + slots.length;
-    this.size += slots.length;
-    return slots;
-  }
-
-  /** Whether the dense table should reach id: ids up to DENSE_IDS, while they stay within a few times the count. */
-  private denseCovers(id: number, size: number): boolean {
-    return id < DENSE_IDS && id < 8 * size + 4096;
-  }
-
-  private growSlots(needed: number): void {
-    if (needed <= this.idOfSlot.length) return;
-    const grown = new Int32Array(Math.max(needed, this.idOfSlot.length * 2, 64)).fill(-1);
-    grown.set(this.idOfSlot);
-    this.idOfSlot = grown;
-  }
-
-  /** Grows the dense table past id, moving the Map's ids it now covers. */
-  private growDense(id: number): void {
-    const grown = new Int32Array(Math.min(DENSE_IDS, Math.max(id + 1, this.dense.length * 2, 1024)));
-    grown.set(this.dense);
-    this.dense = grown;
-    for (const [other, slot] of this.sparse) {
-      if (other < grown.length) {
-        grown[other] = slot + 1;
-        this.sparse.delete(other);
-      }
-    }
-  }
-
-  /** Frees id's slot and returns it, or -1 when id is absent. */
-  delete(id: number): number {
-    const slot = this.get(id);
-    if (slot < 0) return -1;
-    if (id < this.dense.length) this.dense[id] = 0;
-    else this.sparse.delete(id);
-    this.idOfSlot[slot] = -1;
-    this.free.push(slot);
-    this.size--;
-    return slot;
-  }
-
-  /** Forgets every id; the tables keep their size, ready for the next fill. */
-  clear(): void {
-    this.dense.fill(0);
-    this.sparse.clear();
-    this.idOfSlot.fill(-1, 0, this.slotCount);
-    this.slotCount = 0;
-    this.free.length = 0;
-    this.size = 0;
-  }
-
-  /** Forgets every id and drops the tables. */
-  release(): void {
-    this.clear();
-    this.dense = new Int32Array(0);
-    this.idOfSlot = new Int32Array(0);
-    this.batch = new Int32Array(0);
-  }
-
-  /** Every id once, in slot order. */
-  *ids(): Generator<number> {
-    for (let slot = 0; slot < this.slotCount; slot++) {
-      const id = this.idOfSlot[slot];
-      if (id >= 0) yield id;
-    }
-  }
-}
-
 /** Every key a QuadTreeOptions object may have. */
 /** The split capacity chosen by measurement (see QuadTreeOptions.capacity). */
 const DEFAULT_CAPACITY = 32;
@@ -220,7 +73,6 @@ const FROM_BUFFER_OPTION_KEYS = ['backend'];
 /** Option names other quadtree libraries use (maxObjects, maxLevels: @timohausmann/quadtree-ts) and what they mean here. */
 const QUADTREE_OPTION_ALIASES = { maxObjects: 'capacity', maxLevels: 'maxDepth' };
 
-const DENSE_IDS = 1 << 24;
 const MAX_SPLIT_LEVELS = 32;
 const MAX_FIXED_LEVELS = 10;
 
@@ -265,12 +117,16 @@ function checkAtMost(name: string, value: number, limit: number): void {
  * ```
  */
 export class QuadTree implements Iterable<number> {
+  static {
+    keepName(this, 'QuadTree');
+  }
+
   /** Which implementation backs this tree. */
   readonly backend: Backend;
   /** 'split' or 'fixed'. */
   readonly mode: QuadTreeMode;
   private readonly core: RecoveringCore;
-  private readonly slots = new SlotTable();
+  private readonly slots = new SlotTable({ handsOutSlots: true });
   private cap: number;
   private disposed = false;
   /** Visits in progress, innermost last. */
@@ -363,7 +219,7 @@ export class QuadTree implements Iterable<number> {
     this.change();
     checkId(id);
     checkRect(minX, minY, maxX, maxY);
-    if (this.slots.get(id) >= 0) throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
+    if (this.slots.has(id)) throw new SpatialError('DUPLICATE_ID', `id ${id} is already in the tree`);
     checkLimit('the number of items', this.slots.size + 1, limits.quadtreeItems);
     const slot = this.slots.add(id);
     try {
@@ -384,7 +240,7 @@ export class QuadTree implements Iterable<number> {
     checkId(id);
     checkRect(minX, minY, maxX, maxY);
     const slot = this.slots.get(id);
-    if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${id} is not in the tree`);
+    if (slot === undefined) throw new SpatialError('UNKNOWN_ID', `id ${id} is not in the tree`);
     this.core.update(slot, minX, minY, maxX, maxY);
   }
 
@@ -399,7 +255,7 @@ export class QuadTree implements Iterable<number> {
     this.change();
     const count = checkBatch(ids, rects);
     checkLimit('the number of items', this.slots.size + count, limits.quadtreeItems);
-    const slots = this.slots.addMany(ids);
+    const slots = this.slots.addMany(ids, 'the tree');
     try {
       this.core.insertMany(slots, asInt32Array(ids), asFloat64Array(rects));
     } catch (error) {
@@ -420,7 +276,7 @@ export class QuadTree implements Iterable<number> {
     const slots = new Int32Array(count);
     for (let i = 0; i < count; i++) {
       const slot = this.slots.get(ids[i]);
-      if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${ids[i]} is not in the tree`);
+      if (slot === undefined) throw new SpatialError('UNKNOWN_ID', `id ${ids[i]} is not in the tree`);
       slots[i] = slot;
     }
     this.core.updateMany(slots, asFloat64Array(rects));
@@ -436,17 +292,17 @@ export class QuadTree implements Iterable<number> {
     this.change();
     checkId(id);
     const slot = this.slots.get(id);
-    if (slot < 0) return false;
+    if (slot === undefined) return false;
     this.core.remove(slot);
     this.slots.delete(id);
-    if (this.slots.size === 0) this.slots.release();
+    if (this.slots.size === 0) this.slots.clear();
     return true;
   }
 
   /** True when id is in the tree. */
   has(id: number): boolean {
     this.alive();
-    return typeof id === 'number' && id >= 0 && this.slots.get(id) >= 0;
+    return this.slots.has(id);
   }
 
   /** Ids whose rect intersects the closed box, ascending. */
@@ -615,7 +471,7 @@ export class QuadTree implements Iterable<number> {
     this.alive();
     checkId(id);
     const slot = this.slots.get(id);
-    if (slot < 0) throw new SpatialError('UNKNOWN_ID', `id ${id} is not in the tree`);
+    if (slot === undefined) throw new SpatialError('UNKNOWN_ID', `id ${id} is not in the tree`);
     const [minX, minY, maxX, maxY] = this.core.rectsOf(Int32Array.of(slot));
     return { minX, minY, maxX, maxY };
   }
@@ -623,7 +479,7 @@ export class QuadTree implements Iterable<number> {
   /** Every id in the tree, ascending. */
   ids(): number[] {
     this.alive();
-    return Array.from(Int32Array.from(this.slots.ids()).sort());
+    return Array.from(Int32Array.from(this.slots.keys()).sort());
   }
 
   /**
@@ -636,8 +492,8 @@ export class QuadTree implements Iterable<number> {
    */
   toBuffer(): Uint8Array {
     this.alive();
-    const ids = Int32Array.from(this.slots.ids()).sort();
-    const slots = ids.map((id) => this.slots.get(id));
+    const ids = Int32Array.from(this.slots.keys()).sort();
+    const slots = ids.map((id) => this.slots.get(id)!);
     const { bounds, levels } = this.core.settings();
     return writeQuadTreeSnapshot({ mode: this.mode, capacity: this.cap, levels, bounds, ids, rects: this.core.rectsOf(slots) });
   }
@@ -730,8 +586,8 @@ export class QuadTree implements Iterable<number> {
   freeze(options?: { backend?: Backend }): StaticQuadTree {
     this.alive();
     checkOptions('QuadTree.freeze', options, FROM_BUFFER_OPTION_KEYS);
-    const ids = Int32Array.from(this.slots.ids()).sort();
-    const slots = ids.map((id) => this.slots.get(id));
+    const ids = Int32Array.from(this.slots.keys()).sort();
+    const slots = ids.map((id) => this.slots.get(id)!);
     return StaticQuadTree.build(ids, this.core.rectsOf(slots), { backend: options?.backend ?? this.backend });
   }
 
@@ -763,7 +619,7 @@ export class QuadTree implements Iterable<number> {
   clear(): void {
     this.change();
     this.core.clear();
-    this.slots.clear();
+    this.slots.clear(true);
   }
 
   /**
@@ -776,13 +632,13 @@ export class QuadTree implements Iterable<number> {
     this.freezeVisits();
     this.disposed = true;
     this.core.dispose();
-    this.slots.release();
+    this.slots.clear();
   }
 
   /** Yields every id once, in no set order. */
   *[Symbol.iterator](): Iterator<number> {
     this.alive();
-    yield* this.slots.ids();
+    yield* this.slots.keys();
   }
 
   private alive(): void {

@@ -4,7 +4,7 @@
 // every call names the index (see assembly/scene/exports.ts). Batch inputs go
 // through one WasmBuffer; events and query results are read straight out of
 // the core's buffers.
-import bytes from '../../build/scene.wasm';
+import bytes from '../../build/scene.wasm.gz';
 import { instantiate } from '../../build/scene.js';
 import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
