@@ -1,10 +1,9 @@
 /**
  * Shared esbuild options: es2022 keeps base64 decoding to APIs Node 20 has;
- * keepNames keeps class names as written (bundling would print Scene as
- * _Scene in stack traces and console output).
+ * keepNames is off: it names every function in the code a user bundles; the
+ * public classes keep their names themselves (keepName in src/core/inspect.ts).
  */
 export const esbuildOptions = {
-  keepNames: true,
   bundle: true,
   format: 'esm',
   target: 'es2022',

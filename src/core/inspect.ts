@@ -11,3 +11,12 @@ export function summary(name: string, fields: Record<string, string | number | b
   const shown = Object.entries(fields).map(([key, value]) => `${key}: ${typeof value === 'string' ? `'${value}'` : String(value)}`);
   return `${name} { ${shown.join(', ')} }`;
 }
+
+/**
+ * Gives a public class the name it is written with, whatever a bundler
+ * renames its binding to (esbuild writes `_Scene` for a class that refers to
+ * itself), so constructor.name and stack traces say `Scene`.
+ */
+export function keepName(type: object, name: string): void {
+  Object.defineProperty(type, 'name', { value: name, configurable: true });
+}

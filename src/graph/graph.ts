@@ -5,7 +5,7 @@
 // search runs unchanged on undirected graphs.
 import { SpatialError } from '../core/errors.js';
 import { checkLimit, limits, outOfMemory } from '../core/limits.js';
-import { INSPECT, summary } from '../core/inspect.js';
+import { INSPECT, summary, keepName } from '../core/inspect.js';
 import {
   ALGORITHM,
   HEURISTIC,
@@ -200,6 +200,10 @@ function createBackend(backend: Backend | undefined): GraphBackend {
  * ```
  */
 export class Graph<Id extends VertexId = VertexId> {
+  static {
+    keepName(this, 'Graph');
+  }
+
   /** False for an undirected graph (each edge is both arcs, with one weight). */
   readonly directed: boolean;
   private readonly backend: GraphBackend;

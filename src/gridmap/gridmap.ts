@@ -3,7 +3,7 @@
 // algorithms and return the same paths.
 import { SpatialError } from '../core/errors.js';
 import { checkLimit, limits, outOfMemory } from '../core/limits.js';
-import { INSPECT, summary } from '../core/inspect.js';
+import { INSPECT, summary, keepName } from '../core/inspect.js';
 import {
   ALGORITHM_CODES,
   DIAGONAL_CODES,
@@ -147,6 +147,10 @@ function checkOption<T extends string>(name: string, value: unknown, allowed: Re
  * ```
  */
 export class GridMap {
+  static {
+    keepName(this, 'GridMap');
+  }
+
   /** Columns: x runs over 0 .. width - 1. */
   readonly width: number;
   /** Rows: y runs over 0 .. height - 1. */

@@ -3,7 +3,7 @@
 // many times, saved and restored as the very bytes it searches. It validates
 // every call and delegates to a backend (the wasm core or the reference).
 import { SpatialError } from '../core/errors.js';
-import { INSPECT, summary } from '../core/inspect.js';
+import { INSPECT, summary, keepName } from '../core/inspect.js';
 import { asInt32Array, checkAlive, checkArrayLike, checkFinite, checkIdEntries, checkMaxDistance, checkCount, checkOptions, checkRange, checkRect } from '../core/validate.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 import { readBoxes, readNearestMany, readPoints, readSquaredRadii, checkInto, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
@@ -30,6 +30,10 @@ const OPTION_KEYS = ['backend'];
  * closed and distances are to the closed rect, as in {@link QuadTree}.
  */
 export class StaticQuadTree {
+  static {
+    keepName(this, 'StaticQuadTree');
+  }
+
   /** Which implementation backs this tree. */
   readonly backend: Backend;
   private readonly core: StaticCore;

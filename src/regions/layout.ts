@@ -1,6 +1,7 @@
 // A world cut into rectangular regions: which region owns a position, which
 // regions must hold a ghost of it, and the checks that the cut leaves no gap
 // and no overlap.
+import { keepName } from '../core/inspect.js';
 import { SpatialError } from '../index.js';
 
 /** One region's rectangle. It owns the positions with minX <= x < maxX and minY <= y < maxY, and the world's far edges too. */
@@ -49,6 +50,10 @@ export interface RegionLayoutOptions {
  * watcher crosses into it.
  */
 export class RegionLayout {
+  static {
+    keepName(this, 'RegionLayout');
+  }
+
   /** The regions, in the order given. */
   readonly regions: ReadonlyArray<RegionRect>;
   /** The largest view range an entity may have. */

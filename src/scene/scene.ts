@@ -5,7 +5,7 @@
 // Both cores receive only valid, already-translated input, so they reject
 // identically and a rejected call changes nothing.
 import { SpatialError } from '../core/errors.js';
-import { INSPECT, summary } from '../core/inspect.js';
+import { INSPECT, summary, keepName } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
 import { checkLimit, EventLimitReached, isOutOfMemory, limits, outOfMemory } from '../core/limits.js';
 import { DEFAULT_LAYER, DEFAULT_SEES, type SceneBackend, type SceneIndex } from './backend.js';
@@ -179,6 +179,10 @@ const ascending = (a: number, b: number): number => a - b;
  * ```
  */
 export class Scene {
+  static {
+    keepName(this, 'Scene');
+  }
+
   /** 2 or 3. */
   readonly dimensions: 2 | 3;
   /** Which core runs this scene. */
@@ -400,22 +404,14 @@ export class Scene {
   query(id: number): number[] {
     this.alive();
     const slot = this.slotOf(id);
-    try {
-      return this.core.query(slot).sort(ascending);
-    } catch (error) {
-      throw this.readFailure(error);
-    }
+    return this.reading(() => this.core.query(slot).sort(ascending));
   }
 
   /** Ids that see id now, ascending. */
   watchers(id: number): number[] {
     this.alive();
     const slot = this.slotOf(id);
-    try {
-      return this.core.watchers(slot).sort(ascending);
-    } catch (error) {
-      throw this.readFailure(error);
-    }
+    return this.reading(() => this.core.watchers(slot).sort(ascending));
   }
 
   /**
@@ -429,11 +425,7 @@ export class Scene {
     checkZBound('minZ', minZ, Infinity);
     checkZBound('maxZ', maxZ, -Infinity);
     if (minZ > maxZ) this.fail('INVALID_RECT', `minZ ${minZ} > maxZ ${maxZ}`);
-    try {
-      return this.core.queryBox(minX, minY, minZ, maxX, maxY, maxZ).sort(ascending);
-    } catch (error) {
-      throw this.readFailure(error);
-    }
+    return this.reading(() => this.core.queryBox(minX, minY, minZ, maxX, maxY, maxZ).sort(ascending));
   }
 
   /**
@@ -615,12 +607,7 @@ export class Scene {
 
   /** What the next drain reports: the core's new events joined to those held, folded in 'net' mode. */
   private pending(): Int32Array {
-    let fresh: Int32Array;
-    try {
-      fresh = this.core.drain();
-    } catch (error) {
-      throw this.readFailure(error);
-    }
+    const fresh = this.reading(() => this.core.drain());
     if (this.taken === null) {
       this.taken = fresh;
     } else if (fresh.length !== 0) {
@@ -1093,17 +1080,12 @@ export class Scene {
     checkAlive(this.disposed, 'this Scene');
   }
 
-  /** What a read that changes nothing throws when it fails: OUT_OF_MEMORY for memory that ran out, else the error itself. */
-  private readFailure(error: unknown): unknown {
-    return outOfMemory(error, 'this Scene') ?? error;
-  }
-
-  /** The answer of a read-only call into the core; its failure for want of memory is OUT_OF_MEMORY. */
+  /** The answer of a read-only call into the core: memory that ran out is OUT_OF_MEMORY, any other failure goes up as it is. */
   private reading<T>(read: () => T): T {
     try {
       return read();
     } catch (error) {
-      throw this.readFailure(error);
+      throw outOfMemory(error, 'this Scene') ?? error;
     }
   }
 
