@@ -105,23 +105,8 @@ async function gunzip(gzipped: Uint8Array, name: string): Promise<Uint8Array<Arr
   if (typeof DecompressionStream !== 'function') {
     throw new SpatialError('NOT_INITIALIZED', `the ${name} module cannot load: this platform has no DecompressionStream to unpack it (Chrome 80, Firefox 113, Safari 16.4 and later have it); pass backend: 'js' to run on the TypeScript backend without init()`);
   }
-  const unpack = new DecompressionStream('gzip');
-  const writer = unpack.writable.getWriter();
-  void writer.write(gzipped as BufferSource);
-  void writer.close();
-  const chunks: Uint8Array[] = [];
-  for (const reader = unpack.readable.getReader(); ; ) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+  const unpacked = new Blob([gzipped as BufferSource]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(unpacked).arrayBuffer());
 }
 
 /** Validates a backend option, defaulting to 'wasm'. */
