@@ -338,13 +338,13 @@ export const colyseusSuite: Suite = {
   async run(context) {
     await init();
     checkViews(context);
-    const sizes = context.quick ? [200, 500] : [1000, 5000, 20000];
+    // At 20,000 players a tick of the hand filter or of the exact adapter
+    // takes tens of seconds, and so does registering that many clients on
+    // shared views: only a full run measures that size.
+    const sizes = context.pick({ smoke: [200, 500], default: [1000, 5000], full: [1000, 5000, 20000] });
     for (const players of sizes) {
       const side = sideFor(players);
       const largest = players >= 20000;
-      // A tick of the hand filter or of the exact adapter at 20,000 players
-      // takes tens of seconds: only a full run measures them there.
-      const ways = largest && !context.full ? WAYS.filter((way) => way === 'none' || way === 'shared') : WAYS;
       const servers = new Map<Way, BenchServer>();
       const build = (way: Way): BenchServer => {
         const server = new BenchServer(way, players, side, 11);
@@ -363,18 +363,19 @@ export const colyseusSuite: Suite = {
           headline: `Colyseus room: server tick, ${players.toLocaleString('en-US')} players, ~${SEEN} in view each`,
         });
       } else {
-        for (const way of ways) build(way);
+        for (const way of WAYS) build(way);
       }
       // The phases and bytes, measured with the servers taking turns tick by
       // tick, so a change in the machine's load falls on all of them alike.
-      const turnTakers = ways.map((way) => servers.get(way)!);
+      const turnTakers = WAYS.map((way) => servers.get(way)!);
       for (const server of turnTakers) server.reset();
-      const turns = context.pick({ smoke: 3, default: largest ? 2 : players > 2000 ? 3 : 10, full: largest ? 3 : players > 2000 ? 10 : 30 });
+      const turns = context.pick({ smoke: 3, default: players > 2000 ? 3 : 10, full: largest ? 3 : players > 2000 ? 10 : 30 });
       for (let k = 0; k < turns; k++) {
         for (let w = 0; w < turnTakers.length; w++) turnTakers[(k + w) % turnTakers.length].tick();
       }
       const label = `${players.toLocaleString('en-US')} players${largest ? ` (${turns} ticks each, fewer at this size)` : ''}`;
       noteSize(context, label, turns, servers);
+      if (players === sizes[1]) noteCells(context, players, servers.get('exact')!, turns);
       for (const server of servers.values()) server.dispose();
     }
     const at20Hz = WAYS.map((way) => {
@@ -387,26 +388,41 @@ export const colyseusSuite: Suite = {
   },
 };
 
-/** The notes of one size: phases, bytes and views of each way measured, and where the shared-view tick goes. */
+/** Shared views with cells of several sizes, taking turns tick by tick: their tick, views and bytes per client against the exact adapter's. */
+function noteCells(context: SuiteContext, players: number, exact: BenchServer, turns: number): void {
+  const cells = [0.8, 1, 1.2, 1.4].map((times) => times * RANGE);
+  const servers = cells.map((cell) => new BenchServer('shared', players, sideFor(players), 11, cell));
+  for (let k = 0; k < turns; k++) {
+    for (let w = 0; w < servers.length; w++) servers[(k + w) % servers.length].tick();
+  }
+  const reference = median(servers[cells.indexOf(CELL)].tickMs);
+  const rows = servers.map((server, w) => {
+    const bytes = server.bytesPerClientPerSecond() / exact.bytesPerClientPerSecond();
+    const tick = median(server.tickMs);
+    return `cell ${cells[w]}: tick ${tick.toFixed(1)} ms (${(tick / reference).toFixed(2)}x cell ${CELL}'s), ${median(server.encodedViews)} views (${server.interest!.sharedViewCount} cells), bytes ${bytes.toFixed(2)}x exact`;
+  });
+  context.note(`${players.toLocaleString('en-US')} players, shared views by cell size (range ${RANGE}; median of ${turns} ticks taken in turns): ${rows.join('; ')}`);
+  for (const server of servers) server.dispose();
+}
+
+/** The notes of one size: phases, bytes and views of each way, and where the shared-view tick goes. */
 function noteSize(context: SuiteContext, label: string, turns: number, servers: Map<Way, BenchServer>): void {
-  const ms = (server: BenchServer | undefined, values: (server: BenchServer) => number[]): string => (server === undefined ? '-' : median(values(server)).toFixed(1));
-  const kb = (server: BenchServer | undefined): string => (server === undefined ? '-' : `${(server.bytesPerClientPerSecond() / 1024).toFixed(1)} KiB`);
-  const all = WAYS.map((way) => servers.get(way));
-  const [none, hand, exact, shared] = all as [BenchServer, BenchServer | undefined, BenchServer | undefined, BenchServer];
-  const row = (values: (server: BenchServer) => number[]): string => all.map((server) => ms(server, values)).join(' / ');
-  const ratio = (a: BenchServer | undefined, b: BenchServer): string => (a === undefined ? '' : `${a.way} / ${b.way} = ${(median(a.tickMs) / median(b.tickMs)).toFixed(1)}x, `);
+  const [none, hand, exact, shared] = WAYS.map((way) => servers.get(way)!);
+  const ms = (values: number[]): string => median(values).toFixed(1);
+  const ratio = (a: BenchServer, b: BenchServer): string => `${a.way} / ${b.way} = ${(median(a.tickMs) / median(b.tickMs)).toFixed(1)}x`;
+  const kb = (server: BenchServer): string => `${(server.bytesPerClientPerSecond() / 1024).toFixed(1)} KiB`;
   context.note(
     `${label}, per tick (median of ${turns} ticks taken in turns, ms; none / hand / exact / shared): ` +
-      `interest step - / ${ms(hand, (s) => s.interestMs)} / ${ms(exact, (s) => s.interestMs)} / ${ms(shared, (s) => s.interestMs)}; ` +
-      `Colyseus encoding and sending ${row((s) => s.encodeMs)}; whole tick ${row((s) => s.tickMs)}; ` +
-      `${ratio(hand, shared)}${ratio(exact, shared)}${hand !== undefined && exact !== undefined ? ratio(hand, exact) : ''}`.replace(/, $/, ''),
+      `interest step - / ${ms(hand.interestMs)} / ${ms(exact.interestMs)} / ${ms(shared.interestMs)}; ` +
+      `Colyseus encoding and sending ${ms(none.encodeMs)} / ${ms(hand.encodeMs)} / ${ms(exact.encodeMs)} / ${ms(shared.encodeMs)}; ` +
+      `whole tick ${ms(none.tickMs)} / ${ms(hand.tickMs)} / ${ms(exact.tickMs)} / ${ms(shared.tickMs)}; ` +
+      `${ratio(hand, shared)}, ${ratio(exact, shared)}, ${ratio(hand, exact)}`,
   );
   context.note(
-    `${label}, bytes per client per second (at ${PATCHES_PER_SECOND} patches/s): none ${kb(none)}, hand ${kb(hand)}, exact ${kb(exact)}, shared ${kb(shared)}` +
-      (exact === undefined ? '' : ` (shared / exact = ${(shared.bytesPerClientPerSecond() / exact.bytesPerClientPerSecond()).toFixed(2)}x)`) +
-      `; StateViews encoded per tick: exact ${ms(exact, (s) => s.encodedViews)}, shared ${ms(shared, (s) => s.encodedViews)} (${shared.interest!.sharedViewCount} cells occupied, the rest bridges)`,
+    `${label}, bytes per client per second (at ${PATCHES_PER_SECOND} patches/s): none ${kb(none)}, hand ${kb(hand)}, exact ${kb(exact)}, shared ${kb(shared)} ` +
+      `(shared / exact = ${(shared.bytesPerClientPerSecond() / exact.bytesPerClientPerSecond()).toFixed(2)}x); ` +
+      `StateViews encoded per tick: exact ${ms(exact.encodedViews)}, shared ${ms(shared.encodedViews)} (${shared.interest!.sharedViewCount} cells occupied, the rest bridges)`,
   );
-  if (hand === undefined) return;
   // The least the shared views' tick could cost: the entities their views
   // encode, priced at what one costs in the hand filter's own encode (the
   // same Colyseus pass over the same kind of views), against the 8x bar.
@@ -414,9 +430,9 @@ function noteSize(context: SuiteContext, label: string, turns: number, servers: 
   const perEncode = median(hand.encodeMs) / encodes.hand;
   const cellShare = shared.interest!.sharedViewCount / median(shared.encodedViews);
   context.note(
-    `${label}, where the shared-view tick goes: interest step ${ms(shared, (s) => s.interestMs)} ms and Colyseus encoding ${ms(shared, (s) => s.encodeMs)} ms of the whole ${ms(shared, (s) => s.tickMs)} ms; ` +
+    `${label}, where the shared-view tick goes: interest step ${ms(shared.interestMs)} ms and Colyseus encoding ${ms(shared.encodeMs)} ms of the whole ${ms(shared.tickMs)} ms; ` +
       `entities encoded per tick (each view's content, summed): none ${none.players.toLocaleString('en-US')} (one view), hand and exact ${encodes.hand.toLocaleString('en-US')}, shared ${encodes.shared.toLocaleString('en-US')}; ` +
       `at the hand filter's own ${(perEncode * 1000).toFixed(2)} us per entity encoded, the shared views' encoding alone costs ${(encodes.shared * perEncode).toFixed(1)} ms ` +
-      `(its cells alone about ${(encodes.shared * cellShare * perEncode).toFixed(1)} ms), against the 8x bar of ${(median(hand.tickMs) / 8).toFixed(1)} ms (hand filter's tick / 8; the no-filter room's whole tick: ${ms(none, (s) => s.tickMs)} ms)`,
+      `(its cells alone about ${(encodes.shared * cellShare * perEncode).toFixed(1)} ms), against the 8x bar of ${(median(hand.tickMs) / 8).toFixed(1)} ms (hand filter's tick / 8; the no-filter room's whole tick: ${ms(none.tickMs)} ms)`,
   );
 }
