@@ -31,8 +31,12 @@ const SEEN = 50;
 const STEP = 4;
 /** Patches per second (Colyseus's default patch rate, 50 ms). */
 const PATCHES_PER_SECOND = 20;
-/** Cell side of the shared views: the range (see docs/colyseus.md, "Picking the cell"). */
-const CELL = RANGE;
+/**
+ * Cell side of the shared views: 1.2 times the range, the largest cell whose
+ * bytes per client stayed within 2.5 times the exact adapter's when measured
+ * (see docs/colyseus.md, "Picking the cell").
+ */
+const CELL = 1.2 * RANGE;
 
 // The full state of 20,000 entities outgrows the encoder's default 8 KiB buffer.
 Encoder.BUFFER_SIZE = 2 * 1024 * 1024;
@@ -223,6 +227,27 @@ function within(server: BenchServer, minX: number, minY: number, maxX: number, m
   return ids;
 }
 
+/**
+ * Entities Colyseus encodes per patch: for each distinct view, what it holds
+ * (every entity moves every tick, so each one held is encoded). A view per
+ * client holds its client's range; a shared view (or a bridge) the box of
+ * its cell, found here from the position of one of its clients.
+ */
+function entityEncodes(server: BenchServer): number {
+  if (server.way === 'none') return server.players;
+  if (server.way !== 'shared') return server.views().reduce((sum, ids) => sum + ids.length, 0);
+  const seen = new Set<StateView | undefined>();
+  let sum = 0;
+  server.clients.forEach((client, i) => {
+    if (seen.has(client.view)) return;
+    seen.add(client.view);
+    const cx = Math.floor(server.xs[i] / CELL) * CELL;
+    const cy = Math.floor(server.ys[i] / CELL) * CELL;
+    sum += within(server, cx - RANGE, cy - RANGE, cx + CELL + RANGE, cy + CELL + RANGE).length;
+  });
+  return sum;
+}
+
 function checkViews(context: SuiteContext): void {
   const players = context.quick ? 300 : 600;
   const ticks = context.quick ? 4 : 8;
@@ -263,16 +288,48 @@ function checkViews(context: SuiteContext): void {
   for (const server of [hand, exact, shared]) server.dispose();
 }
 
-/** Players at which a way's tick reaches 50 ms (20 ticks a second), by the power law through the measured sizes around it. */
-function playersAt20Hz(sizes: number[], tickMs: number[]): { players: number; extrapolated: boolean } {
-  const budget = 1000 / 20;
-  let k = tickMs.findIndex((ms) => ms > budget);
-  const extrapolated = k <= 0;
-  if (k === -1) k = sizes.length - 1;
-  if (k === 0) k = 1;
-  const slope = Math.log(tickMs[k] / tickMs[k - 1]) / Math.log(sizes[k] / sizes[k - 1]);
-  const players = sizes[k - 1] * Math.pow(budget / tickMs[k - 1], 1 / slope);
-  return { players: Math.round(players / 100) * 100, extrapolated };
+/**
+ * The largest player count whose whole tick stays within 50 ms (20 ticks a
+ * second on one core) for one way: counts doubled or halved from 1,000
+ * (200 in smoke mode) until 50 ms lies between two of them, then three
+ * geometric bisections (one in smoke mode). Each count's tick is the median
+ * of three after a warm-up tick, in a world of the same density (~50 in view).
+ */
+function largestAt20Hz(way: Way, quick: boolean): { players: number; beyond: '' | 'at least' | 'under' } {
+  const budget = 1000 / PATCHES_PER_SECOND;
+  const [fewest, most] = quick ? [100, 400] : [125, 64000];
+  const holds = (players: number): boolean => {
+    const server = new BenchServer(way, players, sideFor(players), 13);
+    server.tick();
+    server.reset();
+    for (let k = 0; k < (quick ? 1 : 3); k++) server.tick();
+    server.dispose();
+    return median(server.tickMs) <= budget;
+  };
+  let held = 0;
+  let failed = 0;
+  let players = quick ? 200 : 1000;
+  if (holds(players)) {
+    for (held = players; failed === 0 && players < most; ) {
+      players *= 2;
+      if (holds(players)) held = players;
+      else failed = players;
+    }
+    if (failed === 0) return { players: held, beyond: 'at least' };
+  } else {
+    for (failed = players; held === 0 && players > fewest; ) {
+      players /= 2;
+      if (holds(players)) held = players;
+      else failed = players;
+    }
+    if (held === 0) return { players: failed, beyond: 'under' };
+  }
+  for (let k = 0; k < (quick ? 1 : 3); k++) {
+    const middle = Math.round(Math.sqrt(held * failed));
+    if (holds(middle)) held = middle;
+    else failed = middle;
+  }
+  return { players: held, beyond: '' };
 }
 
 export const colyseusSuite: Suite = {
@@ -281,8 +338,10 @@ export const colyseusSuite: Suite = {
   async run(context) {
     await init();
     checkViews(context);
-    const sizes = context.quick ? [200, 500] : [1000, 5000, 20000];
-    const wholeTick = new Map<Way, number[]>(WAYS.map((way) => [way, []]));
+    // At 20,000 players a tick of the hand filter or of the exact adapter
+    // takes tens of seconds, and so does registering that many clients on
+    // shared views: only a full run measures that size.
+    const sizes = context.pick({ smoke: [200, 500], default: [1000, 5000], full: [1000, 5000, 20000] });
     for (const players of sizes) {
       const side = sideFor(players);
       const largest = players >= 20000;
@@ -293,11 +352,14 @@ export const colyseusSuite: Suite = {
         return server;
       };
       if (!largest) {
+        const few = players > 2000;
         const contender = (way: Way) => ({ name: WAY_NAMES[way], setup: () => build(way), run: () => servers.get(way)!.tick() });
         context.bench(`${players.toLocaleString('en-US')} players, ~${SEEN} in view each`, WAYS.map(contender), {
           opName: 'tick',
           baseline: WAY_NAMES.shared,
-          minTimeMs: context.quick ? 0 : 1000,
+          minTimeMs: context.quick || few ? 0 : 1000,
+          minSamples: few ? 1 : undefined,
+          warmup: few ? 0 : undefined,
           headline: `Colyseus room: server tick, ${players.toLocaleString('en-US')} players, ~${SEEN} in view each`,
         });
       } else {
@@ -305,36 +367,72 @@ export const colyseusSuite: Suite = {
       }
       // The phases and bytes, measured with the servers taking turns tick by
       // tick, so a change in the machine's load falls on all of them alike.
-      const ways = WAYS.map((way) => servers.get(way)!);
-      for (const server of ways) server.reset();
-      const turns = context.pick({ smoke: 3, default: largest ? 1 : players > 2000 ? 5 : 10, full: largest ? 3 : players > 2000 ? 10 : 30 });
+      const turnTakers = WAYS.map((way) => servers.get(way)!);
+      for (const server of turnTakers) server.reset();
+      const turns = context.pick({ smoke: 3, default: players > 2000 ? 3 : 10, full: largest ? 3 : players > 2000 ? 10 : 30 });
       for (let k = 0; k < turns; k++) {
-        for (let w = 0; w < ways.length; w++) ways[(k + w) % ways.length].tick();
+        for (let w = 0; w < turnTakers.length; w++) turnTakers[(k + w) % turnTakers.length].tick();
       }
-      const [none, hand, exact, shared] = ways;
-      const ms = (values: number[]): string => median(values).toFixed(1);
-      const ratio = (a: number[], b: number[]): string => (median(a) / median(b)).toFixed(1);
-      const kb = (server: BenchServer): string => (server.bytesPerClientPerSecond() / 1024).toFixed(1);
-      const label = `${players.toLocaleString('en-US')} players${largest ? ` (${turns} tick${turns > 1 ? 's' : ''} each, fewer at this size)` : ''}`;
-      context.note(
-        `${label}, per tick (median of ${turns} ticks taken in turns, ms; none / hand / exact / shared): ` +
-          `interest step - / ${ms(hand.interestMs)} / ${ms(exact.interestMs)} / ${ms(shared.interestMs)}; ` +
-          `Colyseus encoding and sending ${ms(none.encodeMs)} / ${ms(hand.encodeMs)} / ${ms(exact.encodeMs)} / ${ms(shared.encodeMs)}; ` +
-          `whole tick ${ms(none.tickMs)} / ${ms(hand.tickMs)} / ${ms(exact.tickMs)} / ${ms(shared.tickMs)}; ` +
-          `hand / shared = ${ratio(hand.tickMs, shared.tickMs)}x, exact / shared = ${ratio(exact.tickMs, shared.tickMs)}x, hand / exact = ${ratio(hand.tickMs, exact.tickMs)}x`,
-      );
-      context.note(
-        `${label}, bytes per client per second (at ${PATCHES_PER_SECOND} patches/s): none ${kb(none)} KiB, hand ${kb(hand)} KiB, exact ${kb(exact)} KiB, shared ${kb(shared)} KiB ` +
-          `(shared / exact = ${(shared.bytesPerClientPerSecond() / exact.bytesPerClientPerSecond()).toFixed(2)}x); ` +
-          `StateViews encoded per tick: exact ${ms(exact.encodedViews)}, shared ${ms(shared.encodedViews)} (${shared.interest!.sharedViewCount} cells occupied)`,
-      );
-      for (const way of WAYS) wholeTick.get(way)!.push(median(servers.get(way)!.tickMs));
+      const label = `${players.toLocaleString('en-US')} players${largest ? ` (${turns} ticks each, fewer at this size)` : ''}`;
+      noteSize(context, label, turns, servers);
+      if (players === sizes[1]) noteCells(context, players, servers.get('exact')!, turns);
       for (const server of servers.values()) server.dispose();
     }
     const at20Hz = WAYS.map((way) => {
-      const { players, extrapolated } = playersAt20Hz(sizes, wholeTick.get(way)!);
-      return `${way} ${players.toLocaleString('en-US')}${extrapolated ? ' (extrapolated beyond the sizes measured)' : ''}`;
+      const { players, beyond } = largestAt20Hz(way, context.quick);
+      return `${way} ${beyond === '' ? '' : `${beyond} `}${players.toLocaleString('en-US')}`;
     });
-    context.note(`players at which the whole tick reaches 50 ms (20 ticks a second on one core), by the power law through the measured sizes: ${at20Hz.join(', ')}`);
+    context.note(
+      `largest player count whose whole tick stays within 50 ms (20 ticks a second on one core), searched by doubling or halving from ${context.quick ? 200 : '1,000'} players then bisecting (median of ${context.quick ? 1 : 3} ticks per count): ${at20Hz.join(', ')}`,
+    );
   },
 };
+
+/** Shared views with cells of several sizes, taking turns tick by tick: their tick, views and bytes per client against the exact adapter's. */
+function noteCells(context: SuiteContext, players: number, exact: BenchServer, turns: number): void {
+  const cells = [0.8, 1, 1.2, 1.4].map((times) => times * RANGE);
+  const servers = cells.map((cell) => new BenchServer('shared', players, sideFor(players), 11, cell));
+  for (let k = 0; k < turns; k++) {
+    for (let w = 0; w < servers.length; w++) servers[(k + w) % servers.length].tick();
+  }
+  const reference = median(servers[cells.indexOf(CELL)].tickMs);
+  const rows = servers.map((server, w) => {
+    const bytes = server.bytesPerClientPerSecond() / exact.bytesPerClientPerSecond();
+    const tick = median(server.tickMs);
+    return `cell ${cells[w]}: tick ${tick.toFixed(1)} ms (${(tick / reference).toFixed(2)}x cell ${CELL}'s), ${median(server.encodedViews)} views (${server.interest!.sharedViewCount} cells), bytes ${bytes.toFixed(2)}x exact`;
+  });
+  context.note(`${players.toLocaleString('en-US')} players, shared views by cell size (range ${RANGE}; median of ${turns} ticks taken in turns): ${rows.join('; ')}`);
+  for (const server of servers) server.dispose();
+}
+
+/** The notes of one size: phases, bytes and views of each way, and where the shared-view tick goes. */
+function noteSize(context: SuiteContext, label: string, turns: number, servers: Map<Way, BenchServer>): void {
+  const [none, hand, exact, shared] = WAYS.map((way) => servers.get(way)!);
+  const ms = (values: number[]): string => median(values).toFixed(1);
+  const ratio = (a: BenchServer, b: BenchServer): string => `${a.way} / ${b.way} = ${(median(a.tickMs) / median(b.tickMs)).toFixed(1)}x`;
+  const kb = (server: BenchServer): string => `${(server.bytesPerClientPerSecond() / 1024).toFixed(1)} KiB`;
+  context.note(
+    `${label}, per tick (median of ${turns} ticks taken in turns, ms; none / hand / exact / shared): ` +
+      `interest step - / ${ms(hand.interestMs)} / ${ms(exact.interestMs)} / ${ms(shared.interestMs)}; ` +
+      `Colyseus encoding and sending ${ms(none.encodeMs)} / ${ms(hand.encodeMs)} / ${ms(exact.encodeMs)} / ${ms(shared.encodeMs)}; ` +
+      `whole tick ${ms(none.tickMs)} / ${ms(hand.tickMs)} / ${ms(exact.tickMs)} / ${ms(shared.tickMs)}; ` +
+      `${ratio(hand, shared)}, ${ratio(exact, shared)}, ${ratio(hand, exact)}`,
+  );
+  context.note(
+    `${label}, bytes per client per second (at ${PATCHES_PER_SECOND} patches/s): none ${kb(none)}, hand ${kb(hand)}, exact ${kb(exact)}, shared ${kb(shared)} ` +
+      `(shared / exact = ${(shared.bytesPerClientPerSecond() / exact.bytesPerClientPerSecond()).toFixed(2)}x); ` +
+      `StateViews encoded per tick: exact ${ms(exact.encodedViews)}, shared ${ms(shared.encodedViews)} (${shared.interest!.sharedViewCount} cells occupied, the rest bridges)`,
+  );
+  // The least the shared views' tick could cost: the entities their views
+  // encode, priced at what one costs in the hand filter's own encode (the
+  // same Colyseus pass over the same kind of views), against the 8x bar.
+  const encodes = { hand: entityEncodes(hand), shared: entityEncodes(shared) };
+  const perEncode = median(hand.encodeMs) / encodes.hand;
+  const cellShare = shared.interest!.sharedViewCount / median(shared.encodedViews);
+  context.note(
+    `${label}, where the shared-view tick goes: interest step ${ms(shared.interestMs)} ms and Colyseus encoding ${ms(shared.encodeMs)} ms of the whole ${ms(shared.tickMs)} ms; ` +
+      `entities encoded per tick (each view's content, summed): none ${none.players.toLocaleString('en-US')} (one view), hand and exact ${encodes.hand.toLocaleString('en-US')}, shared ${encodes.shared.toLocaleString('en-US')}; ` +
+      `at the hand filter's own ${(perEncode * 1000).toFixed(2)} us per entity encoded, the shared views' encoding alone costs ${(encodes.shared * perEncode).toFixed(1)} ms ` +
+      `(its cells alone about ${(encodes.shared * cellShare * perEncode).toFixed(1)} ms), against the 8x bar of ${(median(hand.tickMs) / 8).toFixed(1)} ms (hand filter's tick / 8; the no-filter room's whole tick: ${ms(none.tickMs)} ms)`,
+  );
+}

@@ -52,7 +52,11 @@ export type NpcSight = (type: 'enter' | 'leave', watcher: number, target: number
  * `defaultRange + cell` from it on any axis.
  */
 export interface SharedViewOptions {
-  /** Side of a cell, > 0. Larger cells mean fewer encodes and more bytes per client. */
+  /**
+   * Side of a cell, > 0. Larger cells mean fewer encodes and more bytes per
+   * client: 1.2 times the scene's `defaultRange` keeps bytes per client
+   * within 2.5 times a view per client's (docs/colyseus.md, "Picking the cell").
+   */
   cell: number;
 }
 
@@ -143,6 +147,7 @@ export class Interest {
       throw new SpatialError('INVALID_ARGUMENT', `cannot switch view sharing while ${this.clients} client(s) are registered`);
     }
     this.shared = shared;
+    for (const [id, entry] of this.entries) this.enterShared(id, entry.object);
   }
 
   /** Number of registered entities. */
@@ -196,10 +201,7 @@ export class Interest {
     this.place(id, at, at?.range ?? null);
     this.entries.set(id, { object, view: undefined, isClient: false });
     this.apply();
-    if (this.shared !== undefined) {
-      const { x, y, z } = this.scene.position(id);
-      this.shared.entered(id, object, x, y, z);
-    }
+    this.enterShared(id, object);
   }
 
   /**
@@ -304,6 +306,13 @@ export class Interest {
     shared.join(id, object, client, x, y, z);
   }
 
+  /** Tells the shared views (if any) where a registered entity stands. */
+  private enterShared(id: number, object: Schema): void {
+    if (this.shared === undefined) return;
+    const { x, y, z } = this.scene.position(id);
+    this.shared.entered(id, object, x, y, z);
+  }
+
   /** Validates a shared-view setting; undefined for null (a view per client). */
   private sharedViewsFor(options: SharedViewOptions | null): SharedViews | undefined {
     if (options === null) return undefined;
@@ -313,7 +322,7 @@ export class Interest {
     if (!(options.cell > 0)) throw new SpatialError('INVALID_ARGUMENT', `sharedViews.cell must be > 0, got ${options.cell}`);
     if (!this.seeSelf) throw new SpatialError('INVALID_ARGUMENT', 'shared views always hold each client\'s own entity: seeSelf false does not apply');
     const { scene } = this;
-    return new SharedViews(options.cell, scene.defaultRange, scene.dimensions === 3, scene, (id) => (this.entries.get(id) as Entry).object);
+    return new SharedViews(options.cell, scene.defaultRange, scene.dimensions === 3, scene);
   }
 
   private checkFresh(id: number): void {

@@ -1,7 +1,12 @@
-// Shared views: clients that stand in one cell of a grid share one StateView,
+// Shared views: the clients standing in one cell of a grid share a StateView,
 // so Colyseus encodes each patch once per occupied cell instead of once per
 // client. A cell's view holds every entity inside the cell grown by the view
 // range on every side: whatever any position in the cell sees.
+//
+// Each entity keeps the range of cells whose boxes hold it (three by three
+// when the cell equals the range), so a move changes views only when it takes
+// the entity across a box's edge, and then only the views of the cells it
+// entered or left: nothing is queried per tick.
 //
 // Colyseus sends a view's patch as the change since that view's last encode,
 // so a client can only be handed a view that holds what the client holds. A
@@ -11,7 +16,7 @@
 // Colyseus has encoded the bridge (its pending changes are gone), the client
 // holds exactly the cell's content and moves onto the cell's shared view.
 import { StateView, type Schema } from '@colyseus/schema';
-import { EMPTY, indexOf, transform, unmark, withEntity, withoutIndex, type Content } from './view-content.js';
+import { EMPTY, transform, unmark, type Content, type ReadonlyContent } from './view-content.js';
 
 /** The part of a Colyseus client used here: the view Colyseus encodes for it. */
 export interface ViewHolder {
@@ -23,16 +28,36 @@ export interface BoxIndex {
   queryBox(minX: number, minY: number, maxX: number, maxY: number, minZ?: number, maxZ?: number): number[];
 }
 
-/** One occupied cell: its shared view, what the view holds and held at its last encode, and who stands in it. */
+/** A cell's key: its three indexes packed in one number, or joined in a string when they are too large to pack. */
+type CellKey = number | string;
+
+/** One occupied cell: its shared view, what the view holds and what changed since its last encode, and who stands in it. */
 interface Group {
-  readonly key: string;
+  readonly key: CellKey;
   readonly view: StateView;
-  /** minX, minY, minZ, maxX, maxY, maxZ of the entities the view holds. */
-  readonly box: readonly number[];
-  content: Content;
-  /** The content the view had when Colyseus last encoded it (see sentContent). */
-  sent: Content;
+  readonly content: Content;
+  /** Entries added to and removed from the view since Colyseus last encoded it (see sentContent). */
+  readonly added: Content;
+  readonly removed: Content;
   readonly members: Set<Member>;
+}
+
+/** A registered entity: where it stands, and the cells whose boxes hold it (inclusive index ranges). */
+interface Placed {
+  readonly object: Schema;
+  x: number;
+  y: number;
+  z: number;
+  span: Span;
+}
+
+interface Span {
+  readonly x0: number;
+  readonly x1: number;
+  readonly y0: number;
+  readonly y1: number;
+  readonly z0: number;
+  readonly z1: number;
 }
 
 /** A client's entity. It is settled (its client on the group's view) unless it has a bridge. */
@@ -45,7 +70,8 @@ interface Member {
 }
 
 export class SharedViews {
-  private readonly groups = new Map<string, Group>();
+  private readonly groups = new Map<CellKey, Group>();
+  private readonly placed = new Map<number, Placed>();
   private readonly members = new Map<number, Member>();
   private readonly bridged = new Set<Member>();
   /** Views no longer in use, emptied: reused rather than disposed (a dispose visits every tree of the state). */
@@ -56,14 +82,12 @@ export class SharedViews {
    * @param range half-extent of what a position sees, on every axis
    * @param is3d whether cells and boxes have a z extent
    * @param index where entities stand (the scene)
-   * @param objectOf the Schema object of a registered id
    */
   constructor(
     readonly cell: number,
     private readonly range: number,
     private readonly is3d: boolean,
     private readonly index: BoxIndex,
-    private readonly objectOf: (id: number) => Schema,
   ) {}
 
   /** Number of occupied cells: the shared views Colyseus encodes (bridges aside). */
@@ -76,10 +100,6 @@ export class SharedViews {
     return this.bridged.size;
   }
 
-  isMember(id: number): boolean {
-    return this.members.has(id);
-  }
-
   /** Registers a client's entity standing at (x, y, z), already in the index. */
   join(id: number, object: Schema, client: ViewHolder, x: number, y: number, z: number): void {
     this.entered(id, object, x, y, z);
@@ -90,11 +110,11 @@ export class SharedViews {
     this.giveBridge(member, EMPTY, group.content, false);
   }
 
-  /** Adds an entity that appeared at (x, y, z) to every view whose box holds it. */
+  /** Registers an entity that appeared at (x, y, z): every view whose box holds it gets it. */
   entered(id: number, object: Schema, x: number, y: number, z: number): void {
-    for (const group of this.groups.values()) {
-      if (inside(group.box, x, y, z) && indexOf(group.content, id) < 0) this.setContent(group, withEntity(group.content, id, object));
-    }
+    const placed: Placed = { object, x, y, z, span: this.spanAt(x, y, z) };
+    this.placed.set(id, placed);
+    this.forEachCell(placed.span, undefined, (group) => this.include(group, id, object));
   }
 
   /**
@@ -102,10 +122,10 @@ export class SharedViews {
    * client is handed a view whose patch deletes everything it holds.
    */
   removed(id: number): void {
-    for (const group of this.groups.values()) {
-      const at = indexOf(group.content, id);
-      if (at >= 0) this.setContent(group, withoutIndex(group.content, at));
-    }
+    const placed = this.placed.get(id);
+    if (placed === undefined) return;
+    this.forEachCell(placed.span, undefined, (group) => this.exclude(group, id));
+    this.placed.delete(id);
     const member = this.members.get(id);
     if (member === undefined) return;
     const group = member.group;
@@ -114,7 +134,7 @@ export class SharedViews {
       this.bridged.delete(member);
     } else {
       const emptied = new StateView();
-      for (const object of this.sentContent(group).objects) emptied.remove(object);
+      for (const object of this.sentContent(group).values()) emptied.remove(object);
       member.client.view = emptied;
     }
     this.members.delete(id);
@@ -150,7 +170,8 @@ export class SharedViews {
         if (hasSettled(group)) continue;
         group.view.changes.clear();
       }
-      group.sent = group.content;
+      group.added.clear();
+      group.removed.clear();
       member.client.view = group.view;
       member.bridge = undefined;
       this.recycle(bridge, group.content);
@@ -159,50 +180,120 @@ export class SharedViews {
   }
 
   /**
-   * After a batch of moves: every view follows what its box holds now, and
-   * every client whose last move (ids[k], xs[k], ys[k], zs[k]) took it into
-   * another cell goes over to that cell through a bridge.
+   * After a batch of moves (ids[k] to xs[k], ys[k], zs[k]): the views of the
+   * cells whose boxes an entity entered or left follow, and every client that
+   * stands in another cell now goes over to that cell through a bridge.
    */
   refresh(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs: ArrayLike<number> | undefined, n: number): void {
-    const lastMove = new Map<Member, number>();
+    const moved = new Set<Member>();
     for (let k = 0; k < n; k++) {
+      const placed = this.placed.get(ids[k]);
+      if (placed === undefined) continue;
+      this.shift(ids[k], placed, xs[k], ys[k], zs === undefined ? 0 : zs[k]);
       const member = this.members.get(ids[k]);
-      if (member !== undefined) lastMove.set(member, k);
+      if (member !== undefined) moved.add(member);
     }
-    const arrivals = new Map<Member, Group>();
-    const fresh = new Set<Group>();
-    for (const [member, k] of lastMove) {
-      const z = zs === undefined ? 0 : zs[k];
-      if (this.keyAt(xs[k], ys[k], z) === member.group.key) continue;
-      const size = this.groups.size;
-      const group = this.groupAt(xs[k], ys[k], z);
-      if (this.groups.size > size) fresh.add(group);
-      arrivals.set(member, group);
-    }
-    for (const group of this.groups.values()) {
-      if (!fresh.has(group)) this.setContent(group, this.query(group));
+    const arrivals: Array<[Member, Group]> = [];
+    for (const member of moved) {
+      const { x, y, z } = this.placed.get(member.id) as Placed;
+      if (this.keyAt(x, y, z) !== member.group.key) arrivals.push([member, this.groupAt(x, y, z)]);
     }
     // Groups are dropped only once everyone has arrived: a group one client
     // leaves may be the one another client enters.
-    for (const [member, group] of arrivals) this.moveTo(member, group);
-    for (const group of this.groups.values()) this.dropIfEmpty(group);
-  }
-
-  /** The content a view's clients hold: what it had at its last encode (changes pending means not encoded since the last change). */
-  private sentContent(group: Group): Content {
-    if (group.view.changes.size === 0) group.sent = group.content;
-    return group.sent;
-  }
-
-  /** Changes what a group's view holds, and every bridge that follows the group. */
-  private setContent(group: Group, next: Content): void {
-    if (next === group.content) return;
-    this.sentContent(group);
-    transform(group.view, group.content, next);
-    for (const member of group.members) {
-      if (member.bridge !== undefined) transform(member.bridge, group.content, next);
+    const left: Group[] = [];
+    for (const [member, group] of arrivals) {
+      left.push(member.group);
+      this.moveTo(member, group);
     }
-    group.content = next;
+    for (const group of left) this.dropIfEmpty(group);
+  }
+
+  /** Moves a placed entity: only the views of cells whose boxes it entered or left change. */
+  private shift(id: number, placed: Placed, x: number, y: number, z: number): void {
+    placed.x = x;
+    placed.y = y;
+    placed.z = z;
+    const from = placed.span;
+    const to = this.spanAt(x, y, z);
+    if (from.x0 === to.x0 && from.x1 === to.x1 && from.y0 === to.y0 && from.y1 === to.y1 && from.z0 === to.z0 && from.z1 === to.z1) return;
+    placed.span = to;
+    this.forEachCell(from, to, (group) => this.exclude(group, id));
+    this.forEachCell(to, from, (group) => this.include(group, id, placed.object));
+  }
+
+  /** Calls visit with the group of every occupied cell of span that is not in except. */
+  private forEachCell(span: Span, except: Span | undefined, visit: (group: Group) => void): void {
+    for (let ix = span.x0; ix <= span.x1; ix++) {
+      for (let iy = span.y0; iy <= span.y1; iy++) {
+        for (let iz = span.z0; iz <= span.z1; iz++) {
+          if (except !== undefined && ix >= except.x0 && ix <= except.x1 && iy >= except.y0 && iy <= except.y1 && iz >= except.z0 && iz <= except.z1) continue;
+          const group = this.groups.get(cellKey(ix, iy, iz));
+          if (group !== undefined) visit(group);
+        }
+      }
+    }
+  }
+
+  /** The cells whose boxes hold (x, y, z). */
+  private spanAt(x: number, y: number, z: number): Span {
+    return {
+      x0: this.lowestCell(x),
+      x1: this.highestCell(x),
+      y0: this.lowestCell(y),
+      y1: this.highestCell(y),
+      z0: this.is3d ? this.lowestCell(z) : 0,
+      z1: this.is3d ? this.highestCell(z) : 0,
+    };
+  }
+
+  /** Lowest i whose box [i * cell - range, (i + 1) * cell + range] holds v (the same sums as the boxes, so edges agree). */
+  private lowestCell(v: number): number {
+    const { cell, range } = this;
+    let i = Math.floor((v - range) / cell) - 2;
+    while ((i + 1) * cell + range < v) i++;
+    return i;
+  }
+
+  /** Highest i whose box holds v. */
+  private highestCell(v: number): number {
+    const { cell, range } = this;
+    let i = Math.floor((v + range) / cell) + 1;
+    while (i * cell - range > v) i--;
+    return i;
+  }
+
+  /** Adds an entity to a group's view and to every bridge following the group. */
+  private include(group: Group, id: number, object: Schema): void {
+    if (group.content.get(id) === object) return;
+    forgetIfSent(group);
+    if (group.removed.get(id) === object) group.removed.delete(id);
+    else group.added.set(id, object);
+    group.content.set(id, object);
+    group.view.add(object);
+    for (const member of group.members) member.bridge?.add(object);
+  }
+
+  /** Takes an entity out of a group's view and out of every bridge following the group. */
+  private exclude(group: Group, id: number): void {
+    const object = group.content.get(id);
+    if (object === undefined) return;
+    forgetIfSent(group);
+    if (group.added.get(id) === object) group.added.delete(id);
+    else group.removed.set(id, object);
+    group.content.delete(id);
+    group.view.remove(object);
+    for (const member of group.members) member.bridge?.remove(object);
+  }
+
+  /** The content a view's clients hold: what it had at its last encode. */
+  private sentContent(group: Group): ReadonlyContent {
+    forgetIfSent(group);
+    const { added, removed } = group;
+    if (added.size === 0 && removed.size === 0) return group.content;
+    const sent = new Map(group.content);
+    for (const id of added.keys()) sent.delete(id);
+    for (const [id, object] of removed) sent.set(id, object);
+    return sent;
   }
 
   /** Moves a client into another cell's group; its client goes onto a bridge from what it holds. */
@@ -224,7 +315,7 @@ export class SharedViews {
    * state first, by adding the client's own entity (which the client holds
    * in any case), so that the entries it already holds can be marked.
    */
-  private giveBridge(member: Member, held: Content, content: Content, markKept: boolean): void {
+  private giveBridge(member: Member, held: ReadonlyContent, content: ReadonlyContent, markKept: boolean): void {
     const bridge = this.takeView();
     if (bridge.id < 0) bridge.add(member.object);
     transform(bridge, held, content, markKept);
@@ -234,7 +325,7 @@ export class SharedViews {
   }
 
   private dropIfEmpty(group: Group): void {
-    if (group.members.size > 0) return;
+    if (group.members.size > 0 || this.groups.get(group.key) !== group) return;
     this.groups.delete(group.key);
     this.recycle(group.view, group.content);
   }
@@ -244,50 +335,55 @@ export class SharedViews {
   }
 
   /** Empties a view that holds `content` (its entries and its pending changes) and keeps it for reuse. */
-  private recycle(view: StateView, content: Content): void {
+  private recycle(view: StateView, content: ReadonlyContent): void {
     unmark(view, content);
     view.changes.clear();
     this.spare.push(view);
   }
 
-  /** The group of the cell holding (x, y, z), created with its content if nobody stands there yet. */
+  /** The group of the cell holding (x, y, z), created with what its box holds if nobody stands there yet. */
   private groupAt(x: number, y: number, z: number): Group {
-    const key = this.keyAt(x, y, z);
-    let group = this.groups.get(key);
-    if (group !== undefined) return group;
     const { cell, range } = this;
     const ix = Math.floor(x / cell);
     const iy = Math.floor(y / cell);
     const iz = this.is3d ? Math.floor(z / cell) : 0;
-    const box = this.is3d
-      ? [ix * cell - range, iy * cell - range, iz * cell - range, (ix + 1) * cell + range, (iy + 1) * cell + range, (iz + 1) * cell + range]
-      : [ix * cell - range, iy * cell - range, -Infinity, (ix + 1) * cell + range, (iy + 1) * cell + range, Infinity];
-    group = { key, view: this.takeView(), box, content: EMPTY, sent: EMPTY, members: new Set() };
+    const key = cellKey(ix, iy, iz);
+    let group = this.groups.get(key);
+    if (group !== undefined) return group;
+    group = { key, view: this.takeView(), content: new Map(), added: new Map(), removed: new Map(), members: new Set() };
     this.groups.set(key, group);
-    this.setContent(group, this.query(group));
+    const [minX, minY, maxX, maxY] = [ix * cell - range, iy * cell - range, (ix + 1) * cell + range, (iy + 1) * cell + range];
+    const ids = this.is3d ? this.index.queryBox(minX, minY, maxX, maxY, iz * cell - range, (iz + 1) * cell + range) : this.index.queryBox(minX, minY, maxX, maxY);
+    for (const id of ids) this.include(group, id, (this.placed.get(id) as Placed).object);
     return group;
   }
 
-  private keyAt(x: number, y: number, z: number): string {
+  private keyAt(x: number, y: number, z: number): CellKey {
     const { cell } = this;
-    const key = `${Math.floor(x / cell)},${Math.floor(y / cell)}`;
-    return this.is3d ? `${key},${Math.floor(z / cell)}` : key;
+    return cellKey(Math.floor(x / cell), Math.floor(y / cell), this.is3d ? Math.floor(z / cell) : 0);
   }
+}
 
-  /** What the group's box holds now. */
-  private query(group: Group): Content {
-    const [minX, minY, minZ, maxX, maxY, maxZ] = group.box;
-    const ids = this.is3d ? this.index.queryBox(minX, minY, maxX, maxY, minZ, maxZ) : this.index.queryBox(minX, minY, maxX, maxY);
-    const objects = ids.map(this.objectOf);
-    return { ids, objects };
+const PACKED = 32768;
+
+function cellKey(ix: number, iy: number, iz: number): CellKey {
+  if (Math.abs(ix) < PACKED && Math.abs(iy) < PACKED && Math.abs(iz) < PACKED) {
+    return ((ix + PACKED) * 2 * PACKED + (iy + PACKED)) * 2 * PACKED + (iz + PACKED);
   }
+  return `${ix},${iy},${iz}`;
+}
+
+/**
+ * A view with no changes pending has been encoded since its last change: its
+ * clients hold its content, and the record of changes starts afresh.
+ */
+function forgetIfSent(group: Group): void {
+  if (group.view.changes.size > 0 || (group.added.size === 0 && group.removed.size === 0)) return;
+  group.added.clear();
+  group.removed.clear();
 }
 
 function hasSettled(group: Group): boolean {
   for (const member of group.members) if (member.bridge === undefined) return true;
   return false;
-}
-
-function inside(box: readonly number[], x: number, y: number, z: number): boolean {
-  return x >= box[0] && y >= box[1] && z >= box[2] && x <= box[3] && y <= box[4] && z <= box[5];
 }

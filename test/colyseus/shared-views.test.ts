@@ -249,6 +249,37 @@ describe('Interest with shared views, through Colyseus encoding', () => {
     interest.scene.dispose();
   });
 
+  it('follows NPCs registered before views were shared as they walk in and out of a cell', () => {
+    const state = new WorldState({ frame: 0 });
+    const serializer = new SchemaSerializer<WorldState>();
+    serializer.reset(state);
+    const interest = new Interest(new Scene({ backend: 'js', defaultRange: RANGE }));
+    const spawn = (id: number, kind: string, x: number): Entity => {
+      const entity = new Entity({ kind, x, y: 1 });
+      state.entities.set(String(id), entity);
+      return entity;
+    };
+    interest.addNpc(2, spawn(2, 'npc', 40), { x: 40, y: 1 });
+    interest.addNpc(3, spawn(3, 'npc', 5), { x: 5, y: 1, range: 30 });
+    interest.setSharedViews({ cell: CELL });
+    const client = new DecodingClient();
+    interest.addClient(1, client as unknown as Client, spawn(1, 'player', 1), { x: 1, y: 1 });
+    client.acknowledge(serializer);
+    expect(client.held()).toEqual([1, 3]); // the cell [0, 8) grown by 10 ends at 18
+    const walk = (id: number, x: number, held: number[]): void => {
+      interest.move(id, x, 1);
+      interest.update();
+      serializer.applyPatches([client as unknown as Client]);
+      expect(client.held()).toEqual(held);
+    };
+    walk(2, 12, [1, 2, 3]); // into the client's range
+    walk(3, 30, [1, 2]); // out of the cell's bound
+    walk(2, 18, [1, 2]); // on the bound's edge
+    walk(2, 18.5, [1]);
+    walk(3, 17, [1, 3]);
+    interest.scene.dispose();
+  });
+
   it('refuses bad settings with a code and keeps the room as it was', () => {
     const room = sharedRoom('js');
     const { interest } = room;
