@@ -4,6 +4,7 @@
 // call is exported once and picks the index with one branch; a batch branches
 // once, not per item.
 import { forgetEvents } from './int-list';
+import { batchOffsets, batchIds, beginBatch, addAnswer } from './batch-results';
 import { AoiScene, newAoiScene, freeAoiScene, aoiMoveMany, aoiPositionOf, aoiPositions, aoiBytes } from './lists';
 import {
   GridScene, newGridScene, freeGridScene, aoiGridMoveMany, aoiGridAddMany, aoiGridPositionOf, aoiGridPositions,
@@ -179,6 +180,42 @@ export function sceneNearest(index: i32, handle: i32, x: f64, y: f64, z: f64, k:
   return index == GRID
     ? grid(handle).nearest(x, y, z, k, maxDistance, filtered != 0, mask)
     : lists(handle).nearest(x, y, z, k, maxDistance, filtered != 0, mask);
+}
+
+// ---- batch queries: answers gathered in batch-results.ts ----------------------
+
+/** Address of the last batch's offsets (count + 1 i32s). */
+export function sceneBatchOffsets(): i32 {
+  return <i32>batchOffsets.data;
+}
+
+/** Address of the last batch's ids. */
+export function sceneBatchIds(): i32 {
+  return <i32>batchIds.data;
+}
+
+/** The k nearest (see sceneNearest) of each of count points (xs, ys: f64s), in 2-D; returns the number of ids found. */
+export function sceneNearestMany(index: i32, handle: i32, xs: i32, ys: i32, count: i32, k: i32, maxDistance: f64, filtered: i32, mask: i32): i32 {
+  beginBatch(count);
+  const results = index == GRID ? grid(handle).results : lists(handle).results;
+  for (let q = 0; q < count; q++) {
+    const at = <usize>q << 3;
+    const n = sceneNearest(index, handle, load<f64>(<usize>xs + at), load<f64>(<usize>ys + at), 0, k, maxDistance, filtered, mask);
+    addAnswer(results, n);
+  }
+  return batchIds.length;
+}
+
+/** The ids inside each of count boxes (f64s minX, minY, maxX, maxY each; z unbounded), unsorted; returns the number of ids found. */
+export function sceneQueryBoxMany(index: i32, handle: i32, boxes: i32, count: i32): i32 {
+  beginBatch(count);
+  const results = index == GRID ? grid(handle).results : lists(handle).results;
+  for (let q = 0; q < count; q++) {
+    const box = <usize>boxes + (<usize>q << 5);
+    const n = sceneQueryBox(index, handle, load<f64>(box), load<f64>(box, 8), -Infinity, load<f64>(box, 16), load<f64>(box, 24), Infinity);
+    addAnswer(results, n);
+  }
+  return batchIds.length;
 }
 
 /** Address of three doubles holding slot's position. */

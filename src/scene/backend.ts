@@ -4,6 +4,8 @@
 // core assumes when the facade passes none.
 import type { CallRecord } from './recovery.js';
 
+import type { QueryResults } from '../core/batch-results.js';
+
 /** The spatial index a Scene keeps: cross-linked sorted lists, or a uniform cell grid. */
 export type SceneIndex = 'lists' | 'grid';
 
@@ -38,6 +40,14 @@ export interface SceneBackend {
   queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number[];
   /** Ids of the k (at most the scene's size) entities nearest to (x, y, z), by squared distance then id; `filtered`: only layers meeting mask. */
   nearest(x: number, y: number, z: number, k: number, maxDistance: number, filtered: boolean, mask: number): Int32Array;
+  /**
+   * Many 2-D nearest searches in one call (the wasm core, to cross once):
+   * query q's answer, as {@link nearest}'s, is ids[offsets[q] .. offsets[q + 1]).
+   * Cores without it are asked query by query.
+   */
+  nearestMany?(xs: Float64Array, ys: Float64Array, count: number, k: number, maxDistance: number, filtered: boolean, mask: number): QueryResults;
+  /** Many 2-D box searches (boxes flat [minX, minY, maxX, maxY, ...], z unbounded) in one call; each answer unsorted. */
+  queryBoxMany?(boxes: Float64Array, count: number): QueryResults;
   drain(): Int32Array;
   /** Whether moves produce move events (default true); off, the core's emission loops skip them. */
   moveEvents: boolean;

@@ -17,7 +17,8 @@ export function init(): Promise<void> {
 
 export { SpatialError, type SpatialErrorCode, type Backend, type FromBufferOptions } from '../core/public.js';
 export { Scene } from './scene.js';
-export type { AddOptions, AoiEvent, AoiRange, NearestOptions, SceneOptions, SetRangeOptions } from './scene.js';
+export type { AddOptions, AoiEvent, AoiRange, NearestOptions, SceneNearestManyOptions, SceneOptions, SetRangeOptions } from './scene.js';
+export type { QueryResults } from '../core/batch-results.js';
 export type { SceneEventMode } from './scene.js';
 export { ENTER, LEAVE, MOVE } from './event-codes.js';
 export type { GroupedEvents } from './grouped.js';

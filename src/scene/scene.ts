@@ -15,6 +15,7 @@ import { compactLog, NetView } from './net.js';
 import { CIRCLE, MARKER, SceneShapes } from './shapes.js';
 import { entityArrays, readSceneSnapshot, writeSceneSnapshot, type SceneSnapshot } from './snapshot.js';
 import { SlotTable } from '../core/slot-table.js';
+import { checkInto, deliver, Gather, noResults, readBoxes, readPoints, type QueryResults } from '../core/batch-results.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
 import {
   asFloat64Array,
@@ -98,6 +99,12 @@ export interface NearestOptions {
   layer?: number;
 }
 
+/** Options of {@link Scene.nearestMany}: those of {@link Scene.nearest}, and arrays to write the answers into. */
+export interface SceneNearestManyOptions extends NearestOptions {
+  /** Arrays to write the answers into instead of fresh ones (see {@link QueryResults}). */
+  into?: QueryResults;
+}
+
 /** Options of {@link Scene.add} and {@link Scene.add3}: the entity's layer masks and hysteresis margin. */
 export interface AddOptions {
   /** The layers the entity is on, a 32-bit mask (default 1): W sees it only if W's `sees` shares a bit with it. */
@@ -126,6 +133,8 @@ export type SceneEventMode = 'log' | 'net';
 const SCENE_OPTION_KEYS = ['backend', 'dimensions', 'defaultRange', 'index', 'cellSize', 'events', 'moveEvents', 'maxPendingEvents'];
 /** Every key a NearestOptions object may have. */
 const NEAREST_OPTION_KEYS = ['maxDistance', 'layer'];
+/** Every key a SceneNearestManyOptions object may have. */
+const NEAREST_MANY_OPTION_KEYS = ['maxDistance', 'layer', 'into'];
 /** Every key a FromBufferOptions object may have. */
 const FROM_BUFFER_OPTION_KEYS = ['backend'];
 
@@ -452,6 +461,77 @@ export class Scene {
     if (this.dimensions !== 3) this.fail('INVALID_ARGUMENT', 'nearest3 needs a 3-D scene; use nearest in 2-D');
     checkFinite('z', z);
     return this.findNearest('Scene.nearest3', x, y, z, k, options);
+  }
+
+  /**
+   * Many {@link nearest} searches in one call (one crossing into wasm), in a
+   * 2-D scene: search q is from (xs[q], ys[q]), and its ids, nearest first,
+   * are `ids.subarray(offsets[q], offsets[q + 1])` of the result, in fresh
+   * arrays or in `options.into` (see {@link QueryResults}). Throws as
+   * {@link nearest} does, and INVALID_ARGUMENT for xs and ys of different
+   * lengths or an `into` too small; a rejected call writes nothing.
+   *
+   * @example
+   * ```ts
+   * import { init, Scene } from 'spatialkit';
+   * await init();
+   *
+   * const scene = new Scene({ defaultRange: 10 });
+   * scene.addMany([1, 2, 3], [0, 5, 40], [0, 0, 0]);
+   * const { offsets, ids } = scene.nearestMany([1, 39], [0, 0], 1);
+   * [...ids.subarray(offsets[0], offsets[1])]; // -> [1]
+   * [...ids.subarray(offsets[1], offsets[2])]; // -> [3]
+   * ```
+   */
+  nearestMany(xs: ArrayLike<number>, ys: ArrayLike<number>, k: number, options?: SceneNearestManyOptions): QueryResults {
+    this.alive();
+    if (this.dimensions !== 2) this.fail('INVALID_ARGUMENT', 'nearestMany needs a 2-D scene; use nearest3 in 3-D');
+    const [px, py, count] = readPoints(xs, ys);
+    const [most, maxDistance, filtered, mask] = this.readNearest('Scene.nearestMany', k, options, NEAREST_MANY_OPTION_KEYS);
+    const into = checkInto(options?.into);
+    if (most === 0 || count === 0) return noResults(count, into);
+    const core = this.core;
+    try {
+      if (core.nearestMany !== undefined) {
+        const found = core.nearestMany(px, py, count, most, maxDistance, filtered, mask);
+        return deliver(found.offsets, found.ids, count, into);
+      }
+      const out = new Gather(count);
+      for (let q = 0; q < count; q++) out.add(q, core.nearest(px[q], py[q], 0, most, maxDistance, filtered, mask));
+      return out.finish(count, into);
+    } catch (error) {
+      throw this.readFailure(error);
+    }
+  }
+
+  /**
+   * Many {@link queryBox} searches in one call (one crossing into wasm):
+   * boxes flat as [minX, minY, maxX, maxY, ...], z unbounded; box q's ids,
+   * ascending, are `ids.subarray(offsets[q], offsets[q + 1])` of the result,
+   * in fresh arrays or in `into` (see {@link QueryResults}). Throws
+   * INVALID_ARGUMENT (a length not a multiple of four, an `into` too
+   * small), INVALID_NUMBER or INVALID_RECT as {@link queryBox} does; a
+   * rejected call writes nothing.
+   */
+  queryBoxMany(boxes: ArrayLike<number>, into?: QueryResults): QueryResults {
+    this.alive();
+    const [flat, count] = readBoxes(boxes);
+    const checked = checkInto(into);
+    const core = this.core;
+    let found: QueryResults;
+    try {
+      if (core.queryBoxMany !== undefined) {
+        found = core.queryBoxMany(flat, count);
+      } else {
+        const out = new Gather(count);
+        for (let q = 0; q < count; q++) out.add(q, Int32Array.from(core.queryBox(flat[4 * q], flat[4 * q + 1], -Infinity, flat[4 * q + 2], flat[4 * q + 3], Infinity)));
+        found = out.finish(count, undefined);
+      }
+    } catch (error) {
+      throw this.readFailure(error);
+    }
+    for (let q = 0; q < count; q++) found.ids.subarray(found.offsets[q], found.offsets[q + 1]).sort();
+    return deliver(found.offsets, found.ids, count, checked);
   }
 
   /** Every id in the scene, ascending (a fresh array, like query, watchers and queryBox). */
@@ -925,20 +1005,26 @@ export class Scene {
   private findNearest(where: string, x: number, y: number, z: number, k: number, options: NearestOptions | undefined): Int32Array {
     checkFinite('x', x);
     checkFinite('y', y);
-    checkCount('k', k);
-    checkOptions(where, options, NEAREST_OPTION_KEYS);
-    const maxDistance = options?.maxDistance === undefined ? Infinity : options.maxDistance;
-    checkMaxDistance(maxDistance);
-    const layer = options?.layer;
-    const mask = layer === undefined ? 0 : checkMask('layer', layer);
-    const count = Math.min(k, this.slots.size);
+    const [count, maxDistance, filtered, mask] = this.readNearest(where, k, options, NEAREST_OPTION_KEYS);
     if (count === 0) return new Int32Array(0);
     try {
-      return this.core.nearest(x, y, z, count, maxDistance, layer !== undefined, mask);
+      return this.core.nearest(x, y, z, count, maxDistance, filtered, mask);
     } catch (error) {
       throw this.readFailure(error);
     }
   }
+
+  /** Checks k and a nearest search's options; returns how many to find (k, at most the scene's size), the maximum distance, whether a layer filters and its mask. */
+  private readNearest(where: string, k: number, options: SceneNearestManyOptions | undefined, keys: string[]): [number, number, boolean, number] {
+    checkCount('k', k);
+    checkOptions(where, options, keys);
+    const maxDistance = options?.maxDistance === undefined ? Infinity : options.maxDistance;
+    checkMaxDistance(maxDistance);
+    const layer = options?.layer;
+    const mask = layer === undefined ? 0 : checkMask('layer', layer);
+    return [Math.min(k, this.slots.size), maxDistance, layer !== undefined, mask];
+  }
+
 
   /** A range as [rx, ry, rz, watcher, round]; a circle's half-extents are its radius on every axis. */
   private parseRange(range: AoiRange): [number, number, number, boolean, boolean] {

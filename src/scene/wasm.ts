@@ -8,6 +8,7 @@ import bytes from '../../build/scene.wasm';
 import { instantiate } from '../../build/scene.js';
 import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
+import type { QueryResults } from '../core/batch-results.js';
 import type { SceneBackend } from './backend.js';
 import { heldBefore, type CallRecord } from './recovery.js';
 import { WasmModule, type CoreOf } from '../core/wasm.js';
@@ -208,6 +209,30 @@ export class WasmSceneCore implements SceneBackend {
     const count = this.calls.sceneNearest(this.index, this.handle, x, y, z, k, maxDistance, filtered ? 1 : 0, mask);
     const at = (this.calls.sceneResultData(this.index, this.handle) >>> 0) / 4;
     return this.core.memory.i32.slice(at, at + count);
+  }
+
+  nearestMany(xs: Float64Array, ys: Float64Array, count: number, k: number, maxDistance: number, filtered: boolean, mask: number): QueryResults {
+    this.input.reserve(16 * count);
+    this.input.f64(count).set(xs.subarray(0, count));
+    this.input.f64(count, 8 * count).set(ys.subarray(0, count));
+    const at = this.input.ptr;
+    const total = this.calls.sceneNearestMany(this.index, this.handle, at, at + 8 * count, count, k, maxDistance, filtered ? 1 : 0, mask);
+    return this.batchResults(count, total);
+  }
+
+  queryBoxMany(boxes: Float64Array, count: number): QueryResults {
+    this.input.reserve(32 * count);
+    this.input.f64(4 * count).set(boxes.subarray(0, 4 * count));
+    const total = this.calls.sceneQueryBoxMany(this.index, this.handle, this.input.ptr, count);
+    return this.batchResults(count, total);
+  }
+
+  /** The last batch's answers, copied out of the module's batch lists (views taken after the call: memory may have grown). */
+  private batchResults(count: number, total: number): QueryResults {
+    const i32 = this.core.memory.i32;
+    const offsets = (this.calls.sceneBatchOffsets() >>> 0) / 4;
+    const ids = (this.calls.sceneBatchIds() >>> 0) / 4;
+    return { offsets: i32.slice(offsets, offsets + count + 1), ids: i32.slice(ids, ids + total) };
   }
 
   private results(count: number): number[] {

@@ -57,6 +57,15 @@ describe('API reference', () => {
     }
   });
 
+  it('documents every entry of the package', () => {
+    const entries = Object.keys(JSON.parse(read('package.json')).exports).filter((entry) => entry !== './package.json');
+    const documented: string[] = JSON.parse(read('typedoc.json')).entryPoints;
+    for (const entry of entries) {
+      const name = entry === '.' ? 'index' : entry.slice(2);
+      expect(documented, entry).toSatisfy((points: string[]) => points.some((point) => point === `src/${name}.ts` || point === `src/${name}/index.ts`));
+    }
+  });
+
   it('fails on an exported symbol without a doc comment', () => {
     // The same configuration over a one-file project whose export has no
     // comment: this is what keeps the first test from passing vacuously.

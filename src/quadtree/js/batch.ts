@@ -1,40 +1,14 @@
 // Batch queries answered one query at a time by a core's single searches:
 // the TypeScript backend's form of ../batch.ts, where a call costs no
 // crossing and the gain of a batch is only the answers' layout.
-import { deliver, type BatchQueries, type QueryResults } from '../batch.js';
+import { Gather, type QueryResults } from '../../core/batch-results.js';
+import type { BatchQueries } from '../batch.js';
 
 /** The single searches a batch is made of. */
 export interface SingleQueries {
   query(minX: number, minY: number, maxX: number, maxY: number): Int32Array;
   within(x: number, y: number, r2: number): Int32Array;
   nearest(x: number, y: number, k: number, maxSquared: number): Int32Array;
-}
-
-/** Answers gathered query by query into one growing id array. */
-class Gather {
-  offsets: Int32Array;
-  ids = new Int32Array(64);
-  total = 0;
-
-  constructor(count: number) {
-    this.offsets = new Int32Array(count + 1);
-  }
-
-  add(q: number, found: Int32Array): void {
-    this.offsets[q] = this.total;
-    if (this.total + found.length > this.ids.length) {
-      const grown = new Int32Array(Math.max(this.ids.length * 2, this.total + found.length));
-      grown.set(this.ids.subarray(0, this.total));
-      this.ids = grown;
-    }
-    this.ids.set(found, this.total);
-    this.total += found.length;
-  }
-
-  finish(count: number, into: QueryResults | undefined): QueryResults {
-    this.offsets[count] = this.total;
-    return deliver(this.offsets, this.ids, count, into);
-  }
 }
 
 /** BatchQueries over any core's single searches. */

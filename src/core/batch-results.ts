@@ -1,0 +1,100 @@
+// The answers of many queries made in one call, as offsets plus ids in two
+// Int32Arrays (the layout of Scene.drainGrouped), and the checks of their
+// inputs. Inputs are checked whole before any search runs, and answers are
+// written into caller-provided arrays only once they are known to fit, so a
+// rejected call writes nothing.
+import { SpatialError } from './errors.js';
+import { asFloat64Array, checkArrayLike, checkNumbers, checkRect } from './validate.js';
+
+/**
+ * The answers of a batch of queries: query q's ids are
+ * `ids.subarray(offsets[q], offsets[q + 1])`. `offsets` has one entry more
+ * than there are queries; `ids` may be longer than `offsets[count]` when the
+ * arrays were provided by the caller (only that prefix is written).
+ */
+export interface QueryResults {
+  /** count + 1 entries, ascending from 0. */
+  offsets: Int32Array;
+  /** The ids of every query, one query after another. */
+  ids: Int32Array;
+}
+
+/**
+ * The answers of `count` queries found in `offsets` and `ids` (offsets[count]
+ * ids in all), into `into` when given, else in fresh arrays. Throws
+ * INVALID_ARGUMENT, writing nothing, when `into` is too small.
+ */
+export function deliver(offsets: Int32Array, ids: Int32Array, count: number, into: QueryResults | undefined): QueryResults {
+  const total = offsets[count];
+  if (into === undefined) return { offsets: offsets.slice(0, count + 1), ids: ids.slice(0, total) };
+  if (into.offsets.length < count + 1 || into.ids.length < total) {
+    throw new SpatialError(
+      'INVALID_ARGUMENT',
+      `into needs room for ${count + 1} offsets and ${total} ids, has ${into.offsets.length} and ${into.ids.length}`,
+    );
+  }
+  into.offsets.set(offsets.subarray(0, count + 1));
+  into.ids.set(ids.subarray(0, total));
+  return into;
+}
+
+/** The answers of `count` queries that found nothing. */
+export function noResults(count: number, into: QueryResults | undefined): QueryResults {
+  return deliver(new Int32Array(count + 1), new Int32Array(0), count, into);
+}
+
+/** Throws INVALID_ARGUMENT unless into is undefined or holds two Int32Arrays. */
+export function checkInto(into: unknown): QueryResults | undefined {
+  if (into === undefined) return undefined;
+  const r = into as Partial<QueryResults> | null;
+  if (typeof r !== 'object' || r === null || !(r.offsets instanceof Int32Array) || !(r.ids instanceof Int32Array)) {
+    throw new SpatialError('INVALID_ARGUMENT', 'into must be { offsets: Int32Array, ids: Int32Array }');
+  }
+  return r as QueryResults;
+}
+
+/** Checks flat boxes (four numbers each, each a valid rect); returns them as a Float64Array and their count. */
+export function readBoxes(boxes: ArrayLike<number>): [Float64Array, number] {
+  const length = checkArrayLike('boxes', boxes);
+  if (length % 4 !== 0) throw new SpatialError('INVALID_ARGUMENT', `boxes must hold four numbers per box, got ${length}`);
+  for (let i = 0; i < length; i += 4) {
+    const x0 = boxes[i], y0 = boxes[i + 1], x1 = boxes[i + 2], y1 = boxes[i + 3];
+    // x - x is 0 only for a finite number; x0 <= x1 fails for NaN.
+    if (!(x0 <= x1 && y0 <= y1 && x0 - x0 === 0 && x1 - x1 === 0 && y0 - y0 === 0 && y1 - y1 === 0)) checkRect(x0, y0, x1, y1);
+  }
+  return [asFloat64Array(boxes), length / 4];
+}
+
+/** Checks query points: xs and ys of one length, every entry finite; returns them as Float64Arrays and their count. */
+export function readPoints(xs: ArrayLike<number>, ys: ArrayLike<number>): [Float64Array, Float64Array, number] {
+  const count = checkNumbers('xs', xs);
+  checkNumbers('ys', ys, count);
+  return [asFloat64Array(xs), asFloat64Array(ys), count];
+}
+
+/** Answers gathered query by query into one growing id array. */
+export class Gather {
+  offsets: Int32Array;
+  ids = new Int32Array(64);
+  total = 0;
+
+  constructor(count: number) {
+    this.offsets = new Int32Array(count + 1);
+  }
+
+  add(q: number, found: Int32Array): void {
+    this.offsets[q] = this.total;
+    if (this.total + found.length > this.ids.length) {
+      const grown = new Int32Array(Math.max(this.ids.length * 2, this.total + found.length));
+      grown.set(this.ids.subarray(0, this.total));
+      this.ids = grown;
+    }
+    this.ids.set(found, this.total);
+    this.total += found.length;
+  }
+
+  finish(count: number, into: QueryResults | undefined): QueryResults {
+    this.offsets[count] = this.total;
+    return deliver(this.offsets, this.ids, count, into);
+  }
+}
