@@ -14,7 +14,8 @@
 // A bus delivers one sender's messages in the order sent, so a region that
 // has a sender's `done` has its batches too. A region that misses a barrier
 // by `timeoutMs` is taken for dead: onTimeout hears a REGION_TIMEOUT, and
-// the others go on without it (its ghosts stand still where they were).
+// the others go on without it: its entities leave their neighbours' views,
+// and their ids are free again.
 import { SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../index.js';
 import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
 import type { RegionLayout } from './layout.js';
@@ -76,6 +77,8 @@ export class RegionPeer {
   private readonly onTimeout: (error: SpatialError, regions: number[]) => void;
   /** Regions taken for dead. */
   private readonly lost = new Set<number>();
+  /** Lost regions whose entities are forgotten. */
+  private readonly forgotten = new Set<number>();
   /** Messages received, by kind and tick: the payload of each sender. */
   private readonly inbox = new Map<string, Map<number, Uint8Array>>();
   private readonly heard = new Set<number>();
@@ -170,6 +173,7 @@ export class RegionPeer {
     const handoffs = [...(await this.barrier(HANDOFFS, tick)).values()].flatMap((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as Handoff[]);
     this.region.receive(handoffs);
     this.router.endTick(handoffs);
+    this.forgetLost(handoffs);
     let sentBytes = 0;
     for (const batch of this.region.ghostBatches()) {
       if (this.lost.has(batch.to)) continue;
@@ -179,6 +183,7 @@ export class RegionPeer {
     }
     this.bus.publish('all', frame(DONE, this.id, tick, new Uint8Array(0)));
     await this.barrier(DONE, tick);
+    this.forgetLost([]);
     const batches: GhostBatch[] = [...(this.collect(GHOSTS, tick)?.values() ?? [])].map(decodeGhostBatch);
     return { events: this.region.step(batches), handoffs, sentBytes };
   }
@@ -191,6 +196,25 @@ export class RegionPeer {
     await this.bus.close();
     this.region.dispose();
     this.router.dispose();
+  }
+
+  /**
+   * Forgets the entities of regions newly lost, and those handed to a lost
+   * region in this tick, and drops their ghosts: their ids are free again.
+   */
+  private forgetLost(handoffs: ReadonlyArray<Handoff>): void {
+    const gone: number[] = [];
+    for (const r of this.lost) {
+      if (this.forgotten.has(r)) continue;
+      this.forgotten.add(r);
+      gone.push(...this.router.forgetRegion(r));
+    }
+    for (const h of handoffs) {
+      if (!this.lost.has(h.to) || !this.router.has(h.id) || this.router.ownerOf(h.id) !== h.to) continue;
+      this.router.forget(h.id);
+      gone.push(h.id);
+    }
+    this.region.dropGhosts(gone);
   }
 
   private take(routed: RoutedOp): boolean {

@@ -276,6 +276,18 @@ export class Region {
     return this.scene.drainArray();
   }
 
+  /**
+   * Removes the ghosts among ids (those of a region lost with its process):
+   * the watchers that saw them see them leave at the next step.
+   */
+  dropGhosts(ids: Iterable<number>): void {
+    for (const id of ids) {
+      if (!this.ghosts.has(id)) continue;
+      this.scene.remove(id);
+      this.ghosts.delete(id);
+    }
+  }
+
   /** Frees the region's Scene. */
   dispose(): void {
     this.scene.dispose();

@@ -121,6 +121,18 @@ export class RegionRouter {
     this.removed.clear();
   }
 
+  /** Forgets entity id (handed to a region lost with its process): its id is free again. */
+  forget(id: number): void {
+    this.owner.delete(id);
+  }
+
+  /** Forgets every entity region owns (a region lost with its process) and returns their ids, ascending. */
+  forgetRegion(region: number): number[] {
+    const ids = [...this.owner].filter(([, r]) => r === region).map(([id]) => id);
+    for (const id of ids) this.owner.delete(id);
+    return ids.sort((a, b) => a - b);
+  }
+
   /** Frees the checking Scene. */
   dispose(): void {
     this.checker.dispose();
