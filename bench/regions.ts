@@ -51,6 +51,10 @@ class Regions {
   ticks = 0;
   handoffs = 0;
   bytes = 0;
+  /** The same batches as JSON, as Colyseus's RedisPresence.publish would send them. */
+  jsonBytes = 0;
+  /** The hand-offs as JSON, as RegionPeer sends them. */
+  handoffBytes = 0;
 
   constructor(readonly layout: RegionLayout, walk: Walk) {
     this.regions = layout.regions.map((r) => new Region(layout, r.id, { index: 'grid' }));
@@ -75,7 +79,11 @@ class Regions {
     const events = this.regions.map((r, k) => this.timed(k, () => r.step(batches)));
     this.ticks++;
     this.handoffs += handoffs.length;
-    for (const b of batches) this.bytes += encodeGhostBatch(b).byteLength;
+    for (const b of batches) {
+      this.bytes += encodeGhostBatch(b).byteLength;
+      this.jsonBytes += Buffer.byteLength(JSON.stringify(b));
+    }
+    this.handoffBytes += Buffer.byteLength(JSON.stringify(handoffs));
     return events;
   }
 
@@ -123,7 +131,7 @@ export const regionsSuite: Suite = {
       if (sorted([singleTick()]).join() !== sorted(regionsTick()).join()) throw new Error(`regions and the single Scene disagree at tick ${t}`);
     }
     regions.busy.fill(0);
-    Object.assign(regions, { ticks: 0, handoffs: 0, bytes: 0 });
+    Object.assign(regions, { ticks: 0, handoffs: 0, bytes: 0, jsonBytes: 0, handoffBytes: 0 });
 
     context.bench(
       `one tick of ${n.toLocaleString('en-US')} walkers`,
@@ -139,7 +147,7 @@ export const regionsSuite: Suite = {
     context.note(`${n.toLocaleString('en-US')} walkers on ${world.toFixed(0)}², range ${RANGE}, margin ${MARGIN}, step <= ${STEP}; band ${layout.band}; events checked equal for 3 ticks`);
     context.note(`per region and tick over ${regions.ticks} ticks: ${regions.busy.map((ms) => perTick(ms)).join(' / ')} ms (busiest ${perTick(busiest)} ms; all four ${perTick(regions.busy.reduce((a, b) => a + b, 0))} ms)`);
     context.note(`owned / ghosts per region: ${regions.regions.map((r) => `${r.ownedCount} / ${r.ghostCount}`).join(', ')}`);
-    context.note(`hand-offs per tick ${perTick(regions.handoffs)}; ghost batch bytes per tick ${perTick(regions.bytes)} (all regions, float64 coordinates)`);
+    context.note(`hand-offs per tick ${perTick(regions.handoffs)}; ghost batch bytes per tick ${perTick(regions.bytes)} (all regions, float64 coordinates); as JSON ${perTick(regions.jsonBytes)} (${(regions.jsonBytes / regions.bytes).toFixed(2)} × the binary); hand-offs as JSON ${perTick(regions.handoffBytes)}`);
     single.dispose();
     for (const r of regions.regions) r.dispose();
   },

@@ -13,3 +13,5 @@ export { RegionRouter } from './router.js';
 export type { RoutedOp } from './router.js';
 export { RegionPeer } from './peer.js';
 export type { PeerTick, RegionBus, RegionPeerOptions } from './peer.js';
+export { RedisRegionBus } from './redis-bus.js';
+export type { RedisConnection } from './redis-bus.js';

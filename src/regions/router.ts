@@ -117,7 +117,7 @@ export class RegionRouter {
 
   /** Ends a tick: the hand-offs of every region give their entities new owners. */
   endTick(handoffs: Iterable<Handoff>): void {
-    for (const h of handoffs) if (this.owner.has(h.id)) this.owner.set(h.id, h.to);
+    for (const h of handoffs) this.owner.set(h.id, h.to);
     this.removed.clear();
   }
 

@@ -12,8 +12,8 @@ import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { Redis } from 'ioredis';
 import { init, SpatialError } from '../../../src/index.js';
-import type { PeerTick, RegionBus, RegionLayout, RegionPeerOptions } from '../../../src/regions/index.js';
-import { RedisRegionBus, RegionRoom } from '../../../src/colyseus/regions/index.js';
+import { RedisRegionBus, type PeerTick, type RegionBus, type RegionLayout, type RegionPeerOptions } from '../../../src/regions/index.js';
+import { RegionRoom } from '../../../src/colyseus/region-room.js';
 import { applyToWorld, Walkers } from '../walkers.js';
 import { encodeReport, ROOM_LAYOUT, ROOM_SIZES, type ProcessSettings } from './protocol.js';
 

@@ -2,8 +2,8 @@
 // in lockstep with the rooms of the other regions, wherever they run: their
 // messages go over a RegionBus (RedisRegionBus between processes).
 import { Room } from '@colyseus/core';
-import type { PeerTick, RegionBus, RegionLayout, RegionPeerOptions } from '../../regions/index.js';
-import { RegionPeer } from '../../regions/index.js';
+import type { PeerTick, RegionBus, RegionLayout, RegionPeerOptions } from '../regions/index.js';
+import { RegionPeer } from '../regions/index.js';
 
 /** What a region room is created with (`matchMaker.createRoom(name, { region })`). */
 export interface RegionRoomOptions {
