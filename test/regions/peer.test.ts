@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { init, SpatialError } from '../../src/index.js';
 import { RegionLayout, RegionPeer, RegionWorld, type RegionBus } from '../../src/regions/index.js';
 import { codeOf } from '../support/codes.js';
-import { applyToWorld, Walkers, type WalkerSizes } from './walkers.js';
+import { applyToWorld, byPair, Walkers, type WalkerSizes } from './walkers.js';
 
 beforeAll(() => init());
 
@@ -32,12 +32,6 @@ class MemoryBus {
 
 const SIZES: WalkerSizes = { size: 120, borders: [40, 60, 80], maxRange: 5, margin: 2, maxStep: 2 };
 const layout = (): RegionLayout => RegionLayout.grid({ minX: 0, minY: 0, maxX: 120, maxY: 120 }, 2, 2, SIZES);
-
-const byPair = (flat: Int32Array): string[] => {
-  const out: string[] = [];
-  for (let i = 0; i < flat.length; i += 3) out.push(`${flat[i + 1]} ${flat[i + 2]}: ${flat[i]}`);
-  return out.sort();
-};
 
 describe('RegionPeer', () => {
   it('runs four regions in lockstep over a bus with the events of a RegionWorld', async () => {

@@ -6,7 +6,7 @@
 // and no entity is ever owned twice.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { init, Scene } from '../../src/index.js';
-import { applyToScene, Walkers } from './walkers.js';
+import { applyToScene, byPair, Walkers } from './walkers.js';
 import { Cluster } from './rooms/cluster.js';
 import { ROOM_LAYOUT, ROOM_SIZES } from './rooms/protocol.js';
 
@@ -23,13 +23,6 @@ afterAll(() => cluster.stop());
 afterEach((context) => {
   if (context.task.result?.state === 'fail') console.log(cluster.output);
 });
-
-/** A net drain's events as 'watcher target: type' strings, sorted. */
-function byPair(flat: Int32Array): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < flat.length; i += 3) out.push(`${flat[i + 1]} ${flat[i + 2]}: ${flat[i]}`);
-  return out.sort();
-}
 
 describe('region rooms on three processes over Redis', () => {
   it('agree with one Scene pair for pair at every tick, each entity owned once', async () => {

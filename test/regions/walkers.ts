@@ -204,6 +204,13 @@ export function applyToScene(scene: Scene, ops: ReadonlyArray<WorldOp>): void {
   }
 }
 
+/** A net drain's events as 'watcher target: type' strings, sorted (a net drain holds one event per pair at most). */
+export function byPair(flat: Int32Array): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < flat.length; i += 3) out.push(`${flat[i + 1]} ${flat[i + 2]}: ${flat[i]}`);
+  return out.sort();
+}
+
 function clamp(v: number, size: number): number {
   return Math.min(size, Math.max(0, v));
 }
