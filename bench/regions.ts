@@ -8,6 +8,7 @@ import { init, Scene } from '../src/index.js';
 import { RegionLayout, Region, encodeGhostBatch, type GhostBatch, type Handoff } from '../src/regions/index.js';
 import type { Suite } from './harness.js';
 import { mulberry32 } from './random.js';
+import { hasRedis, runRegionProcesses } from './region-processes.js';
 
 const WORLD = 2_000;
 const RANGE = 20;
@@ -150,5 +151,16 @@ export const regionsSuite: Suite = {
     context.note(`hand-offs per tick ${perTick(regions.handoffs)}; ghost batch bytes per tick ${perTick(regions.bytes)} (all regions, float64 coordinates); as JSON ${perTick(regions.jsonBytes)} (${(regions.jsonBytes / regions.bytes).toFixed(2)} × the binary); hand-offs as JSON ${perTick(regions.handoffBytes)}`);
     single.dispose();
     for (const r of regions.regions) r.dispose();
+
+    if (!hasRedis()) {
+      context.note('multi-process case skipped: no redis-server on this machine');
+      return;
+    }
+    const ticks = context.pick({ smoke: 10, default: 100, full: 200 });
+    const { one, four } = await runRegionProcesses(n, ticks);
+    const ms = (v: number): string => v.toFixed(2);
+    const slowest = four.reduce((a, b) => (b.busyMs > a.busyMs ? b : a));
+    context.note(`processes over Redis, ${ticks} ticks: one region in one process ${ms(one.tickMs)} ms a tick (${ms(one.busyMs)} ms of its own work); 2 × 2 regions in four processes ${four.map((r) => ms(r.tickMs)).join(' / ')} ms a tick, own work ${four.map((r) => ms(r.busyMs)).join(' / ')} ms (busiest ${ms(slowest.busyMs)}: ${(one.busyMs / slowest.busyMs).toFixed(2)} × less than the one region)`);
+    context.note(`four processes: owned / ghosts ${four.map((r) => `${r.owned} / ${r.ghosts}`).join(', ')}; Redis bytes per tick ${Math.round(four.reduce((a, r) => a + r.bytesPerTick, 0))} in all (one region alone: ${Math.round(one.bytesPerTick)}); hand-offs per tick ${ms(four[0].handoffsPerTick)}; a move reaches a neighbour's events in the tick it is made: one tick's wall time`);
   },
 };

@@ -53,6 +53,8 @@ export interface PeerTick {
   handoffs: Handoff[];
   /** Bytes of the ghost batches this region sent. */
   sentBytes: number;
+  /** Milliseconds this tick spent on this region's own work (the phases, encoding, decoding), barrier waits excluded. */
+  busyMs: number;
 }
 
 const HELLO = 0;
@@ -168,9 +170,14 @@ export class RegionPeer {
    */
   async tick(): Promise<PeerTick> {
     const tick = this.region.ticks;
+    let busyMs = 0;
+    let started = performance.now();
     const mine = this.region.handOff();
     this.bus.publish('all', frame(HANDOFFS, this.id, tick, new TextEncoder().encode(JSON.stringify(mine))));
-    const handoffs = [...(await this.barrier(HANDOFFS, tick)).values()].flatMap((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as Handoff[]);
+    busyMs += performance.now() - started;
+    const arrived = await this.barrier(HANDOFFS, tick);
+    started = performance.now();
+    const handoffs = [...arrived.values()].flatMap((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as Handoff[]);
     this.region.receive(handoffs);
     this.router.endTick(handoffs);
     this.forgetLost(handoffs);
@@ -182,10 +189,13 @@ export class RegionPeer {
       this.bus.publish(batch.to, frame(GHOSTS, this.id, tick, bytes));
     }
     this.bus.publish('all', frame(DONE, this.id, tick, new Uint8Array(0)));
+    busyMs += performance.now() - started;
     await this.barrier(DONE, tick);
+    started = performance.now();
     this.forgetLost([]);
     const batches: GhostBatch[] = [...(this.collect(GHOSTS, tick)?.values() ?? [])].map(decodeGhostBatch);
-    return { events: this.region.step(batches), handoffs, sentBytes };
+    const events = this.region.step(batches);
+    return { events, handoffs, sentBytes, busyMs: busyMs + performance.now() - started };
   }
 
   /** Stops listening, wakes a waiting barrier, and frees the region's Scene. */

@@ -114,6 +114,12 @@ export class Region {
     return [...this.ghosts.keys()].sort((a, b) => a - b);
   }
 
+  /** Where entity id (owned or a ghost) stands now; UNKNOWN_ID when this region holds no such entity. */
+  position(id: number): { x: number; y: number } {
+    const { x, y } = this.scene.position(id);
+    return { x, y };
+  }
+
   /** What owned entity id sees now, ascending (ghosts included). */
   query(id: number): number[] {
     return this.scene.query(id);
