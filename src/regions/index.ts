@@ -9,8 +9,6 @@ export { RegionWorld } from './world.js';
 export { decodeGhostBatch, encodeGhostBatch } from './codec.js';
 export type { RegionWorldOptions, TickTraffic } from './world.js';
 export type { EntityOp, EntityState, GhostBatch, GhostEntity, GhostOp, GhostRecord, Handoff } from './messages.js';
-export { RegionRouter } from './router.js';
-export type { RoutedOp } from './router.js';
 export { RegionPeer } from './peer.js';
 export type { PeerTick, RegionBus, RegionPeerOptions } from './peer.js';
 export { RedisRegionBus } from './redis-bus.js';
