@@ -4,27 +4,16 @@
 // persistence). Every process measures its own ticks (region-process.ts);
 // this file starts them, collects their lines, and stops everything.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import type { RegionProcessResult, RegionProcessSettings } from './region-process.js';
+import { startRedisServer } from './redis-server.js';
 
 const BUNDLE = resolve('build/bench-region-process.mjs');
 
 /** True when a redis-server can be started. */
 export function hasRedis(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
 }
 
 /** Resolves with everything child printed once it exits with 0. */
@@ -51,18 +40,9 @@ async function runLayout(redisPort: number, columns: number, rows: number, walke
 /** One region in one process against 2 × 2 regions in four, over one redis-server. */
 export async function runRegionProcesses(walkers: number, ticks: number): Promise<{ one: RegionProcessResult; four: RegionProcessResult[] }> {
   await build({ entryPoints: ['bench/region-process.ts'], outfile: BUNDLE, bundle: true, format: 'esm', target: 'es2022', platform: 'node', packages: 'external', loader: { '.wasm': 'binary' }, logLevel: 'error' });
-  const port = await freePort();
   const children: ChildProcess[] = [];
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { port, process: redis } = await startRedisServer();
   try {
-    await new Promise<void>((done, fail) => {
-      let text = '';
-      redis.stdout!.on('data', (c: Buffer) => {
-        text += c.toString();
-        if (/Ready to accept connections/.test(text)) done();
-      });
-      redis.once('exit', () => fail(new Error(`redis-server exited:\n${text}`)));
-    });
     const [one] = await runLayout(port, 1, 1, walkers, ticks, children);
     const four = await runLayout(port, 2, 2, walkers, ticks, children);
     return { one, four };

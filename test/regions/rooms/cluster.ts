@@ -3,27 +3,15 @@
 // persistence on a free port, and room processes (region-process.ts,
 // bundled once with esbuild). Their reports arrive over Redis.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import { Redis } from 'ioredis';
+import { startRedisServer } from '../../../bench/redis-server.js';
 import { decodeReport, type ProcessSettings, type TickReport } from './protocol.js';
 
 const ROOT = resolve(__dirname, '../../..');
 const ENTRY = resolve(__dirname, 'region-process.ts');
 const BUNDLE = resolve(ROOT, 'build/test-region-process.mjs');
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
 
 /** Resolves once child prints text matching pattern; rejects if it exits first or after ms. */
 function waitForOutput(child: ChildProcess, pattern: RegExp, ms: number, name: string): Promise<void> {
@@ -58,9 +46,9 @@ export class Cluster {
   /** Starts redis-server on a free port and bundles the room process. */
   async start(): Promise<void> {
     await build({ entryPoints: [ENTRY], outfile: BUNDLE, bundle: true, format: 'esm', target: 'es2022', platform: 'node', packages: 'external', loader: { '.wasm': 'binary' }, logLevel: 'error' });
-    this.port = await freePort();
-    const redis = this.spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
-    await waitForOutput(redis, /Ready to accept connections/, 10_000, 'redis-server');
+    const redis = await startRedisServer();
+    this.children.push(redis.process);
+    this.port = redis.port;
   }
 
   /** Starts a room process; resolves once its rooms are created. */
