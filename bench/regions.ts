@@ -8,6 +8,7 @@ import { init, Scene } from '../src/index.js';
 import { RegionLayout, Region, encodeGhostBatch, type GhostBatch, type Handoff } from '../src/regions/index.js';
 import type { Suite } from './harness.js';
 import { mulberry32 } from './random.js';
+import { hasRedis, runRegionProcesses } from './region-processes.js';
 
 const WORLD = 2_000;
 const RANGE = 20;
@@ -51,6 +52,10 @@ class Regions {
   ticks = 0;
   handoffs = 0;
   bytes = 0;
+  /** The same batches as JSON, as Colyseus's RedisPresence.publish would send them. */
+  jsonBytes = 0;
+  /** The hand-offs as JSON, as RegionPeer sends them. */
+  handoffBytes = 0;
 
   constructor(readonly layout: RegionLayout, walk: Walk) {
     this.regions = layout.regions.map((r) => new Region(layout, r.id, { index: 'grid' }));
@@ -75,7 +80,11 @@ class Regions {
     const events = this.regions.map((r, k) => this.timed(k, () => r.step(batches)));
     this.ticks++;
     this.handoffs += handoffs.length;
-    for (const b of batches) this.bytes += encodeGhostBatch(b).byteLength;
+    for (const b of batches) {
+      this.bytes += encodeGhostBatch(b).byteLength;
+      this.jsonBytes += Buffer.byteLength(JSON.stringify(b));
+    }
+    this.handoffBytes += Buffer.byteLength(JSON.stringify(handoffs));
     return events;
   }
 
@@ -123,7 +132,7 @@ export const regionsSuite: Suite = {
       if (sorted([singleTick()]).join() !== sorted(regionsTick()).join()) throw new Error(`regions and the single Scene disagree at tick ${t}`);
     }
     regions.busy.fill(0);
-    Object.assign(regions, { ticks: 0, handoffs: 0, bytes: 0 });
+    Object.assign(regions, { ticks: 0, handoffs: 0, bytes: 0, jsonBytes: 0, handoffBytes: 0 });
 
     context.bench(
       `one tick of ${n.toLocaleString('en-US')} walkers`,
@@ -139,8 +148,19 @@ export const regionsSuite: Suite = {
     context.note(`${n.toLocaleString('en-US')} walkers on ${world.toFixed(0)}², range ${RANGE}, margin ${MARGIN}, step <= ${STEP}; band ${layout.band}; events checked equal for 3 ticks`);
     context.note(`per region and tick over ${regions.ticks} ticks: ${regions.busy.map((ms) => perTick(ms)).join(' / ')} ms (busiest ${perTick(busiest)} ms; all four ${perTick(regions.busy.reduce((a, b) => a + b, 0))} ms)`);
     context.note(`owned / ghosts per region: ${regions.regions.map((r) => `${r.ownedCount} / ${r.ghostCount}`).join(', ')}`);
-    context.note(`hand-offs per tick ${perTick(regions.handoffs)}; ghost batch bytes per tick ${perTick(regions.bytes)} (all regions, float64 coordinates)`);
+    context.note(`hand-offs per tick ${perTick(regions.handoffs)}; ghost batch bytes per tick ${perTick(regions.bytes)} (all regions, float64 coordinates); as JSON ${perTick(regions.jsonBytes)} (${(regions.jsonBytes / regions.bytes).toFixed(2)} × the binary); hand-offs as JSON ${perTick(regions.handoffBytes)}`);
     single.dispose();
     for (const r of regions.regions) r.dispose();
+
+    if (!hasRedis()) {
+      context.note('multi-process case skipped: no redis-server on this machine');
+      return;
+    }
+    const ticks = context.pick({ smoke: 10, default: 100, full: 200 });
+    const { one, four } = await runRegionProcesses(n, ticks);
+    const ms = (v: number): string => v.toFixed(2);
+    const slowest = four.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
+    context.note(`processes over Redis, ${ticks} ticks, ms per tick: one region in one process: CPU ${ms(one.cpuMs)}, wall ${ms(one.tickMs)} (own work ${ms(one.busyMs)}); 2 × 2 regions in four processes: CPU ${four.map((r) => ms(r.cpuMs)).join(' / ')}, wall ${four.map((r) => ms(r.tickMs)).join(' / ')} (own work ${four.map((r) => ms(r.busyMs)).join(' / ')}); the busiest region's CPU is ${(one.cpuMs / slowest.cpuMs).toFixed(2)} × less than the one region's`);
+    context.note(`four processes: owned / ghosts ${four.map((r) => `${r.owned} / ${r.ghosts}`).join(', ')}; Redis bytes per tick ${Math.round(four.reduce((a, r) => a + r.bytesPerTick, 0))} in all (one region alone: ${Math.round(one.bytesPerTick)}); hand-offs per tick ${ms(four[0].handoffsPerTick)}; a move reaches a neighbour's events in the tick it is made: one tick's wall time`);
   },
 };

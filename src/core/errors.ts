@@ -18,6 +18,7 @@ export type SpatialErrorCode =
   | 'INVALID_LAYOUT'
   | 'OUTSIDE_REGIONS'
   | 'RANGE_TOO_LARGE'
+  | 'REGION_TIMEOUT'
   | 'INTERNAL';
 
 /**

@@ -9,3 +9,7 @@ export { RegionWorld } from './world.js';
 export { decodeGhostBatch, encodeGhostBatch } from './codec.js';
 export type { RegionWorldOptions, TickTraffic } from './world.js';
 export type { EntityOp, EntityState, GhostBatch, GhostEntity, GhostOp, GhostRecord, Handoff } from './messages.js';
+export { RegionPeer } from './peer.js';
+export type { PeerTick, RegionBus, RegionPeerOptions } from './peer.js';
+export { RedisRegionBus } from './redis-bus.js';
+export type { RedisConnection } from './redis-bus.js';

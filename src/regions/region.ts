@@ -114,6 +114,12 @@ export class Region {
     return [...this.ghosts.keys()].sort((a, b) => a - b);
   }
 
+  /** Where entity id (owned or a ghost) stands now; UNKNOWN_ID when this region holds no such entity. */
+  position(id: number): { x: number; y: number } {
+    const { x, y } = this.scene.position(id);
+    return { x, y };
+  }
+
   /** What owned entity id sees now, ascending (ghosts included). */
   query(id: number): number[] {
     return this.scene.query(id);
@@ -274,6 +280,18 @@ export class Region {
     this.newHolders.clear();
     this.tickCount++;
     return this.scene.drainArray();
+  }
+
+  /**
+   * Removes the ghosts among ids (those of a region lost with its process):
+   * the watchers that saw them see them leave at the next step.
+   */
+  dropGhosts(ids: Iterable<number>): void {
+    for (const id of ids) {
+      if (!this.ghosts.has(id)) continue;
+      this.scene.remove(id);
+      this.ghosts.delete(id);
+    }
   }
 
   /** Frees the region's Scene. */

@@ -3,10 +3,11 @@
 // phases of a tick across all regions in lockstep, handing each region the
 // messages its neighbours produced. Transports that put regions in separate
 // processes run the same phases with a barrier between them.
-import { Scene, SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../index.js';
+import type { AddOptions, AoiRange, SetRangeOptions } from '../index.js';
 import { RegionLayout, type RegionLayoutOptions } from './layout.js';
 import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
-import type { EntityOp, GhostBatch, Handoff } from './messages.js';
+import type { GhostBatch, Handoff } from './messages.js';
+import { RegionRouter, type RoutedOp } from './router.js';
 import { Region, type RegionOptions } from './region.js';
 
 /** Options of a {@link RegionWorld}: those of every region's Scene, and the range given to entities added without one. */
@@ -43,12 +44,7 @@ export class RegionWorld {
   /** The range of an entity added without one. */
   readonly defaultRange: number;
   private readonly regionsById = new Map<number, Region>();
-  /** The owner of each live entity at the start of the tick (entities added in this tick: the region they are added in). */
-  private readonly owner = new Map<number, number>();
-  /** Entities removed in this tick (their owner still applies the removal). */
-  private readonly removed = new Map<number, number>();
-  /** A Scene with nothing in it whose add and setRange check an operation's arguments exactly as a region's Scene will. */
-  private readonly checker = new Scene({ backend: 'js' });
+  private readonly router: RegionRouter;
   private lastTraffic: TickTraffic = { handoffs: 0, ghostOps: 0, batches: 0, bytes: 0 };
   private readonly wire: boolean;
 
@@ -57,9 +53,7 @@ export class RegionWorld {
     this.layout = layout instanceof RegionLayout ? layout : new RegionLayout(layout);
     const { defaultRange = 2, wire = false, ...sceneOptions } = options;
     this.wire = wire;
-    this.checker.add(0, 0, 0, defaultRange);
-    this.checker.remove(0);
-    this.checkReach(defaultRange, 0);
+    this.router = new RegionRouter(this.layout, defaultRange);
     this.defaultRange = defaultRange;
     for (const r of this.layout.regions) this.regionsById.set(r.id, new Region(this.layout, r.id, sceneOptions));
   }
@@ -77,7 +71,7 @@ export class RegionWorld {
 
   /** Number of live entities (those added and not removed, pending operations included). */
   get size(): number {
-    return this.owner.size;
+    return this.router.size;
   }
 
   /** What the last tick moved between regions. */
@@ -87,7 +81,7 @@ export class RegionWorld {
 
   /** True when id is live (added and not removed, pending operations included). */
   has(id: number): boolean {
-    return this.owner.has(id);
+    return this.router.has(id);
   }
 
   /**
@@ -95,9 +89,7 @@ export class RegionWorld {
    * the pending one. UNKNOWN_ID when id is not live.
    */
   ownerOf(id: number): number {
-    const o = this.owner.get(id);
-    if (o === undefined) throw new SpatialError('UNKNOWN_ID', `no entity ${id}`);
-    return o;
+    return this.router.ownerOf(id);
   }
 
   /**
@@ -106,64 +98,29 @@ export class RegionWorld {
    * RANGE_TOO_LARGE for a range or margin beyond the layout's.
    */
   add(id: number, x: number, y: number, range: AoiRange = this.defaultRange, options: AddOptions = {}): void {
-    if (this.owner.has(id)) throw new SpatialError('DUPLICATE_ID', `entity ${id} is already in the world`);
-    this.checker.add(id, x, y, range, options);
-    this.checker.remove(id);
-    this.checkReach(reachOf(range), options.margin ?? 0);
-    const region = this.layout.regionAt(x, y);
-    if (this.removed.has(id) && this.removed.get(id) !== region) {
-      // Removed and added again in one tick: its old owner replays both, so the new place is routed there.
-      this.queue(this.removed.get(id)!, id, this.addOp(x, y, range, options));
-      this.owner.set(id, this.removed.get(id)!);
-      this.removed.delete(id);
-      return;
-    }
-    this.removed.delete(id);
-    this.owner.set(id, region);
-    this.queue(region, id, this.addOp(x, y, range, options));
+    this.queue(this.router.add(id, x, y, range, options));
   }
 
   /** Moves id to (x, y) at the next tick. Throws what Scene.move throws, and OUTSIDE_REGIONS for a position in no region. */
   move(id: number, x: number, y: number): void {
-    const region = this.ownerOf(id);
-    this.checker.add(0, x, y, null);
-    this.checker.remove(0);
-    this.layout.regionAt(x, y);
-    this.queue(region, id, { kind: 'move', x, y });
+    this.queue(this.router.move(id, x, y));
   }
 
   /** Removes id at the next tick; false, changing nothing, when it is not live. */
   remove(id: number): boolean {
-    const region = this.owner.get(id);
-    if (region === undefined) {
-      this.checker.remove(id);
-      return false;
-    }
-    this.owner.delete(id);
-    this.removed.set(id, region);
-    this.queue(region, id, { kind: 'remove' });
-    return true;
+    const routed = this.router.remove(id);
+    if (routed !== null) this.queue(routed);
+    return routed !== null;
   }
 
   /** Changes id's range (and margin, when given) at the next tick, as Scene.setRange does; RANGE_TOO_LARGE beyond the layout's. */
   setRange(id: number, range: AoiRange, options: SetRangeOptions = {}): void {
-    const region = this.ownerOf(id);
-    this.checker.add(0, 0, 0, 0);
-    try {
-      this.checker.setRange(0, range, options);
-    } finally {
-      this.checker.remove(0);
-    }
-    this.checkReach(reachOf(range), options.margin ?? 0);
-    this.queue(region, id, { kind: 'range', range: copyRange(range), margin: options.margin });
+    this.queue(this.router.setRange(id, range, options));
   }
 
   /** Changes id's layer masks at the next tick, as Scene.setLayers does. */
   setLayers(id: number, layer: number, sees: number): void {
-    const region = this.ownerOf(id);
-    this.checker.add(0, 0, 0, null, { layer, sees });
-    this.checker.remove(0);
-    this.queue(region, id, { kind: 'layers', layer: layer | 0, sees: sees | 0 });
+    this.queue(this.router.setLayers(id, layer, sees));
   }
 
   /**
@@ -176,7 +133,6 @@ export class RegionWorld {
     const regions = this.regions;
     const handoffs: Handoff[] = regions.flatMap((r) => r.handOff());
     for (const r of regions) r.receive(handoffs);
-    for (const h of handoffs) this.owner.set(h.id, h.to);
     let batches: GhostBatch[] = regions.flatMap((r) => r.ghostBatches());
     let bytes = 0;
     if (this.wire) {
@@ -187,7 +143,7 @@ export class RegionWorld {
       });
     }
     const parts = regions.map((r) => r.step(batches));
-    this.removed.clear();
+    this.router.endTick(handoffs);
     this.lastTraffic = {
       handoffs: handoffs.length,
       ghostOps: batches.reduce((n, b) => n + b.entities.reduce((m, e) => m + e.ops.length, 0), 0),
@@ -206,34 +162,10 @@ export class RegionWorld {
   /** Frees every region's Scene. */
   dispose(): void {
     for (const r of this.regions) r.dispose();
-    this.checker.dispose();
+    this.router.dispose();
   }
 
-  private queue(region: number, id: number, op: EntityOp): void {
-    this.regionsById.get(region)!.submit(id, op);
+  private queue(routed: RoutedOp): void {
+    this.regionsById.get(routed.region)!.submit(routed.id, routed.op);
   }
-
-  private addOp(x: number, y: number, range: AoiRange, options: AddOptions): EntityOp {
-    return { kind: 'add', x, y, range: copyRange(range), layer: (options.layer ?? 1) | 0, sees: (options.sees ?? -1) | 0, margin: options.margin ?? 0 };
-  }
-
-  private checkReach(reach: number, margin: number): void {
-    if (reach > this.layout.maxRange) throw new SpatialError('RANGE_TOO_LARGE', `range ${reach} exceeds the layout's maxRange ${this.layout.maxRange}`);
-    if (margin > this.layout.margin) throw new SpatialError('RANGE_TOO_LARGE', `margin ${margin} exceeds the layout's margin ${this.layout.margin}`);
-  }
-}
-
-/** The farthest a range reaches on either axis (0 for a marker). */
-function reachOf(range: AoiRange): number {
-  if (range === null) return 0;
-  if (typeof range === 'number') return range;
-  if ('radius' in range) return range.radius;
-  return Math.max(range.x, range.y);
-}
-
-/** A range the caller cannot change afterwards. */
-function copyRange(range: AoiRange): AoiRange {
-  if (range === null || typeof range === 'number') return range;
-  if ('radius' in range) return { radius: range.radius };
-  return { x: range.x, y: range.y };
 }

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, Scene, type Backend, type SceneIndex } from '../../src/index.js';
 import { RegionLayout, RegionWorld } from '../../src/regions/index.js';
-import { applyToScene, applyToWorld, Walkers, type WalkerSizes } from './walkers.js';
+import { applyToScene, applyToWorld, byPair, Walkers, type WalkerSizes } from './walkers.js';
 
 beforeAll(() => init());
 
@@ -31,13 +31,6 @@ const LAYOUTS: Record<string, () => RegionLayout> = {
       ],
     }),
 };
-
-/** A net drain's events as 'watcher target: type' strings, sorted (a net drain holds one event per pair at most). */
-function byPair(flat: Int32Array): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < flat.length; i += 3) out.push(`${flat[i + 1]} ${flat[i + 2]}: ${flat[i]}`);
-  return out.sort();
-}
 
 interface Run {
   crossings: number;

@@ -4,7 +4,7 @@
 // re-adds near borders), drawn from a seeded generator so fast-check can
 // shrink and replay a failing world.
 import type { AddOptions, AoiRange, Scene, SetRangeOptions } from '../../src/index.js';
-import type { RegionWorld } from '../../src/regions/index.js';
+import type { RegionPeer, RegionWorld } from '../../src/regions/index.js';
 import { mulberry32 } from '../../bench/random.js';
 
 /** One operation of a tick, as a test applies it to a RegionWorld and to a single Scene. */
@@ -156,20 +156,27 @@ export class Walkers {
   }
 }
 
-/** Applies one operation to a RegionWorld (it takes effect at the next tick). */
-export function applyToWorld(world: RegionWorld, op: WorldOp): void {
+/** What takes a world's operations: a RegionWorld, or a RegionPeer (which applies those of its own region). */
+export type WorldLike = Pick<RegionWorld | RegionPeer, 'add' | 'move' | 'remove' | 'setRange' | 'setLayers'>;
+
+/** Applies one operation to a RegionWorld or a RegionPeer (it takes effect at the next tick). */
+export function applyToWorld(world: WorldLike, op: WorldOp): void {
   switch (op.kind) {
     case 'add':
-      return world.add(op.id, op.x, op.y, op.range, op.options);
+      world.add(op.id, op.x, op.y, op.range, op.options);
+      return;
     case 'move':
-      return world.move(op.id, op.x, op.y);
+      world.move(op.id, op.x, op.y);
+      return;
     case 'remove':
       world.remove(op.id);
       return;
     case 'range':
-      return world.setRange(op.id, op.range, op.options);
+      world.setRange(op.id, op.range, op.options);
+      return;
     case 'layers':
-      return world.setLayers(op.id, op.layer, op.sees);
+      world.setLayers(op.id, op.layer, op.sees);
+      return;
   }
 }
 
@@ -195,6 +202,13 @@ export function applyToScene(scene: Scene, ops: ReadonlyArray<WorldOp>): void {
         break;
     }
   }
+}
+
+/** A net drain's events as 'watcher target: type' strings, sorted (a net drain holds one event per pair at most). */
+export function byPair(flat: Int32Array): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < flat.length; i += 3) out.push(`${flat[i + 1]} ${flat[i + 2]}: ${flat[i]}`);
+  return out.sort();
 }
 
 function clamp(v: number, size: number): number {

@@ -1,0 +1,306 @@
+// One region of a world whose regions run apart (in other processes), and
+// the lockstep that keeps them together: each tick's phases (see region.ts)
+// end at a barrier that every live region must reach before any goes on.
+// The messages travel over a RegionBus, which any pub/sub can carry:
+//
+//   hello    "I listen": repeated until every region has been heard from,
+//            so that no tick message is published before all listen
+//   handoffs phase 1, to every region: this region's hand-offs (JSON)
+//   ghosts   phase 3, to one region: a ghost batch (encodeGhostBatch)
+//   done     phase 3, to every region: all my batches of the tick are sent
+//
+//   frame: u8 kind | i32 from | i32 tick | payload, little-endian
+//
+// A bus delivers one sender's messages in the order sent, so a region that
+// has a sender's `done` has its batches too. A region that misses a barrier
+// by `timeoutMs` is taken for dead: onTimeout hears a REGION_TIMEOUT, and
+// the others go on without it: its entities leave their neighbours' views,
+// and their ids are free again.
+import { SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../index.js';
+import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
+import type { RegionLayout } from './layout.js';
+import type { GhostBatch, Handoff } from './messages.js';
+import { Region, type RegionOptions } from './region.js';
+import { RegionRouter, type RoutedOp } from './router.js';
+
+/** Carries a region's messages: to one region, or to every region (the sender included). */
+export interface RegionBus {
+  /** Sends bytes to region `to`, or to every region when `to` is 'all'. */
+  publish(to: number | 'all', bytes: Uint8Array): void;
+  /** Starts delivering to handler what is sent to region `id` or to all; resolves once listening. */
+  subscribe(id: number, handler: (bytes: Uint8Array) => void): Promise<void>;
+  /** Stops listening and sending. */
+  close(): Promise<void>;
+}
+
+/** Options of a {@link RegionPeer}. */
+export interface RegionPeerOptions extends RegionOptions {
+  /** The range of an entity added without one (default 2). */
+  defaultRange?: number;
+  /** How long a barrier waits for the other regions before taking the missing ones for dead (default 2000 ms). */
+  timeoutMs?: number;
+  /** How long start() waits to hear from every region (default 30,000 ms). */
+  startTimeoutMs?: number;
+  /** Told when regions miss a barrier (a REGION_TIMEOUT); the tick goes on without them. */
+  onTimeout?: (error: SpatialError, regions: number[]) => void;
+}
+
+/** What one tick of a {@link RegionPeer} gave. */
+export interface PeerTick {
+  /** The tick's events for this region's owned watchers, flat [type, watcher, target, ...] (as Region.step). */
+  events: Int32Array;
+  /** The hand-offs of every live region in this tick. */
+  handoffs: Handoff[];
+  /** Bytes of the ghost batches this region sent. */
+  sentBytes: number;
+  /** Milliseconds this tick spent on this region's own work (the phases, encoding, decoding), barrier waits excluded. */
+  busyMs: number;
+}
+
+const HELLO = 0;
+const HANDOFFS = 1;
+const GHOSTS = 2;
+const DONE = 3;
+const FRAME_BYTES = 9;
+const PHASE_NAMES = ['hello', 'hand-off', 'ghosts', 'done'];
+
+/**
+ * One region run apart from the others: its operations are routed as in a
+ * RegionWorld (each process keeps the owner of every entity, from the
+ * hand-offs all regions announce), and each {@link tick} runs the region's
+ * phases in lockstep with every other live region over the bus.
+ */
+export class RegionPeer {
+  /** The region simulated here. */
+  readonly region: Region;
+  private readonly router: RegionRouter;
+  private readonly timeoutMs: number;
+  private readonly startTimeoutMs: number;
+  private readonly onTimeout: (error: SpatialError, regions: number[]) => void;
+  /** Regions taken for dead. */
+  private readonly lost = new Set<number>();
+  /** Lost regions whose entities are forgotten. */
+  private readonly forgotten = new Set<number>();
+  /** Messages received, by kind and tick: the payload of each sender. */
+  private readonly inbox = new Map<string, Map<number, Uint8Array>>();
+  private readonly heard = new Set<number>();
+  private wake: (() => void) | null = null;
+  private closed = false;
+
+  /** Region id of layout, talking over bus. Call {@link start} before the first tick. */
+  constructor(
+    /** The layout every region shares. */
+    readonly layout: RegionLayout,
+    id: number,
+    private readonly bus: RegionBus,
+    options: RegionPeerOptions = {},
+  ) {
+    const { defaultRange = 2, timeoutMs = 2000, startTimeoutMs = 30_000, onTimeout = () => {}, ...regionOptions } = options;
+    this.region = new Region(layout, id, regionOptions);
+    this.router = new RegionRouter(layout, defaultRange);
+    this.timeoutMs = timeoutMs;
+    this.startTimeoutMs = startTimeoutMs;
+    this.onTimeout = onTimeout;
+  }
+
+  /** This region's id. */
+  get id(): number {
+    return this.region.id;
+  }
+
+  /** The regions taken for dead, ascending. */
+  get lostRegions(): number[] {
+    return [...this.lost].sort((a, b) => a - b);
+  }
+
+  /**
+   * Listens, and resolves once every region of the layout has been heard
+   * from (so all listen); REGION_TIMEOUT when some stay silent past startTimeoutMs.
+   */
+  async start(): Promise<void> {
+    await this.bus.subscribe(this.id, (bytes) => this.deliver(bytes));
+    const deadline = Date.now() + this.startTimeoutMs;
+    while (this.layout.regions.some((r) => !this.heard.has(r.id))) {
+      if (this.closed) throw new SpatialError('DISPOSED', `region ${this.id} is closed`);
+      if (Date.now() > deadline) {
+        const missing = this.layout.regions.map((r) => r.id).filter((r) => !this.heard.has(r));
+        throw new SpatialError('REGION_TIMEOUT', `region ${this.id} never heard from regions ${missing.join(', ')} in ${this.startTimeoutMs} ms`);
+      }
+      this.bus.publish('all', frame(HELLO, this.id, 0, new Uint8Array(0)));
+      await this.until(50);
+    }
+  }
+
+  /** Routes an add (as RegionWorld.add, with its checks); true when this region applies it. */
+  add(id: number, x: number, y: number, range?: AoiRange, options?: AddOptions): boolean {
+    return this.take(this.router.add(id, x, y, range, options));
+  }
+
+  /** Routes a move (as RegionWorld.move); true when this region applies it. */
+  move(id: number, x: number, y: number): boolean {
+    return this.take(this.router.move(id, x, y));
+  }
+
+  /** Routes a removal (as RegionWorld.remove); true when this region applies it. */
+  remove(id: number): boolean {
+    const routed = this.router.remove(id);
+    return routed !== null && this.take(routed);
+  }
+
+  /** Routes a range change (as RegionWorld.setRange); true when this region applies it. */
+  setRange(id: number, range: AoiRange, options?: SetRangeOptions): boolean {
+    return this.take(this.router.setRange(id, range, options));
+  }
+
+  /** Routes a change of layer masks (as RegionWorld.setLayers); true when this region applies it. */
+  setLayers(id: number, layer: number, sees: number): boolean {
+    return this.take(this.router.setLayers(id, layer, sees));
+  }
+
+  /** The region that owns entity id, as this peer knows it; UNKNOWN_ID when id is not live. */
+  ownerOf(id: number): number {
+    return this.router.ownerOf(id);
+  }
+
+  /**
+   * Runs one tick in lockstep with the other live regions: hand-offs out and
+   * in, ghost batches out and in, then this region's step. Never throws for
+   * a silent region: after timeoutMs it is taken for dead (onTimeout hears
+   * it) and the tick goes on without it.
+   */
+  async tick(): Promise<PeerTick> {
+    const tick = this.region.ticks;
+    let busyMs = 0;
+    let started = performance.now();
+    const mine = this.region.handOff();
+    this.bus.publish('all', frame(HANDOFFS, this.id, tick, new TextEncoder().encode(JSON.stringify(mine))));
+    busyMs += performance.now() - started;
+    const arrived = await this.barrier(HANDOFFS, tick);
+    started = performance.now();
+    const handoffs = [...arrived.values()].flatMap((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as Handoff[]);
+    this.region.receive(handoffs);
+    this.router.endTick(handoffs);
+    this.forgetLost(handoffs);
+    let sentBytes = 0;
+    for (const batch of this.region.ghostBatches()) {
+      if (this.lost.has(batch.to)) continue;
+      const bytes = encodeGhostBatch(batch);
+      sentBytes += bytes.byteLength;
+      this.bus.publish(batch.to, frame(GHOSTS, this.id, tick, bytes));
+    }
+    this.bus.publish('all', frame(DONE, this.id, tick, new Uint8Array(0)));
+    busyMs += performance.now() - started;
+    await this.barrier(DONE, tick);
+    started = performance.now();
+    this.forgetLost([]);
+    const batches: GhostBatch[] = [...(this.collect(GHOSTS, tick)?.values() ?? [])].map(decodeGhostBatch);
+    const events = this.region.step(batches);
+    return { events, handoffs, sentBytes, busyMs: busyMs + performance.now() - started };
+  }
+
+  /** Stops listening, wakes a waiting barrier, and frees the region's Scene. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.wake?.();
+    await this.bus.close();
+    this.region.dispose();
+    this.router.dispose();
+  }
+
+  /**
+   * Forgets the entities of regions newly lost, and those handed to a lost
+   * region in this tick, and drops their ghosts: their ids are free again.
+   */
+  private forgetLost(handoffs: ReadonlyArray<Handoff>): void {
+    const gone: number[] = [];
+    for (const r of this.lost) {
+      if (this.forgotten.has(r)) continue;
+      this.forgotten.add(r);
+      gone.push(...this.router.forgetRegion(r));
+    }
+    for (const h of handoffs) {
+      if (!this.lost.has(h.to) || !this.router.has(h.id) || this.router.ownerOf(h.id) !== h.to) continue;
+      this.router.forget(h.id);
+      gone.push(h.id);
+    }
+    this.region.dropGhosts(gone);
+  }
+
+  private take(routed: RoutedOp): boolean {
+    if (routed.region !== this.id) return false;
+    this.region.submit(routed.id, routed.op);
+    return true;
+  }
+
+  private deliver(bytes: Uint8Array): void {
+    if (bytes.byteLength < FRAME_BYTES) return;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const kind = view.getUint8(0);
+    const from = view.getInt32(1, true);
+    const tick = view.getInt32(5, true);
+    this.heard.add(from);
+    if (kind === HELLO || this.lost.has(from) || tick < this.region.ticks) return;
+    const key = `${kind}:${tick}`;
+    let got = this.inbox.get(key);
+    if (got === undefined) this.inbox.set(key, (got = new Map()));
+    // Ghost batches are keyed by sender: one per sender and tick.
+    got.set(from, bytes.subarray(FRAME_BYTES));
+    this.wake?.();
+  }
+
+  /** Waits until every live region's message of kind for tick is in; the ones missing by timeoutMs are lost. */
+  private async barrier(kind: number, tick: number): Promise<Map<number, Uint8Array>> {
+    const deadline = Date.now() + this.timeoutMs;
+    const key = `${kind}:${tick}`;
+    const missing = (): number[] => this.layout.regions.map((r) => r.id).filter((r) => !this.lost.has(r) && !this.inbox.get(key)?.has(r));
+    while (missing().length > 0 && !this.closed) {
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        const silent = missing();
+        for (const r of silent) this.lost.add(r);
+        this.onTimeout(
+          new SpatialError('REGION_TIMEOUT', `regions ${silent.join(', ')} did not answer region ${this.id}'s ${PHASE_NAMES[kind]} barrier of tick ${tick} in ${this.timeoutMs} ms`),
+          silent,
+        );
+        break;
+      }
+      await this.until(left);
+    }
+    return this.collect(kind, tick) ?? new Map();
+  }
+
+  /** The messages of kind for tick, removed from the inbox. */
+  private collect(kind: number, tick: number): Map<number, Uint8Array> | undefined {
+    const key = `${kind}:${tick}`;
+    const got = this.inbox.get(key);
+    this.inbox.delete(key);
+    return got;
+  }
+
+  /** Resolves at the next delivery, or after ms. */
+  private until(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}
+
+/** A bus message: kind, sender, tick, payload. */
+function frame(kind: number, from: number, tick: number, payload: Uint8Array): Uint8Array {
+  const bytes = new Uint8Array(FRAME_BYTES + payload.byteLength);
+  const view = new DataView(bytes.buffer);
+  view.setUint8(0, kind);
+  view.setInt32(1, from, true);
+  view.setInt32(5, tick, true);
+  bytes.set(payload, FRAME_BYTES);
+  return bytes;
+}

@@ -1,0 +1,104 @@
+// Regions run apart, over a bus: peers in lockstep report what a RegionWorld
+// reports; a peer whose neighbour stops answering gets a REGION_TIMEOUT
+// after its timeout and goes on (no hang); refused operations change nothing.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { init, SpatialError } from '../../src/index.js';
+import { RegionLayout, RegionPeer, RegionWorld, type RegionBus } from '../../src/regions/index.js';
+import { codeOf } from '../support/codes.js';
+import { applyToWorld, byPair, Walkers, type WalkerSizes } from './walkers.js';
+
+beforeAll(() => init());
+
+/** An in-process bus: each message reaches its subscribers on a later turn, in the order sent. */
+class MemoryBus {
+  private readonly handlers = new Map<number, (bytes: Uint8Array) => void>();
+
+  /** The bus one region uses. */
+  for(): RegionBus {
+    return {
+      publish: (to, bytes) => {
+        const copy = bytes.slice();
+        setImmediate(() => {
+          for (const [id, handler] of this.handlers) if (to === 'all' || to === id) handler(copy);
+        });
+      },
+      subscribe: async (id, handler) => {
+        this.handlers.set(id, handler);
+      },
+      close: async () => {},
+    };
+  }
+}
+
+const SIZES: WalkerSizes = { size: 120, borders: [40, 60, 80], maxRange: 5, margin: 2, maxStep: 2 };
+const layout = (): RegionLayout => RegionLayout.grid({ minX: 0, minY: 0, maxX: 120, maxY: 120 }, 2, 2, SIZES);
+
+describe('RegionPeer', () => {
+  it('runs four regions in lockstep over a bus with the events of a RegionWorld', async () => {
+    const bus = new MemoryBus();
+    const peers = [0, 1, 2, 3].map((id) => new RegionPeer(layout(), id, bus.for(), { backend: 'js' }));
+    const world = new RegionWorld(layout(), { backend: 'js' });
+    const walkers = [0, 1, 2, 3].map(() => new Walkers(SIZES, 60, 99));
+    const reference = new Walkers(SIZES, 60, 99);
+    await Promise.all(peers.map((p) => p.start()));
+    let handoffs = 0;
+    for (let t = 0; t < 60; t++) {
+      for (const op of t === 0 ? reference.start() : reference.next()) applyToWorld(world, op);
+      peers.forEach((p, i) => {
+        for (const op of t === 0 ? walkers[i].start() : walkers[i].next()) applyToWorld(p, op);
+      });
+      const ticks = await Promise.all(peers.map((p) => p.tick()));
+      const want = world.tick();
+      expect(byPair(Int32Array.from(ticks.flatMap((r) => [...r.events]))), `tick ${t}`).toEqual(byPair(want));
+      handoffs += ticks[0].handoffs.length;
+    }
+    expect(handoffs).toBeGreaterThan(50);
+    world.dispose();
+    await Promise.all(peers.map((p) => p.close()));
+  });
+
+  it('times out on a neighbour that stops answering with REGION_TIMEOUT, then goes on without it', async () => {
+    const bus = new MemoryBus();
+    const timeouts: Array<[string, number[]]> = [];
+    const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
+    const left = new RegionPeer(two, 0, bus.for(), { backend: 'js', timeoutMs: 100, onTimeout: (e, regions) => timeouts.push([e.code, regions]) });
+    const right = new RegionPeer(two, 1, bus.for(), { backend: 'js' });
+    await Promise.all([left.start(), right.start()]);
+    left.add(1, 48, 10, 5);
+    right.add(1, 48, 10, 5);
+    right.add(2, 52, 10, 5);
+    left.add(2, 52, 10, 5);
+    const [a, b] = await Promise.all([left.tick(), right.tick()]);
+    expect([byPair(a.events), byPair(b.events)]).toEqual([['1 2: 0'], ['2 1: 0']]);
+
+    // Region 1 stops ticking: region 0's next tick ends after its timeout, reporting it.
+    const started = Date.now();
+    const lone = await left.tick();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(timeouts).toEqual([['REGION_TIMEOUT', [1]]]);
+    expect(left.lostRegions).toEqual([1]);
+    // Entity 2, owned by the lost region, leaves the view of 1; later ticks need no wait.
+    expect(byPair(lone.events)).toEqual(['1 2: 1']);
+    left.move(1, 47, 10);
+    const next = Date.now();
+    await left.tick();
+    expect(Date.now() - next).toBeLessThan(100);
+    expect(timeouts).toHaveLength(1);
+    await Promise.all([left.close(), right.close()]);
+  });
+
+  it('refuses an entity outside every region, and a range beyond the layout, changing nothing', async () => {
+    const bus = new MemoryBus();
+    const peer = new RegionPeer(RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 1, 1, { maxRange: 5, maxStep: 2 }), 0, bus.for(), { backend: 'js' });
+    await peer.start();
+    expect(codeOf(() => peer.add(1, 100.5, 10))).toBe('OUTSIDE_REGIONS');
+    expect(codeOf(() => peer.add(1, 10, 10, 6))).toBe('RANGE_TOO_LARGE');
+    expect(peer.add(1, 10, 10, 5)).toBe(true);
+    expect(codeOf(() => peer.move(1, -1, 10))).toBe('OUTSIDE_REGIONS');
+    await peer.tick();
+    expect(peer.region.ownedIds()).toEqual([1]);
+    expect(peer.ownerOf(1)).toBe(0);
+    expect(() => peer.ownerOf(2)).toThrow(SpatialError);
+    await peer.close();
+  });
+});

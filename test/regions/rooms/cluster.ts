@@ -1,0 +1,146 @@
+// Starts what the multi-process region tests need, on 127.0.0.1 only, and
+// stops all of it even when a test fails: a redis-server with no
+// persistence on a free port, and room processes (region-process.ts,
+// bundled once with esbuild). Their reports arrive over Redis.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
+import { Redis } from 'ioredis';
+import { startRedisServer } from '../../../bench/redis-server.js';
+import { decodeReport, type ProcessSettings, type TickReport } from './protocol.js';
+
+const ROOT = resolve(__dirname, '../../..');
+const ENTRY = resolve(__dirname, 'region-process.ts');
+const BUNDLE = resolve(ROOT, 'build/test-region-process.mjs');
+
+/** Resolves once child prints text matching pattern; rejects if it exits first or after ms. */
+function waitForOutput(child: ChildProcess, pattern: RegExp, ms: number, name: string): Promise<void> {
+  let output = '';
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${name} did not start in ${ms} ms:\n${output}`)), ms);
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (pattern.test(output)) {
+        clearTimeout(timer);
+        done();
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`${name} exited with ${String(code)}:\n${output}`));
+    });
+  });
+}
+
+/** Everything one test started, stopped by {@link Cluster.stop}. */
+export class Cluster {
+  /** The Redis port. */
+  port = 0;
+  private readonly children: ChildProcess[] = [];
+  private readonly clients: Redis[] = [];
+  /** What the processes printed, for a failing test to show. */
+  output = '';
+
+  /** Starts redis-server on a free port and bundles the room process. */
+  async start(): Promise<void> {
+    await build({ entryPoints: [ENTRY], outfile: BUNDLE, bundle: true, format: 'esm', target: 'es2022', platform: 'node', packages: 'external', loader: { '.wasm': 'binary' }, logLevel: 'error' });
+    const redis = await startRedisServer();
+    this.children.push(redis.process);
+    this.port = redis.port;
+  }
+
+  /** Starts a room process; resolves once its rooms are created. */
+  async process(settings: Omit<ProcessSettings, 'redisPort'>): Promise<ChildProcess> {
+    const child = this.spawn(process.execPath, [BUNDLE, JSON.stringify({ ...settings, redisPort: this.port })]);
+    await waitForOutput(child, /regions [\d,]+ up/, 30_000, `room process ${settings.regions.join(',')}`);
+    return child;
+  }
+
+  /** A Redis connection to this cluster's server, closed by stop(). */
+  redis(): Redis {
+    const client = new Redis(this.port, '127.0.0.1', { lazyConnect: false, maxRetriesPerRequest: 1 });
+    client.on('error', () => {});
+    this.clients.push(client);
+    return client;
+  }
+
+  /** Collects the rooms' reports of the run with prefix, and the REGION_TIMEOUT reports. */
+  async listen(prefix: string): Promise<Reports> {
+    const sub = this.redis();
+    const reports = new Reports();
+    sub.on('messageBuffer', (channel: Buffer, message: Buffer) => {
+      if (channel.toString() === `${prefix}:report`) reports.add(decodeReport(message));
+      else reports.timeouts.push(JSON.parse(message.toString()) as TimeoutReport);
+    });
+    await sub.subscribe(`${prefix}:report`, `${prefix}:timeout`);
+    return reports;
+  }
+
+  /** Kills every process started and closes every connection. */
+  stop(): void {
+    for (const c of this.clients) c.disconnect();
+    for (const child of this.children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+
+  private spawn(command: string, args: string[]): ChildProcess {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (c: Buffer) => (this.output += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (this.output += c.toString()));
+    this.children.push(child);
+    return child;
+  }
+}
+
+/** A room's report that regions missed a barrier. */
+export interface TimeoutReport {
+  /** The reporting region. */
+  region: number;
+  /** The error's code. */
+  code: string;
+  /** The regions it gave up on. */
+  regions: number[];
+  /** The error's message. */
+  message: string;
+}
+
+/** Tick reports by tick and region. */
+export class Reports {
+  /** REGION_TIMEOUT reports. */
+  readonly timeouts: TimeoutReport[] = [];
+  private readonly byTick = new Map<number, Map<number, TickReport>>();
+  private waiters: Array<() => void> = [];
+
+  /** Records a report. */
+  add(r: TickReport): void {
+    let at = this.byTick.get(r.tick);
+    if (at === undefined) this.byTick.set(r.tick, (at = new Map()));
+    at.set(r.region, r);
+    for (const w of this.waiters) w();
+  }
+
+  /** The reports of tick, by region. */
+  of(tick: number): Map<number, TickReport> {
+    return this.byTick.get(tick) ?? new Map();
+  }
+
+  /** Resolves once tick has reports from every region in regions; rejects after ms. */
+  until(tick: number, regions: number[], ms: number): Promise<void> {
+    return new Promise((done, fail) => {
+      const check = (): boolean => regions.every((r) => this.of(tick).has(r));
+      if (check()) return done();
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        fail(new Error(`tick ${tick}: reports from regions ${[...this.of(tick).keys()].join(',')} only, after ${ms} ms`));
+      }, ms);
+      const waiter = (): void => {
+        if (!check()) return;
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        done();
+      };
+      this.waiters.push(waiter);
+    });
+  }
+}
