@@ -6,9 +6,9 @@
 // small instance before anything is timed.
 import { init, Scene, type SceneEventMode, type SceneIndex } from '../src/index.js';
 import type { Contender, Suite, SuiteContext } from './harness.js';
-import { GridAoi } from './peers/scene-grid.js';
-import type { AoiPeer } from './peers/scene-events.js';
-import { RbushAoi } from './peers/scene-rbush.js';
+import { GridScenePeer } from './peers/scene-grid.js';
+import type { ScenePeer } from './peers/scene-events.js';
+import { RbushScenePeer } from './peers/scene-rbush.js';
 import { mulberry32 } from './random.js';
 
 interface World {
@@ -223,8 +223,8 @@ function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: 
   };
 }
 
-function peerRunner(name: string, make: (load: Workload) => AoiPeer): Runner {
-  let peer: AoiPeer;
+function peerRunner(name: string, make: (load: Workload) => ScenePeer): Runner {
+  let peer: ScenePeer;
   return {
     name,
     build(load) {
@@ -260,11 +260,11 @@ function routed(runner: Runner): Runner {
 const gridPeer = (): Runner =>
   peerRunner('uniform grid (typed arrays)', (load) => {
     const equal = load.world.mix === undefined;
-    return new GridAoi(load.maxRange, load.world.size, load.world.count, equal ? undefined : load.ranges);
+    return new GridScenePeer(load.maxRange, load.world.size, load.world.count, equal ? undefined : load.ranges);
   });
 
 /** rbush and the uniform grid; rbush's diffing assumes one range for all, so it runs on equal ranges only. */
-const peers = (mixed = false): Runner[] => [...(mixed ? [] : [peerRunner('rbush + set diffing', (load) => new RbushAoi(load.world.range))]), gridPeer()];
+const peers = (mixed = false): Runner[] => [...(mixed ? [] : [peerRunner('rbush + set diffing', (load) => new RbushScenePeer(load.world.range))]), gridPeer()];
 
 /** Every tick contender; `full` adds the per-call paths and the js backend's lists. */
 const runners = (mixed: boolean, full: boolean): Runner[] => [

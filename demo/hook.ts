@@ -3,7 +3,7 @@
 import type { library } from './library.js';
 
 /** The AOI panel's state, as drawn. */
-export interface AoiSnapshot {
+export interface ScenePanelSnapshot {
   readonly backend: string;
   /** The scene's index: the default, as users get it. */
   readonly index: string;
@@ -62,7 +62,7 @@ export interface DemoHook {
   frames: number;
   setPaused(paused: boolean): void;
   scene?: {
-    snapshot(): AoiSnapshot;
+    snapshot(): ScenePanelSnapshot;
     /** Where an entity is drawn, in CSS pixels from the canvas' top-left corner. */
     pointOf(id: number): { x: number; y: number };
   };

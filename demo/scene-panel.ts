@@ -3,7 +3,7 @@
 // watchers are marked. Both sets are kept from the scene's enter / leave
 // events alone (seeded once by query / watchers on selection), so the picture
 // is the event stream made visible.
-import type { AoiSnapshot, DemoHook } from './hook.js';
+import type { ScenePanelSnapshot, DemoHook } from './hook.js';
 import type { Components, SceneApi } from './library.js';
 import { createPanelFrame, element, labelled, select, selectedBackend, type Panel } from './panel.js';
 import { mulberry32 } from '../bench/random.js';
@@ -210,7 +210,7 @@ export function createScenePanel(parent: HTMLElement, Scene: Components['Scene']
   };
 
   const hook = {
-    snapshot(): AoiSnapshot {
+    snapshot(): ScenePanelSnapshot {
       return {
         backend: selectedBackend(frame),
         index: scene?.index ?? '',

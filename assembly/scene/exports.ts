@@ -1,13 +1,13 @@
 // The Scene module's exports (the entry of build/scene.wasm). A scene is an
-// index kind and a handle: kind 0, the address of an AoiScene (lists.ts), or
-// GRID, of a GridScene (grid.ts). Both indexes answer the same calls, so each
+// index kind and a handle: kind 0, the address of an ListsIndex (lists.ts), or
+// GRID, of a GridIndex (grid.ts). Both indexes answer the same calls, so each
 // call is exported once and picks the index with one branch; a batch branches
 // once, not per item.
 import { forgetEvents } from './int-list';
 import { batchOffsets, batchIds, beginBatch, addAnswer } from './batch-results';
-import { AoiScene, newAoiScene, freeAoiScene, aoiMoveMany, aoiPositionOf, aoiPositions, aoiBytes } from './lists';
+import { ListsIndex, newListsIndex, freeListsIndex, listsMoveMany, listsPositionOf, listsPositions, listsBytes } from './lists';
 import {
-  GridScene, newGridScene, freeGridScene, aoiGridMoveMany, aoiGridAddMany, aoiGridPositionOf, aoiGridPositions,
+  GridIndex, newGridIndex, freeGridIndex, gridMoveMany, gridAddMany, gridPositionOf, gridPositions,
 } from './grid';
 
 export { alloc, realloc, free } from '../memory';
@@ -15,12 +15,12 @@ export { alloc, realloc, free } from '../memory';
 /** The grid's index kind, as src/scene/wasm.ts passes it (the lists' is 0). */
 const GRID: i32 = 1;
 
-@inline function lists(handle: i32): AoiScene {
-  return changetype<AoiScene>(<usize>handle);
+@inline function lists(handle: i32): ListsIndex {
+  return changetype<ListsIndex>(<usize>handle);
 }
 
-@inline function grid(handle: i32): GridScene {
-  return changetype<GridScene>(<usize>handle);
+@inline function grid(handle: i32): GridIndex {
+  return changetype<GridIndex>(<usize>handle);
 }
 
 /** Marks the start of a call from outside, so that a call failing part way can be undone (see src/scene/recovery.ts). */
@@ -33,12 +33,12 @@ const GRID: i32 = 1;
 
 /** A new empty scene of dims (2 or 3) dimensions; cellSize is the grid's finest cell width (the lists ignore it). */
 export function sceneCreate(index: i32, dims: i32, cellSize: f64): i32 {
-  return index == GRID ? <i32>changetype<usize>(newGridScene(dims, cellSize)) : <i32>changetype<usize>(newAoiScene(dims));
+  return index == GRID ? <i32>changetype<usize>(newGridIndex(dims, cellSize)) : <i32>changetype<usize>(newListsIndex(dims));
 }
 
 export function sceneDestroy(index: i32, handle: i32): void {
-  if (index == GRID) freeGridScene(grid(handle));
-  else freeAoiScene(lists(handle));
+  if (index == GRID) freeGridIndex(grid(handle));
+  else freeListsIndex(lists(handle));
 }
 
 export function sceneClear(index: i32, handle: i32): void {
@@ -48,7 +48,7 @@ export function sceneClear(index: i32, handle: i32): void {
 
 /** Bytes of linear memory the scene holds (its arrays, lists and buffers, by capacity). */
 export function sceneBytes(index: i32, handle: i32): f64 {
-  return index == GRID ? grid(handle).bytes() : aoiBytes(lists(handle));
+  return index == GRID ? grid(handle).bytes() : listsBytes(lists(handle));
 }
 
 // ---- steps: each writes its events to the scene's event buffer --------------
@@ -88,14 +88,14 @@ export function sceneSetLayers(index: i32, handle: i32, slot: i32, layer: i32, s
 /** Moves slots[k] to (xs[k], ys[k], zs[k]) in order; zs is 0 for 2-D scenes. */
 export function sceneMoveMany(index: i32, handle: i32, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
   beginCall(index, handle);
-  if (index == GRID) aoiGridMoveMany(grid(handle), slots, xs, ys, zs, count);
-  else aoiMoveMany(lists(handle), slots, xs, ys, zs, count);
+  if (index == GRID) gridMoveMany(grid(handle), slots, xs, ys, zs, count);
+  else listsMoveMany(lists(handle), slots, xs, ys, zs, count);
 }
 
 /** Adds slots[k] with ids[k] at (xs[k], ys[k], zs[k]) and square half-extent ranges[k], in order. */
 export function sceneAddMany(index: i32, handle: i32, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
   beginCall(index, handle);
-  if (index == GRID) aoiGridAddMany(grid(handle), slots, ids, xs, ys, zs, ranges, count);
+  if (index == GRID) gridAddMany(grid(handle), slots, ids, xs, ys, zs, ranges, count);
   else lists(handle).addMany(<usize>slots, <usize>ids, <usize>xs, <usize>ys, <usize>zs, <usize>ranges, count);
 }
 
@@ -220,12 +220,12 @@ export function sceneQueryBoxMany(index: i32, handle: i32, boxes: i32, count: i3
 
 /** Address of three doubles holding slot's position. */
 export function scenePositionOf(index: i32, handle: i32, slot: i32): i32 {
-  return index == GRID ? aoiGridPositionOf(grid(handle), slot) : aoiPositionOf(lists(handle), slot);
+  return index == GRID ? gridPositionOf(grid(handle), slot) : listsPositionOf(lists(handle), slot);
 }
 
 /** Copies the positions of count slots (i32s at slots) into the result buffer, three doubles each; returns its address. */
 export function scenePositions(index: i32, handle: i32, slots: i32, count: i32): i32 {
-  return index == GRID ? aoiGridPositions(grid(handle), slots, count) : aoiPositions(lists(handle), slots, count);
+  return index == GRID ? gridPositions(grid(handle), slots, count) : listsPositions(lists(handle), slots, count);
 }
 
 /** Writes every pair visible only thanks to a margin into the result buffer, as slots [w0, t0, w1, t1, ...]; returns the number of ints written. */

@@ -137,7 +137,7 @@ export const GATHERED_BYTES: usize = 8;
 //
 //   0        4        8        12
 //   ┌────────┬────────┬────────┐
-//   │  type  │watcher │ target │   EVENT_ENTER, _LEAVE or _MOVE; the two ids
+//   │  type  │watcher │ target │   EVENT_ENTER, _LEAVE or _MOVE (codes.ts); the two ids
 //   └────────┴────────┴────────┘
 export const EVENT_TYPE: usize = 0;
 export const EVENT_WATCHER: usize = 4;
@@ -145,8 +145,3 @@ export const EVENT_TARGET: usize = 8;
 export const EVENT_BYTES: usize = 12;
 /** i32s per event. */
 export const EVENT_INTS: i32 = 3;
-
-/** Event types, the codes of src/scene/event-codes.ts (a judgement relies on EVENT_ENTER being 0). */
-export const EVENT_ENTER: i32 = 0;
-export const EVENT_LEAVE: i32 = 1;
-export const EVENT_MOVE: i32 = 2;

@@ -2,7 +2,7 @@
 // arrives, moves, changes or leaves, or whose query runs) as it stands
 // before and after, and the regions of cells read around it. A step is
 // judged from the cells around the subject's old and new place (see
-// GridScene.judgeStep in grid.ts and docs/design/scene-grid.md).
+// GridIndex.judgeStep in grid.ts and docs/design/scene-grid.md).
 //
 // One record serves every scene: a step runs from start to end inside one
 // call into the module, and calls never nest. It lives in static memory, so
@@ -162,7 +162,7 @@ export class Region {
 export class Step {
   /** The slot that arrives, moves, changes or leaves, or whose query runs. */
   subject: i32;
-  /** Address of the subject's record, as GridScene.readOld found it. */
+  /** Address of the subject's record, as GridIndex.readOld found it. */
   record: usize;
   /** Pairs that see each other before and after get a move event. */
   moved: bool;

@@ -18,7 +18,7 @@ import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 import { PairSet, newPairSet, freePairSet } from './pair-set';
 import {
   BUCKET_BLOCK, BUCKET_BYTES, BUCKET_CAPACITY, BUCKET_COUNT, BUCKET_CX, BUCKET_CY, BUCKET_CZ,
-  EVENT_BYTES, EVENT_ENTER, EVENT_INTS, EVENT_LEAVE, EVENT_MOVE, EVENT_TARGET, EVENT_TYPE, EVENT_WATCHER,
+  EVENT_BYTES, EVENT_INTS, EVENT_TARGET, EVENT_TYPE, EVENT_WATCHER,
   GATHERED_BLOCK, GATHERED_BYTES, GATHERED_COUNT, MASKS_BYTES, MASKS_LAYER, MASKS_SEES,
   PLAIN_BYTES, PLAIN_X, PLAIN_Y, PLAIN_Z,
   RECORD_BYTES_2D, RECORD_BYTES_3D, RECORD_ID, RECORD_RX_2D, RECORD_RX_3D, RECORD_RY_2D, RECORD_RY_3D, RECORD_RZ_3D,
@@ -26,6 +26,7 @@ import {
   SHAPE_CIRCLE, SHAPE_MARGIN, SLOT_BYTES, SLOT_CX, SLOT_CY, SLOT_CZ, SLOT_ID, SLOT_INDEX, SLOT_LEVEL, SLOT_RECORD, SLOT_SHAPE,
 } from './grid-records';
 import { Region, Side, step } from './grid-step';
+import { DEFAULT_LAYER, DEFAULT_SEES, EVENT_ENTER, EVENT_LEAVE, EVENT_MOVE } from './codes';
 
 /** Cell coordinates stay within +-2^30, so neighbours and spans never overflow an i32. */
 const CELL_LIMIT: f64 = <f64>(1 << 30);
@@ -42,10 +43,6 @@ const DENSE_CELL: f64 = 32;
 const FETCH_AHEAD: i32 = 8;
 /** Cells of a region that visitRect finds before it reads them. */
 const GATHER_CELLS: i32 = 32;
-
-/** The masks of an entity added without any: layer 1, every layer seen. */
-const DEFAULT_LAYER: i32 = 1;
-const DEFAULT_SEES: i32 = -1;
 
 /** What a visit of a region's cells does with the records it reads: a parameter of visitRect and of what it calls. */
 const enum Visit {
@@ -242,7 +239,7 @@ function newLevel(size: f64): Level {
  * What one step reads and writes on the way is the Step record (`step`).
  */
 @unmanaged
-export class GridScene {
+export class GridIndex {
   dims: i32;
   cellSize: f64;
   /** Bytes per record: RECORD_BYTES_2D or RECORD_BYTES_3D. */
@@ -1373,7 +1370,7 @@ export class GridScene {
   }
 
   bytes(): f64 {
-    let bytes = <f64>offsetof<GridScene>() + <f64>this.capacity * <f64>(SLOT_BYTES + MASKS_BYTES) + <f64>this.levelCount * 4;
+    let bytes = <f64>offsetof<GridIndex>() + <f64>this.capacity * <f64>(SLOT_BYTES + MASKS_BYTES) + <f64>this.levelCount * 4;
     for (let l = 0; l < this.levelCount; l++) {
       const p = this.levelAt(l);
       if (p == 0) continue;
@@ -1463,9 +1460,9 @@ function grownTable(from: usize, used: usize, bytes: usize): usize {
 
 // ---- what assembly/scene/exports.ts calls beyond the scene's methods ---------
 
-export function newGridScene(dims: i32, cellSize: f64): GridScene {
-  const s = changetype<GridScene>(heap.alloc(offsetof<GridScene>()));
-  memory.fill(changetype<usize>(s), 0, offsetof<GridScene>());
+export function newGridIndex(dims: i32, cellSize: f64): GridIndex {
+  const s = changetype<GridIndex>(heap.alloc(offsetof<GridIndex>()));
+  memory.fill(changetype<usize>(s), 0, offsetof<GridIndex>());
   s.dims = dims;
   s.cellSize = cellSize;
   s.record = dims == 3 ? 56 : 40;
@@ -1480,7 +1477,7 @@ export function newGridScene(dims: i32, cellSize: f64): GridScene {
   return s;
 }
 
-export function freeGridScene(s: GridScene): void {
+export function freeGridIndex(s: GridIndex): void {
   s.clear();
   for (let l = 0; l < s.levelCount; l++) {
     const lv = load<u32>(s.levels + (<usize>l << 2));
@@ -1502,7 +1499,7 @@ export function freeGridScene(s: GridScene): void {
   heap.free(changetype<usize>(s));
 }
 
-export function aoiGridMoveMany(s: GridScene, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
+export function gridMoveMany(s: GridIndex, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
   for (let k = 0; k < count; k++) {
     if ((k & (FETCH_AHEAD - 1)) == 0) s.fetchAhead(<usize>slots, k, count);
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
@@ -1511,7 +1508,7 @@ export function aoiGridMoveMany(s: GridScene, slots: i32, xs: i32, ys: i32, zs: 
 }
 
 /** Adds in array order, with the events of as many add calls; ranges[k] is a square (cube) half-extent. */
-export function aoiGridAddMany(s: GridScene, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
+export function gridAddMany(s: GridIndex, slots: i32, ids: i32, xs: i32, ys: i32, zs: i32, ranges: i32, count: i32): void {
   for (let k = 0; k < count; k++) {
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
     const r = load<f64>(<usize>ranges + (<usize>k << 3));
@@ -1520,7 +1517,7 @@ export function aoiGridAddMany(s: GridScene, slots: i32, ids: i32, xs: i32, ys: 
 }
 
 /** Writes slot's position into the result buffer as three doubles; returns its address. */
-export function aoiGridPositionOf(s: GridScene, slot: i32): i32 {
+export function gridPositionOf(s: GridIndex, slot: i32): i32 {
   s.readOld(slot);
   const results = s.results;
   results.reserve(6);
@@ -1531,7 +1528,7 @@ export function aoiGridPositionOf(s: GridScene, slot: i32): i32 {
 }
 
 /** Writes the positions of count slots (i32s at slots) into the result buffer, three doubles each; returns its address. */
-export function aoiGridPositions(s: GridScene, slots: i32, count: i32): i32 {
+export function gridPositions(s: GridIndex, slots: i32, count: i32): i32 {
   const results = s.results;
   results.reserve(6 * count);
   for (let k = 0; k < count; k++) {

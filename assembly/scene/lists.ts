@@ -28,6 +28,7 @@ import { growBytes, IntList, newIntList, freeIntList } from './int-list';
 import { inCircle } from './circle';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 import { HeldLinks, newHeldLinks, freeHeldLinks } from './held-links';
+import { DEFAULT_LAYER, DEFAULT_SEES, EVENT_ENTER, EVENT_LEAVE, EVENT_MOVE } from './codes';
 
 const KIND_LOWER: i32 = 0;
 const KIND_ENTITY: i32 = 1;
@@ -60,19 +61,10 @@ const BAND_FIT: f64 = 1.0 / 2.2;
 /** Scenes below this many entities keep one band; re-banding happens whenever the count doubles. */
 const BAND_MIN_ENTITIES: i32 = 16;
 
-
-const EVENT_ENTER: i32 = 0;
-const EVENT_LEAVE: i32 = 1;
-const EVENT_MOVE: i32 = 2;
-
+/** Slot states: free, a watcher (it has a range), a marker (seen, sees nothing). */
 const FREE: i32 = 0;
 const WATCHER: i32 = 1;
-/** The masks of an entity added without any: layer 1, every layer seen. */
-const DEFAULT_LAYER: i32 = 1;
-const DEFAULT_SEES: i32 = -1;
 const MARKER: i32 = 2;
-
-
 
 // ---- one axis: sorted doubly linked list plus its coarse index ----------
 
@@ -87,7 +79,7 @@ const MARKER: i32 = 2;
 // renumbered in list order now and then (compact), band by band, so a walk
 // reads memory in order instead of jumping. handles[node] holds the node's
 // record (0 when it has none); the band a node is linked in is not stored,
-// it follows from its owner (see AoiScene.bandOfNode). Records 2b and
+// it follows from its owner (see ListsIndex.bandOfNode). Records 2b and
 // 2b + 1 are band b's head and tail. Links are byte offsets (record * 24, so the low two bits are free
 // for the kind): a walk steps to the next record with one add.
 const RECORD_BYTES: usize = 24;
@@ -522,7 +514,7 @@ const SLOT_POS: usize = 16;
 const SLOT_RANGE: usize = 40;
 
 @unmanaged
-export class AoiScene {
+export class ListsIndex {
   dims: i32 = 2;
   capacity: i32 = 0;
   /** SLOT_BYTES per slot, 64-byte aligned (see SLOT_BYTES); slotsRaw is the allocation. */
@@ -1752,7 +1744,7 @@ class BulkGrid {
   table: usize = 0;
   mask: i32 = 0;
 
-  constructor(scene: AoiScene, maxRange: f64) {
+  constructor(scene: ListsIndex, maxRange: f64) {
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     let count = 0;
     const capacity = scene.capacity;
@@ -1893,9 +1885,9 @@ function newAxis(bandAxis: i32): AxisList {
 
 // ---- what assembly/scene/exports.ts calls beyond the scene's methods ---------
 
-export function newAoiScene(dims: i32): AoiScene {
-  const s = changetype<AoiScene>(heap.alloc(offsetof<AoiScene>()));
-  memory.fill(changetype<usize>(s), 0, offsetof<AoiScene>());
+export function newListsIndex(dims: i32): ListsIndex {
+  const s = changetype<ListsIndex>(heap.alloc(offsetof<ListsIndex>()));
+  memory.fill(changetype<usize>(s), 0, offsetof<ListsIndex>());
   s.dims = dims;
   s.axis0 = newAxis(1);
   s.axis1 = newAxis(filterAxis(1, dims));
@@ -1910,7 +1902,7 @@ export function newAoiScene(dims: i32): AoiScene {
   return s;
 }
 
-export function freeAoiScene(s: AoiScene): void {
+export function freeListsIndex(s: ListsIndex): void {
   for (let k = 0; k < s.capacity; k++) s.watcherSet(k).release();
   for (let a = 0; a < s.dims; a++) s.axis(a).release();
   heap.free(s.slotsRaw);
@@ -1931,7 +1923,7 @@ export function freeAoiScene(s: AoiScene): void {
 const MOVE_LEAD: i32 = 8;
 
 /** Moves slots[k] to (xs[k], ys[k], zs[k]) in order; zs is 0 for 2-D scenes. */
-export function aoiMoveMany(s: AoiScene, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
+export function listsMoveMany(s: ListsIndex, slots: i32, xs: i32, ys: i32, zs: i32, count: i32): void {
   for (let k = 0; k < count; k++) {
     if (k + MOVE_LEAD < count) s.touch(load<i32>(<usize>slots + (<usize>(k + MOVE_LEAD) << 2)));
     const z = zs == 0 ? 0.0 : load<f64>(<usize>zs + (<usize>k << 3));
@@ -1940,12 +1932,12 @@ export function aoiMoveMany(s: AoiScene, slots: i32, xs: i32, ys: i32, zs: i32, 
 }
 
 /** Address of slot's position (3 doubles). */
-export function aoiPositionOf(s: AoiScene, slot: i32): i32 {
+export function listsPositionOf(s: ListsIndex, slot: i32): i32 {
   return <i32>(s.slotAt(slot) + SLOT_POS);
 }
 
 /** Copies the positions of count slots (i32s at slots) into the result buffer, three doubles each; returns its address. */
-export function aoiPositions(s: AoiScene, slots: i32, count: i32): i32 {
+export function listsPositions(s: ListsIndex, slots: i32, count: i32): i32 {
   const results = s.results;
   results.reserve(6 * count);
   for (let k = 0; k < count; k++) {
@@ -1955,9 +1947,9 @@ export function aoiPositions(s: AoiScene, slots: i32, count: i32): i32 {
 }
 
 /** Bytes of linear memory this scene holds (its arrays, lists and buffers, by capacity). */
-export function aoiBytes(s: AoiScene): f64 {
+export function listsBytes(s: ListsIndex): f64 {
   const cap = <f64>s.capacity;
-  let bytes = <f64>offsetof<AoiScene>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 17);
+  let bytes = <f64>offsetof<ListsIndex>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 17);
   bytes += s.held.bytes();
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {

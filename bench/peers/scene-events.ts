@@ -24,7 +24,7 @@ export class EventBuffer {
 }
 
 /** One AOI implementation with equal square ranges, driven by the benchmark. */
-export interface AoiPeer {
+export interface ScenePeer {
   addAll(ids: Int32Array, xs: Float64Array, ys: Float64Array): void;
   move(id: number, x: number, y: number): void;
   drainArray(): Int32Array;

@@ -1,9 +1,9 @@
 // The strongest simple AOI: a uniform grid over typed arrays with cells as
 // wide as the (equal) view range, so a move only looks at the 3 x 3 cells
 // around its old and new place. Entities live on per-cell doubly linked lists.
-import { EventBuffer, type AoiPeer } from './scene-events.js';
+import { EventBuffer, type ScenePeer } from './scene-events.js';
 
-export class GridAoi implements AoiPeer {
+export class GridScenePeer implements ScenePeer {
   private readonly cell: number;
   private readonly columns: number;
   private readonly rows: number;

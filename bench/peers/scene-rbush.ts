@@ -1,7 +1,7 @@
 // AOI the way many JS servers do it today: an rbush index of points; a move
 // is remove + insert + a box search, and the visible sets are diffed.
 import RBush from 'rbush';
-import { EventBuffer, type AoiPeer } from './scene-events.js';
+import { EventBuffer, type ScenePeer } from './scene-events.js';
 
 interface Item {
   minX: number;
@@ -11,7 +11,7 @@ interface Item {
   id: number;
 }
 
-export class RbushAoi implements AoiPeer {
+export class RbushScenePeer implements ScenePeer {
   private readonly tree = new RBush<Item>();
   private readonly items: Item[] = [];
   private readonly visible: Array<Set<number>> = [];

@@ -1,6 +1,6 @@
 // The wasm-backed Scene cores: a handle to a scene in the Scene module's
-// linear memory (an AoiScene of assembly/scene/lists.ts for the lists index,
-// a GridScene of assembly/scene/grid.ts for the grid) and thin calls into it;
+// linear memory (an ListsIndex of assembly/scene/lists.ts for the lists index,
+// a GridIndex of assembly/scene/grid.ts for the grid) and thin calls into it;
 // every call names the index (see assembly/scene/exports.ts). Batch inputs go
 // through one WasmBuffer; events and query results are read straight out of
 // the core's buffers.

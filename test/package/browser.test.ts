@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AoiSnapshot } from '../../demo/hook.js';
+import type { ScenePanelSnapshot } from '../../demo/hook.js';
 import { component, type Components } from '../../demo/library.js';
 import { init } from '../../src/index.js';
 import { bruteQuery, bruteSeen, brutePairs, bruteWatchers } from './browser/brute-force.js';
@@ -159,7 +159,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
   }
 
   /** The selected entity's highlighted sets against the library in the page and a brute-force count here. */
-  async function expectAoiMatchesLibrary(s: AoiSnapshot): Promise<void> {
+  async function expectSceneMatchesLibrary(s: ScenePanelSnapshot): Promise<void> {
     const selected = s.selected!;
     expect(s.seen).toEqual(bruteSeen(s, selected));
     expect(s.watchers).toEqual(bruteWatchers(s, selected));
@@ -190,14 +190,14 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
     await clickCanvas('scene-canvas', await page.evaluate((id) => window.__demo!.scene!.pointOf(id), centre));
     const picked = await page.evaluate(() => window.__demo!.scene!.snapshot());
     expect(picked.selected).toBe(centre);
-    await expectAoiMatchesLibrary(picked);
+    await expectSceneMatchesLibrary(picked);
 
     // Let it wander: the drawn sets are now kept from enter / leave events only.
     await runFrames(40);
     await pause();
     const moved = await page.evaluate(() => window.__demo!.scene!.snapshot());
     expect(moved.xs).not.toEqual(picked.xs);
-    await expectAoiMatchesLibrary(moved);
+    await expectSceneMatchesLibrary(moved);
 
     await page.selectOption('#scene-backend', 'js');
     await runFrames(40);
@@ -206,7 +206,7 @@ describe.skipIf(skipBrowser)(`in Chromium${skipBrowser ? ' (skipped: no chromium
     expect(onJs.backend).toBe('js');
     expect(onJs.selected).toBe(centre);
     expect(onJs.xs).not.toEqual(moved.xs);
-    await expectAoiMatchesLibrary(onJs);
+    await expectSceneMatchesLibrary(onJs);
     expect(await page.locator('#scene-ms').textContent()).toMatch(/^js · \d+\.\d\d ms\/tick$/);
   });
 

@@ -1,8 +1,8 @@
 // Answers computed the slow, obvious way from what the page reports it drew.
-import type { AoiSnapshot, QuadTreeSnapshot } from '../../../demo/hook.js';
+import type { ScenePanelSnapshot, QuadTreeSnapshot } from '../../../demo/hook.js';
 
 /** Ids the entity sees: every other entity inside its square range (closed). */
-export function bruteSeen(s: AoiSnapshot, watcher: number): number[] {
+export function bruteSeen(s: ScenePanelSnapshot, watcher: number): number[] {
   const r = s.ranges[watcher]!;
   return s.ids.filter(
     (id) => id !== watcher && Math.abs(s.xs[id]! - s.xs[watcher]!) <= r && Math.abs(s.ys[id]! - s.ys[watcher]!) <= r,
@@ -10,7 +10,7 @@ export function bruteSeen(s: AoiSnapshot, watcher: number): number[] {
 }
 
 /** Ids that see the entity. */
-export function bruteWatchers(s: AoiSnapshot, target: number): number[] {
+export function bruteWatchers(s: ScenePanelSnapshot, target: number): number[] {
   return s.ids.filter(
     (id) =>
       id !== target &&
