@@ -2,14 +2,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Tests import src/ directly; this plugin does for .wasm and .wasm.gz what esbuild's
-// binary loader does in the bundle: the import yields the file's bytes.
+// Tests import src/ directly; this plugin does for .wasm and .wasm.gz what
+// esbuild's loaders do in the bundle: the import yields the file's bytes
+// (.wasm) or its base64 (.wasm.gz).
 const wasmBytes = {
   name: 'wasm-bytes',
   enforce: 'pre' as const,
   load(id: string) {
     if (!id.endsWith('.wasm') && !id.endsWith('.wasm.gz')) return null;
     const base64 = readFileSync(id).toString('base64');
+    if (id.endsWith('.gz')) return `export default ${JSON.stringify(base64)};`;
     return `export default Uint8Array.from(atob(${JSON.stringify(base64)}), (c) => c.charCodeAt(0));`;
   },
 };

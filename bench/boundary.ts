@@ -2,7 +2,7 @@
 // call costs next to a JS call, and what a bulk loop over a Float64Array in
 // linear memory costs in wasm next to the same loop in JS. The kernels are
 // the probe module's (assembly/probe.ts), which the package never ships.
-import probeBytes from '../build/probe.wasm';
+import probeBytes from '../build/probe.wasm.gz';
 import { instantiate } from '../build/probe.js';
 import { WasmModule } from '../src/core/wasm.js';
 import { WasmBuffer } from '../src/core/memory.js';

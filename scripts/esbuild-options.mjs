@@ -7,6 +7,6 @@ export const esbuildOptions = {
   bundle: true,
   format: 'esm',
   target: 'es2022',
-  loader: { '.wasm': 'binary', '.gz': 'binary' },
+  loader: { '.wasm': 'binary', '.gz': 'base64' },
   logLevel: 'warning',
 };

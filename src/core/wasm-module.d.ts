@@ -1,8 +1,10 @@
-// esbuild's binary loader (and the test config's twin of it) turns a file
-// import into its bytes: build/<name>.wasm.gz is a module gzipped, as the
-// package embeds it (WasmModule unpacks it), build/<name>.wasm the module as is.
+// esbuild's loaders (and the test config's twins of them) turn a file import
+// into its contents: build/<name>.wasm.gz is a module gzipped, in base64, as
+// the package embeds it (WasmModule decodes and unpacks it: atob is smaller
+// than the decoder esbuild's binary loader adds), build/<name>.wasm the
+// module's bytes as they are.
 declare module '*.wasm.gz' {
-  const gzipped: Uint8Array;
+  const gzipped: string;
   export default gzipped;
 }
 declare module '*.wasm' {

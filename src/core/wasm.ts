@@ -57,14 +57,14 @@ export class WasmModule<E extends ModuleExports> {
   /** Loads the module; idempotent, and concurrent calls share one instantiation. */
   readonly load: () => Promise<void>;
 
-  /** `name` is the concept the module serves, for the errors; `gzipped` is the module's bytes, gzipped. */
+  /** `name` is the concept the module serves, for the errors; `gzipped` is the module's bytes, gzipped, in base64. */
   constructor(
     private readonly name: string,
-    gzipped: Uint8Array,
+    gzipped: string,
     instantiate: Instantiate<E>,
   ) {
     this.load = once(async () => {
-      const module = await WebAssembly.compile(await gunzip(gzipped, name));
+      const module = await WebAssembly.compile(await gunzip(Uint8Array.from(atob(gzipped), (c) => c.charCodeAt(0)), name));
       // The imports a Scene core calls (the other modules import nothing); tryAlloc asks this module's allocator.
       let exports: E | null = null;
       exports = await instantiate(module, { env: { eventLimitReached, tryAlloc: (bytes: number) => tryAlloc(exports?.alloc ?? null, bytes) } });

@@ -7,7 +7,7 @@
 import { SpatialError } from '../core/errors.js';
 import { INSPECT, summary, keepName } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
-import { checkLimit, EventLimitReached, isOutOfMemory, limits, outOfMemory } from '../core/limits.js';
+import { checkLimit, EventLimitReached, limits, memoryGuarded, outOfMemory } from '../core/limits.js';
 import { DEFAULT_LAYER, DEFAULT_SEES, type SceneBackend, type SceneIndex } from './backend.js';
 import { createSceneCore, resolveIndex, resolveCellSize } from './cores.js';
 import { groupByWatcher, type GroupedEvents } from './grouped.js';
@@ -710,8 +710,7 @@ export class Scene {
         `the call would leave more than ${this.maxPendingEvents} events pending (maxPendingEvents); nothing changed: drain more often, or use events: 'net'`,
       );
     }
-    if (isOutOfMemory(error)) throw new SpatialError('OUT_OF_MEMORY', `the Scene ran out of memory (${(error as Error).message}); nothing changed`);
-    throw error;
+    throw outOfMemory(error, 'this Scene') ?? error;
   }
 
   /** Loads every entity into the empty core as this facade has it, then the held pairs, writing no event. */
@@ -1082,11 +1081,7 @@ export class Scene {
 
   /** The answer of a read-only call into the core: memory that ran out is OUT_OF_MEMORY, any other failure goes up as it is. */
   private reading<T>(read: () => T): T {
-    try {
-      return read();
-    } catch (error) {
-      throw outOfMemory(error, 'this Scene') ?? error;
-    }
+    return memoryGuarded('this Scene', read);
   }
 
   private fail(code: 'INVALID_ARGUMENT' | 'UNKNOWN_ID' | 'INVALID_NUMBER' | 'DUPLICATE_ID' | 'INVALID_RECT', message: string): never {

@@ -100,7 +100,7 @@ describe('the published package', () => {
     }
   });
 
-  it('bundles a worker that uses only the Scene from spatialkit/scene without the other concepts\' wasm modules, in at most 115,200 bytes', async () => {
+  it('bundles a worker that uses only the Scene from spatialkit/scene without the other concepts\' wasm modules, in at most 60% of the one-module package\'s 196,889 bytes', async () => {
     const worker = (entry: string) => `import { init, Scene } from '${entry}';\nawait init();\nconst s = new Scene({ defaultRange: 5 });\ns.add(1, 0, 0);\ns.add(2, 1, 1);\nconsole.log(JSON.stringify(s.query(1)));\n`;
     const bundle = async (entry: string) => {
       const file = join(consumer, `worker-${entry.replace('/', '-')}.mjs`);
@@ -119,7 +119,10 @@ describe('the published package', () => {
     const others = ['quadtree', 'graph', 'gridmap'].reduce((sum, name) => sum + Math.ceil(readFileSync(join(root, 'build', `${name}.wasm.gz`)).length / 3) * 4, 0);
     console.log(`worker bundle: ${fromScene} bytes from spatialkit/scene, ${fromMain} from spatialkit (${((100 * fromScene) / fromMain).toFixed(1)}%); the other modules inline as ${others}`);
     expect(fromMain - fromScene).toBeGreaterThanOrEqual(others);
-    expect(fromScene).toBeLessThanOrEqual(115_200);
+    // 196,889 bytes: this worker bundled from a package that inlined one 94 kB
+    // module for all four concepts (192 KiB); a Scene-only bundle must weigh
+    // at most 60% of it.
+    expect(fromScene).toBeLessThanOrEqual(Math.floor(0.6 * 196_889));
   });
 
   it('type-checks ES module and CommonJS programs with neither DOM nor Node types', () => {
