@@ -39,7 +39,7 @@ async function runLayout(redisPort: number, columns: number, rows: number, walke
 
 /** One region in one process against 2 × 2 regions in four, over one redis-server. */
 export async function runRegionProcesses(walkers: number, ticks: number): Promise<{ one: RegionProcessResult; four: RegionProcessResult[] }> {
-  await build({ entryPoints: ['bench/region-process.ts'], outfile: BUNDLE, bundle: true, format: 'esm', target: 'es2022', platform: 'node', packages: 'external', loader: { '.wasm': 'binary' }, logLevel: 'error' });
+  await build({ entryPoints: ['bench/region-process.ts'], outfile: BUNDLE, bundle: true, format: 'esm', target: 'es2022', platform: 'node', packages: 'external', loader: { '.wasm': 'binary', '.gz': 'base64' }, logLevel: 'error' });
   const children: ChildProcess[] = [];
   const { port, process: redis } = await startRedisServer();
   try {

@@ -607,17 +607,8 @@ export class Scene {
 
   /** What the next drain reports: the core's new events joined to those held, folded in 'net' mode. */
   private pending(): Int32Array {
-    const fresh = this.reading(() => this.core.drain());
-    if (this.taken === null) {
-      this.taken = fresh;
-    } else if (fresh.length !== 0) {
-      const events = new Int32Array(this.taken.length + fresh.length);
-      events.set(this.taken);
-      events.set(fresh, this.taken.length);
-      this.taken = events;
-      this.folded = null;
-    }
-    this.limitEvents();
+    this.keep(this.reading(() => this.core.drain()));
+    this.taken ??= new Int32Array(0);
     if (this.net === null) return this.taken;
     return (this.folded ??= this.net.fold(this.taken, (id) => this.slots.get(id)));
   }
@@ -630,7 +621,7 @@ export class Scene {
     this.limitEvents();
   }
 
-  /** Appends events the core logged before a failed call to those held for the next drain. */
+  /** Appends events the core logged (before a failed call, or drained from it) to those held for the next drain. */
   private keep(events: Int32Array): void {
     if (events.length !== 0) {
       if (this.taken === null || this.taken.length === 0) {

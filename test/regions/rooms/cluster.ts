@@ -45,7 +45,7 @@ export class Cluster {
 
   /** Starts redis-server on a free port and bundles the room process. */
   async start(): Promise<void> {
-    await build({ entryPoints: [ENTRY], outfile: BUNDLE, bundle: true, format: 'esm', target: 'es2022', platform: 'node', packages: 'external', loader: { '.wasm': 'binary' }, logLevel: 'error' });
+    await build({ entryPoints: [ENTRY], outfile: BUNDLE, bundle: true, format: 'esm', target: 'es2022', platform: 'node', packages: 'external', loader: { '.wasm': 'binary', '.gz': 'base64' }, logLevel: 'error' });
     const redis = await startRedisServer();
     this.children.push(redis.process);
     this.port = redis.port;
