@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
+import { esbuildOptions } from '../scripts/esbuild-options.mjs';
 import type { RegionProcessResult, RegionProcessSettings } from './region-process.js';
 import { startRedisServer } from './redis-server.js';
 
@@ -39,7 +40,7 @@ async function runLayout(redisPort: number, columns: number, rows: number, walke
 
 /** One region in one process against 2 × 2 regions in four, over one redis-server. */
 export async function runRegionProcesses(walkers: number, ticks: number): Promise<{ one: RegionProcessResult; four: RegionProcessResult[] }> {
-  await build({ entryPoints: ['bench/region-process.ts'], outfile: BUNDLE, bundle: true, format: 'esm', target: 'es2022', platform: 'node', packages: 'external', loader: { '.wasm': 'binary', '.gz': 'base64' }, logLevel: 'error' });
+  await build({ ...esbuildOptions, entryPoints: ['bench/region-process.ts'], outfile: BUNDLE, platform: 'node', packages: 'external', logLevel: 'error' });
   const children: ChildProcess[] = [];
   const { port, process: redis } = await startRedisServer();
   try {

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
+import { esbuildOptions } from '../../../scripts/esbuild-options.mjs';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '../../../bench/redis-server.js';
 import { decodeReport, type ProcessSettings, type TickReport } from './protocol.js';
@@ -45,7 +46,7 @@ export class Cluster {
 
   /** Starts redis-server on a free port and bundles the room process. */
   async start(): Promise<void> {
-    await build({ entryPoints: [ENTRY], outfile: BUNDLE, bundle: true, format: 'esm', target: 'es2022', platform: 'node', packages: 'external', loader: { '.wasm': 'binary', '.gz': 'base64' }, logLevel: 'error' });
+    await build({ ...esbuildOptions, entryPoints: [ENTRY], outfile: BUNDLE, platform: 'node', packages: 'external', logLevel: 'error' });
     const redis = await startRedisServer();
     this.children.push(redis.process);
     this.port = redis.port;
