@@ -43,10 +43,11 @@ export interface SceneBackend {
   /**
    * Many 2-D nearest searches in one call (the wasm core, to cross once):
    * query q's answer, as {@link nearest}'s, is ids[offsets[q] .. offsets[q + 1]).
+   * The arrays may be views of the core's memory, valid until its next call.
    * Cores without it are asked query by query.
    */
   nearestMany?(xs: Float64Array, ys: Float64Array, count: number, k: number, maxDistance: number, filtered: boolean, mask: number): QueryResults;
-  /** Many 2-D box searches (boxes flat [minX, minY, maxX, maxY, ...], z unbounded) in one call; each answer unsorted. */
+  /** Many 2-D box searches (boxes flat [minX, minY, maxX, maxY, ...], z unbounded) in one call; each answer unsorted; arrays as nearestMany's. */
   queryBoxMany?(boxes: Float64Array, count: number): QueryResults;
   drain(): Int32Array;
   /** Whether moves produce move events (default true); off, the core's emission loops skip them. */

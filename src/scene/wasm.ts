@@ -227,12 +227,16 @@ export class WasmSceneCore implements SceneBackend {
     return this.batchResults(count, total);
   }
 
-  /** The last batch's answers, copied out of the module's batch lists (views taken after the call: memory may have grown). */
+  /**
+   * The last batch's answers: views of the module's batch lists, taken after
+   * the call (memory may have grown), which the facade copies out before its
+   * next call into the module.
+   */
   private batchResults(count: number, total: number): QueryResults {
     const i32 = this.core.memory.i32;
     const offsets = (this.calls.sceneBatchOffsets() >>> 0) / 4;
     const ids = (this.calls.sceneBatchIds() >>> 0) / 4;
-    return { offsets: i32.slice(offsets, offsets + count + 1), ids: i32.slice(ids, ids + total) };
+    return { offsets: i32.subarray(offsets, offsets + count + 1), ids: i32.subarray(ids, ids + total) };
   }
 
   private results(count: number): number[] {
