@@ -93,8 +93,14 @@ export class Gather {
     this.total += found.length;
   }
 
-  finish(count: number, into: QueryResults | undefined): QueryResults {
+  /** The answers gathered, in the gatherer's own arrays (ids may be longer than offsets[count]). */
+  gathered(count: number): QueryResults {
     this.offsets[count] = this.total;
-    return deliver(this.offsets, this.ids, count, into);
+    return { offsets: this.offsets, ids: this.ids };
+  }
+
+  finish(count: number, into: QueryResults | undefined): QueryResults {
+    const { offsets, ids } = this.gathered(count);
+    return deliver(offsets, ids, count, into);
   }
 }

@@ -487,7 +487,7 @@ export class Scene {
       if (core.nearestMany !== undefined) return core.nearestMany(px, py, count, most, maxDistance, filtered, mask);
       const out = new Gather(count);
       for (let q = 0; q < count; q++) out.add(q, core.nearest(px[q], py[q], 0, most, maxDistance, filtered, mask));
-      return out.finish(count, undefined);
+      return out.gathered(count);
     });
     return deliver(found.offsets, found.ids, count, into);
   }
@@ -510,7 +510,7 @@ export class Scene {
       if (core.queryBoxMany !== undefined) return core.queryBoxMany(flat, count);
       const out = new Gather(count);
       for (let q = 0; q < count; q++) out.add(q, Int32Array.from(core.queryBox(flat[4 * q], flat[4 * q + 1], -Infinity, flat[4 * q + 2], flat[4 * q + 3], Infinity)));
-      return out.finish(count, undefined);
+      return out.gathered(count);
     });
     for (let q = 0; q < count; q++) found.ids.subarray(found.offsets[q], found.offsets[q + 1]).sort();
     return deliver(found.offsets, found.ids, count, checked);
