@@ -6,20 +6,10 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { Graph, GridMap, init, QuadTree, Scene, SpatialError, StaticQuadTree } from '../../src/index.js';
+import { Graph, GridMap, init, QuadTree, Scene, StaticQuadTree } from '../../src/index.js';
+import { errorOf } from '../support/codes.js';
 
 const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
-
-/** The error a call throws; fails the test when it returns or throws anything but a SpatialError. */
-function errorOf(call: () => unknown): SpatialError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpatialError);
-    return error as SpatialError;
-  }
-  return expect.fail('expected a SpatialError');
-}
 
 const constructors: Array<[string, (backend?: 'js') => unknown]> = [
   ['new Scene()', (backend) => new Scene({ backend })],

@@ -4,24 +4,14 @@
 // keys are accepted. (That a rejected call leaves its object unchanged is
 // checked with the other bad input of each class.)
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Graph, GridMap, init, QuadTree, Scene, SpatialError, type Backend } from '../../src/index.js';
+import { Graph, GridMap, init, QuadTree, Scene, type Backend } from '../../src/index.js';
 import { Interest } from '../../src/colyseus.js';
+import { errorOf } from '../support/codes.js';
 
 beforeAll(() => init());
 
 const bounds = { minX: 0, minY: 0, maxX: 10, maxY: 10 };
 const MAP = 'type octile\nheight 2\nwidth 2\nmap\n..\n..\n';
-
-/** The error a call throws; fails the test when it returns or throws anything but a SpatialError. */
-function errorOf(call: () => unknown): SpatialError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpatialError);
-    return error as SpatialError;
-  }
-  return expect.fail('expected a SpatialError');
-}
 
 type Options = Record<string, unknown> | undefined;
 
