@@ -40,11 +40,20 @@ for (const file of split.outputFiles) {
   writeFileSync(file.path, file.text.replace(/^import "\.[^"]*";\n/gm, ''));
 }
 
-/** Resolves the subpath's imports of './index.js' and './errors.js' to the package's main entry (which exports SpatialError). */
+/**
+ * Resolves the subpath's imports of the main entry ('./index.js' and
+ * './errors.js', from src/; '../index.js', from src/colyseus/) to the
+ * package's main entry (which exports SpatialError), and of the regions
+ * entry to 'spatialkit/regions': one RegionPeer class whichever entry names it.
+ */
 const mainEntryAsPackage = {
   name: 'main-entry-as-package',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^\.\/(index|errors)\.js$/ }, () => ({ path: 'spatialkit', external: true }));
+    const fromAdapter = { filter: /^\.\.\/(regions\/)?index\.js$/ };
+    pluginBuild.onResolve(fromAdapter, (args) =>
+      /[\\/]src[\\/]colyseus[\\/]/.test(args.importer) ? { path: args.path.includes('regions') ? 'spatialkit/regions' : 'spatialkit', external: true } : undefined,
+    );
   },
 };
 
@@ -54,6 +63,15 @@ await build({
   outfile: 'dist/colyseus.js',
   platform: 'neutral',
   external: ['@colyseus/*'],
+  plugins: [mainEntryAsPackage],
+});
+
+// dist/colyseus-client.js: the region client for browsers; it takes only SpatialError from the main entry.
+await build({
+  ...esbuildOptions,
+  entryPoints: ['src/colyseus-client.ts'],
+  outfile: 'dist/colyseus-client.js',
+  platform: 'neutral',
   plugins: [mainEntryAsPackage],
 });
 

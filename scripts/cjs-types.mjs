@@ -7,10 +7,15 @@
 // @colyseus/schema) as an ES module import would, with resolution-mode.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
-/** `import { type A, type B } from 'other';` as a type import resolved as ES modules are. */
+/**
+ * `import { type A, type B } from 'other';` as a type import resolved as ES
+ * modules are. An import of values (a class extended, such as
+ * @colyseus/core's Room) stays as it is: resolution-mode is for type imports
+ * only, and the packages named so resolve their types the same way from require.
+ */
 function typesAsImported(line, names, from) {
   const specifiers = names.split(',').map((name) => name.trim());
-  if (!specifiers.every((name) => name.startsWith('type '))) throw new Error(`a declaration file imports values from ${from}: ${line}`);
+  if (!specifiers.every((name) => name.startsWith('type '))) return line;
   return `import type { ${specifiers.map((name) => name.slice('type '.length)).join(', ')} } from '${from}' with { 'resolution-mode': 'import' };`;
 }
 
