@@ -56,10 +56,10 @@ export interface RegionView {
   region: number;
 }
 
-/** The decoded RegionState, as the SDK gives it. */
+/** The decoded RegionState, as the SDK gives it (no entities until the view holds one). */
 interface DecodedState {
   tick: number;
-  entities: { forEach(each: (entity: { x: number; y: number; seq: number }, key: string) => void): void; get(key: string): { x: number; y: number; seq: number } | undefined };
+  entities?: { forEach(each: (entity: { x: number; y: number; seq: number }, key: string) => void): void; get(key: string): { x: number; y: number; seq: number } | undefined };
 }
 
 /**
@@ -114,6 +114,11 @@ export class RegionClient {
   /** Inputs sent (or waiting for a room) and not applied yet. */
   get pending(): number {
     return this.queue.length;
+  }
+
+  /** True while the player is on its way to another room: its view stays still, and inputs wait in the queue. */
+  get handingOff(): boolean {
+    return this.moving;
   }
 
   /** The number the next input will carry (inputs sent so far, plus one). */
@@ -197,11 +202,11 @@ export class RegionClient {
   /** Presents the state as a view, once it holds the player. */
   private present(state: DecodedState): void {
     if (this.selfId < 0) return;
-    const self = state.entities.get(String(this.selfId));
+    const self = state.entities?.get(String(this.selfId));
     if (self === undefined) return;
     this.acknowledge(self.seq);
     const entities = new Map<number, SeenEntity>();
-    state.entities.forEach((e, key) => {
+    state.entities!.forEach((e, key) => {
       if (key !== String(this.selfId)) entities.set(Number(key), { x: e.x, y: e.y });
     });
     this.current = { tick: state.tick, self: { id: this.selfId, x: self.x, y: self.y, seq: self.seq }, entities, region: this.region };

@@ -80,10 +80,10 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
   /** Hand-offs of this room's players to other rooms so far. */
   handoffCount = 0;
   override state = new RegionState({ tick: -1 });
-  private readonly players = new Map<number, Player>();
-  private readonly bySession = new Map<string, Player>();
+  private readonly playerById = new Map<number, Player>();
+  private readonly playerBySession = new Map<string, Player>();
   /** Entities in at least one client view: how many views hold each. */
-  private readonly viewers = new Map<number, number>();
+  private readonly viewCounts = new Map<number, number>();
   private running = false;
   private loop: Promise<void> = Promise.resolve();
 
@@ -162,7 +162,7 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
       const ticket = (await this.presence.get(key)) as string | null;
       await this.presence.del(key);
       const claim = ticket === null ? null : (JSON.parse(ticket) as { id: number; seq: number });
-      if (claim === null || !this.peer.region.owns(claim.id) || this.players.has(claim.id)) {
+      if (claim === null || !this.peer.region.owns(claim.id) || this.playerById.has(claim.id)) {
         throw new SpatialError('UNKNOWN_ID', `region ${this.peer.id} holds no player handed over with this reservation`);
       }
       this.admit(client, claim.id, claim.seq, null);
@@ -171,17 +171,17 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
     const spawn = await this.spawn(client, options);
     const region = this.peer.layout.regionAt(spawn.x, spawn.y);
     if (region !== this.peer.id) throw new SpatialError('INVALID_ARGUMENT', `(${spawn.x}, ${spawn.y}) lies in region ${region}, not in this room's region ${this.peer.id}`);
-    if (this.players.has(spawn.id) || this.isLive(spawn.id)) throw new SpatialError('DUPLICATE_ID', `entity ${spawn.id} is already in the world`);
+    if (this.playerById.has(spawn.id) || this.isLive(spawn.id)) throw new SpatialError('DUPLICATE_ID', `entity ${spawn.id} is already in the world`);
     this.admit(client, spawn.id, 0, spawn);
   }
 
   /** A client that leaves for good takes its player out of the world (one that left for another room does not). */
   override onLeave(client: Client): void {
-    const player = this.bySession.get(client.sessionId);
+    const player = this.playerBySession.get(client.sessionId);
     if (player === undefined) return;
-    this.bySession.delete(client.sessionId);
+    this.playerBySession.delete(client.sessionId);
     this.unview(player, player.seen);
-    if (player.departedTo !== null) this.players.delete(player.id);
+    if (player.departedTo !== null) this.playerById.delete(player.id);
     else player.leaving = true;
   }
 
@@ -194,8 +194,8 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
 
   private admit(client: Client, id: number, seq: number, spawn: PlayerSpawn | null): void {
     const player: Player = { id, client, seq, inputs: [], seen: new Set(), spawn, active: false, departedTo: null, leaving: false };
-    this.players.set(id, player);
-    this.bySession.set(client.sessionId, player);
+    this.playerById.set(id, player);
+    this.playerBySession.set(client.sessionId, player);
   }
 
   private isLive(id: number): boolean {
@@ -209,7 +209,7 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
 
   /** Queues an input of the client's player; repeats (a seq already queued or applied) and inputs for a player handed on are dropped: the client sends them again to the player's new room. */
   private queueInput(client: Client, input: RegionInput): void {
-    const player = this.bySession.get(client.sessionId);
+    const player = this.playerBySession.get(client.sessionId);
     if (player === undefined || player.departedTo !== null || player.leaving) return;
     const last = player.inputs.length > 0 ? player.inputs[player.inputs.length - 1].seq : player.seq;
     if (!Number.isInteger(input?.seq) || input.seq <= last) return;
@@ -238,12 +238,12 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
 
   /** Applies spawns, removals, and one queued input of each player this region owns. */
   private applyPlayers(): void {
-    for (const player of this.players.values()) {
+    for (const player of this.playerById.values()) {
       if (player.spawn !== null) {
         this.tryApply(player, 0, () => this.placePlayer(player.spawn!));
         player.spawn = null;
       } else if (player.leaving) {
-        this.players.delete(player.id);
+        this.playerById.delete(player.id);
         if (this.peer.region.owns(player.id)) this.removePlayer(player.id);
       } else if (player.departedTo === null && player.inputs.length > 0 && this.peer.region.owns(player.id)) {
         const input = player.inputs.shift()!;
@@ -268,7 +268,7 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
   private departures(result: PeerTick): Player[] {
     const out: Player[] = [];
     for (const h of result.handoffs) {
-      const player = this.players.get(h.id);
+      const player = this.playerById.get(h.id);
       if (h.from !== this.peer.id || player === undefined || player.departedTo !== null || player.leaving) continue;
       player.departedTo = h.to;
       // Its client's view stops here: what it holds leaves the state (the client, told first, keeps its last patch).
@@ -282,26 +282,26 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
   private refreshViews(): void {
     const region = this.peer.region;
     const welcomed: Player[] = [];
-    for (const player of this.players.values()) {
+    for (const player of this.playerById.values()) {
       if (player.departedTo !== null || player.leaving || !region.owns(player.id)) continue;
       const now = new Set(region.query(player.id)).add(player.id);
       this.unview(player, [...player.seen].filter((id) => !now.has(id)));
       for (const id of now) {
         if (player.seen.has(id)) continue;
-        const count = this.viewers.get(id) ?? 0;
+        const count = this.viewCounts.get(id) ?? 0;
         if (count === 0) this.state.entities.set(String(id), new RegionEntity({ x: 0, y: 0, seq: 0 }));
-        this.viewers.set(id, count + 1);
+        this.viewCounts.set(id, count + 1);
         player.client.view!.add(this.state.entities.get(String(id))!);
       }
       player.seen = now;
       if (!player.active) welcomed.push(player);
     }
-    for (const [id] of this.viewers) {
+    for (const [id] of this.viewCounts) {
       const entity = this.state.entities.get(String(id))!;
       const { x, y } = region.position(id);
       entity.x = x;
       entity.y = y;
-      entity.seq = this.players.get(id)?.seq ?? 0;
+      entity.seq = this.playerById.get(id)?.seq ?? 0;
     }
     for (const player of welcomed) {
       player.active = true;
@@ -317,10 +317,10 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
       if (entity === undefined) continue;
       player.client.view?.remove(entity);
       player.seen.delete(id);
-      const count = this.viewers.get(id)! - 1;
-      if (count > 0) this.viewers.set(id, count);
+      const count = this.viewCounts.get(id)! - 1;
+      if (count > 0) this.viewCounts.set(id, count);
       else {
-        this.viewers.delete(id);
+        this.viewCounts.delete(id);
         this.state.entities.delete(String(id));
       }
     }

@@ -26,6 +26,22 @@ export interface ProcessSettings {
   prefix: string;
   /** How long a barrier waits for a silent region. */
   timeoutMs: number;
+  /** The rooms' name: one per run, so that a run's clients find only its own rooms. */
+  roomName?: string;
+  /** Pause between ticks (default 0). */
+  tickDelayMs?: number;
+}
+
+/** A player's range and margin. */
+export const PLAYER_RANGE = 4;
+export const PLAYER_MARGIN = 1;
+
+/** What a room applied to a player in a tick: an add (where it entered) or a move. */
+export interface PlayerOp {
+  kind: 'add' | 'move';
+  id: number;
+  x: number;
+  y: number;
 }
 
 /** What a region room publishes after each tick. */
@@ -40,20 +56,27 @@ export interface TickReport {
   owned: number[];
   /** Bytes of the ghost batches it sent. */
   ghostBytes: number;
+  /** What it applied to players in the tick. */
+  players: PlayerOp[];
 }
 
-/** A report as i32s: tick, region, ghostBytes, event count, events, owned ids. */
+/** A report as i32s: tick, region, ghostBytes, event count, owned count, events, owned ids, then players' ops as [kind, id, 2x, 2y] (positions are multiples of 0.5). */
 export function encodeReport(r: TickReport): Uint8Array {
-  const out = new Int32Array(4 + r.events.length + r.owned.length);
-  out.set([r.tick, r.region, r.ghostBytes, r.events.length]);
-  out.set(r.events, 4);
-  out.set(r.owned, 4 + r.events.length);
+  const players = r.players.flatMap((p) => [p.kind === 'add' ? 0 : 1, p.id, twice(p.x), twice(p.y)]);
+  const out = Int32Array.from([r.tick, r.region, r.ghostBytes, r.events.length, r.owned.length, ...r.events, ...r.owned, ...players]);
   return new Uint8Array(out.buffer);
 }
 
 /** The report encodeReport wrote. */
 export function decodeReport(bytes: Uint8Array): TickReport {
   const all = new Int32Array(Uint8Array.from(bytes).buffer);
-  const n = all[3];
-  return { tick: all[0], region: all[1], ghostBytes: all[2], events: all.slice(4, 4 + n), owned: [...all.slice(4 + n)] };
+  const [tick, region, ghostBytes, n, m] = all;
+  const players: PlayerOp[] = [];
+  for (let i = 5 + n + m; i < all.length; i += 4) players.push({ kind: all[i] === 0 ? 'add' : 'move', id: all[i + 1], x: all[i + 2] / 2, y: all[i + 3] / 2 });
+  return { tick, region, ghostBytes, events: all.slice(5, 5 + n), owned: [...all.slice(5 + n, 5 + n + m)], players };
+}
+
+function twice(v: number): number {
+  if (!Number.isInteger(2 * v)) throw new Error(`${v} is not a multiple of 0.5`);
+  return 2 * v;
 }
