@@ -97,7 +97,12 @@ export class RegionClient {
   async join(roomName: string, region: number, options: Record<string, unknown> = {}): Promise<void> {
     this.check();
     if (this.room !== null) throw new SpatialError('INVALID_ARGUMENT', 'this RegionClient has joined already');
-    const room = await this.client.join(roomName, { ...options, region });
+    let room: RegionSdkRoom;
+    try {
+      room = await this.client.join(roomName, { ...options, region });
+    } catch (error) {
+      throw asSpatialError(error, 'INVALID_ARGUMENT', `region ${region}'s room refused the player`);
+    }
     this.enter(room, region);
   }
 
@@ -225,7 +230,7 @@ export class RegionClient {
     try {
       next = await this.client.consumeSeatReservation(message.reservation as never);
     } catch (error) {
-      this.fail(new SpatialError('REGION_TIMEOUT', `the room of region ${message.region} did not take the player: ${error instanceof Error ? error.message : String(error)}`));
+      this.fail(asSpatialError(error, 'REGION_TIMEOUT', `the room of region ${message.region} did not take the player`));
       return;
     }
     if (this.left) {
@@ -242,4 +247,16 @@ export class RegionClient {
   private fail(error: SpatialError): void {
     for (const listener of this.errorListeners) listener(error);
   }
+}
+
+/**
+ * A room's refusal as a SpatialError: the room's own code when its message
+ * carries one ('CODE: why', as a SpatialError thrown in the room reads),
+ * else code, with context and the message.
+ */
+function asSpatialError(error: unknown, code: SpatialError['code'], context: string): SpatialError {
+  const message = error instanceof Error ? error.message : String(error);
+  const coded = /^([A-Z][A-Z_]+): ([\s\S]*)$/.exec(message);
+  if (coded !== null) return new SpatialError(coded[1] as SpatialError['code'], `${context}: ${coded[2]}`);
+  return new SpatialError(code, `${context}: ${message}`);
 }
