@@ -83,6 +83,8 @@ export class RegionClient {
   private readonly viewListeners = new Set<(view: RegionView) => void>();
   private readonly errorListeners = new Set<(error: SpatialError) => void>();
   private left = false;
+  /** Rooms whose connection has closed: leaving them would wait for ever. */
+  private readonly closed = new WeakSet<RegionSdkRoom>();
   /** Hand-offs followed so far. */
   handoffs = 0;
 
@@ -164,7 +166,7 @@ export class RegionClient {
   async leave(): Promise<void> {
     if (this.left) return;
     this.left = true;
-    await this.room?.leave(true);
+    if (this.room !== null && !this.closed.has(this.room)) await this.room.leave(true);
   }
 
   private check(): void {
@@ -199,6 +201,7 @@ export class RegionClient {
       if (mine()) this.present(state as DecodedState);
     });
     room.onLeave((code) => {
+      this.closed.add(room);
       // A room closed under the player (its process died): the view stays at its last patch.
       if (this.room === room && !this.left) this.fail(new SpatialError('REGION_TIMEOUT', `the room of region ${region} closed (code ${code})`));
     });
@@ -241,7 +244,7 @@ export class RegionClient {
     this.enter(next, message.region);
     for (const input of this.queue) next.send(REGION_MESSAGES.input, input);
     this.handoffs++;
-    await old.leave(true).catch(() => undefined);
+    if (!this.closed.has(old)) await old.leave(true).catch(() => undefined);
   }
 
   private fail(error: SpatialError): void {

@@ -172,4 +172,65 @@ describe('players handed from room to room on three processes', () => {
     expect(duringHandoffs).toBeGreaterThan(0);
     expect(compared).toBeGreaterThan(CLIENTS * 50);
   }, 120_000);
+
+  it('go on in the other rooms when a process dies; its clients keep their last view and hear REGION_TIMEOUT', async () => {
+    const prefix = `handoff-fault-${process.pid}`;
+    const clients = 40;
+    const ticks = 200;
+    const settings = { seed: 9, walkers: 150, ticks, prefix, timeoutMs: 1000, roomName: `region-${prefix}`, tickDelayMs: 20 };
+    const reports = await cluster.listen(prefix);
+    const first = cluster.ports.length;
+    const [, , third] = await Promise.all(PROCESSES.map((regions) => cluster.process({ ...settings, regions })));
+    const ports = cluster.ports.slice(first);
+    const layout = ROOM_LAYOUT();
+    const group: RegionClient[] = [];
+    const lastView: RegionView[] = [];
+    const errors: SpatialError[][] = [];
+    await Promise.all(
+      Array.from({ length: clients }, async (_, k) => {
+        const player = new RegionClient(new Client(`ws://127.0.0.1:${ports[k % ports.length]}`));
+        group[k] = player;
+        players.push(player);
+        errors[k] = [];
+        player.onView((view) => (lastView[k] = view));
+        player.onError((error) => errors[k].push(error));
+        const at = walk(k)(0);
+        await player.join(settings.roomName, layout.regionAt(at.x, at.y), { id: FIRST_PLAYER + k, x: at.x, y: at.y });
+      }),
+    );
+    const walking = setInterval(() => {
+      for (let k = 0; k < clients; k++) {
+        if (lastView[k] === undefined || group[k].pending >= 3) continue;
+        const next = walk(k)(group[k].nextInput);
+        group[k].move(next.x, next.y);
+      }
+    }, 10);
+    let inRegion3: number[] = [];
+    try {
+      await reports.until(60, REGIONS, 20_000);
+      inRegion3 = group.flatMap((p, k) => (!p.handingOff && lastView[k]?.region === 3 ? [k] : []));
+      third.kill('SIGKILL'); // region 3's process
+      await reports.until(ticks - 1, [0, 1, 2], 30_000);
+    } finally {
+      clearInterval(walking);
+    }
+
+    // Every client in region 3's room at its death heard REGION_TIMEOUT (unless it was already on its way to another
+    // room, which took it); every client left with a view of region 3 keeps one from before the death.
+    expect(inRegion3.length).toBeGreaterThan(0);
+    for (const k of inRegion3) expect(errors[k].map((e) => e.code), `client ${k}`).toContain('REGION_TIMEOUT');
+    for (const k of group.keys()) {
+      if (lastView[k].region !== 3) continue;
+      expect(errors[k].map((e) => e.code), `client ${k}`).toContain('REGION_TIMEOUT');
+      expect(lastView[k].tick).toBeLessThan(ticks - 10);
+    }
+    // The other rooms ran to the end: a client whose walk never enters region 3 heard of no failure and is shown a late tick.
+    const apart = group.map((_, k) => k).filter((k) => Array.from({ length: 100 }, (_, n) => walk(k)(n)).every((at) => layout.regionAt(at.x, at.y) !== 3));
+    expect(apart.length).toBeGreaterThan(clients / 4);
+    for (const k of apart) {
+      expect(errors[k], `client ${k}`).toEqual([]);
+      expect(lastView[k].tick, `client ${k}`).toBeGreaterThanOrEqual(ticks - 10);
+    }
+    for (const k of group.keys()) for (const e of errors[k]) expect(e.code).toBe('REGION_TIMEOUT');
+  }, 120_000);
 });
