@@ -1,15 +1,17 @@
 // The state of a region room as its clients receive it: the tick it stands
 // at, and the entities each client's player sees (each client's StateView
 // holds its own player and what that player sees, owned or ghost alike).
+// Positions are float64: Colyseus's 'number' sends a float32 when it is
+// within 1e-4, and a client's view is the Scene's to the last bit.
 import { schema, t, type SchemaType } from '@colyseus/schema';
 
 /** An entity as a client sees it. */
 export const RegionEntity = schema(
   {
     /** Position at the end of the state's tick. */
-    x: t.number(),
+    x: t.float64(),
     /** Position at the end of the state's tick. */
-    y: t.number(),
+    y: t.float64(),
     /** For a player: the last of its inputs applied (0 for other entities). */
     seq: t.number(),
   },

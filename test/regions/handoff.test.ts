@@ -36,8 +36,11 @@ beforeAll(async () => {
   await cluster.start();
 });
 afterAll(async () => {
-  await Promise.allSettled(players.map((p) => p.leave()));
-  cluster.stop();
+  try {
+    await Promise.race([Promise.allSettled(players.map((p) => p.leave())), new Promise((done) => setTimeout(done, 5000))]);
+  } finally {
+    cluster.stop();
+  }
 });
 afterEach((context) => {
   if (context.task.result?.state === 'fail') console.log(cluster.output);
