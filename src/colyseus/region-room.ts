@@ -149,8 +149,8 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
   }
 
   /**
-   * Takes a client in: one handed over by a neighbouring room (the ticket of
-   * its reservation names the player, which this region must own), or one
+   * Takes a client in: one handed over by a neighbouring room (the one-use
+   * ticket of its reservation names the player and this region), or one
    * new to the world ({@link spawn}: an id not in the world, a place in this
    * region). A refused join throws a SpatialError, which the client's join
    * rejects with.
@@ -161,8 +161,9 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
       const key = TICKET_PREFIX + options.handoff;
       const ticket = (await this.presence.get(key)) as string | null;
       await this.presence.del(key);
-      const claim = ticket === null ? null : (JSON.parse(ticket) as { id: number; seq: number });
-      if (claim === null || !this.peer.region.owns(claim.id) || this.playerById.has(claim.id)) {
+      const claim = ticket === null ? null : (JSON.parse(ticket) as { id: number; seq: number; region: number });
+      // The entity may not be here yet (without lockstep, this region may not have received the hand-off): the view waits for it.
+      if (claim === null || claim.region !== this.peer.id || this.playerById.has(claim.id)) {
         throw new SpatialError('UNKNOWN_ID', `region ${this.peer.id} holds no player handed over with this reservation`);
       }
       this.admit(client, claim.id, claim.seq, null);
@@ -334,7 +335,7 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
       const room = rooms.find((r) => (r.metadata as { region?: number } | undefined)?.region === to);
       if (room === undefined) throw new SpatialError('REGION_TIMEOUT', `no room of region ${to} is listed`);
       const ticket = crypto.randomUUID();
-      await this.presence.setex(TICKET_PREFIX + ticket, JSON.stringify({ id: player.id, seq: player.seq }), this.seatReservationTimeout);
+      await this.presence.setex(TICKET_PREFIX + ticket, JSON.stringify({ id: player.id, seq: player.seq, region: to }), this.seatReservationTimeout);
       const reservation = await matchMaker.reserveSeatFor(room, { handoff: ticket });
       this.handoffCount++;
       const message: RegionHandoffMessage = { reservation, id: player.id, seq: player.seq, region: to };
