@@ -49,7 +49,16 @@ export interface RegionView {
   /** The tick it shows. */
   tick: number;
   /** The player: its id, place, and the last of its inputs applied. */
-  self: { id: number; x: number; y: number; seq: number };
+  self: {
+    /** The player's entity id. */
+    id: number;
+    /** Where it stands. */
+    x: number;
+    /** Where it stands. */
+    y: number;
+    /** The last of its inputs applied. */
+    seq: number;
+  };
   /** What the player sees, by id (the player not included). */
   entities: ReadonlyMap<number, SeenEntity>;
   /** The region whose room the view came from. */

@@ -36,7 +36,7 @@ export interface RegionHandoffMessage {
   region: number;
 }
 
-/** Sent by a room when something a client asked for failed: a code of {@link SpatialError}'s, and why. */
+/** Sent by a room when something a client asked for failed: a SpatialError code, and why. */
 export interface RegionFailure {
   /** The SpatialError code. */
   code: string;

@@ -72,7 +72,10 @@ interface Player {
  * Define it with `filterBy(['region'])`, so that `client.join(name, { region })`
  * finds the room of that region, on whichever process it runs.
  */
-export abstract class RegionRoom extends Room<{ state: RegionState }> {
+export abstract class RegionRoom extends Room<{
+  /** The room state: the tick, and the entities the clients' views hold. */
+  state: RegionState;
+}> {
   /** The region simulated here, and its link to the others; set in onCreate. */
   peer!: RegionPeer;
   /** Pause between ticks (default 0: as fast as the slowest region). */
@@ -87,7 +90,9 @@ export abstract class RegionRoom extends Room<{ state: RegionState }> {
   private running = false;
   private loop: Promise<void> = Promise.resolve();
 
+  /** The messages a client sends: its inputs. */
   override messages = {
+    /** A {@link RegionInput} of the client's player, queued until the room applies it. */
     [REGION_MESSAGES.input]: (client: Client, input: RegionInput) => this.queueInput(client, input),
   };
 
