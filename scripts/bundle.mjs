@@ -66,6 +66,16 @@ await build({
   plugins: [mainEntryAsPackage],
 });
 
+// dist/colyseus-regions.js: the region room, which needs @colyseus/core; the regions entry stays 'spatialkit/regions'.
+await build({
+  ...esbuildOptions,
+  entryPoints: ['src/colyseus-regions.ts'],
+  outfile: 'dist/colyseus-regions.js',
+  platform: 'neutral',
+  external: ['@colyseus/*'],
+  plugins: [mainEntryAsPackage],
+});
+
 // dist/colyseus-client.js: the region client for browsers; it takes only SpatialError from the main entry.
 await build({
   ...esbuildOptions,

@@ -22,6 +22,9 @@ function typesAsImported(line, names, from) {
 for (const file of readdirSync('dist')) {
   if (!file.endsWith('.d.ts')) continue;
   const text = readFileSync(`dist/${file}`, 'utf8');
-  const twin = text.replace(/^import \{([^}]*)\} from '([^'.][^']*)';$/gm, (line, names, from) => (from === 'spatialkit' || from.startsWith('spatialkit/') ? line : typesAsImported(line, names, from)));
+  const twin = text
+    .replace(/^import \{([^}]*)\} from '([^'.][^']*)';$/gm, (line, names, from) => (from === 'spatialkit' || from.startsWith('spatialkit/') ? line : typesAsImported(line, names, from)))
+    // A twin's own files beside it (the Colyseus adapter's parts) are their twins too.
+    .replace(/from '(\.\/[^']*)\.js'/g, "from '$1.cjs'");
   writeFileSync(`dist/${file.slice(0, -'.d.ts'.length)}.d.cts`, twin);
 }

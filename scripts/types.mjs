@@ -24,6 +24,7 @@ execFileSync(
 
 const subpaths = {
   'src/colyseus.ts': 'dist/colyseus.d.ts',
+  'src/colyseus-regions.ts': 'dist/colyseus-regions.d.ts',
   'src/colyseus-client.ts': 'dist/colyseus-client.d.ts',
   'src/scene/index.ts': 'dist/scene.d.ts',
   'src/quadtree/index.ts': 'dist/quadtree.d.ts',

@@ -396,9 +396,3 @@ function checkAttached(id: number, object: Schema): void {
     throw new SpatialError('INVALID_ARGUMENT', `object of entity ${String(id)} is not in the room state yet: assign it to the state before registering it`);
   }
 }
-
-export { RegionRoom } from './colyseus/region-room.js';
-export type { PlayerSpawn, RegionRoomOptions } from './colyseus/region-room.js';
-export { RegionEntity, RegionState } from './colyseus/region-state.js';
-export { REGION_MESSAGES } from './colyseus/region-protocol.js';
-export type { RegionFailure, RegionHandoffMessage, RegionInput, RegionWelcome } from './colyseus/region-protocol.js';

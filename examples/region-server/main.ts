@@ -16,7 +16,7 @@ import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { Redis } from 'ioredis';
 import { init } from 'spatialkit';
-import { RegionRoom, type PlayerSpawn } from 'spatialkit/colyseus';
+import { RegionRoom, type PlayerSpawn } from 'spatialkit/colyseus-regions';
 import { RedisRegionBus, RegionLayout, type PeerTick } from 'spatialkit/regions';
 
 const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

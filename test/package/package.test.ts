@@ -53,7 +53,7 @@ describe('the published package', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     const tracked = execFileSync('git', ['ls-files', ':(glob)docs/*.md', ':(glob)docs/design/*.md', 'docs/demo.png', 'examples'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
     const pages = tracked.map((file) => `package/${file}`);
-    const entries = ['colyseus', 'colyseus-client', 'graph', 'gridmap', 'index', 'quadtree', 'regions', 'scene'].flatMap((name) => ['.d.cts', '.d.ts', '.js'].map((ending) => `package/dist/${name}${ending}`));
+    const entries = ['colyseus', 'colyseus-client', 'colyseus-regions', 'graph', 'gridmap', 'index', 'quadtree', 'regions', 'scene'].flatMap((name) => ['.d.cts', '.d.ts', '.js'].map((ending) => `package/dist/${name}${ending}`));
     // The Colyseus adapter's region room and client declare their parts in files of their own beside them.
     const adapterParts = ['region-client', 'region-protocol', 'region-room', 'region-state'].flatMap((name) => ['.d.cts', '.d.ts'].map((ending) => `package/dist/colyseus-${name}${ending}`));
     const chunks = listed.filter((file) => /^package\/dist\/chunks\/chunk-\w+\.js$/.test(file));
