@@ -76,13 +76,14 @@ await build({
   plugins: [mainEntryAsPackage],
 });
 
-// dist/colyseus-client.js: the region client for browsers; it takes only SpatialError from the main entry.
+// dist/colyseus-client.js: the region client for browsers, whole in itself
+// (SpatialError included: importing it from the main entry would bring the
+// wasm modules into a client's bundle).
 await build({
   ...esbuildOptions,
   entryPoints: ['src/colyseus-client.ts'],
   outfile: 'dist/colyseus-client.js',
   platform: 'neutral',
-  plugins: [mainEntryAsPackage],
 });
 
 /** Resolves the regions subpath's imports of '../index.js' to the package's main entry, as for the Colyseus subpath. */

@@ -1,15 +1,16 @@
 // The client side of region rooms, for @colyseus/sdk users: it joins the
 // world, follows the player from room to room as the rooms hand it over,
 // and presents one continuous view. It imports no server code (and no SDK:
-// the SDK's Client and Room are described by what is used of them), so a
-// browser bundle takes it alone.
+// the SDK's Client and Room are described by what is used of them), and
+// takes SpatialError from its own file rather than from the main entry,
+// whose wasm modules a browser bundle would otherwise carry along.
 //
 // Continuity: a room that hands the player on says so ('leaving') before
 // the patch in which the player is no longer its own, so the view presented
 // stays at that room's last whole patch until the new room's first patch
 // that holds the player. Inputs are numbered; those not yet applied stay
 // queued and go to the new room, which applies each number once.
-import { SpatialError } from '../index.js';
+import { SpatialError } from '../core/errors.js';
 import { REGION_MESSAGES, type RegionFailure, type RegionHandoffMessage, type RegionInput, type RegionWelcome } from './region-protocol.js';
 
 /** What RegionClient uses of an @colyseus/sdk Room. */

@@ -127,6 +127,19 @@ describe('the published package', () => {
     expect(fromScene).toBeLessThanOrEqual(Math.floor(0.6 * 196_889));
   });
 
+  it('bundles a browser client of region rooms from spatialkit/colyseus-client with no server code and no wasm', async () => {
+    const file = join(consumer, 'region-client.mjs');
+    writeFileSync(file, "import { RegionClient } from 'spatialkit/colyseus-client';\nconst c = new RegionClient({});\ntry { c.move(0, 0); } catch (e) { console.log(e.code); }\n");
+    const result = await build({ entryPoints: [file], bundle: true, minify: true, format: 'esm', target: 'es2022', platform: 'browser', write: false, absWorkingDir: consumer, logLevel: 'silent' });
+    expect(result.warnings).toEqual([]);
+    const code = result.outputFiles[0].text;
+    const out = join(consumer, 'bundled-region-client.mjs');
+    writeFileSync(out, code);
+    expect(execFileSync(process.execPath, [out], { encoding: 'utf8' }).trim()).toBe('NOT_INITIALIZED');
+    expect(code).not.toMatch(/@colyseus\/core|matchMaker|WebAssembly/);
+    expect(code.length).toBeLessThan(10_000);
+  });
+
   it('type-checks ES module and CommonJS programs with neither DOM nor Node types', () => {
     expect(typeCheck(consumer, 'consumer.mts', 'NodeNext', 'NodeNext')).toBe('');
     expect(typeCheck(consumer, 'consumer.cts', 'NodeNext', 'NodeNext')).toBe('');
