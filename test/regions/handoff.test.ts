@@ -46,8 +46,21 @@ afterEach((context) => {
   if (context.task.result?.state === 'fail') console.log(cluster.output);
 });
 
-/** Player k's walk: the place of its n-th input (n = 0: where it enters), steps of 0.5 or 1, across x = 60, across y = 60, or around (60, 60). */
+/**
+ * Player k's walk: the place of its n-th input (n = 0: where it enters),
+ * steps of 0.5 or 1, across x = 60, across y = 60, or around (60, 60), a
+ * tenth off the grid of halves (no float32 holds such a place exactly: a
+ * view must carry it to the last bit).
+ */
 function walk(k: number): (n: number) => { x: number; y: number } {
+  const onGrid = halves(k);
+  return (n) => {
+    const at = onGrid(n);
+    return { x: at.x + 0.1, y: at.y + 0.1 };
+  };
+}
+
+function halves(k: number): (n: number) => { x: number; y: number } {
   const amplitude = 2 + (k % 4);
   const along = 20 + ((k * 7) % 80);
   const triangle = (n: number): number => {

@@ -60,23 +60,24 @@ export interface TickReport {
   players: PlayerOp[];
 }
 
-/** A report as i32s: tick, region, ghostBytes, event count, owned count, events, owned ids, then players' ops as [kind, id, 2x, 2y] (positions are multiples of 0.5). */
+/** A report: i32s tick, region, ghostBytes, event count, owned count, events, owned ids (padded to 8 bytes), then players' ops as f64s [kind, id, x, y]. */
 export function encodeReport(r: TickReport): Uint8Array {
-  const players = r.players.flatMap((p) => [p.kind === 'add' ? 0 : 1, p.id, twice(p.x), twice(p.y)]);
-  const out = Int32Array.from([r.tick, r.region, r.ghostBytes, r.events.length, r.owned.length, ...r.events, ...r.owned, ...players]);
-  return new Uint8Array(out.buffer);
+  const ints = Int32Array.from([r.tick, r.region, r.ghostBytes, r.events.length, r.owned.length, ...r.events, ...r.owned]);
+  const head = Math.ceil(ints.byteLength / 8) * 8;
+  const out = new Uint8Array(head + 32 * r.players.length);
+  out.set(new Uint8Array(ints.buffer));
+  new Float64Array(out.buffer, head).set(r.players.flatMap((p) => [p.kind === 'add' ? 0 : 1, p.id, p.x, p.y]));
+  return out;
 }
 
 /** The report encodeReport wrote. */
 export function decodeReport(bytes: Uint8Array): TickReport {
-  const all = new Int32Array(Uint8Array.from(bytes).buffer);
-  const [tick, region, ghostBytes, n, m] = all;
+  const copy = Uint8Array.from(bytes).buffer;
+  const [tick, region, ghostBytes, n, m] = new Int32Array(copy, 0, 5);
+  const ints = new Int32Array(copy, 0, 5 + n + m);
+  const head = Math.ceil(ints.byteLength / 8) * 8;
+  const floats = new Float64Array(copy, head);
   const players: PlayerOp[] = [];
-  for (let i = 5 + n + m; i < all.length; i += 4) players.push({ kind: all[i] === 0 ? 'add' : 'move', id: all[i + 1], x: all[i + 2] / 2, y: all[i + 3] / 2 });
-  return { tick, region, ghostBytes, events: all.slice(5, 5 + n), owned: [...all.slice(5 + n, 5 + n + m)], players };
-}
-
-function twice(v: number): number {
-  if (!Number.isInteger(2 * v)) throw new Error(`${v} is not a multiple of 0.5`);
-  return 2 * v;
+  for (let i = 0; i < floats.length; i += 4) players.push({ kind: floats[i] === 0 ? 'add' : 'move', id: floats[i + 1], x: floats[i + 2], y: floats[i + 3] });
+  return { tick, region, ghostBytes, events: ints.slice(5, 5 + n), owned: [...ints.slice(5 + n)], players };
 }
