@@ -3,15 +3,17 @@
 // copies it out, restoring copies it in (src/quadtree/static-format.ts checks
 // it first), and nothing is rebuilt.
 //
-// Items are sorted along the Hilbert curve of their centres (the order in
+// Rects (the RECTS layout, flags 0): items are sorted along the Hilbert curve of their centres (the order in
 // which a quadtree's cells are walked, with no jump between neighbours), cut
 // into leaves of NODE_SIZE, and each level is grouped NODE_SIZE at a time
 // into the level above, up to one root. No slack is kept for updates, so
-// boxes are tight and the arrays are dense.
+// boxes are tight and the arrays are dense. When every item is a point, the
+// block holds the POINTS layout instead (flags 1): a k-d tree, drawn and
+// searched in ./static-points.ts.
 //
 // Block (little-endian; byte offsets; the layout src/quadtree/static-format.ts reads):
 //   +-------------------------------------------------------------------+
-//   |  0 u32 magic 'SKQS' |  4 u16 version | 6 u16 flags (0)             |
+//   |  0 u32 magic 'SKQS' |  4 u16 version | 6 u16 flags (layout)        |
 //   |  8 u32 byte length  | 12 u32 checksum of every other u32 word      |
 //   | 16 u32 n items      | 20 u32 m nodes | 24 u32 node size | 28 u32 0 |
 //   +-------------------------------------------------------------------+
@@ -23,9 +25,13 @@
 //   +-------------------------------------------------------------------+
 import { RankHeap } from './rank-heap';
 import { claimResults, markQuery, pushResult, pushResults, reserveResults, resultCount, startResults } from './results';
+import { allPoints, buildPoints, KD_LEAF, pointBlockBytes, pointsNearest, pointsQuery, pointsWithin } from './static-points';
 
 const MAGIC: u32 = 0x53514b53; // 'SKQS'
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+const FLAGS_AT: usize = 6;
+/** The flags of a block whose items are all points (./static-points.ts); rects have none. */
+const POINTS: u16 = 1;
 const HEADER_BYTES: usize = 32;
 const LENGTH_AT: usize = 8;
 const CHECKSUM_AT: usize = 12;
@@ -213,18 +219,21 @@ function hilbertOrder(rects: usize, n: i32): usize {
  * ids unique: the caller checks); returns its address (free it with sqtFree).
  */
 export function sqtBuild(idsPtr: usize, rectsPtr: usize, n: i32): usize {
-  const m = nodeCount(n);
-  const bytes = blockBytes(n, m);
+  const points = n > 0 && allPoints(rectsPtr, n);
+  const m = points ? 0 : nodeCount(n);
+  const bytes = points ? pointBlockBytes(n) : blockBytes(n, m);
   const block = heap.alloc(bytes);
   memory.fill(block, 0, bytes);
   store<u32>(block, MAGIC);
   store<u16>(block, <u16>VERSION, 4);
+  store<u16>(block, points ? POINTS : 0, FLAGS_AT);
   store<u32>(block, <u32>bytes, LENGTH_AT);
   store<i32>(block, n, COUNT_AT);
   store<i32>(block, m, NODES_AT);
-  store<i32>(block, NODE_SIZE, NODE_SIZE_AT);
-  const p = readParts(block);
-  if (n > 0) {
+  store<i32>(block, points ? KD_LEAF : NODE_SIZE, NODE_SIZE_AT);
+  if (points) buildPoints(block, idsPtr, rectsPtr, n);
+  else if (n > 0) {
+    const p = readParts(block);
     const order = hilbertOrder(rectsPtr, n);
     for (let i = 0; i < n; i++) {
       const from = load<i32>(order + (<usize>i << 2));
@@ -459,35 +468,56 @@ function takeItems(p: Parts, leaf: i32, x: f64, y: f64, k: i32, bound: f64): f64
 
 // ---- exports: one query, or many in one call -------------------------------------
 
+@inline function holdsPoints(block: usize): bool {
+  return load<u16>(block, FLAGS_AT) == POINTS;
+}
+
+/** Appends the ids meeting the closed box, whichever the layout. */
+function boxInto(block: usize, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  if (holdsPoints(block)) pointsQuery(block, x0, y0, x1, y1);
+  else queryInto(readParts(block), x0, y0, x1, y1);
+}
+
+/** Appends the ids within squared distance r2, whichever the layout. */
+function discInto(block: usize, x: f64, y: f64, r2: f64): void {
+  if (holdsPoints(block)) pointsWithin(block, x, y, r2);
+  else withinInto(readParts(block), x, y, r2);
+}
+
+/** Appends the ids of the k nearest, whichever the layout. */
+function knnInto(block: usize, x: f64, y: f64, k: i32, maxSquared: f64): void {
+  if (holdsPoints(block)) pointsNearest(block, x, y, k, maxSquared);
+  else nearestInto(readParts(block), x, y, k, maxSquared);
+}
+
 /** Ids of the items meeting the closed box, into the results buffer; returns the count. */
 export function sqtQuery(block: usize, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
   startResults(0);
-  queryInto(readParts(block), x0, y0, x1, y1);
+  boxInto(block, x0, y0, x1, y1);
   return resultCount();
 }
 
 /** Ids of the items at squared distance <= r2 from (x, y); returns the count. */
 export function sqtWithin(block: usize, x: f64, y: f64, r2: f64): i32 {
   startResults(0);
-  withinInto(readParts(block), x, y, r2);
+  discInto(block, x, y, r2);
   return resultCount();
 }
 
 /** Ids of the k nearest items within squared distance maxSquared, nearest first; returns the count. */
 export function sqtNearest(block: usize, x: f64, y: f64, k: i32, maxSquared: f64): i32 {
   startResults(0);
-  nearestInto(readParts(block), x, y, k, maxSquared);
+  knnInto(block, x, y, k, maxSquared);
   return resultCount();
 }
 
 /** Query q's box is boxes[4q..4q+3]; writes count + 1 offsets and the ids; returns the total. */
 export function sqtQueryMany(block: usize, boxes: usize, count: i32): i32 {
-  const p = readParts(block);
   startResults(count);
   for (let q = 0; q < count; q++) {
     markQuery(q);
     const b = boxes + <usize>q * BOX_BYTES;
-    queryInto(p, load<f64>(b, BX0), load<f64>(b, BY0), load<f64>(b, BX1), load<f64>(b, BY1));
+    boxInto(block, load<f64>(b, BX0), load<f64>(b, BY0), load<f64>(b, BX1), load<f64>(b, BY1));
   }
   markQuery(count);
   return resultCount();
@@ -495,12 +525,11 @@ export function sqtQueryMany(block: usize, boxes: usize, count: i32): i32 {
 
 /** Query q is the disc of squared radius r2s[q] around (xs[q], ys[q]); offsets and ids as sqtQueryMany. */
 export function sqtWithinMany(block: usize, xs: usize, ys: usize, r2s: usize, count: i32): i32 {
-  const p = readParts(block);
   startResults(count);
   for (let q = 0; q < count; q++) {
     markQuery(q);
     const at = <usize>q << 3;
-    withinInto(p, load<f64>(xs + at), load<f64>(ys + at), load<f64>(r2s + at));
+    discInto(block, load<f64>(xs + at), load<f64>(ys + at), load<f64>(r2s + at));
   }
   markQuery(count);
   return resultCount();
@@ -508,13 +537,12 @@ export function sqtWithinMany(block: usize, xs: usize, ys: usize, r2s: usize, co
 
 /** The k nearest of each point (xs[q], ys[q]); offsets and ids as sqtQueryMany. */
 export function sqtNearestMany(block: usize, xs: usize, ys: usize, count: i32, k: i32, maxSquared: f64): i32 {
-  const p = readParts(block);
   startResults(count);
-  reserveResults(min(k, p.n) * count);
+  reserveResults(min(k, load<i32>(block, COUNT_AT)) * count);
   for (let q = 0; q < count; q++) {
     markQuery(q);
     const at = <usize>q << 3;
-    nearestInto(p, load<f64>(xs + at), load<f64>(ys + at), k, maxSquared);
+    knnInto(block, load<f64>(xs + at), load<f64>(ys + at), k, maxSquared);
   }
   markQuery(count);
   return resultCount();

@@ -9,7 +9,8 @@ import { resolveBackend, type Backend } from '../core/wasm.js';
 import { readBoxes, readNearestMany, readPoints, readSquaredRadii, checkInto, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
 import { LoopBatchQueries } from './js/batch.js';
 import { buildBlock, ReferenceStaticTree, type StaticCore } from './js/static.js';
-import { blockParts, checkBlock, nodeCount, type BlockParts } from './static-format.js';
+import { ReferencePointTree } from './js/static-points.js';
+import { checkBlock, partsOf } from './static-format.js';
 import { WasmStaticTree } from './static-wasm.js';
 
 /** Options of {@link StaticQuadTree.build} and {@link StaticQuadTree.fromBuffer}. */
@@ -67,8 +68,7 @@ export class StaticQuadTree {
       const core = WasmStaticTree.build(idArray, boxes);
       return new StaticQuadTree(backend, core, core.batch);
     }
-    const block = buildBlock(idArray, boxes);
-    return StaticQuadTree.over(blockParts(count, nodeCount(count)), block);
+    return StaticQuadTree.over(buildBlock(idArray, boxes));
   }
 
   /**
@@ -89,12 +89,14 @@ export class StaticQuadTree {
       return new StaticQuadTree(backend, core, core.batch);
     }
     const copy = bytes instanceof Uint8Array ? bytes.slice() : bytes;
-    return StaticQuadTree.over(checkBlock(copy, alignedWords), copy as Uint8Array);
+    checkBlock(copy, alignedWords);
+    return StaticQuadTree.over(copy as Uint8Array);
   }
 
-  /** A js-backed tree over a block it owns. */
-  private static over(parts: BlockParts, block: Uint8Array): StaticQuadTree {
-    const core = new ReferenceStaticTree(block, parts);
+  /** A js-backed tree over a block it owns, searched as its layout asks. */
+  private static over(block: Uint8Array): StaticQuadTree {
+    const parts = partsOf(block);
+    const core = parts.layout === 'points' ? new ReferencePointTree(block, parts) : new ReferenceStaticTree(block, parts);
     return new StaticQuadTree('js', core, new LoopBatchQueries(core));
   }
 
@@ -110,10 +112,14 @@ export class StaticQuadTree {
     return this.core.size;
   }
 
-  /** Bytes the tree holds: exactly the length of {@link toBuffer}'s bytes (about 39 per item, nodes included). */
+  /**
+   * Bytes the tree holds: exactly the length of {@link toBuffer}'s bytes
+   * (about 39 per rect, nodes included; 20 per item when every item is a
+   * point, which are kept in a k-d tree instead).
+   */
   get byteSize(): number {
     this.alive();
-    return blockParts(this.core.size, nodeCount(this.core.size)).bytes;
+    return this.core.byteLength;
   }
 
   /** Ids whose rect intersects the closed box, ascending. */

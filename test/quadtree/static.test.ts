@@ -18,6 +18,11 @@ const rectArb = fc
   .tuple(fc.integer({ min: -20, max: 120 }), fc.integer({ min: -20, max: 120 }), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 12 }))
   .map(([x, y, w, h]): Rect => [x, y, x + w, y + h]);
 const itemsArb = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 5000 }), rectArb), { selector: ([id]) => id, maxLength: 600, size: 'max' });
+/** Points only (kept in a k-d tree), often sharing a coordinate or a place. */
+const pointItemsArb = fc.uniqueArray(
+  fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.tuple(fc.integer({ min: -20, max: 120 }), fc.integer({ min: -20, max: 120 })).map(([x, y]): Rect => [x, y, x, y])),
+  { selector: ([id]) => id, maxLength: 600, size: 'max' },
+);
 const pointArb = fc.tuple(fc.integer({ min: -40, max: 140 }), fc.integer({ min: -40, max: 140 }));
 
 function flat(items: Array<[number, Rect]>): [Int32Array, Float64Array] {
@@ -29,9 +34,12 @@ const answer = (r: QueryResults, q: number): number[] => Array.from(r.ids.subarr
 const ascending = (ids: ArrayLike<number>): number[] => Array.from(ids).sort((a, b) => a - b);
 
 describe('StaticQuadTree', () => {
-  it('answers box, disc and nearest queries as brute force does, on both backends, one at a time and in batches', () => {
+  it.each([
+    ['rects', itemsArb],
+    ['points', pointItemsArb],
+  ] as const)('answers box, disc and nearest queries among %s as brute force does, on both backends, one at a time and in batches', (what, arb) => {
     fc.assert(
-      fc.property(itemsArb, fc.array(pointArb, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 30 }), (items, points, k, r) => {
+      fc.property(arb, fc.array(pointArb, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 30 }), (items, points, k, r) => {
         const oracle = new RectOracle();
         for (const [id, rect] of items) oracle.insert(id, rect);
         const [ids, rects] = flat(items);
@@ -71,6 +79,7 @@ describe('StaticQuadTree', () => {
         // Both backends build the same bytes, and either restores the other's.
         const [wasm, js] = trees;
         expect(wasm.toBuffer()).toEqual(js.toBuffer());
+        if (what === 'points' && items.length > 0) expect(wasm.byteSize).toBeLessThan(24 * items.length + 40); // a k-d tree of points: no boxes, no nodes
         for (const backend of backends) {
           const restored = StaticQuadTree.fromBuffer(wasm.toBuffer(), { backend });
           expect(restored.size).toBe(items.length);

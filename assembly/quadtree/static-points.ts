@@ -1,0 +1,230 @@
+// The point layout of a static tree: when every item is a point, an implicit
+// k-d tree instead of the Hilbert-packed boxes of ./static.ts. Points are
+// sorted in place (as kdbush sorts them): the median of [left, right] sits at
+// (left + right) >> 1, the points before it have a coordinate on the split
+// axis <= its own and those after >= it, and each side is split again on the
+// other axis until a range holds at most KD_LEAF + 1 points. No node is
+// stored: a range and its axis are the node. A search reads two f64 per
+// point and one comparison per level, where a box tree reads four per child.
+//
+// Block (after the 32-byte header of ./static.ts, with flags POINTS, m = 0
+// nodes and node size KD_LEAF):
+//   | 32: coords, n pairs of f64 (x, y) in tree order                     |
+//   | ids: n i32, the item ids in tree order                              |
+//   | zero padding to a multiple of 8 bytes                               |
+import { RankHeap } from './rank-heap';
+import { claimResults, pushResult } from './results';
+
+/** Most points a range holds without being split: 8 ran k = 1 and k = 16 nearest faster than 4 and 16 (bench `queries`). */
+export const KD_LEAF: i32 = 8;
+export const POINTS_AT: usize = 32;
+
+/** Bytes of the block of n points. */
+export function pointBlockBytes(n: i32): usize {
+  return (POINTS_AT + (<usize>n << 4) + (<usize>n << 2) + 7) & ~7;
+}
+
+// The block searched, and the query, while a search runs.
+let coords: usize = 0;
+let ids: usize = 0;
+let qx: f64 = 0;
+let qy: f64 = 0;
+
+@inline function coordAt(i: i32, axis: i32): f64 {
+  return load<f64>(coords + (<usize>i << 4) + (<usize>axis << 3));
+}
+
+@inline function idAt(i: i32): i32 {
+  return load<i32>(ids + (<usize>i << 2));
+}
+
+@inline function distanceTo(i: i32): f64 {
+  const dx = load<f64>(coords + (<usize>i << 4)) - qx, dy = load<f64>(coords + (<usize>i << 4), 8) - qy;
+  return dx * dx + dy * dy;
+}
+
+function use(block: usize): i32 {
+  coords = block + POINTS_AT;
+  const n = load<i32>(block, 16);
+  ids = coords + (<usize>n << 4);
+  return n;
+}
+
+// ---- build -----------------------------------------------------------------------
+
+function swap(i: i32, j: i32): void {
+  const a = coords + (<usize>i << 4), b = coords + (<usize>j << 4);
+  const ax = load<f64>(a), ay = load<f64>(a, 8);
+  store<f64>(a, load<f64>(b));
+  store<f64>(a, load<f64>(b, 8), 8);
+  store<f64>(b, ax);
+  store<f64>(b, ay, 8);
+  const ia = ids + (<usize>i << 2), ib = ids + (<usize>j << 2);
+  const t = load<i32>(ia);
+  store<i32>(ia, load<i32>(ib));
+  store<i32>(ib, t);
+}
+
+/**
+ * Moves the point of rank k on axis (among [left, right]) to k, the smaller
+ * ones before it and the larger after: Hoare's selection with the point at k
+ * as pivot, comparisons only, so both backends make the same swaps.
+ */
+function select(k: i32, left: i32, right: i32, axis: i32): void {
+  while (right > left) {
+    const t = coordAt(k, axis);
+    let i = left, j = right;
+    swap(left, k);
+    if (coordAt(right, axis) > t) swap(left, right);
+    while (i < j) {
+      swap(i, j);
+      i++;
+      j--;
+      while (coordAt(i, axis) < t) i++;
+      while (coordAt(j, axis) > t) j--;
+    }
+    if (coordAt(left, axis) == t) swap(left, j);
+    else {
+      j++;
+      swap(j, right);
+    }
+    if (j <= k) left = j + 1;
+    if (k <= j) right = j - 1;
+  }
+}
+
+function sortRange(left: i32, right: i32, axis: i32): void {
+  if (right - left <= KD_LEAF) return;
+  const m = (left + right) >> 1;
+  select(m, left, right, axis);
+  sortRange(left, m - 1, 1 - axis);
+  sortRange(m + 1, right, 1 - axis);
+}
+
+/** Whether every one of the n rects at rects (4 f64 each) is a point. */
+export function allPoints(rects: usize, n: i32): bool {
+  for (let i = 0; i < n; i++) {
+    const r = rects + (<usize>i << 5);
+    if (load<f64>(r) != load<f64>(r, 16) || load<f64>(r, 8) != load<f64>(r, 24)) return false;
+  }
+  return true;
+}
+
+/** Fills the point part of block (header written) with the n items ids[i] at the corners of rects[4i..4i+3], sorted into the k-d tree. */
+export function buildPoints(block: usize, idsPtr: usize, rects: usize, n: i32): void {
+  use(block);
+  for (let i = 0; i < n; i++) {
+    const r = rects + (<usize>i << 5), c = coords + (<usize>i << 4);
+    store<f64>(c, load<f64>(r));
+    store<f64>(c, load<f64>(r, 8), 8);
+    store<i32>(ids + (<usize>i << 2), load<i32>(idsPtr + (<usize>i << 2)));
+  }
+  sortRange(0, n - 1, 0);
+}
+
+// ---- searches ----------------------------------------------------------------------
+
+/** Appends the ids of the points in the closed box, in tree order. */
+export function pointsQuery(block: usize, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  const n = use(block);
+  if (n > 0) boxRange(0, n - 1, 0, x0, y0, x1, y1);
+}
+
+function boxRange(left: i32, right: i32, axis: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  while (right - left > KD_LEAF) {
+    const m = (left + right) >> 1;
+    const x = coordAt(m, 0), y = coordAt(m, 1);
+    const lo = axis == 0 ? x0 : y0, hi = axis == 0 ? x1 : y1, split = axis == 0 ? x : y;
+    if (lo <= split) boxRange(left, m - 1, 1 - axis, x0, y0, x1, y1);
+    if (x >= x0 && x <= x1 && y >= y0 && y <= y1) pushResult(idAt(m));
+    if (hi < split) return;
+    left = m + 1;
+    axis = 1 - axis;
+  }
+  for (let i = left; i <= right; i++) {
+    const x = coordAt(i, 0), y = coordAt(i, 1);
+    if (x >= x0 && x <= x1 && y >= y0 && y <= y1) pushResult(idAt(i));
+  }
+}
+
+/** Appends the ids of the points at squared distance <= r2 from (x, y), in tree order. */
+export function pointsWithin(block: usize, x: f64, y: f64, r2: f64): void {
+  const n = use(block);
+  qx = x;
+  qy = y;
+  if (n > 0) discRange(0, n - 1, 0, r2);
+}
+
+function discRange(left: i32, right: i32, axis: i32, r2: f64): void {
+  while (right - left > KD_LEAF) {
+    const m = (left + right) >> 1;
+    const d = (axis == 0 ? qx : qy) - coordAt(m, axis);
+    // The points before m lie on its low side, those after on its high side: a side is searched only if the disc reaches it.
+    if (d <= 0 || d * d <= r2) discRange(left, m - 1, 1 - axis, r2);
+    if (distanceTo(m) <= r2) pushResult(idAt(m));
+    if (d < 0 && d * d > r2) return;
+    left = m + 1;
+    axis = 1 - axis;
+  }
+  for (let i = left; i <= right; i++) if (distanceTo(i) <= r2) pushResult(idAt(i));
+}
+
+/** The k best so far keyed (-distance, -id): the worst on top. */
+const best = new RankHeap();
+let want: i32 = 0;
+let bound: f64 = 0;
+
+/** Offers point i to the k best, keeping `bound` the worst one's distance once k are held. */
+@inline function consider(i: i32): void {
+  const d = distanceTo(i);
+  if (d > bound) return;
+  const id = idAt(i);
+  if (best.size < want) {
+    best.push(-d, -id);
+    if (best.size == want) bound = -best.topKey;
+  } else if (d < bound || id < -best.topTag) {
+    // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
+    best.pop();
+    best.push(-d, -id);
+    bound = -best.topKey;
+  }
+}
+
+/**
+ * Depth first, the side of each split holding the point first; the median
+ * and the far side only while they may hold a point within the bound (<=,
+ * since an equally distant point may have a smaller id).
+ */
+function nearestRange(left: i32, right: i32, axis: i32): void {
+  if (right - left <= KD_LEAF) {
+    for (let i = left; i <= right; i++) consider(i);
+    return;
+  }
+  const m = (left + right) >> 1;
+  const d = (axis == 0 ? qx : qy) - coordAt(m, axis);
+  if (d <= 0) nearestRange(left, m - 1, 1 - axis);
+  else nearestRange(m + 1, right, 1 - axis);
+  if (d * d > bound) return;
+  consider(m);
+  if (d <= 0) nearestRange(m + 1, right, 1 - axis);
+  else nearestRange(left, m - 1, 1 - axis);
+}
+
+/** Appends the ids of the k points nearest to (x, y) within squared distance maxSquared, by distance then id. */
+export function pointsNearest(block: usize, x: f64, y: f64, k: i32, maxSquared: f64): void {
+  const n = use(block);
+  if (n == 0 || k <= 0) return;
+  qx = x;
+  qy = y;
+  want = k;
+  bound = maxSquared;
+  best.size = 0;
+  nearestRange(0, n - 1, 0);
+  // The k best come off their heap worst first.
+  const count = best.size;
+  const out = claimResults(count);
+  for (let i = count - 1; i >= 0; i--) {
+    store<i32>(out + (<usize>i << 2), -best.topTag);
+    best.pop();
+  }
+}

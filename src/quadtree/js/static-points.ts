@@ -1,0 +1,219 @@
+// The TypeScript backend of the POINTS layout: the same k-d tree build and
+// the same searches as assembly/quadtree/static-points.ts (which draws the
+// layout), so both backends give identical bytes and identical answers in
+// identical order.
+import { RankHeap } from './rank-heap.js';
+import { Found, type StaticCore } from './static-core.js';
+import { blockChecksum, CHECKSUM_AT, KD_LEAF, pointParts, writeHeader, type PointParts } from '../static-format.js';
+
+/** Whether every rect of rects (4 numbers each) is a point. */
+export function allPoints(rects: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    if (rects[i * 4] !== rects[i * 4 + 2] || rects[i * 4 + 1] !== rects[i * 4 + 3]) return false;
+  }
+  return true;
+}
+
+/** The POINTS block of the n items ids[i] at the corners of rects[4i..4i+3] (valid, ids unique: the caller checks). */
+export function buildPointBlock(ids: Int32Array, rects: Float64Array): Uint8Array {
+  const n = ids.length, parts = pointParts(n);
+  const block = new Uint8Array(parts.bytes);
+  const words = new Uint32Array(block.buffer);
+  writeHeader(words, parts);
+  const { coords, ids: sorted } = pointViews(block, parts);
+  for (let i = 0; i < n; i++) {
+    coords[2 * i] = rects[4 * i];
+    coords[2 * i + 1] = rects[4 * i + 1];
+    sorted[i] = ids[i];
+  }
+  new KdSorter(coords, sorted).sortRange(0, n - 1, 0);
+  words[CHECKSUM_AT / 4] = blockChecksum(words);
+  return block;
+}
+
+function pointViews(block: Uint8Array, parts: PointParts): { coords: Float64Array; ids: Int32Array } {
+  const { buffer, byteOffset } = block;
+  return { coords: new Float64Array(buffer, byteOffset + parts.coords, parts.n * 2), ids: new Int32Array(buffer, byteOffset + parts.ids, parts.n) };
+}
+
+/** Sorts points in place into the k-d tree: each range's median at its middle, each side split on the other axis. */
+class KdSorter {
+  constructor(
+    private readonly coords: Float64Array,
+    private readonly ids: Int32Array,
+  ) {}
+
+  sortRange(left: number, right: number, axis: number): void {
+    if (right - left <= KD_LEAF) return;
+    const m = (left + right) >> 1;
+    this.select(m, left, right, axis);
+    this.sortRange(left, m - 1, 1 - axis);
+    this.sortRange(m + 1, right, 1 - axis);
+  }
+
+  /** Moves the point of rank k on axis to k (Hoare's selection, the point at k as pivot: comparisons only, the wasm core's very swaps). */
+  private select(k: number, left: number, right: number, axis: number): void {
+    const c = this.coords;
+    while (right > left) {
+      const t = c[2 * k + axis];
+      let i = left, j = right;
+      this.swap(left, k);
+      if (c[2 * right + axis] > t) this.swap(left, right);
+      while (i < j) {
+        this.swap(i, j);
+        i++;
+        j--;
+        while (c[2 * i + axis] < t) i++;
+        while (c[2 * j + axis] > t) j--;
+      }
+      if (c[2 * left + axis] === t) this.swap(left, j);
+      else {
+        j++;
+        this.swap(j, right);
+      }
+      if (j <= k) left = j + 1;
+      if (k <= j) right = j - 1;
+    }
+  }
+
+  private swap(i: number, j: number): void {
+    const c = this.coords, ids = this.ids;
+    const x = c[2 * i], y = c[2 * i + 1], id = ids[i];
+    c[2 * i] = c[2 * j];
+    c[2 * i + 1] = c[2 * j + 1];
+    ids[i] = ids[j];
+    c[2 * j] = x;
+    c[2 * j + 1] = y;
+    ids[j] = id;
+  }
+}
+
+export class ReferencePointTree implements StaticCore {
+  readonly size: number;
+  readonly byteLength: number;
+  private readonly coords: Float64Array;
+  private readonly ids: Int32Array;
+  private readonly found = new Found();
+  /** The k best so far keyed (-distance, -id): the worst on top. */
+  private readonly best = new RankHeap();
+  private qx = 0;
+  private qy = 0;
+  private want = 0;
+  private bound = 0;
+
+  /** Searches block (owned from now on, its buffer 8-aligned), whose parts are `parts`. */
+  constructor(
+    private readonly block: Uint8Array,
+    parts: PointParts,
+  ) {
+    this.size = parts.n;
+    this.byteLength = parts.bytes;
+    ({ coords: this.coords, ids: this.ids } = pointViews(block, parts));
+  }
+
+  bytes(): Uint8Array {
+    return this.block.slice();
+  }
+
+  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array {
+    if (this.size > 0) this.boxRange(0, this.size - 1, 0, minX, minY, maxX, maxY);
+    return this.found.take();
+  }
+
+  within(x: number, y: number, r2: number): Int32Array {
+    this.qx = x;
+    this.qy = y;
+    if (this.size > 0) this.discRange(0, this.size - 1, 0, r2);
+    return this.found.take();
+  }
+
+  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array {
+    const best = this.best;
+    if (this.size === 0 || k <= 0) return new Int32Array(0);
+    this.qx = x;
+    this.qy = y;
+    this.want = k;
+    this.bound = maxSquared;
+    best.clear();
+    this.nearestRange(0, this.size - 1, 0);
+    // The k best come off their heap worst first.
+    const out = new Int32Array(best.size);
+    for (let i = out.length - 1; i >= 0; i--) {
+      out[i] = -best.topTag;
+      best.pop();
+    }
+    return out;
+  }
+
+  dispose(): void {
+    // Nothing to free: the block is garbage collected.
+  }
+
+  private boxRange(left: number, right: number, axis: number, x0: number, y0: number, x1: number, y1: number): void {
+    const c = this.coords;
+    while (right - left > KD_LEAF) {
+      const m = (left + right) >> 1;
+      const x = c[2 * m], y = c[2 * m + 1], split = axis === 0 ? x : y;
+      if ((axis === 0 ? x0 : y0) <= split) this.boxRange(left, m - 1, 1 - axis, x0, y0, x1, y1);
+      if (x >= x0 && x <= x1 && y >= y0 && y <= y1) this.found.push(this.ids[m]);
+      if ((axis === 0 ? x1 : y1) < split) return;
+      left = m + 1;
+      axis = 1 - axis;
+    }
+    for (let i = left; i <= right; i++) {
+      const x = c[2 * i], y = c[2 * i + 1];
+      if (x >= x0 && x <= x1 && y >= y0 && y <= y1) this.found.push(this.ids[i]);
+    }
+  }
+
+  private discRange(left: number, right: number, axis: number, r2: number): void {
+    while (right - left > KD_LEAF) {
+      const m = (left + right) >> 1;
+      const d = (axis === 0 ? this.qx : this.qy) - this.coords[2 * m + axis];
+      // The points before m lie on its low side, those after on its high side: a side is searched only if the disc reaches it.
+      if (d <= 0 || d * d <= r2) this.discRange(left, m - 1, 1 - axis, r2);
+      if (this.distanceTo(m) <= r2) this.found.push(this.ids[m]);
+      if (d < 0 && d * d > r2) return;
+      left = m + 1;
+      axis = 1 - axis;
+    }
+    for (let i = left; i <= right; i++) if (this.distanceTo(i) <= r2) this.found.push(this.ids[i]);
+  }
+
+  /** Depth first, the side holding the point first; the median and the far side only while they may hold a point within the bound. */
+  private nearestRange(left: number, right: number, axis: number): void {
+    if (right - left <= KD_LEAF) {
+      for (let i = left; i <= right; i++) this.consider(i);
+      return;
+    }
+    const m = (left + right) >> 1;
+    const d = (axis === 0 ? this.qx : this.qy) - this.coords[2 * m + axis];
+    if (d <= 0) this.nearestRange(left, m - 1, 1 - axis);
+    else this.nearestRange(m + 1, right, 1 - axis);
+    if (d * d > this.bound) return;
+    this.consider(m);
+    if (d <= 0) this.nearestRange(m + 1, right, 1 - axis);
+    else this.nearestRange(left, m - 1, 1 - axis);
+  }
+
+  /** Offers point i to the k best, keeping the bound the worst one's distance once k are held. */
+  private consider(i: number): void {
+    const d = this.distanceTo(i), best = this.best;
+    if (d > this.bound) return;
+    const id = this.ids[i];
+    if (best.size < this.want) {
+      best.push(-d, -id);
+      if (best.size === this.want) this.bound = -best.topKey;
+    } else if (d < this.bound || id < -best.topTag) {
+      // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
+      best.pop();
+      best.push(-d, -id);
+      this.bound = -best.topKey;
+    }
+  }
+
+  private distanceTo(i: number): number {
+    const dx = this.coords[2 * i] - this.qx, dy = this.coords[2 * i + 1] - this.qy;
+    return dx * dx + dy * dy;
+  }
+}
