@@ -15,7 +15,7 @@
 import { RankHeap } from './rank-heap';
 import { claimResults, pushResult } from './results';
 
-/** Most points a range holds without being split: 8 ran k = 1 and k = 16 nearest faster than 4 and 16 (bench `queries`). */
+/** Most points a range holds without being split: 8 ran k = 16 nearest faster than 4 and 16, and k = 1 faster than 4 and as fast as 16 (bench `queries`). */
 export const KD_LEAF: i32 = 8;
 export const POINTS_AT: usize = 32;
 

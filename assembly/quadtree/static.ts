@@ -25,7 +25,7 @@
 //   +-------------------------------------------------------------------+
 import { RankHeap } from './rank-heap';
 import { claimResults, markQuery, pushResult, pushResults, reserveResults, resultCount, startResults } from './results';
-import { allPoints, buildPoints, KD_LEAF, pointBlockBytes, pointsNearest, pointsQuery, pointsWithin } from './static-points';
+import { allPoints, buildPoints, KD_LEAF, pointBlockBytes, pointsNearest, pointsQuery, pointsWithin, POINTS_AT } from './static-points';
 
 const MAGIC: u32 = 0x53514b53; // 'SKQS'
 const VERSION: u32 = 2;
@@ -50,6 +50,10 @@ const NODE_SIZE: i32 = 16;
 const HILBERT_SIDE: u32 = 1 << 16;
 
 // ---- the block's parts ---------------------------------------------------------
+
+@inline function holdsPoints(block: usize): bool {
+  return load<u16>(block, FLAGS_AT) == POINTS;
+}
 
 /** The views of one block every query reads, taken once per call. */
 class Parts {
@@ -106,26 +110,38 @@ function blockBytes(n: i32, m: i32): usize {
   return (bytes + 7) & ~7;
 }
 
-/** FNV-1a over the block's words in four interleaved lanes, then over the header and the lanes (see blockChecksum in src/quadtree/static-format.ts). */
+/**
+ * FNV-1a over the block's words in sixteen interleaved lanes, then over the
+ * header and the lanes (see blockChecksum in src/quadtree/static-format.ts):
+ * four vectors of four lanes, whose multiplications overlap.
+ */
 function checksum(block: usize, bytes: usize): u32 {
-  const prime: u32 = 0x01000193;
-  let h0: u32 = 0x811c9dc5, h1 = h0, h2 = h0, h3 = h0;
+  const prime = i32x4.splat(0x01000193);
+  let a = i32x4.splat(0x811c9dc5), b = a, c = a, d = a;
   let at: usize = 16;
-  for (; at + 16 <= bytes; at += 16) {
-    h0 = (h0 ^ load<u32>(block + at)) * prime;
-    h1 = (h1 ^ load<u32>(block + at, 4)) * prime;
-    h2 = (h2 ^ load<u32>(block + at, 8)) * prime;
-    h3 = (h3 ^ load<u32>(block + at, 12)) * prime;
+  for (; at + 64 <= bytes; at += 64) {
+    a = i32x4.mul(v128.xor(a, v128.load(block + at)), prime);
+    b = i32x4.mul(v128.xor(b, v128.load(block + at, 16)), prime);
+    c = i32x4.mul(v128.xor(c, v128.load(block + at, 32)), prime);
+    d = i32x4.mul(v128.xor(d, v128.load(block + at, 48)), prime);
   }
-  for (; at < bytes; at += 4) h0 = (h0 ^ load<u32>(block + at)) * prime;
+  for (; at + 16 <= bytes; at += 16) a = i32x4.mul(v128.xor(a, v128.load(block + at)), prime);
+  for (; at < bytes; at += 4) a = i32x4.replace_lane(a, 0, (i32x4.extract_lane(a, 0) ^ load<i32>(block + at)) * 0x01000193);
   let hash: u32 = 0x811c9dc5;
-  hash = (hash ^ load<u32>(block)) * prime;
-  hash = (hash ^ load<u32>(block, 4)) * prime;
-  hash = (hash ^ load<u32>(block, 8)) * prime;
-  hash = (hash ^ h0) * prime;
-  hash = (hash ^ h1) * prime;
-  hash = (hash ^ h2) * prime;
-  return (hash ^ h3) * prime;
+  hash = (hash ^ load<u32>(block)) * 0x01000193;
+  hash = (hash ^ load<u32>(block, 4)) * 0x01000193;
+  hash = (hash ^ load<u32>(block, 8)) * 0x01000193;
+  hash = mixLanes(hash, a);
+  hash = mixLanes(hash, b);
+  hash = mixLanes(hash, c);
+  return mixLanes(hash, d);
+}
+
+@inline function mixLanes(hash: u32, v: v128): u32 {
+  hash = (hash ^ <u32>i32x4.extract_lane(v, 0)) * 0x01000193;
+  hash = (hash ^ <u32>i32x4.extract_lane(v, 1)) * 0x01000193;
+  hash = (hash ^ <u32>i32x4.extract_lane(v, 2)) * 0x01000193;
+  return (hash ^ <u32>i32x4.extract_lane(v, 3)) * 0x01000193;
 }
 
 // ---- build -----------------------------------------------------------------------
@@ -276,9 +292,39 @@ function buildLevels(p: Parts): void {
   } while (count > 1);
 }
 
-/** The checksum of the block of `bytes` bytes at block (compared by the TypeScript side with the one its header holds). */
-export function sqtChecksum(block: usize, bytes: usize): u32 {
-  return checksum(block, bytes);
+/**
+ * Checks the body of a block of `bytes` bytes whose header the TypeScript
+ * side has checked (./static-format.ts), where it already lies: 0 if it is
+ * intact, 1 if its checksum does not match, 2 if it holds a negative id, 3
+ * if a node has other children than a build gives it.
+ */
+export function sqtVerify(block: usize, bytes: usize): i32 {
+  if (load<u32>(block, CHECKSUM_AT) != checksum(block, bytes)) return 1;
+  const n = load<i32>(block, COUNT_AT);
+  const points = holdsPoints(block);
+  const ids = points ? block + POINTS_AT + (<usize>n << 4) : readParts(block).ids;
+  let signs = i32x4.splat(0);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) signs = v128.or(signs, v128.load(ids + (<usize>i << 2)));
+  for (; i < n; i++) signs = v128.or(signs, i32x4.splat(load<i32>(ids + (<usize>i << 2))));
+  if (i32x4.bitmask(signs) != 0) return 2;
+  return points || nodesAsBuilt(readParts(block)) ? 0 : 3;
+}
+
+/** Whether every node has the children buildLevels gives it. */
+function nodesAsBuilt(p: Parts): bool {
+  if (p.n == 0) return true;
+  let from = 0, count = p.n, node = p.n;
+  do {
+    const above = node;
+    for (let first = from; first < from + count; first += NODE_SIZE) {
+      if (firstChild(p, node) != first || endChild(p, node) != min(first + NODE_SIZE, from + count)) return false;
+      node++;
+    }
+    from = above;
+    count = node - above;
+  } while (count > 1);
+  return true;
 }
 
 /** Frees a block from sqtBuild or one the TypeScript side copied in. */
@@ -467,10 +513,6 @@ function takeItems(p: Parts, leaf: i32, x: f64, y: f64, k: i32, bound: f64): f64
 }
 
 // ---- exports: one query, or many in one call -------------------------------------
-
-@inline function holdsPoints(block: usize): bool {
-  return load<u16>(block, FLAGS_AT) == POINTS;
-}
 
 /** Appends the ids meeting the closed box, whichever the layout. */
 function boxInto(block: usize, x0: f64, y0: f64, x1: f64, y1: f64): void {

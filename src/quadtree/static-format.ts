@@ -84,27 +84,45 @@ export function writeHeader(words: Uint32Array, parts: BlockParts | PointParts):
   words[NODE_SIZE_AT / 4] = points ? KD_LEAF : NODE_SIZE;
 }
 
+const FNV_BASIS = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const lanes = new Int32Array(16);
+
 /**
- * The checksum of a block: FNV-1a over its u32 words in four interleaved
- * lanes (words 4, 8, ... in the first, 5, 9, ... in the second, and so on,
- * a last odd pair in the first), which a CPU runs side by side; then FNV-1a
- * of the header words before the checksum's own and the four lanes. The
- * wasm core computes the same.
+ * The checksum of a block: FNV-1a over its u32 words from word 4 on in
+ * sixteen interleaved lanes (word 4 + i in lane i % 16 while sixteen words
+ * remain, then in lane i % 4 while four remain, the last ones in lane 0),
+ * which the wasm core runs as four vectors side by side; then FNV-1a of the
+ * header words before the checksum's own and the sixteen lanes.
  */
 export function blockChecksum(words: Uint32Array): number {
-  const prime = 0x01000193, length = words.length;
-  let h0 = 0x811c9dc5, h1 = h0, h2 = h0, h3 = h0;
+  const length = words.length;
+  lanes.fill(FNV_BASIS);
+  let i = 4;
+  for (; i + 16 <= length; i += 16) for (let l = 0; l < 16; l++) lanes[l] = Math.imul(lanes[l] ^ words[i + l], FNV_PRIME);
+  for (; i + 4 <= length; i += 4) for (let l = 0; l < 4; l++) lanes[l] = Math.imul(lanes[l] ^ words[i + l], FNV_PRIME);
+  for (; i < length; i++) lanes[0] = Math.imul(lanes[0] ^ words[i], FNV_PRIME);
+  return (mix(mix(FNV_BASIS, [words[0], words[1], words[2]]), lanes) >>> 0);
+}
+
+/** The checksum of a version 1 block: as blockChecksum, with four lanes. */
+function checksumV1(words: Uint32Array): number {
+  const length = words.length;
+  let h0 = FNV_BASIS, h1 = h0, h2 = h0, h3 = h0;
   let i = 4;
   for (; i + 4 <= length; i += 4) {
-    h0 = Math.imul(h0 ^ words[i], prime);
-    h1 = Math.imul(h1 ^ words[i + 1], prime);
-    h2 = Math.imul(h2 ^ words[i + 2], prime);
-    h3 = Math.imul(h3 ^ words[i + 3], prime);
+    h0 = Math.imul(h0 ^ words[i], FNV_PRIME);
+    h1 = Math.imul(h1 ^ words[i + 1], FNV_PRIME);
+    h2 = Math.imul(h2 ^ words[i + 2], FNV_PRIME);
+    h3 = Math.imul(h3 ^ words[i + 3], FNV_PRIME);
   }
-  for (; i < length; i++) h0 = Math.imul(h0 ^ words[i], prime);
-  let hash = 0x811c9dc5;
-  for (const v of [words[0], words[1], words[2], h0, h1, h2, h3]) hash = Math.imul(hash ^ v, prime);
-  return hash >>> 0;
+  for (; i < length; i++) h0 = Math.imul(h0 ^ words[i], FNV_PRIME);
+  return mix(mix(FNV_BASIS, [words[0], words[1], words[2]]), [h0, h1, h2, h3]) >>> 0;
+}
+
+function mix(hash: number, values: ArrayLike<number>): number {
+  for (let i = 0; i < values.length; i++) hash = Math.imul(hash ^ values[i], FNV_PRIME);
+  return hash;
 }
 
 /** The parts a block's header names (a block from a build or one checkBlock passed). */
@@ -117,6 +135,12 @@ function invalid(message: string): SpatialError {
   return new SpatialError('INVALID_SNAPSHOT', `StaticQuadTree snapshot ${message}`);
 }
 
+/** What sqtVerify (assembly/quadtree/static.ts) and verifyBody report of a block's body, by fault number (0: intact). */
+const FAULTS = ['', 'checksum does not match its contents', 'holds a negative id', 'has a node whose children no build gives it'];
+
+/** A check of a block's body (header already checked): 0 if intact, else the number of its fault in FAULTS. */
+export type BodyCheck = (words: Uint32Array, parts: BlockParts | PointParts) => number;
+
 /**
  * The parts of a block, after checking that bytes are one: INVALID_ARGUMENT
  * for something other than a Uint8Array; INVALID_SNAPSHOT for another magic,
@@ -124,10 +148,10 @@ function invalid(message: string): SpatialError {
  * need, a checksum mismatch, a node structure other than a build's, or a
  * negative id. A POINTS block has no stored structure to check: every range
  * a search reads follows from its count. `words` gives the block's bytes as
- * aligned u32 words; `checksum` computes blockChecksum of them (the wasm
- * core runs it where the block already lies).
+ * aligned u32 words; `body` checks all but the header (the wasm core runs
+ * it where the block already lies).
  */
-export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32Array, checksum = blockChecksum): BlockParts | PointParts {
+export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32Array, body: BodyCheck = verifyBody): BlockParts | PointParts {
   if (!(bytes instanceof Uint8Array)) throw new SpatialError('INVALID_ARGUMENT', 'a StaticQuadTree snapshot must be a Uint8Array');
   if (bytes.length < HEADER_BYTES || bytes.length % 8 !== 0) throw invalid(`of ${bytes.length} bytes is not whole`);
   const w = words(bytes);
@@ -142,24 +166,31 @@ export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32A
   if (w[NODE_SIZE_AT / 4] !== expected.nodeSize || w[7] !== 0 || n > 0x7fffffff || m !== expected.m) throw invalid('has a header no build writes');
   const parts = points ? pointParts(n) : blockParts(n, m);
   if (parts.bytes !== bytes.length) throw invalid(`of ${n} items needs ${parts.bytes} bytes, has ${bytes.length}`);
-  if (w[CHECKSUM_AT / 4] !== checksum(w)) throw invalid('checksum does not match its contents');
-  const ids = new Int32Array(w.buffer, w.byteOffset + parts.ids, n);
-  let signs = 0;
-  for (let i = 0; i < n; i++) signs |= ids[i];
-  if (signs < 0) throw invalid('holds a negative id');
-  if (parts.layout === 'rects') checkNodes(w, parts);
+  const fault = version === 1 ? verifyBody(w, parts, checksumV1) : body(w, parts);
+  if (fault !== 0) throw invalid(FAULTS[fault]);
   return parts;
 }
 
-/** Throws INVALID_SNAPSHOT unless every node of a RECTS block has the children a build gives it. */
-function checkNodes(w: Uint32Array, parts: BlockParts): void {
+/** The TypeScript check of a block's body: checksum (by `checksum`), ids, then a RECTS block's nodes. */
+export function verifyBody(w: Uint32Array, parts: BlockParts | PointParts, checksum = blockChecksum): number {
+  if (w[CHECKSUM_AT / 4] !== checksum(w)) return 1;
+  const ids = new Int32Array(w.buffer, w.byteOffset + parts.ids, parts.n);
+  let signs = 0;
+  for (let i = 0; i < parts.n; i++) signs |= ids[i];
+  if (signs < 0) return 2;
+  return parts.layout === 'rects' && !nodesAsBuilt(w, parts) ? 3 : 0;
+}
+
+/** Whether every node of a RECTS block has the children a build gives it. */
+function nodesAsBuilt(w: Uint32Array, parts: BlockParts): boolean {
   const firsts = new Int32Array(w.buffer, w.byteOffset + parts.firsts, parts.m);
   const ends = new Int32Array(w.buffer, w.byteOffset + parts.ends, parts.m);
-  let j = 0;
+  let j = 0, built = true;
   forEachNode(parts.n, (first, end) => {
-    if (firsts[j] !== first || ends[j] !== end) throw invalid(`node ${j} does not have the children a build gives it`);
+    built &&= firsts[j] === first && ends[j] === end;
     j++;
   });
+  return built;
 }
 
 /** Calls fn(first, end) for each node of a tree of n items, in block order: the children each node has. */

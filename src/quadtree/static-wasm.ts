@@ -47,8 +47,8 @@ export class WasmStaticTree implements StaticCore {
   }
 
   /**
-   * Copies bytes into linear memory and checks them there (checkBlock, with
-   * the checksum run by the core); throws as checkBlock, with nothing kept.
+   * Copies bytes into linear memory and checks them there (checkBlock, the
+   * body checked by the core); throws as checkBlock, with nothing kept.
    */
   static adopt(bytes: Uint8Array): WasmStaticTree {
     const core = quadtreeModule.core();
@@ -57,7 +57,7 @@ export class WasmStaticTree implements StaticCore {
     try {
       core.memory.u8.set(bytes, block);
       const inPlace = (b: Uint8Array): Uint32Array => new Uint32Array(core.memory.u8.buffer, block, b.length >> 2);
-      n = checkBlock(bytes, inPlace, () => core.exports.sqtChecksum(block, bytes.length) >>> 0).n;
+      n = checkBlock(bytes, inPlace, () => core.exports.sqtVerify(block, bytes.length)).n;
     } catch (error) {
       core.exports.free(block);
       throw error;

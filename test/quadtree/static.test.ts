@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { init, QuadTree, StaticQuadTree, type QueryResults } from '../../src/index.js';
 import { codeOf } from '../support/codes.js';
 import { RectOracle, type Rect } from './rect-oracle.js';
+import { V1_BYTES, V1_IDS, V1_RECTS } from './static-v1-bytes.js';
 
 beforeAll(() => init());
 
@@ -165,5 +166,33 @@ describe('StaticQuadTree', () => {
     shifted.set(bytes, 3);
     expect(StaticQuadTree.fromBuffer(shifted.subarray(3), { backend }).query(0, 0, 200, 200)).toEqual(Array.from(ids));
     expect(bytes.length).toBe(StaticQuadTree.fromBuffer(bytes, { backend }).byteSize);
+  });
+
+  it.each(backends)('fromBuffer rejects damaged bytes of points (%s backend)', (backend) => {
+    const ids = Int32Array.from({ length: 300 }, (_, i) => i * 3);
+    const rects = Float64Array.from({ length: 1200 }, (_, i) => ((i >> 2) * 31) % 97 + (i % 2) * 5);
+    const bytes = StaticQuadTree.build(ids, rects, { backend }).toBuffer();
+    for (const at of [0, 4, 6, 8, 16, 20, 24, 28, 40, bytes.length - 1000, bytes.length - 5]) {
+      const damaged = bytes.slice();
+      damaged[at] ^= 1;
+      expect(codeOf(() => StaticQuadTree.fromBuffer(damaged, { backend }))).toBe('INVALID_SNAPSHOT');
+    }
+    expect(codeOf(() => StaticQuadTree.fromBuffer(bytes.subarray(0, bytes.length - 8), { backend }))).toBe('INVALID_SNAPSHOT');
+    const restored = StaticQuadTree.fromBuffer(bytes, { backend });
+    expect(restored.nearest(40, 40, 7)).toEqual(StaticQuadTree.build(ids, rects, { backend }).nearest(40, 40, 7));
+  });
+
+  it.each(backends)('fromBuffer reads a snapshot of format version 1 (%s backend)', (backend) => {
+    const restored = StaticQuadTree.fromBuffer(V1_BYTES, { backend });
+    const built = StaticQuadTree.build(V1_IDS, V1_RECTS, { backend });
+    expect(restored.size).toBe(V1_IDS.length);
+    for (const [x, y] of [[0, 0], [50, 50], [101, 20], [33, 77]]) {
+      expect(restored.nearest(x, y, 6)).toEqual(built.nearest(x, y, 6));
+      expect(restored.queryCircle(x, y, 20)).toEqual(built.queryCircle(x, y, 20));
+      expect(restored.query(x - 15, y - 15, x + 15, y + 15)).toEqual(built.query(x - 15, y - 15, x + 15, y + 15));
+    }
+    const damaged = V1_BYTES.slice();
+    damaged[damaged.length - 12] ^= 4;
+    expect(codeOf(() => StaticQuadTree.fromBuffer(damaged, { backend }))).toBe('INVALID_SNAPSHOT');
   });
 });
