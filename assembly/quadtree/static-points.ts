@@ -193,21 +193,25 @@ let bound: f64 = 0;
 /**
  * Depth first, the side of each split holding the point first; the median
  * and the far side only while they may hold a point within the bound (<=,
- * since an equally distant point may have a smaller id).
+ * since an equally distant point may have a smaller id). gx and gy are the
+ * squared gaps from the point to the range's cell on each axis: the far
+ * side's cell lies past the split, so its gap on the split axis is the
+ * distance to the split, and its other gap is the range's own.
  */
-function nearestRange(left: i32, right: i32, axis: i32): void {
+function nearestRange(left: i32, right: i32, axis: i32, gx: f64, gy: f64): void {
   if (right - left <= KD_LEAF) {
     for (let i = left; i <= right; i++) consider(i);
     return;
   }
   const m = (left + right) >> 1;
   const d = (axis == 0 ? qx : qy) - coordAt(m, axis);
-  if (d <= 0) nearestRange(left, m - 1, 1 - axis);
-  else nearestRange(m + 1, right, 1 - axis);
-  if (d * d > bound) return;
+  if (d <= 0) nearestRange(left, m - 1, 1 - axis, gx, gy);
+  else nearestRange(m + 1, right, 1 - axis, gx, gy);
+  const fx = axis == 0 ? d * d : gx, fy = axis == 0 ? gy : d * d;
+  if (fx + fy > bound) return;
   consider(m);
-  if (d <= 0) nearestRange(m + 1, right, 1 - axis);
-  else nearestRange(left, m - 1, 1 - axis);
+  if (d <= 0) nearestRange(m + 1, right, 1 - axis, fx, fy);
+  else nearestRange(left, m - 1, 1 - axis, fx, fy);
 }
 
 /** Appends the ids of the k points nearest to (x, y) within squared distance maxSquared, by distance then id. */
@@ -219,7 +223,7 @@ export function pointsNearest(block: usize, x: f64, y: f64, k: i32, maxSquared: 
   want = k;
   bound = maxSquared;
   best.size = 0;
-  nearestRange(0, n - 1, 0);
+  nearestRange(0, n - 1, 0, 0, 0);
   // The k best come off their heap worst first.
   const count = best.size;
   const out = claimResults(count);

@@ -135,7 +135,7 @@ export class ReferencePointTree implements StaticCore {
     this.want = k;
     this.bound = maxSquared;
     best.clear();
-    this.nearestRange(0, this.size - 1, 0);
+    this.nearestRange(0, this.size - 1, 0, 0, 0);
     // The k best come off their heap worst first.
     const out = new Int32Array(best.size);
     for (let i = out.length - 1; i >= 0; i--) {
@@ -180,20 +180,25 @@ export class ReferencePointTree implements StaticCore {
     for (let i = left; i <= right; i++) if (this.distanceTo(i) <= r2) this.found.push(this.ids[i]);
   }
 
-  /** Depth first, the side holding the point first; the median and the far side only while they may hold a point within the bound. */
-  private nearestRange(left: number, right: number, axis: number): void {
+  /**
+   * Depth first, the side holding the point first; the median and the far
+   * side only while they may hold a point within the bound. gx and gy are
+   * the squared gaps from the point to the range's cell on each axis.
+   */
+  private nearestRange(left: number, right: number, axis: number, gx: number, gy: number): void {
     if (right - left <= KD_LEAF) {
       for (let i = left; i <= right; i++) this.consider(i);
       return;
     }
     const m = (left + right) >> 1;
     const d = (axis === 0 ? this.qx : this.qy) - this.coords[2 * m + axis];
-    if (d <= 0) this.nearestRange(left, m - 1, 1 - axis);
-    else this.nearestRange(m + 1, right, 1 - axis);
-    if (d * d > this.bound) return;
+    if (d <= 0) this.nearestRange(left, m - 1, 1 - axis, gx, gy);
+    else this.nearestRange(m + 1, right, 1 - axis, gx, gy);
+    const fx = axis === 0 ? d * d : gx, fy = axis === 0 ? gy : d * d;
+    if (fx + fy > this.bound) return;
     this.consider(m);
-    if (d <= 0) this.nearestRange(m + 1, right, 1 - axis);
-    else this.nearestRange(left, m - 1, 1 - axis);
+    if (d <= 0) this.nearestRange(m + 1, right, 1 - axis, fx, fy);
+    else this.nearestRange(left, m - 1, 1 - axis, fx, fy);
   }
 
   /** Offers point i to the k best, keeping the bound the worst one's distance once k are held. */
