@@ -49,7 +49,9 @@ export class StaticQuadTree {
 
   /**
    * Packs the items ids[i] with rects rects[4i..4i+3] (minX, minY, maxX,
-   * maxY) into a static tree. Plain and typed arrays are accepted. Throws
+   * maxY) into a static tree: Hilbert-packed boxes, or a k-d tree when
+   * every rect is a point (minX = maxX, minY = maxY), which answers the
+   * same, faster. Plain and typed arrays are accepted. Throws
    * INVALID_ID, INVALID_NUMBER or INVALID_RECT for a bad entry, DUPLICATE_ID
    * for an id given twice, INVALID_ARGUMENT for arrays of mismatched lengths
    * or bad options. On the default wasm backend, await init() first
@@ -77,7 +79,7 @@ export class StaticQuadTree {
    * order. The bytes are checked (header, length, checksum, node structure)
    * and copied in; nothing is rebuilt. `options.backend` picks the backend.
    * Throws INVALID_SNAPSHOT for bytes that are not an intact StaticQuadTree
-   * snapshot of this format version, INVALID_ARGUMENT for something other
+   * snapshot of this format version or of version 1, INVALID_ARGUMENT for something other
    * than a Uint8Array or bad options.
    */
   static fromBuffer(bytes: Uint8Array, options?: StaticQuadTreeOptions): StaticQuadTree {
