@@ -174,20 +174,10 @@ const best = new RankHeap();
 let want: i32 = 0;
 let bound: f64 = 0;
 
-/** Offers point i to the k best, keeping `bound` the worst one's distance once k are held. */
+/** Offers point i to the k best. */
 @inline function consider(i: i32): void {
   const d = distanceTo(i);
-  if (d > bound) return;
-  const id = idAt(i);
-  if (best.size < want) {
-    best.push(-d, -id);
-    if (best.size == want) bound = -best.topKey;
-  } else if (d < bound || id < -best.topTag) {
-    // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
-    best.pop();
-    best.push(-d, -id);
-    bound = -best.topKey;
-  }
+  if (d <= bound) bound = best.offer(d, idAt(i), want, bound);
 }
 
 /**

@@ -498,16 +498,7 @@ function takeItems(p: Parts, leaf: i32, x: f64, y: f64, k: i32, bound: f64): f64
   for (let c = firstChild(p, leaf); c < end; c++) {
     const d = boxDistance(boxAt(p, c), x, y);
     if (d > bound) continue;
-    const id = idAt(p, c);
-    if (best.size < k) {
-      best.push(-d, -id);
-      if (best.size == k) bound = -best.topKey;
-    } else if (d < bound || id < -best.topTag) {
-      // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
-      best.pop();
-      best.push(-d, -id);
-      bound = -best.topKey;
-    }
+    bound = best.offer(d, idAt(p, c), k, bound);
   }
   return bound;
 }

@@ -136,13 +136,7 @@ export class ReferencePointTree implements StaticCore {
     this.bound = maxSquared;
     best.clear();
     this.nearestRange(0, this.size - 1, 0, 0, 0);
-    // The k best come off their heap worst first.
-    const out = new Int32Array(best.size);
-    for (let i = out.length - 1; i >= 0; i--) {
-      out[i] = -best.topTag;
-      best.pop();
-    }
-    return out;
+    return best.drainNearestFirst();
   }
 
   dispose(): void {
@@ -201,20 +195,10 @@ export class ReferencePointTree implements StaticCore {
     else this.nearestRange(left, m - 1, 1 - axis, fx, fy);
   }
 
-  /** Offers point i to the k best, keeping the bound the worst one's distance once k are held. */
+  /** Offers point i to the k best. */
   private consider(i: number): void {
-    const d = this.distanceTo(i), best = this.best;
-    if (d > this.bound) return;
-    const id = this.ids[i];
-    if (best.size < this.want) {
-      best.push(-d, -id);
-      if (best.size === this.want) this.bound = -best.topKey;
-    } else if (d < this.bound || id < -best.topTag) {
-      // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
-      best.pop();
-      best.push(-d, -id);
-      this.bound = -best.topKey;
-    }
+    const d = this.distanceTo(i);
+    if (d <= this.bound) this.bound = this.best.offer(d, this.ids[i], this.want, this.bound);
   }
 
   private distanceTo(i: number): number {

@@ -236,13 +236,7 @@ export class ReferenceStaticTree implements StaticCore {
         if (d <= bound) queue.push(d, c);
       }
     }
-    // The k best come off their heap worst first.
-    const out = new Int32Array(best.size);
-    for (let i = out.length - 1; i >= 0; i--) {
-      out[i] = -best.topTag;
-      best.pop();
-    }
-    return out;
+    return best.drainNearestFirst();
   }
 
   dispose(): void {
@@ -268,16 +262,7 @@ export class ReferenceStaticTree implements StaticCore {
     for (let c = firsts[leaf - n], end = ends[leaf - n]; c < end; c++) {
       const d = boxDistance(boxes, c, x, y);
       if (d > bound) continue;
-      const id = ids[c];
-      if (best.size < k) {
-        best.push(-d, -id);
-        if (best.size === k) bound = -best.topKey;
-      } else if (d < bound || id < -best.topTag) {
-        // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
-        best.pop();
-        best.push(-d, -id);
-        bound = -best.topKey;
-      }
+      bound = best.offer(d, ids[c], k, bound);
     }
     return bound;
   }
