@@ -13,7 +13,7 @@
 //   | ids: n i32, the item ids in tree order                              |
 //   | zero padding to a multiple of 8 bytes                               |
 import { RankHeap } from './rank-heap';
-import { claimResults, pushResult } from './results';
+import { claimResults, pushResult, pushResultIf, pushResults, reserveResults } from './results';
 
 /** Most points a range holds without being split: 8 ran k = 16 nearest faster than 4 and 16, and k = 1 faster than 4 and as fast as 16 (bench `queries`). */
 export const KD_LEAF: i32 = 8;
@@ -124,21 +124,32 @@ export function buildPoints(block: usize, idsPtr: usize, rects: usize, n: i32): 
 
 // ---- searches ----------------------------------------------------------------------
 
+// A range's points lie in its cell: the box its ancestors' splits bound
+// (infinite on the sides no split has bounded yet). A cell wholly inside a
+// query holds only hits, and a range is one run of the arrays in tree order
+// (the order a traversal gives), so its ids are copied out at once.
+
 /** Appends the ids of the points in the closed box, in tree order. */
 export function pointsQuery(block: usize, x0: f64, y0: f64, x1: f64, y1: f64): void {
   const n = use(block);
-  if (n > 0) boxRange(0, n - 1, 0, x0, y0, x1, y1);
+  if (n > 0) boxRange(0, n - 1, 0, x0, y0, x1, y1, -Infinity, -Infinity, Infinity, Infinity);
 }
 
-function boxRange(left: i32, right: i32, axis: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
+function boxRange(left: i32, right: i32, axis: i32, x0: f64, y0: f64, x1: f64, y1: f64, cx0: f64, cy0: f64, cx1: f64, cy1: f64): void {
   while (right - left > KD_LEAF) {
+    if (cx0 >= x0 && cx1 <= x1 && cy0 >= y0 && cy1 <= y1) {
+      pushResults(ids + (<usize>left << 2), right - left + 1);
+      return;
+    }
     const m = (left + right) >> 1;
     const x = coordAt(m, 0), y = coordAt(m, 1);
     const lo = axis == 0 ? x0 : y0, hi = axis == 0 ? x1 : y1, split = axis == 0 ? x : y;
-    if (lo <= split) boxRange(left, m - 1, 1 - axis, x0, y0, x1, y1);
+    if (lo <= split) boxRange(left, m - 1, 1 - axis, x0, y0, x1, y1, cx0, cy0, axis == 0 ? split : cx1, axis == 0 ? cy1 : split);
     if (x >= x0 && x <= x1 && y >= y0 && y <= y1) pushResult(idAt(m));
     if (hi < split) return;
     left = m + 1;
+    if (axis == 0) cx0 = split;
+    else cy0 = split;
     axis = 1 - axis;
   }
   for (let i = left; i <= right; i++) {
@@ -152,21 +163,30 @@ export function pointsWithin(block: usize, x: f64, y: f64, r2: f64): void {
   const n = use(block);
   qx = x;
   qy = y;
-  if (n > 0) discRange(0, n - 1, 0, r2);
+  if (n > 0) discRange(0, n - 1, 0, r2, -Infinity, -Infinity, Infinity, Infinity);
 }
 
-function discRange(left: i32, right: i32, axis: i32, r2: f64): void {
+function discRange(left: i32, right: i32, axis: i32, r2: f64, cx0: f64, cy0: f64, cx1: f64, cy1: f64): void {
   while (right - left > KD_LEAF) {
+    // The squared distance to the cell's farthest corner.
+    const fx = max(qx - cx0, cx1 - qx), fy = max(qy - cy0, cy1 - qy);
+    if (fx * fx + fy * fy <= r2) {
+      pushResults(ids + (<usize>left << 2), right - left + 1);
+      return;
+    }
     const m = (left + right) >> 1;
-    const d = (axis == 0 ? qx : qy) - coordAt(m, axis);
+    const split = coordAt(m, axis), d = (axis == 0 ? qx : qy) - split;
     // The points before m lie on its low side, those after on its high side: a side is searched only if the disc reaches it.
-    if (d <= 0 || d * d <= r2) discRange(left, m - 1, 1 - axis, r2);
+    if (d <= 0 || d * d <= r2) discRange(left, m - 1, 1 - axis, r2, cx0, cy0, axis == 0 ? split : cx1, axis == 0 ? cy1 : split);
     if (distanceTo(m) <= r2) pushResult(idAt(m));
     if (d < 0 && d * d > r2) return;
     left = m + 1;
+    if (axis == 0) cx0 = split;
+    else cy0 = split;
     axis = 1 - axis;
   }
-  for (let i = left; i <= right; i++) if (distanceTo(i) <= r2) pushResult(idAt(i));
+  reserveResults(right - left + 1);
+  for (let i = left; i <= right; i++) pushResultIf(idAt(i), distanceTo(i) <= r2);
 }
 
 /** The k best so far keyed (-distance, -id): the worst on top. */

@@ -116,14 +116,14 @@ export class ReferencePointTree implements StaticCore {
   }
 
   query(minX: number, minY: number, maxX: number, maxY: number): Int32Array {
-    if (this.size > 0) this.boxRange(0, this.size - 1, 0, minX, minY, maxX, maxY);
+    if (this.size > 0) this.boxRange(0, this.size - 1, 0, [minX, minY, maxX, maxY], -Infinity, -Infinity, Infinity, Infinity);
     return this.found.take();
   }
 
   within(x: number, y: number, r2: number): Int32Array {
     this.qx = x;
     this.qy = y;
-    if (this.size > 0) this.discRange(0, this.size - 1, 0, r2);
+    if (this.size > 0) this.discRange(0, this.size - 1, 0, r2, -Infinity, -Infinity, Infinity, Infinity);
     return this.found.take();
   }
 
@@ -143,15 +143,24 @@ export class ReferencePointTree implements StaticCore {
     // Nothing to free: the block is garbage collected.
   }
 
-  private boxRange(left: number, right: number, axis: number, x0: number, y0: number, x1: number, y1: number): void {
-    const c = this.coords;
+  // A range's points lie in its cell (the box its ancestors' splits bound);
+  // a cell wholly inside a query is one run of hits, copied out at once.
+
+  private boxRange(left: number, right: number, axis: number, box: number[], cx0: number, cy0: number, cx1: number, cy1: number): void {
+    const c = this.coords, [x0, y0, x1, y1] = box;
     while (right - left > KD_LEAF) {
+      if (cx0 >= x0 && cx1 <= x1 && cy0 >= y0 && cy1 <= y1) {
+        this.found.pushRange(this.ids, left, right + 1);
+        return;
+      }
       const m = (left + right) >> 1;
       const x = c[2 * m], y = c[2 * m + 1], split = axis === 0 ? x : y;
-      if ((axis === 0 ? x0 : y0) <= split) this.boxRange(left, m - 1, 1 - axis, x0, y0, x1, y1);
+      if ((axis === 0 ? x0 : y0) <= split) this.boxRange(left, m - 1, 1 - axis, box, cx0, cy0, axis === 0 ? split : cx1, axis === 0 ? cy1 : split);
       if (x >= x0 && x <= x1 && y >= y0 && y <= y1) this.found.push(this.ids[m]);
       if ((axis === 0 ? x1 : y1) < split) return;
       left = m + 1;
+      if (axis === 0) cx0 = split;
+      else cy0 = split;
       axis = 1 - axis;
     }
     for (let i = left; i <= right; i++) {
@@ -160,15 +169,24 @@ export class ReferencePointTree implements StaticCore {
     }
   }
 
-  private discRange(left: number, right: number, axis: number, r2: number): void {
+  private discRange(left: number, right: number, axis: number, r2: number, cx0: number, cy0: number, cx1: number, cy1: number): void {
+    const qx = this.qx, qy = this.qy;
     while (right - left > KD_LEAF) {
+      // The squared distance to the cell's farthest corner.
+      const fx = Math.max(qx - cx0, cx1 - qx), fy = Math.max(qy - cy0, cy1 - qy);
+      if (fx * fx + fy * fy <= r2) {
+        this.found.pushRange(this.ids, left, right + 1);
+        return;
+      }
       const m = (left + right) >> 1;
-      const d = (axis === 0 ? this.qx : this.qy) - this.coords[2 * m + axis];
+      const split = this.coords[2 * m + axis], d = (axis === 0 ? qx : qy) - split;
       // The points before m lie on its low side, those after on its high side: a side is searched only if the disc reaches it.
-      if (d <= 0 || d * d <= r2) this.discRange(left, m - 1, 1 - axis, r2);
+      if (d <= 0 || d * d <= r2) this.discRange(left, m - 1, 1 - axis, r2, cx0, cy0, axis === 0 ? split : cx1, axis === 0 ? cy1 : split);
       if (this.distanceTo(m) <= r2) this.found.push(this.ids[m]);
       if (d < 0 && d * d > r2) return;
       left = m + 1;
+      if (axis === 0) cx0 = split;
+      else cy0 = split;
       axis = 1 - axis;
     }
     for (let i = left; i <= right; i++) if (this.distanceTo(i) <= r2) this.found.push(this.ids[i]);
