@@ -51,10 +51,12 @@ describe('StaticQuadTree', () => {
         const trees = [...backends.map((backend) => StaticQuadTree.build(ids, rects, { backend })), dynamic.freeze({ backend: 'js' })];
         for (const tree of trees) {
           const near = tree.nearestMany(xs, ys, k);
+          const nearWithin = tree.nearestMany(xs, ys, k, { maxDistance: r });
           const discs = tree.queryCircleMany(xs, ys, r);
           const inBoxes = tree.queryMany(boxes);
           points.forEach(([x, y], q) => {
             const box: Rect = [x, y, x + r, y + r / 2];
+            expect(answer(nearWithin, q)).toEqual(oracle.nearest(x, y, k, r));
             expect(tree.nearest(x, y, k)).toEqual(oracle.nearest(x, y, k));
             expect(tree.nearest(x, y, k, r)).toEqual(oracle.nearest(x, y, k, r));
             expect(answer(near, q)).toEqual(oracle.nearest(x, y, k));
