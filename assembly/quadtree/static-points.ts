@@ -18,6 +18,8 @@ import { claimResults, pushResult, pushResultIf, pushResults, reserveResults } f
 /** Most points a range holds without being split: 8 ran k = 16 nearest faster than 4 and 16, and k = 1 faster than 4 and as fast as 16 (bench `queries`). */
 export const KD_LEAF: i32 = 8;
 export const POINTS_AT: usize = 32;
+/** The seed of the pivots' generator (any nonzero u32; both backends use this one). */
+const PIVOT_SEED: u32 = 0x9e3779b9;
 
 /** Bytes of the block of n points. */
 export function pointBlockBytes(n: i32): usize {
@@ -65,13 +67,27 @@ function swap(i: i32, j: i32): void {
   store<i32>(ib, t);
 }
 
+/** The pivots' generator: xorshift32 from a fixed seed, integer steps only, so both backends draw the same. */
+let draws: u32 = 0;
+
+/** A position in [left, right] drawn from the generator. */
+function drawBetween(left: i32, right: i32): i32 {
+  draws ^= draws << 13;
+  draws ^= draws >> 17;
+  draws ^= draws << 5;
+  return left + <i32>(draws % <u32>(right - left + 1));
+}
+
 /**
  * Moves the point of rank k on axis (among [left, right]) to k, the smaller
- * ones before it and the larger after: Hoare's selection with the point at k
- * as pivot, comparisons only, so both backends make the same swaps.
+ * ones before it and the larger after: Hoare's selection, comparisons only,
+ * so both backends make the same swaps. The pivot is drawn at random (from
+ * a fixed seed): the point at k would take quadratic time on some common
+ * inputs (points on a line, whose equal y the splits on y reverse).
  */
 function select(k: i32, left: i32, right: i32, axis: i32): void {
   while (right > left) {
+    swap(k, drawBetween(left, right));
     const t = coordAt(k, axis);
     let i = left, j = right;
     swap(left, k);
@@ -119,6 +135,7 @@ export function buildPoints(block: usize, idsPtr: usize, rects: usize, n: i32): 
     store<f64>(c, load<f64>(r, 8), 8);
     store<i32>(ids + (<usize>i << 2), load<i32>(idsPtr + (<usize>i << 2)));
   }
+  draws = PIVOT_SEED;
   sortRange(0, n - 1, 0);
 }
 

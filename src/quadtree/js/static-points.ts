@@ -36,8 +36,14 @@ function pointViews(block: Uint8Array, parts: PointParts): { coords: Float64Arra
   return { coords: new Float64Array(buffer, byteOffset + parts.coords, parts.n * 2), ids: new Int32Array(buffer, byteOffset + parts.ids, parts.n) };
 }
 
+/** The seed of the pivots' generator (as in assembly/quadtree/static-points.ts). */
+const PIVOT_SEED = 0x9e3779b9;
+
 /** Sorts points in place into the k-d tree: each range's median at its middle, each side split on the other axis. */
 class KdSorter {
+  /** The pivots' generator: xorshift32, the wasm core's very draws. */
+  private draws = PIVOT_SEED;
+
   constructor(
     private readonly coords: Float64Array,
     private readonly ids: Int32Array,
@@ -51,10 +57,11 @@ class KdSorter {
     this.sortRange(m + 1, right, 1 - axis);
   }
 
-  /** Moves the point of rank k on axis to k (Hoare's selection, the point at k as pivot: comparisons only, the wasm core's very swaps). */
+  /** Moves the point of rank k on axis to k (Hoare's selection around a drawn pivot: the wasm core's very swaps). */
   private select(k: number, left: number, right: number, axis: number): void {
     const c = this.coords;
     while (right > left) {
+      this.swap(k, this.drawBetween(left, right));
       const t = c[2 * k + axis];
       let i = left, j = right;
       this.swap(left, k);
@@ -74,6 +81,16 @@ class KdSorter {
       if (j <= k) left = j + 1;
       if (k <= j) right = j - 1;
     }
+  }
+
+  /** A position in [left, right] drawn from the generator. */
+  private drawBetween(left: number, right: number): number {
+    let x = this.draws;
+    x = (x ^ (x << 13)) >>> 0;
+    x = (x ^ (x >>> 17)) >>> 0;
+    x = (x ^ (x << 5)) >>> 0;
+    this.draws = x;
+    return left + (x % (right - left + 1));
   }
 
   private swap(i: number, j: number): void {
