@@ -1,6 +1,6 @@
 // The point layout of a static tree: when every item is a point, an implicit
 // k-d tree instead of the Hilbert-packed boxes of ./static.ts. Points are
-// sorted in place (as kdbush sorts them): the median of [left, right] sits at
+// sorted in place into kdbush's layout: the median of [left, right] sits at
 // (left + right) >> 1, the points before it have a coordinate on the split
 // axis <= its own and those after >= it, and each side is split again on the
 // other axis until a range holds at most KD_LEAF + 1 points. No node is
