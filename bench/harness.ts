@@ -9,6 +9,8 @@ export interface Contender {
   name: string;
   /** Runs once before timing; its result is not timed (build state here). */
   setup?: () => void;
+  /** Runs before each run, untimed: the next run's input (a tick's moves), so that only the contender's own work is timed. */
+  prepare?: () => void;
   /** The timed work. Runs many times; it may mutate state set up by `setup`. */
   run: () => void;
   /** Runs once after timing (dispose here). */
@@ -96,10 +98,14 @@ function median(values: number[]): number {
 
 function timeContender(contender: Contender, warmup: number, minSamples: number, minTimeMs: number): number[] {
   contender.setup?.();
-  for (let i = 0; i < warmup; i++) contender.run();
+  for (let i = 0; i < warmup; i++) {
+    contender.prepare?.();
+    contender.run();
+  }
   const samples: number[] = [];
   let total = 0;
   while (samples.length < minSamples || (total < minTimeMs && samples.length < 1000)) {
+    contender.prepare?.();
     const start = now();
     contender.run();
     const elapsed = now() - start;

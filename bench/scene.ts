@@ -6,6 +6,7 @@
 // small instance before anything is timed.
 import { init, Scene, type SceneEventMode, type SceneIndex } from '../src/index.js';
 import type { Contender, Suite, SuiteContext } from './harness.js';
+import { compileFloor, FloorScenePeer } from './peers/scene-floor.js';
 import { GridScenePeer } from './peers/scene-grid.js';
 import type { ScenePeer } from './peers/scene-events.js';
 import { RbushScenePeer } from './peers/scene-rbush.js';
@@ -209,7 +210,6 @@ function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: 
       scene.drainArray();
     },
     tick(load) {
-      load.nextTick();
       if (batch) {
         scene.moveMany(load.moveIds, load.moveXs, load.moveYs);
       } else {
@@ -233,7 +233,6 @@ function peerRunner(name: string, make: (load: Workload) => ScenePeer): Runner {
       peer.drainArray();
     },
     tick(load) {
-      load.nextTick();
       for (let k = 0; k < load.moveIds.length; k++) peer.move(load.moveIds[k], load.moveXs[k], load.moveYs[k]);
       return peer.drainArray();
     },
@@ -266,14 +265,40 @@ const gridPeer = (): Runner =>
 /** rbush and the uniform grid; rbush's diffing assumes one range for all, so it runs on equal ranges only. */
 const peers = (mixed = false): Runner[] => [...(mixed ? [] : [peerRunner('rbush + set diffing', (load) => new RbushScenePeer(load.world.range))]), gridPeer()];
 
-/** Every tick contender; `full` adds the per-call paths and the js backend's lists. */
-const runners = (mixed: boolean, full: boolean): Runner[] => [
+/**
+ * The floor: a kernel that only reads the cells under each mover's old and new
+ * box and writes the events it finds, one call a tick (bench/peers/scene-floor.ts
+ * and assembly/scene/floor.ts say what it leaves out): a lower bound for any
+ * index that emits the same events.
+ */
+function floorRunner(): Runner {
+  let floor: FloorScenePeer;
+  return {
+    name: 'floor (cells read, events written)',
+    build(load) {
+      // Cells two ranges wide where a range-wide cell would hold fewer than 4 entities (W1), as the grid index picks: the faster of the two there.
+      const perCell = (load.world.count * load.world.range ** 2) / load.world.size ** 2;
+      floor = new FloorScenePeer(load.world.range, load.world.size, load.world.count, perCell < 4 ? 2 : 1);
+      floor.addAll(load.ids, load.xs, load.ys);
+      floor.drainArray();
+    },
+    tick(load) {
+      floor.moveMany(load.moveIds, load.moveXs, load.moveYs);
+      return floor.drainArray();
+    },
+    dispose() {},
+  };
+}
+
+/** Every tick contender; `full` adds the per-call paths and the js backend's lists; `floor` adds the floor. */
+const runners = (mixed: boolean, full: boolean, floor = false): Runner[] => [
   sceneRunner('wasm moveMany, grid', 'wasm', true, 'addMany', 'grid'),
   sceneRunner('wasm moveMany, lists', 'wasm', true),
   ...(full ? [sceneRunner('wasm move per call, grid', 'wasm', false, 'addMany', 'grid'), sceneRunner('wasm move per call, lists', 'wasm', false)] : []),
   sceneRunner('js backend moveMany, grid', 'js', true, 'addMany', 'grid'),
   ...(full ? [sceneRunner('js backend moveMany, lists', 'js', true)] : []),
   ...peers(mixed),
+  ...(floor ? [floorRunner()] : []),
 ];
 
 /** Visibility rules a W1 tick can run under: boxes (the plain tick), circles of the same radius, layer masks or hysteresis margins on everyone. */
@@ -324,7 +349,10 @@ function checkEvents(context: SuiteContext, world: World, all: Runner[]): void {
     const load = new Workload(small, 7);
     runner.build(load);
     const ticks: Float64Array[] = [];
-    for (let t = 0; t < 6; t++) ticks.push(canonical(runner.tick(load)));
+    for (let t = 0; t < 6; t++) {
+      load.nextTick();
+      ticks.push(canonical(runner.tick(load)));
+    }
     runner.dispose();
     if (reference === null) {
       reference = ticks;
@@ -362,6 +390,7 @@ function tickContender(runner: Runner, world: World): Contender {
       load = new Workload(world, 11);
       runner.build(load);
     },
+    prepare: () => load.nextTick(),
     run: () => {
       runner.tick(load);
     },
@@ -382,17 +411,21 @@ export const sceneSuite: Suite = {
   title: 'Scene: area of interest ticks, teleports and builds',
   async run(context) {
     await init();
+    await compileFloor();
     // Smoke runs keep each world's density with a twentieth of its entities.
     const scale = context.pick({ smoke: 0.05, default: 1, full: 1 });
     const sized = (count: number, size: number) => ({ count: Math.round(count * scale), size: Math.round(size * Math.sqrt(scale)) });
     const w1: World = { ...sized(100_000, 10_000), range: 50, moving: 0.1, step: 5, teleports: 0 };
     const w2: World = { ...sized(10_000, 1_000), range: 50, moving: 0.1, step: 5, teleports: 0 };
     const w3: World = { ...w1, teleports: 0.01 };
-    context.note('a tick moves 10% of the entities (random ids) by a random step of up to 5 units, then drains every event; tick generation is inside every contender\'s time alike');
+    context.note('a tick moves 10% of the entities (random ids) by a random step of up to 5 units, then drains every event; each tick\'s moves are generated before its timed run, outside every contender\'s time');
+    const withFloor = (): Runner[] => runners(false, context.full, true);
     tickCase(context, 'W1 open world: 100,000 entities in 10,000 x 10,000, range 50, one tick', w1, {
+      runners: withFloor,
       headline: 'Scene: 100,000 entities in 10,000², range 50, 10% move per tick (grid index)',
     });
     tickCase(context, 'W2 crowd: 10,000 entities in 1,000 x 1,000, range 50, one tick', w2, {
+      runners: withFloor,
       headline: 'Scene: crowd of 10,000 in 1,000², range 50, ~100 in view each (grid index)',
     });
     tickCase(context, 'W3 teleports: W1 with 1% of moves jumping anywhere, one tick', w3, {

@@ -82,6 +82,23 @@ export class RankHeap {
     place(entries, i, key, tag);
   }
 
+  /**
+   * Offers id at squared distance d <= bound to the k best this heap keeps,
+   * keyed (-distance, -id) so that the worst is on top; returns the new
+   * bound: the worst one's distance once k are held, else `bound`.
+   */
+  @inline offer(d: f64, id: i32, k: i32, bound: f64): f64 {
+    if (this.size < k) {
+      this.push(-d, -id);
+      return this.size == k ? -this.topKey : bound;
+    }
+    if (d == bound && id > -this.topTag) return bound;
+    // Nearer than the worst of the k best, or as near with a smaller id.
+    this.pop();
+    this.push(-d, -id);
+    return -this.topKey;
+  }
+
   /** Frees the entries (the heap object itself is the caller's). */
   free(): void {
     if (this.entries != 0) heap.free(this.entries);

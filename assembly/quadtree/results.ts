@@ -35,6 +35,12 @@ export function startResults(count: i32): void {
   idCount++;
 }
 
+/** Writes id past those written and counts it only if keep: no branch to mispredict. Room must have been made (reserveResults). */
+@inline export function pushResultIf(id: i32, keep: bool): void {
+  store<i32>(ids + (<usize>idCount << 2), id);
+  idCount += <i32>keep;
+}
+
 /** Makes room for `more` ids past those written. */
 export function reserveResults(more: i32): void {
   if (idCount + more <= idCap) return;

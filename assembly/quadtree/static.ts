@@ -3,15 +3,17 @@
 // copies it out, restoring copies it in (src/quadtree/static-format.ts checks
 // it first), and nothing is rebuilt.
 //
-// Items are sorted along the Hilbert curve of their centres (the order in
+// Rects (the RECTS layout, flags 0): items are sorted along the Hilbert curve of their centres (the order in
 // which a quadtree's cells are walked, with no jump between neighbours), cut
 // into leaves of NODE_SIZE, and each level is grouped NODE_SIZE at a time
 // into the level above, up to one root. No slack is kept for updates, so
-// boxes are tight and the arrays are dense.
+// boxes are tight and the arrays are dense. When every item is a point, the
+// block holds the POINTS layout instead (flags 1): a k-d tree, drawn and
+// searched in ./static-points.ts.
 //
 // Block (little-endian; byte offsets; the layout src/quadtree/static-format.ts reads):
 //   +-------------------------------------------------------------------+
-//   |  0 u32 magic 'SKQS' |  4 u16 version | 6 u16 flags (0)             |
+//   |  0 u32 magic 'SKQS' |  4 u16 version | 6 u16 flags (layout)        |
 //   |  8 u32 byte length  | 12 u32 checksum of every other u32 word      |
 //   | 16 u32 n items      | 20 u32 m nodes | 24 u32 node size | 28 u32 0 |
 //   +-------------------------------------------------------------------+
@@ -23,9 +25,13 @@
 //   +-------------------------------------------------------------------+
 import { RankHeap } from './rank-heap';
 import { claimResults, markQuery, pushResult, pushResults, reserveResults, resultCount, startResults } from './results';
+import { allPoints, buildPoints, KD_LEAF, pointBlockBytes, pointsNearest, pointsQuery, pointsWithin, POINTS_AT } from './static-points';
 
 const MAGIC: u32 = 0x53514b53; // 'SKQS'
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+const FLAGS_AT: usize = 6;
+/** The flags of a block whose items are all points (./static-points.ts); rects have none. */
+const POINTS: u16 = 1;
 const HEADER_BYTES: usize = 32;
 const LENGTH_AT: usize = 8;
 const CHECKSUM_AT: usize = 12;
@@ -44,6 +50,10 @@ const NODE_SIZE: i32 = 16;
 const HILBERT_SIDE: u32 = 1 << 16;
 
 // ---- the block's parts ---------------------------------------------------------
+
+@inline function holdsPoints(block: usize): bool {
+  return load<u16>(block, FLAGS_AT) == POINTS;
+}
 
 /** The views of one block every query reads, taken once per call. */
 class Parts {
@@ -100,26 +110,38 @@ function blockBytes(n: i32, m: i32): usize {
   return (bytes + 7) & ~7;
 }
 
-/** FNV-1a over the block's words in four interleaved lanes, then over the header and the lanes (see blockChecksum in src/quadtree/static-format.ts). */
+/**
+ * FNV-1a over the block's words in sixteen interleaved lanes, then over the
+ * header and the lanes (see blockChecksum in src/quadtree/static-format.ts):
+ * four vectors of four lanes, whose multiplications overlap.
+ */
 function checksum(block: usize, bytes: usize): u32 {
-  const prime: u32 = 0x01000193;
-  let h0: u32 = 0x811c9dc5, h1 = h0, h2 = h0, h3 = h0;
+  const prime = i32x4.splat(0x01000193);
+  let a = i32x4.splat(0x811c9dc5), b = a, c = a, d = a;
   let at: usize = 16;
-  for (; at + 16 <= bytes; at += 16) {
-    h0 = (h0 ^ load<u32>(block + at)) * prime;
-    h1 = (h1 ^ load<u32>(block + at, 4)) * prime;
-    h2 = (h2 ^ load<u32>(block + at, 8)) * prime;
-    h3 = (h3 ^ load<u32>(block + at, 12)) * prime;
+  for (; at + 64 <= bytes; at += 64) {
+    a = i32x4.mul(v128.xor(a, v128.load(block + at)), prime);
+    b = i32x4.mul(v128.xor(b, v128.load(block + at, 16)), prime);
+    c = i32x4.mul(v128.xor(c, v128.load(block + at, 32)), prime);
+    d = i32x4.mul(v128.xor(d, v128.load(block + at, 48)), prime);
   }
-  for (; at < bytes; at += 4) h0 = (h0 ^ load<u32>(block + at)) * prime;
+  for (; at + 16 <= bytes; at += 16) a = i32x4.mul(v128.xor(a, v128.load(block + at)), prime);
+  for (; at < bytes; at += 4) a = i32x4.replace_lane(a, 0, (i32x4.extract_lane(a, 0) ^ load<i32>(block + at)) * 0x01000193);
   let hash: u32 = 0x811c9dc5;
-  hash = (hash ^ load<u32>(block)) * prime;
-  hash = (hash ^ load<u32>(block, 4)) * prime;
-  hash = (hash ^ load<u32>(block, 8)) * prime;
-  hash = (hash ^ h0) * prime;
-  hash = (hash ^ h1) * prime;
-  hash = (hash ^ h2) * prime;
-  return (hash ^ h3) * prime;
+  hash = (hash ^ load<u32>(block)) * 0x01000193;
+  hash = (hash ^ load<u32>(block, 4)) * 0x01000193;
+  hash = (hash ^ load<u32>(block, 8)) * 0x01000193;
+  hash = mixLanes(hash, a);
+  hash = mixLanes(hash, b);
+  hash = mixLanes(hash, c);
+  return mixLanes(hash, d);
+}
+
+@inline function mixLanes(hash: u32, v: v128): u32 {
+  hash = (hash ^ <u32>i32x4.extract_lane(v, 0)) * 0x01000193;
+  hash = (hash ^ <u32>i32x4.extract_lane(v, 1)) * 0x01000193;
+  hash = (hash ^ <u32>i32x4.extract_lane(v, 2)) * 0x01000193;
+  return (hash ^ <u32>i32x4.extract_lane(v, 3)) * 0x01000193;
 }
 
 // ---- build -----------------------------------------------------------------------
@@ -213,18 +235,21 @@ function hilbertOrder(rects: usize, n: i32): usize {
  * ids unique: the caller checks); returns its address (free it with sqtFree).
  */
 export function sqtBuild(idsPtr: usize, rectsPtr: usize, n: i32): usize {
-  const m = nodeCount(n);
-  const bytes = blockBytes(n, m);
+  const points = n > 0 && allPoints(rectsPtr, n);
+  const m = points ? 0 : nodeCount(n);
+  const bytes = points ? pointBlockBytes(n) : blockBytes(n, m);
   const block = heap.alloc(bytes);
   memory.fill(block, 0, bytes);
   store<u32>(block, MAGIC);
   store<u16>(block, <u16>VERSION, 4);
+  store<u16>(block, points ? POINTS : 0, FLAGS_AT);
   store<u32>(block, <u32>bytes, LENGTH_AT);
   store<i32>(block, n, COUNT_AT);
   store<i32>(block, m, NODES_AT);
-  store<i32>(block, NODE_SIZE, NODE_SIZE_AT);
-  const p = readParts(block);
-  if (n > 0) {
+  store<i32>(block, points ? KD_LEAF : NODE_SIZE, NODE_SIZE_AT);
+  if (points) buildPoints(block, idsPtr, rectsPtr, n);
+  else if (n > 0) {
+    const p = readParts(block);
     const order = hilbertOrder(rectsPtr, n);
     for (let i = 0; i < n; i++) {
       const from = load<i32>(order + (<usize>i << 2));
@@ -267,9 +292,39 @@ function buildLevels(p: Parts): void {
   } while (count > 1);
 }
 
-/** The checksum of the block of `bytes` bytes at block (compared by the TypeScript side with the one its header holds). */
-export function sqtChecksum(block: usize, bytes: usize): u32 {
-  return checksum(block, bytes);
+/**
+ * Checks the body of a block of `bytes` bytes whose header the TypeScript
+ * side has checked (./static-format.ts), where it already lies: 0 if it is
+ * intact, 1 if its checksum does not match, 2 if it holds a negative id, 3
+ * if a node has other children than a build gives it.
+ */
+export function sqtVerify(block: usize, bytes: usize): i32 {
+  if (load<u32>(block, CHECKSUM_AT) != checksum(block, bytes)) return 1;
+  const n = load<i32>(block, COUNT_AT);
+  const points = holdsPoints(block);
+  const ids = points ? block + POINTS_AT + (<usize>n << 4) : readParts(block).ids;
+  let signs = i32x4.splat(0);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) signs = v128.or(signs, v128.load(ids + (<usize>i << 2)));
+  for (; i < n; i++) signs = v128.or(signs, i32x4.splat(load<i32>(ids + (<usize>i << 2))));
+  if (i32x4.bitmask(signs) != 0) return 2;
+  return points || nodesAsBuilt(readParts(block)) ? 0 : 3;
+}
+
+/** Whether every node has the children buildLevels gives it. */
+function nodesAsBuilt(p: Parts): bool {
+  if (p.n == 0) return true;
+  let from = 0, count = p.n, node = p.n;
+  do {
+    const above = node;
+    for (let first = from; first < from + count; first += NODE_SIZE) {
+      if (firstChild(p, node) != first || endChild(p, node) != min(first + NODE_SIZE, from + count)) return false;
+      node++;
+    }
+    from = above;
+    count = node - above;
+  } while (count > 1);
+  return true;
 }
 
 /** Frees a block from sqtBuild or one the TypeScript side copied in. */
@@ -443,51 +498,59 @@ function takeItems(p: Parts, leaf: i32, x: f64, y: f64, k: i32, bound: f64): f64
   for (let c = firstChild(p, leaf); c < end; c++) {
     const d = boxDistance(boxAt(p, c), x, y);
     if (d > bound) continue;
-    const id = idAt(p, c);
-    if (best.size < k) {
-      best.push(-d, -id);
-      if (best.size == k) bound = -best.topKey;
-    } else if (d < bound || id < -best.topTag) {
-      // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
-      best.pop();
-      best.push(-d, -id);
-      bound = -best.topKey;
-    }
+    bound = best.offer(d, idAt(p, c), k, bound);
   }
   return bound;
 }
 
 // ---- exports: one query, or many in one call -------------------------------------
 
+/** Appends the ids meeting the closed box, whichever the layout. */
+function boxInto(block: usize, x0: f64, y0: f64, x1: f64, y1: f64): void {
+  if (holdsPoints(block)) pointsQuery(block, x0, y0, x1, y1);
+  else queryInto(readParts(block), x0, y0, x1, y1);
+}
+
+/** Appends the ids within squared distance r2, whichever the layout. */
+function discInto(block: usize, x: f64, y: f64, r2: f64): void {
+  if (holdsPoints(block)) pointsWithin(block, x, y, r2);
+  else withinInto(readParts(block), x, y, r2);
+}
+
+/** Appends the ids of the k nearest, whichever the layout. */
+function knnInto(block: usize, x: f64, y: f64, k: i32, maxSquared: f64): void {
+  if (holdsPoints(block)) pointsNearest(block, x, y, k, maxSquared);
+  else nearestInto(readParts(block), x, y, k, maxSquared);
+}
+
 /** Ids of the items meeting the closed box, into the results buffer; returns the count. */
 export function sqtQuery(block: usize, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
   startResults(0);
-  queryInto(readParts(block), x0, y0, x1, y1);
+  boxInto(block, x0, y0, x1, y1);
   return resultCount();
 }
 
 /** Ids of the items at squared distance <= r2 from (x, y); returns the count. */
 export function sqtWithin(block: usize, x: f64, y: f64, r2: f64): i32 {
   startResults(0);
-  withinInto(readParts(block), x, y, r2);
+  discInto(block, x, y, r2);
   return resultCount();
 }
 
 /** Ids of the k nearest items within squared distance maxSquared, nearest first; returns the count. */
 export function sqtNearest(block: usize, x: f64, y: f64, k: i32, maxSquared: f64): i32 {
   startResults(0);
-  nearestInto(readParts(block), x, y, k, maxSquared);
+  knnInto(block, x, y, k, maxSquared);
   return resultCount();
 }
 
 /** Query q's box is boxes[4q..4q+3]; writes count + 1 offsets and the ids; returns the total. */
 export function sqtQueryMany(block: usize, boxes: usize, count: i32): i32 {
-  const p = readParts(block);
   startResults(count);
   for (let q = 0; q < count; q++) {
     markQuery(q);
     const b = boxes + <usize>q * BOX_BYTES;
-    queryInto(p, load<f64>(b, BX0), load<f64>(b, BY0), load<f64>(b, BX1), load<f64>(b, BY1));
+    boxInto(block, load<f64>(b, BX0), load<f64>(b, BY0), load<f64>(b, BX1), load<f64>(b, BY1));
   }
   markQuery(count);
   return resultCount();
@@ -495,12 +558,11 @@ export function sqtQueryMany(block: usize, boxes: usize, count: i32): i32 {
 
 /** Query q is the disc of squared radius r2s[q] around (xs[q], ys[q]); offsets and ids as sqtQueryMany. */
 export function sqtWithinMany(block: usize, xs: usize, ys: usize, r2s: usize, count: i32): i32 {
-  const p = readParts(block);
   startResults(count);
   for (let q = 0; q < count; q++) {
     markQuery(q);
     const at = <usize>q << 3;
-    withinInto(p, load<f64>(xs + at), load<f64>(ys + at), load<f64>(r2s + at));
+    discInto(block, load<f64>(xs + at), load<f64>(ys + at), load<f64>(r2s + at));
   }
   markQuery(count);
   return resultCount();
@@ -508,13 +570,12 @@ export function sqtWithinMany(block: usize, xs: usize, ys: usize, r2s: usize, co
 
 /** The k nearest of each point (xs[q], ys[q]); offsets and ids as sqtQueryMany. */
 export function sqtNearestMany(block: usize, xs: usize, ys: usize, count: i32, k: i32, maxSquared: f64): i32 {
-  const p = readParts(block);
   startResults(count);
-  reserveResults(min(k, p.n) * count);
+  reserveResults(min(k, load<i32>(block, COUNT_AT)) * count);
   for (let q = 0; q < count; q++) {
     markQuery(q);
     const at = <usize>q << 3;
-    nearestInto(p, load<f64>(xs + at), load<f64>(ys + at), k, maxSquared);
+    knnInto(block, load<f64>(xs + at), load<f64>(ys + at), k, maxSquared);
   }
   markQuery(count);
   return resultCount();

@@ -1,23 +1,30 @@
 // The bytes of a StaticQuadTree: one block that is at once the index both
-// backends search and its snapshot (the layout is drawn in
-// assembly/quadtree/static.ts). This file names the layout for the
-// TypeScript side and checks bytes handed to StaticQuadTree.fromBuffer
-// before they are searched: a block that passes holds exactly the node
-// structure a build of its item count makes, so no search can leave it.
+// backends search and its snapshot, in one of two layouts: RECTS (drawn in
+// assembly/quadtree/static.ts) or POINTS (assembly/quadtree/static-points.ts).
+// This file names the layouts for the TypeScript side and checks bytes
+// handed to StaticQuadTree.fromBuffer before they are searched: a block that
+// passes holds exactly the structure a build of its item count makes, so no
+// search can leave it.
 import { SpatialError } from '../core/errors.js';
 
 export const MAGIC = 0x53514b53; // 'SKQS', little-endian
-export const VERSION = 1;
+/** Version 2 added the POINTS layout; version 1 blocks (rects only, the same bytes otherwise) are still read. */
+export const VERSION = 2;
 export const HEADER_BYTES = 32;
 export const CHECKSUM_AT = 12;
 export const NODE_SIZE = 16;
+/** Most points a k-d range holds without being split (as KD_LEAF in assembly/quadtree/static-points.ts). */
+export const KD_LEAF = 8;
+/** The header's flags (the high half of word 1) of a block in the POINTS layout; the RECTS layout has none. */
+export const POINTS = 1;
 const LENGTH_AT = 8;
 const COUNT_AT = 16;
 const NODES_AT = 20;
 const NODE_SIZE_AT = 24;
 
-/** Where the parts of a block of n items and m nodes start, in bytes. */
+/** Where the parts of a RECTS block of n items and m nodes start, in bytes. */
 export interface BlockParts {
+  layout: 'rects';
   n: number;
   m: number;
   /** n + m boxes of 4 f64: items in tree order, then nodes, root last. */
@@ -47,78 +54,143 @@ export function blockParts(n: number, m: number): BlockParts {
   const ids = boxes + (n + m) * 32;
   const firsts = ids + n * 4;
   const ends = firsts + m * 4;
-  return { n, m, boxes, ids, firsts, ends, bytes: (ends + m * 4 + 7) & ~7 };
+  return { layout: 'rects', n, m, boxes, ids, firsts, ends, bytes: (ends + m * 4 + 7) & ~7 };
 }
 
-/** Writes the header of a block of n items and m nodes (the checksum comes last, see sealBlock). */
-export function writeHeader(words: Uint32Array, n: number, m: number, bytes: number): void {
-  words[0] = MAGIC;
-  words[1] = VERSION;
-  words[LENGTH_AT / 4] = bytes;
-  words[COUNT_AT / 4] = n;
-  words[NODES_AT / 4] = m;
-  words[NODE_SIZE_AT / 4] = NODE_SIZE;
+/** Where the parts of a POINTS block of n points start, in bytes. */
+export interface PointParts {
+  layout: 'points';
+  n: number;
+  /** n pairs of f64 (x, y) in tree order. */
+  coords: number;
+  /** n i32: the ids in tree order. */
+  ids: number;
+  bytes: number;
 }
+
+export function pointParts(n: number): PointParts {
+  const coords = HEADER_BYTES, ids = coords + n * 16;
+  return { layout: 'points', n, coords, ids, bytes: (ids + n * 4 + 7) & ~7 };
+}
+
+/** Writes the header of a block (the checksum comes last). */
+export function writeHeader(words: Uint32Array, parts: BlockParts | PointParts): void {
+  const points = parts.layout === 'points';
+  words[0] = MAGIC;
+  words[1] = VERSION | (points ? POINTS << 16 : 0);
+  words[LENGTH_AT / 4] = parts.bytes;
+  words[COUNT_AT / 4] = parts.n;
+  words[NODES_AT / 4] = points ? 0 : parts.m;
+  words[NODE_SIZE_AT / 4] = points ? KD_LEAF : NODE_SIZE;
+}
+
+const FNV_BASIS = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const lanes = new Int32Array(16);
 
 /**
- * The checksum of a block: FNV-1a over its u32 words in four interleaved
- * lanes (words 4, 8, ... in the first, 5, 9, ... in the second, and so on,
- * a last odd pair in the first), which a CPU runs side by side; then FNV-1a
- * of the header words before the checksum's own and the four lanes. The
- * wasm core computes the same.
+ * The checksum of a block: FNV-1a over its u32 words from word 4 on in
+ * sixteen interleaved lanes (word 4 + i in lane i % 16 while sixteen words
+ * remain, then in lane i % 4 while four remain, the last ones in lane 0),
+ * which the wasm core runs as four vectors side by side; then FNV-1a of the
+ * header words before the checksum's own and the sixteen lanes.
  */
 export function blockChecksum(words: Uint32Array): number {
-  const prime = 0x01000193, length = words.length;
-  let h0 = 0x811c9dc5, h1 = h0, h2 = h0, h3 = h0;
+  const length = words.length;
+  lanes.fill(FNV_BASIS);
+  let i = 4;
+  for (; i + 16 <= length; i += 16) for (let l = 0; l < 16; l++) lanes[l] = Math.imul(lanes[l] ^ words[i + l], FNV_PRIME);
+  for (; i + 4 <= length; i += 4) for (let l = 0; l < 4; l++) lanes[l] = Math.imul(lanes[l] ^ words[i + l], FNV_PRIME);
+  for (; i < length; i++) lanes[0] = Math.imul(lanes[0] ^ words[i], FNV_PRIME);
+  return (mix(mix(FNV_BASIS, [words[0], words[1], words[2]]), lanes) >>> 0);
+}
+
+/** The checksum of a version 1 block: as blockChecksum, with four lanes. */
+function checksumV1(words: Uint32Array): number {
+  const length = words.length;
+  let h0 = FNV_BASIS, h1 = h0, h2 = h0, h3 = h0;
   let i = 4;
   for (; i + 4 <= length; i += 4) {
-    h0 = Math.imul(h0 ^ words[i], prime);
-    h1 = Math.imul(h1 ^ words[i + 1], prime);
-    h2 = Math.imul(h2 ^ words[i + 2], prime);
-    h3 = Math.imul(h3 ^ words[i + 3], prime);
+    h0 = Math.imul(h0 ^ words[i], FNV_PRIME);
+    h1 = Math.imul(h1 ^ words[i + 1], FNV_PRIME);
+    h2 = Math.imul(h2 ^ words[i + 2], FNV_PRIME);
+    h3 = Math.imul(h3 ^ words[i + 3], FNV_PRIME);
   }
-  for (; i < length; i++) h0 = Math.imul(h0 ^ words[i], prime);
-  let hash = 0x811c9dc5;
-  for (const v of [words[0], words[1], words[2], h0, h1, h2, h3]) hash = Math.imul(hash ^ v, prime);
-  return hash >>> 0;
+  for (; i < length; i++) h0 = Math.imul(h0 ^ words[i], FNV_PRIME);
+  return mix(mix(FNV_BASIS, [words[0], words[1], words[2]]), [h0, h1, h2, h3]) >>> 0;
+}
+
+function mix(hash: number, values: ArrayLike<number>): number {
+  for (let i = 0; i < values.length; i++) hash = Math.imul(hash ^ values[i], FNV_PRIME);
+  return hash;
+}
+
+/** The parts a block's header names (a block from a build or one checkBlock passed). */
+export function partsOf(block: Uint8Array): BlockParts | PointParts {
+  const w = new Uint32Array(block.buffer, block.byteOffset, HEADER_BYTES / 4);
+  return w[1] >>> 16 === POINTS ? pointParts(w[COUNT_AT / 4]) : blockParts(w[COUNT_AT / 4], w[NODES_AT / 4]);
 }
 
 function invalid(message: string): SpatialError {
   return new SpatialError('INVALID_SNAPSHOT', `StaticQuadTree snapshot ${message}`);
 }
 
+/** What sqtVerify (assembly/quadtree/static.ts) and verifyBody report of a block's body, by fault number (0: intact). */
+const FAULTS = ['', 'checksum does not match its contents', 'holds a negative id', 'has a node whose children no build gives it'];
+
+/** A check of a block's body (header already checked): 0 if intact, else the number of its fault in FAULTS. */
+export type BodyCheck = (words: Uint32Array, parts: BlockParts | PointParts) => number;
+
 /**
  * The parts of a block, after checking that bytes are one: INVALID_ARGUMENT
- * for something other than a Uint8Array; INVALID_SNAPSHOT for another magic
- * or version, a length other than the header says or the counts need, a
- * checksum mismatch, a node structure other than a build's, or a negative id.
- * `words` gives the block's bytes as aligned u32 words; `checksum` computes
- * blockChecksum of them (the wasm core runs it where the block already lies).
+ * for something other than a Uint8Array; INVALID_SNAPSHOT for another magic,
+ * version or layout, a length other than the header says or the counts
+ * need, a checksum mismatch, a node structure other than a build's, or a
+ * negative id. A POINTS block has no stored structure to check: every range
+ * a search reads follows from its count. `words` gives the block's bytes as
+ * aligned u32 words; `body` checks all but the header (the wasm core runs
+ * it where the block already lies).
  */
-export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32Array, checksum = blockChecksum): BlockParts {
+export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32Array, body: BodyCheck = verifyBody): BlockParts | PointParts {
   if (!(bytes instanceof Uint8Array)) throw new SpatialError('INVALID_ARGUMENT', 'a StaticQuadTree snapshot must be a Uint8Array');
   if (bytes.length < HEADER_BYTES || bytes.length % 8 !== 0) throw invalid(`of ${bytes.length} bytes is not whole`);
   const w = words(bytes);
   if (w[0] !== MAGIC) throw invalid('has the wrong magic');
-  if (w[1] !== VERSION) throw invalid(`format version ${w[1] & 0xffff} is not supported (expected ${VERSION})`);
+  const version = w[1] & 0xffff, flags = w[1] >>> 16;
+  if (version !== VERSION && version !== 1) throw invalid(`format version ${version} is not supported (expected ${VERSION} or 1)`);
+  if (flags !== 0 && (flags !== POINTS || version === 1)) throw invalid(`has layout flags ${flags}, which no build writes`);
   if (w[LENGTH_AT / 4] !== bytes.length) throw invalid(`is ${bytes.length} bytes, its header says ${w[LENGTH_AT / 4]}`);
   const n = w[COUNT_AT / 4], m = w[NODES_AT / 4];
-  if (w[NODE_SIZE_AT / 4] !== NODE_SIZE || w[7] !== 0 || n > 0x7fffffff || m !== nodeCount(n)) throw invalid('has a header no build writes');
-  const parts = blockParts(n, m);
+  const points = flags === POINTS;
+  const expected = points ? { m: 0, nodeSize: KD_LEAF } : { m: nodeCount(n), nodeSize: NODE_SIZE };
+  if (w[NODE_SIZE_AT / 4] !== expected.nodeSize || w[7] !== 0 || n > 0x7fffffff || m !== expected.m) throw invalid('has a header no build writes');
+  const parts = points ? pointParts(n) : blockParts(n, m);
   if (parts.bytes !== bytes.length) throw invalid(`of ${n} items needs ${parts.bytes} bytes, has ${bytes.length}`);
-  if (w[CHECKSUM_AT / 4] !== checksum(w)) throw invalid('checksum does not match its contents');
-  const ids = new Int32Array(w.buffer, w.byteOffset + parts.ids, n);
+  const fault = version === 1 ? verifyBody(w, parts, checksumV1) : body(w, parts);
+  if (fault !== 0) throw invalid(FAULTS[fault]);
+  return parts;
+}
+
+/** The TypeScript check of a block's body: checksum (by `checksum`), ids, then a RECTS block's nodes. */
+export function verifyBody(w: Uint32Array, parts: BlockParts | PointParts, checksum = blockChecksum): number {
+  if (w[CHECKSUM_AT / 4] !== checksum(w)) return 1;
+  const ids = new Int32Array(w.buffer, w.byteOffset + parts.ids, parts.n);
   let signs = 0;
-  for (let i = 0; i < n; i++) signs |= ids[i];
-  if (signs < 0) throw invalid('holds a negative id');
-  const firsts = new Int32Array(w.buffer, w.byteOffset + parts.firsts, m);
-  const ends = new Int32Array(w.buffer, w.byteOffset + parts.ends, m);
-  let j = 0;
-  forEachNode(n, (first, end) => {
-    if (firsts[j] !== first || ends[j] !== end) throw invalid(`node ${j} does not have the children a build gives it`);
+  for (let i = 0; i < parts.n; i++) signs |= ids[i];
+  if (signs < 0) return 2;
+  return parts.layout === 'rects' && !nodesAsBuilt(w, parts) ? 3 : 0;
+}
+
+/** Whether every node of a RECTS block has the children a build gives it. */
+function nodesAsBuilt(w: Uint32Array, parts: BlockParts): boolean {
+  const firsts = new Int32Array(w.buffer, w.byteOffset + parts.firsts, parts.m);
+  const ends = new Int32Array(w.buffer, w.byteOffset + parts.ends, parts.m);
+  let j = 0, built = true;
+  forEachNode(parts.n, (first, end) => {
+    built &&= firsts[j] === first && ends[j] === end;
     j++;
   });
-  return parts;
+  return built;
 }
 
 /** Calls fn(first, end) for each node of a tree of n items, in block order: the children each node has. */

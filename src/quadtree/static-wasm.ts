@@ -4,22 +4,22 @@
 import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import { quadtreeModule, type QuadTreeCore as Core } from './module.js';
-import { checkBlock, type BlockParts } from './static-format.js';
+import { checkBlock } from './static-format.js';
 import type { StaticCore } from './js/static.js';
 import { WasmBatchQueries } from './wasm-batch.js';
 
 export class WasmStaticTree implements StaticCore {
   readonly size: number;
+  readonly byteLength: number;
   /** The batch forms of this tree's searches. */
   readonly batch: WasmBatchQueries;
   private readonly core: Core;
   private readonly block: number;
-  private readonly length: number;
 
   private constructor(core: Core, block: number, length: number, size: number) {
     this.core = core;
     this.block = block;
-    this.length = length;
+    this.byteLength = length;
     this.size = size;
     const e = core.exports;
     this.batch = new WasmBatchQueries(core, {
@@ -47,26 +47,26 @@ export class WasmStaticTree implements StaticCore {
   }
 
   /**
-   * Copies bytes into linear memory and checks them there (checkBlock, with
-   * the checksum run by the core); throws as checkBlock, with nothing kept.
+   * Copies bytes into linear memory and checks them there (checkBlock, the
+   * body checked by the core); throws as checkBlock, with nothing kept.
    */
   static adopt(bytes: Uint8Array): WasmStaticTree {
     const core = quadtreeModule.core();
     const block = core.exports.alloc(bytes.length);
-    let parts: BlockParts;
+    let n: number;
     try {
       core.memory.u8.set(bytes, block);
       const inPlace = (b: Uint8Array): Uint32Array => new Uint32Array(core.memory.u8.buffer, block, b.length >> 2);
-      parts = checkBlock(bytes, inPlace, () => core.exports.sqtChecksum(block, bytes.length) >>> 0);
+      n = checkBlock(bytes, inPlace, () => core.exports.sqtVerify(block, bytes.length)).n;
     } catch (error) {
       core.exports.free(block);
       throw error;
     }
-    return new WasmStaticTree(core, block, bytes.length, parts.n);
+    return new WasmStaticTree(core, block, bytes.length, n);
   }
 
   bytes(): Uint8Array {
-    return this.core.memory.u8.slice(this.block, this.block + this.length);
+    return this.core.memory.u8.slice(this.block, this.block + this.byteLength);
   }
 
   query(minX: number, minY: number, maxX: number, maxY: number): Int32Array {

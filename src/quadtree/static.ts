@@ -9,7 +9,8 @@ import { resolveBackend, type Backend } from '../core/wasm.js';
 import { readBoxes, readNearestMany, readPoints, readSquaredRadii, checkInto, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
 import { LoopBatchQueries } from './js/batch.js';
 import { buildBlock, ReferenceStaticTree, type StaticCore } from './js/static.js';
-import { blockParts, checkBlock, nodeCount, type BlockParts } from './static-format.js';
+import { ReferencePointTree } from './js/static-points.js';
+import { checkBlock, partsOf } from './static-format.js';
 import { WasmStaticTree } from './static-wasm.js';
 
 /** Options of {@link StaticQuadTree.build} and {@link StaticQuadTree.fromBuffer}. */
@@ -48,7 +49,9 @@ export class StaticQuadTree {
 
   /**
    * Packs the items ids[i] with rects rects[4i..4i+3] (minX, minY, maxX,
-   * maxY) into a static tree. Plain and typed arrays are accepted. Throws
+   * maxY) into a static tree: Hilbert-packed boxes, or a k-d tree when
+   * every rect is a point (minX = maxX, minY = maxY), which answers the
+   * same, faster. Plain and typed arrays are accepted. Throws
    * INVALID_ID, INVALID_NUMBER or INVALID_RECT for a bad entry, DUPLICATE_ID
    * for an id given twice, INVALID_ARGUMENT for arrays of mismatched lengths
    * or bad options. On the default wasm backend, await init() first
@@ -67,8 +70,7 @@ export class StaticQuadTree {
       const core = WasmStaticTree.build(idArray, boxes);
       return new StaticQuadTree(backend, core, core.batch);
     }
-    const block = buildBlock(idArray, boxes);
-    return StaticQuadTree.over(blockParts(count, nodeCount(count)), block);
+    return StaticQuadTree.over(buildBlock(idArray, boxes));
   }
 
   /**
@@ -77,7 +79,7 @@ export class StaticQuadTree {
    * order. The bytes are checked (header, length, checksum, node structure)
    * and copied in; nothing is rebuilt. `options.backend` picks the backend.
    * Throws INVALID_SNAPSHOT for bytes that are not an intact StaticQuadTree
-   * snapshot of this format version, INVALID_ARGUMENT for something other
+   * snapshot of this format version or of version 1, INVALID_ARGUMENT for something other
    * than a Uint8Array or bad options.
    */
   static fromBuffer(bytes: Uint8Array, options?: StaticQuadTreeOptions): StaticQuadTree {
@@ -89,12 +91,14 @@ export class StaticQuadTree {
       return new StaticQuadTree(backend, core, core.batch);
     }
     const copy = bytes instanceof Uint8Array ? bytes.slice() : bytes;
-    return StaticQuadTree.over(checkBlock(copy, alignedWords), copy as Uint8Array);
+    checkBlock(copy, alignedWords);
+    return StaticQuadTree.over(copy as Uint8Array);
   }
 
-  /** A js-backed tree over a block it owns. */
-  private static over(parts: BlockParts, block: Uint8Array): StaticQuadTree {
-    const core = new ReferenceStaticTree(block, parts);
+  /** A js-backed tree over a block it owns, searched as its layout asks. */
+  private static over(block: Uint8Array): StaticQuadTree {
+    const parts = partsOf(block);
+    const core = parts.layout === 'points' ? new ReferencePointTree(block, parts) : new ReferenceStaticTree(block, parts);
     return new StaticQuadTree('js', core, new LoopBatchQueries(core));
   }
 
@@ -110,10 +114,14 @@ export class StaticQuadTree {
     return this.core.size;
   }
 
-  /** Bytes the tree holds: exactly the length of {@link toBuffer}'s bytes (about 39 per item, nodes included). */
+  /**
+   * Bytes the tree holds: exactly the length of {@link toBuffer}'s bytes
+   * (about 39 per rect, nodes included; 20 per item when every item is a
+   * point, which are kept in a k-d tree instead).
+   */
   get byteSize(): number {
     this.alive();
-    return blockParts(this.core.size, nodeCount(this.core.size)).bytes;
+    return this.core.byteLength;
   }
 
   /** Ids whose rect intersects the closed box, ascending. */

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { init, QuadTree, StaticQuadTree, type QueryResults } from '../../src/index.js';
 import { codeOf } from '../support/codes.js';
 import { RectOracle, type Rect } from './rect-oracle.js';
+import { V1_BYTES, V1_IDS, V1_RECTS } from './static-v1-bytes.js';
 
 beforeAll(() => init());
 
@@ -18,6 +19,16 @@ const rectArb = fc
   .tuple(fc.integer({ min: -20, max: 120 }), fc.integer({ min: -20, max: 120 }), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 12 }))
   .map(([x, y, w, h]): Rect => [x, y, x + w, y + h]);
 const itemsArb = fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 5000 }), rectArb), { selector: ([id]) => id, maxLength: 600, size: 'max' });
+/** Points only (kept in a k-d tree), often sharing a coordinate or a place. */
+const pointItemsArb = fc.uniqueArray(
+  fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.tuple(fc.integer({ min: -20, max: 120 }), fc.integer({ min: -20, max: 120 })).map(([x, y]): Rect => [x, y, x, y])),
+  { selector: ([id]) => id, maxLength: 600, size: 'max' },
+);
+/** Points sharing one y: every split on y meets equal coordinates. */
+const lineItemsArb = fc.uniqueArray(
+  fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: -20, max: 120 }).map((x): Rect => [x, 50, x, 50])),
+  { selector: ([id]) => id, maxLength: 600, size: 'max' },
+);
 const pointArb = fc.tuple(fc.integer({ min: -40, max: 140 }), fc.integer({ min: -40, max: 140 }));
 
 function flat(items: Array<[number, Rect]>): [Int32Array, Float64Array] {
@@ -29,9 +40,13 @@ const answer = (r: QueryResults, q: number): number[] => Array.from(r.ids.subarr
 const ascending = (ids: ArrayLike<number>): number[] => Array.from(ids).sort((a, b) => a - b);
 
 describe('StaticQuadTree', () => {
-  it('answers box, disc and nearest queries as brute force does, on both backends, one at a time and in batches', () => {
+  it.each([
+    ['rects', itemsArb],
+    ['points', pointItemsArb],
+    ['points on a line', lineItemsArb],
+  ] as const)('answers box, disc and nearest queries among %s as brute force does, on both backends, one at a time and in batches', (what, arb) => {
     fc.assert(
-      fc.property(itemsArb, fc.array(pointArb, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 30 }), (items, points, k, r) => {
+      fc.property(arb, fc.array(pointArb, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 30 }), (items, points, k, r) => {
         const oracle = new RectOracle();
         for (const [id, rect] of items) oracle.insert(id, rect);
         const [ids, rects] = flat(items);
@@ -42,10 +57,12 @@ describe('StaticQuadTree', () => {
         const trees = [...backends.map((backend) => StaticQuadTree.build(ids, rects, { backend })), dynamic.freeze({ backend: 'js' })];
         for (const tree of trees) {
           const near = tree.nearestMany(xs, ys, k);
+          const nearWithin = tree.nearestMany(xs, ys, k, { maxDistance: r });
           const discs = tree.queryCircleMany(xs, ys, r);
           const inBoxes = tree.queryMany(boxes);
           points.forEach(([x, y], q) => {
             const box: Rect = [x, y, x + r, y + r / 2];
+            expect(answer(nearWithin, q)).toEqual(oracle.nearest(x, y, k, r));
             expect(tree.nearest(x, y, k)).toEqual(oracle.nearest(x, y, k));
             expect(tree.nearest(x, y, k, r)).toEqual(oracle.nearest(x, y, k, r));
             expect(answer(near, q)).toEqual(oracle.nearest(x, y, k));
@@ -71,6 +88,7 @@ describe('StaticQuadTree', () => {
         // Both backends build the same bytes, and either restores the other's.
         const [wasm, js] = trees;
         expect(wasm.toBuffer()).toEqual(js.toBuffer());
+        if (what !== 'rects' && items.length > 0) expect(wasm.byteSize).toBeLessThan(24 * items.length + 40); // a k-d tree of points: no boxes, no nodes
         for (const backend of backends) {
           const restored = StaticQuadTree.fromBuffer(wasm.toBuffer(), { backend });
           expect(restored.size).toBe(items.length);
@@ -156,5 +174,33 @@ describe('StaticQuadTree', () => {
     shifted.set(bytes, 3);
     expect(StaticQuadTree.fromBuffer(shifted.subarray(3), { backend }).query(0, 0, 200, 200)).toEqual(Array.from(ids));
     expect(bytes.length).toBe(StaticQuadTree.fromBuffer(bytes, { backend }).byteSize);
+  });
+
+  it.each(backends)('fromBuffer rejects damaged bytes of points (%s backend)', (backend) => {
+    const ids = Int32Array.from({ length: 300 }, (_, i) => i * 3);
+    const rects = Float64Array.from({ length: 1200 }, (_, i) => ((i >> 2) * 31) % 97 + (i % 2) * 5);
+    const bytes = StaticQuadTree.build(ids, rects, { backend }).toBuffer();
+    for (const at of [0, 4, 6, 8, 16, 20, 24, 28, 40, bytes.length - 1000, bytes.length - 5]) {
+      const damaged = bytes.slice();
+      damaged[at] ^= 1;
+      expect(codeOf(() => StaticQuadTree.fromBuffer(damaged, { backend }))).toBe('INVALID_SNAPSHOT');
+    }
+    expect(codeOf(() => StaticQuadTree.fromBuffer(bytes.subarray(0, bytes.length - 8), { backend }))).toBe('INVALID_SNAPSHOT');
+    const restored = StaticQuadTree.fromBuffer(bytes, { backend });
+    expect(restored.nearest(40, 40, 7)).toEqual(StaticQuadTree.build(ids, rects, { backend }).nearest(40, 40, 7));
+  });
+
+  it.each(backends)('fromBuffer reads a snapshot of format version 1 (%s backend)', (backend) => {
+    const restored = StaticQuadTree.fromBuffer(V1_BYTES, { backend });
+    const built = StaticQuadTree.build(V1_IDS, V1_RECTS, { backend });
+    expect(restored.size).toBe(V1_IDS.length);
+    for (const [x, y] of [[0, 0], [50, 50], [101, 20], [33, 77]]) {
+      expect(restored.nearest(x, y, 6)).toEqual(built.nearest(x, y, 6));
+      expect(restored.queryCircle(x, y, 20)).toEqual(built.queryCircle(x, y, 20));
+      expect(restored.query(x - 15, y - 15, x + 15, y + 15)).toEqual(built.query(x - 15, y - 15, x + 15, y + 15));
+    }
+    const damaged = V1_BYTES.slice();
+    damaged[damaged.length - 12] ^= 4;
+    expect(codeOf(() => StaticQuadTree.fromBuffer(damaged, { backend }))).toBe('INVALID_SNAPSHOT');
   });
 });

@@ -57,6 +57,33 @@ export class RankHeap {
     tags[i] = tag;
   }
 
+  /**
+   * Offers id at squared distance d <= bound to the k best this heap keeps,
+   * keyed (-distance, -id) so that the worst is on top; returns the new
+   * bound: the worst one's distance once k are held, else `bound`.
+   */
+  offer(d: number, id: number, k: number, bound: number): number {
+    if (this.size < k) {
+      this.push(-d, -id);
+      return this.size === k ? -this.topKey : bound;
+    }
+    if (d === bound && id > -this.topTag) return bound;
+    // Nearer than the worst of the k best, or as near with a smaller id.
+    this.pop();
+    this.push(-d, -id);
+    return -this.topKey;
+  }
+
+  /** The ids of the k best, nearest first (they come off the heap worst first), emptying it. */
+  drainNearestFirst(): Int32Array {
+    const out = new Int32Array(this.size);
+    for (let i = out.length - 1; i >= 0; i--) {
+      out[i] = -this.topTag;
+      this.pop();
+    }
+    return out;
+  }
+
   private grow(): void {
     const keys = new Float64Array(this.keys.length * 2);
     const tags = new Int32Array(this.tags.length * 2);

@@ -3,22 +3,12 @@
 // (layout drawn there, named in ../static-format.ts), so both backends give
 // identical bytes and identical answers in identical order.
 import { RankHeap } from './rank-heap.js';
+import { Found, type StaticCore } from './static-core.js';
+import { allPoints, buildPointBlock } from './static-points.js';
 import { blockChecksum, blockParts, CHECKSUM_AT, forEachNode, nodeCount, writeHeader, type BlockParts } from '../static-format.js';
 
 /** Hilbert cells per axis: 2^16, so a key fits 32 bits. */
 const HILBERT_SIDE = 1 << 16;
-
-/** The search a static core offers; what both backends implement. */
-export interface StaticCore {
-  /** Items in the tree. */
-  readonly size: number;
-  /** The block's bytes, a fresh copy. */
-  bytes(): Uint8Array;
-  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array;
-  within(x: number, y: number, r2: number): Int32Array;
-  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array;
-  dispose(): void;
-}
 
 /** The Hilbert curve index of cell (x, y) on a HILBERT_SIDE grid. */
 function hilbert(x: number, y: number): number {
@@ -80,13 +70,14 @@ function hilbertOrder(rects: Float64Array, n: number): Int32Array {
   return order;
 }
 
-/** The block of the n items ids[i] with rect rects[4i..4i+3] (valid, ids unique: the caller checks). */
+/** The block of the n items ids[i] with rect rects[4i..4i+3] (valid, ids unique: the caller checks): POINTS when every rect is a point, else RECTS. */
 export function buildBlock(ids: Int32Array, rects: Float64Array): Uint8Array {
-  const n = ids.length, m = nodeCount(n);
-  const parts = blockParts(n, m);
+  const n = ids.length;
+  if (n > 0 && allPoints(rects, n)) return buildPointBlock(ids, rects);
+  const parts = blockParts(n, nodeCount(n));
   const block = new Uint8Array(parts.bytes);
   const words = new Uint32Array(block.buffer);
-  writeHeader(words, n, m, parts.bytes);
+  writeHeader(words, parts);
   const view = new BlockView(block, parts);
   const order = hilbertOrder(rects, n);
   for (let i = 0; i < n; i++) {
@@ -142,40 +133,11 @@ function boxReach(boxes: Float64Array, b: number, x: number, y: number): number 
   return dx * dx + dy * dy;
 }
 
-/** Growing id output of one search. */
-class Found {
-  ids = new Int32Array(64);
-  count = 0;
-
-  push(id: number): void {
-    if (this.count === this.ids.length) {
-      const grown = new Int32Array(this.ids.length * 2);
-      grown.set(this.ids);
-      this.ids = grown;
-    }
-    this.ids[this.count++] = id;
-  }
-
-  /** Appends ids[lo, hi). */
-  pushRange(ids: Int32Array, lo: number, hi: number): void {
-    while (this.count + hi - lo > this.ids.length) {
-      const grown = new Int32Array(this.ids.length * 2);
-      grown.set(this.ids);
-      this.ids = grown;
-    }
-    this.ids.set(ids.subarray(lo, hi), this.count);
-    this.count += hi - lo;
-  }
-
-  take(): Int32Array {
-    const out = this.ids.slice(0, this.count);
-    this.count = 0;
-    return out;
-  }
-}
+export type { StaticCore };
 
 export class ReferenceStaticTree implements StaticCore {
   readonly size: number;
+  readonly byteLength: number;
   private readonly view: BlockView;
   private readonly root: number;
   private readonly stack = new Int32Array(16 * 32);
@@ -193,6 +155,7 @@ export class ReferenceStaticTree implements StaticCore {
     parts: BlockParts,
   ) {
     this.size = parts.n;
+    this.byteLength = parts.bytes;
     this.root = parts.n + parts.m - 1;
     this.view = new BlockView(block, parts);
   }
@@ -273,13 +236,7 @@ export class ReferenceStaticTree implements StaticCore {
         if (d <= bound) queue.push(d, c);
       }
     }
-    // The k best come off their heap worst first.
-    const out = new Int32Array(best.size);
-    for (let i = out.length - 1; i >= 0; i--) {
-      out[i] = -best.topTag;
-      best.pop();
-    }
-    return out;
+    return best.drainNearestFirst();
   }
 
   dispose(): void {
@@ -305,16 +262,7 @@ export class ReferenceStaticTree implements StaticCore {
     for (let c = firsts[leaf - n], end = ends[leaf - n]; c < end; c++) {
       const d = boxDistance(boxes, c, x, y);
       if (d > bound) continue;
-      const id = ids[c];
-      if (best.size < k) {
-        best.push(-d, -id);
-        if (best.size === k) bound = -best.topKey;
-      } else if (d < bound || id < -best.topTag) {
-        // Nearer than the worst of the k best (d <= bound already), or as near with a smaller id.
-        best.pop();
-        best.push(-d, -id);
-        bound = -best.topKey;
-      }
+      bound = best.offer(d, ids[c], k, bound);
     }
     return bound;
   }

@@ -1,0 +1,48 @@
+// What both backends of StaticQuadTree and both its layouts offer, and the
+// growing id output the TypeScript searches write into.
+
+/** The search a static core offers; what both backends implement. */
+export interface StaticCore {
+  /** Items in the tree. */
+  readonly size: number;
+  /** Bytes of its block. */
+  readonly byteLength: number;
+  /** The block's bytes, a fresh copy. */
+  bytes(): Uint8Array;
+  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array;
+  within(x: number, y: number, r2: number): Int32Array;
+  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array;
+  dispose(): void;
+}
+
+/** Growing id output of one search. */
+export class Found {
+  ids = new Int32Array(64);
+  count = 0;
+
+  push(id: number): void {
+    if (this.count === this.ids.length) {
+      const grown = new Int32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.count++] = id;
+  }
+
+  /** Appends ids[lo, hi). */
+  pushRange(ids: Int32Array, lo: number, hi: number): void {
+    while (this.count + hi - lo > this.ids.length) {
+      const grown = new Int32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids.set(ids.subarray(lo, hi), this.count);
+    this.count += hi - lo;
+  }
+
+  take(): Int32Array {
+    const out = this.ids.slice(0, this.count);
+    this.count = 0;
+    return out;
+  }
+}
