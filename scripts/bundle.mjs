@@ -1,11 +1,12 @@
 // Bundles src/ into ES modules with the wasm bytes inlined, so the result
 // loads in Node and in browsers with no bundler and no file paths.
 //
-// The main entry (dist/index.js) and the concept entries (dist/scene.js,
-// dist/quadtree.js, dist/graph.js, dist/gridmap.js) are built together with
-// code splitting: what two entries share sits in dist/chunks/ once, so each
+// The main entry (dist/index.js), the concept entries (dist/scene.js,
+// dist/quadtree.js, dist/graph.js, dist/gridmap.js) and the browser client of
+// region rooms (dist/colyseus-client.js) are built together with code
+// splitting: what two entries share sits in dist/chunks/ once, so each
 // concept's wasm module, its loaded state and SpatialError are one across
-// entries, and a concept entry carries only its own module.
+// entries, and an entry carries only what it uses (the client: no wasm).
 //
 // dist/colyseus.js (the 'spatialkit/colyseus' subpath) imports the main entry
 // as 'spatialkit' instead of a copy of it, so both share one wasm module and
@@ -24,6 +25,7 @@ const split = await build({
     quadtree: 'src/quadtree/index.ts',
     graph: 'src/graph/index.ts',
     gridmap: 'src/gridmap/index.ts',
+    'colyseus-client': 'src/colyseus-client.ts',
   },
   outdir: 'dist',
   splitting: true,
@@ -74,16 +76,6 @@ await build({
   platform: 'neutral',
   external: ['@colyseus/*'],
   plugins: [mainEntryAsPackage],
-});
-
-// dist/colyseus-client.js: the region client for browsers, whole in itself
-// (SpatialError included: importing it from the main entry would bring the
-// wasm modules into a client's bundle).
-await build({
-  ...esbuildOptions,
-  entryPoints: ['src/colyseus-client.ts'],
-  outfile: 'dist/colyseus-client.js',
-  platform: 'neutral',
 });
 
 /** Resolves the regions subpath's imports of '../index.js' to the package's main entry, as for the Colyseus subpath. */

@@ -2,8 +2,9 @@
 // world, follows the player from room to room as the rooms hand it over,
 // and presents one continuous view. It imports no server code (and no SDK:
 // the SDK's Client and Room are described by what is used of them), and
-// takes SpatialError from its own file rather than from the main entry,
-// whose wasm modules a browser bundle would otherwise carry along.
+// takes SpatialError from its own file rather than from the main entry, so
+// a browser bundle carries no wasm (the package's build puts that file in a
+// chunk every entry shares: one class across entries).
 //
 // Continuity: a room that hands the player on says so ('leaving') before
 // the patch in which the player is no longer its own, so the view presented

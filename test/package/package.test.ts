@@ -140,6 +140,12 @@ describe('the published package', () => {
     expect(code.length).toBeLessThan(10_000);
   });
 
+  it("throws from spatialkit/colyseus-client the SpatialError class of every other entry", () => {
+    const file = join(consumer, 'region-client-error.mjs');
+    writeFileSync(file, "import { RegionClient } from 'spatialkit/colyseus-client';\nimport { SpatialError } from 'spatialkit';\ntry { new RegionClient({}).move(0, 0); } catch (e) { console.log(e instanceof SpatialError, e.code); }\n");
+    expect(execFileSync(process.execPath, [file], { encoding: 'utf8' }).trim()).toBe('true NOT_INITIALIZED');
+  });
+
   it('type-checks ES module and CommonJS programs with neither DOM nor Node types', () => {
     expect(typeCheck(consumer, 'consumer.mts', 'NodeNext', 'NodeNext')).toBe('');
     expect(typeCheck(consumer, 'consumer.cts', 'NodeNext', 'NodeNext')).toBe('');
