@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { init } from '../src/index.js';
 import { RedisRegionBus, RegionLayout, RegionPeer } from '../src/regions/index.js';
 import { mulberry32 } from './random.js';
+import { MARGIN, placeWalkers, RANGE, STEP, stepWalkers, worldSize } from './region-process-walkers.js';
 
 /** What a region process is told. */
 export interface RegionProcessSettings {
@@ -38,24 +39,17 @@ export interface RegionProcessResult {
   handoffsPerTick: number;
 }
 
-const WORLD_PER_20K = 2_000;
-const RANGE = 20;
-const MARGIN = 2;
-const STEP = 2;
-
 const settings = JSON.parse(process.argv[2]) as RegionProcessSettings;
 await init();
-const size = WORLD_PER_20K * Math.sqrt(settings.walkers / 20_000);
+const size = worldSize(settings.walkers);
 const layout = RegionLayout.grid({ minX: 0, minY: 0, maxX: size, maxY: size }, settings.columns, settings.rows, { maxRange: RANGE, margin: MARGIN, maxStep: STEP });
 const url = `redis://127.0.0.1:${settings.redisPort}`;
 const bus = new RedisRegionBus(new Redis(url), new Redis(url), settings.prefix);
 const peer = new RegionPeer(layout, settings.region, bus, { index: 'grid', timeoutMs: 30_000 });
 await peer.start();
 
-const draw = mulberry32(7);
-for (let id = 0; id < settings.walkers; id++) peer.add(id, draw() * size, draw() * size, RANGE, { margin: MARGIN });
+placeWalkers(peer, settings.walkers, size);
 const random = mulberry32(100 + settings.region);
-const bounce = (v: number): number => (v < 0 ? -v : v > size ? 2 * size - v : v);
 
 let busy = 0;
 let handoffs = 0;
@@ -72,12 +66,7 @@ for (let t = 0; t < warmup + settings.ticks; t++) {
     cpuAtStart = process.cpuUsage();
   }
   const before = performance.now();
-  if (t > 0) {
-    for (const id of peer.region.ownedIds()) {
-      const { x, y } = peer.region.position(id);
-      peer.move(id, bounce(x + (random() * 2 - 1) * STEP), bounce(y + (random() * 2 - 1) * STEP));
-    }
-  }
+  if (t > 0) stepWalkers(peer, random, size, settings.walkers);
   busy += performance.now() - before;
   const result = await peer.tick();
   busy += result.busyMs;

@@ -52,3 +52,138 @@ export async function runRegionProcesses(walkers: number, ticks: number): Promis
     redis.kill('SIGKILL');
   }
 }
+
+/** What the client case measured. */
+export interface RoomClientsResult {
+  /** Milliseconds per tick, as the clients' views advanced. */
+  tickMs: number;
+  /** End-to-end delays, ms, sorted: from a player's input to the first view of a client in the neighbouring region that shows it. */
+  delays: number[];
+  /** The same in ticks: the view's tick minus the tick the watcher's view stood at when the input left. */
+  delayTicks: number[];
+  /** Hand-offs completed per second by the pacing clients. */
+  handoffsPerSecond: number;
+  /** How long, ms, a pacing client's view stood still across each hand-off (sorted). */
+  switchGaps: number[];
+}
+
+/**
+ * The walkers on 2 × 2 region rooms in four processes, with @colyseus/sdk
+ * clients: `pairs` movers near the border x = size / 2 in region 0, each
+ * watched by a client standing across it in region 1 (one input in flight
+ * at a time, its delay timed until the watcher's view shows it), and
+ * `pacers` clients walking across that border and back, for `seconds`.
+ */
+export async function runRoomClients(walkers: number, pairs: number, pacers: number, seconds: number): Promise<RoomClientsResult> {
+  const { Client } = await import('@colyseus/sdk');
+  const { WebSocket: NodeWebSocket } = await import('ws');
+  const { RegionClient } = await import('../src/colyseus-client.js');
+  const { worldSize } = await import('./region-process-walkers.js');
+  // Colyseus 0.18's SDK reads a global WebSocket, which Node 20 lacks.
+  (globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;
+  const bundle = resolve('build/bench-region-process-room.mjs');
+  await build({ ...esbuildOptions, entryPoints: ['bench/region-process-room.ts'], outfile: bundle, platform: 'node', packages: 'external', logLevel: 'error' });
+  const children: ChildProcess[] = [];
+  const clients: Array<InstanceType<typeof RegionClient>> = [];
+  const { port: redisPort, process: redis } = await startRedisServer();
+  const prefix = `bench-rooms-${process.pid}`;
+  try {
+    const ports = await Promise.all(
+      [0, 1, 2, 3].map((region) => {
+        const child = spawn(process.execPath, [bundle, JSON.stringify({ redisPort, region, columns: 2, rows: 2, walkers, prefix })], { stdio: ['ignore', 'pipe', 'pipe'] });
+        children.push(child);
+        return new Promise<number>((done, fail) => {
+          let output = '';
+          child.stdout!.on('data', (c: Buffer) => {
+            output += c.toString();
+            const up = /up on port (\d+)/.exec(output);
+            if (up !== null) done(Number(up[1]));
+          });
+          child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+          child.once('exit', (code) => fail(new Error(`room ${region} exited with ${String(code)}:\n${output}`)));
+        });
+      }),
+    );
+    const size = worldSize(walkers);
+    const half = size / 2;
+    const roomName = `region-${prefix}`;
+    const join = async (id: number, x: number, y: number): Promise<InstanceType<typeof RegionClient>> => {
+      const player = new RegionClient(new Client(`ws://127.0.0.1:${ports[id % ports.length]}`));
+      clients.push(player);
+      await player.join(roomName, x < half ? 0 : 1, { id, x, y });
+      await new Promise<void>((done) => {
+        const off = player.onView(() => {
+          off();
+          done();
+        });
+      });
+      return player;
+    };
+    const firstId = walkers + 1;
+    // Rows of players along the border, all within regions 0 and 1.
+    const rowY = (k: number): number => half / 4 + (k * 0.65 * half) / (pairs + pacers);
+    const movers = await Promise.all(Array.from({ length: pairs }, (_, k) => join(firstId + k, half - 3, rowY(k))));
+    const watchers = await Promise.all(Array.from({ length: pairs }, (_, k) => join(firstId + pairs + k, half + 3, rowY(k))));
+    const walkersOfPacers = await Promise.all(Array.from({ length: pacers }, (_, k) => join(firstId + 2 * pairs + k, half - 2, rowY(pairs + k))));
+
+    const delays: number[] = [];
+    const delayTicks: number[] = [];
+    const switchGaps: number[] = [];
+    const started = performance.now();
+    const firstTick = watchers[0].view.tick;
+    const until = started + seconds * 1000;
+    // Each pair: one input in flight, timed until the watcher shows the mover where the input put it.
+    const probes = movers.map(async (mover, k) => {
+      for (let s = 1; performance.now() < until; s++) {
+        const x = half - 3 - s * 1e-3;
+        const sentAt = performance.now();
+        const tickAt = watchers[k].view.tick;
+        await new Promise<void>((done, fail) => {
+          const timer = setTimeout(() => fail(new Error(`watcher ${k} never saw input ${s} of its mover`)), 20_000);
+          const off = watchers[k].onView((view) => {
+            if (view.entities.get(mover.view.self.id)?.x !== x) return;
+            delays.push(performance.now() - sentAt);
+            delayTicks.push(view.tick - tickAt);
+            clearTimeout(timer);
+            off();
+            done();
+          });
+          mover.move(x, rowY(k));
+        });
+      }
+    });
+    // The pacers: across x = half and back, one unit an input, up to 3 inputs in flight; the view's stand-still across each hand-off timed.
+    const handoffsBefore = walkersOfPacers.map((p) => p.handoffs);
+    for (const pacer of walkersOfPacers) {
+      let last = { region: pacer.view.region, at: performance.now() };
+      pacer.onView((view) => {
+        const now = performance.now();
+        if (view.region !== last.region) switchGaps.push(now - last.at);
+        last = { region: view.region, at: now };
+      });
+    }
+    const pacing = setInterval(() => {
+      walkersOfPacers.forEach((pacer, k) => {
+        if (pacer.pending >= 3) return;
+        const n = pacer.nextInput;
+        pacer.move(half - 2 + (n % 8 < 4 ? n % 8 : 8 - (n % 8)), rowY(pairs + k));
+      });
+    }, 5);
+    await Promise.all(probes);
+    clearInterval(pacing);
+    const elapsed = (performance.now() - started) / 1000;
+    const handoffs = walkersOfPacers.reduce((sum, p, k) => sum + p.handoffs - handoffsBefore[k], 0);
+    return {
+      tickMs: (elapsed * 1000) / Math.max(1, watchers[0].view.tick - firstTick),
+      delays: delays.sort((a, b) => a - b),
+      delayTicks: delayTicks.sort((a, b) => a - b),
+      handoffsPerSecond: handoffs / elapsed,
+      switchGaps: switchGaps.sort((a, b) => a - b),
+    };
+  } finally {
+    // Leave before the rooms go: a client cut off would try to reconnect.
+    await Promise.race([Promise.allSettled(clients.map((c) => c.leave())), new Promise((done) => setTimeout(done, 2000))]);
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    redis.kill('SIGKILL');
+  }
+}

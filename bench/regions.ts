@@ -8,7 +8,7 @@ import { init, Scene } from '../src/index.js';
 import { RegionLayout, Region, encodeGhostBatch, type GhostBatch, type Handoff } from '../src/regions/index.js';
 import type { Suite } from './harness.js';
 import { mulberry32 } from './random.js';
-import { hasRedis, runRegionProcesses } from './region-processes.js';
+import { hasRedis, runRegionProcesses, runRoomClients } from './region-processes.js';
 
 const WORLD = 2_000;
 const RANGE = 20;
@@ -162,5 +162,15 @@ export const regionsSuite: Suite = {
     const slowest = four.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
     context.note(`processes over Redis, ${ticks} ticks, ms per tick: one region in one process: CPU ${ms(one.cpuMs)}, wall ${ms(one.tickMs)} (own work ${ms(one.busyMs)}); 2 × 2 regions in four processes: CPU ${four.map((r) => ms(r.cpuMs)).join(' / ')}, wall ${four.map((r) => ms(r.tickMs)).join(' / ')} (own work ${four.map((r) => ms(r.busyMs)).join(' / ')}); the busiest region's CPU is ${(one.cpuMs / slowest.cpuMs).toFixed(2)} × less than the one region's`);
     context.note(`four processes: owned / ghosts ${four.map((r) => `${r.owned} / ${r.ghosts}`).join(', ')}; Redis bytes per tick ${Math.round(four.reduce((a, r) => a + r.bytesPerTick, 0))} in all (one region alone: ${Math.round(one.bytesPerTick)}); hand-offs per tick ${ms(four[0].handoffsPerTick)}; a move reaches a neighbour's events in the tick it is made: one tick's wall time`);
+
+    // The same walkers in four RegionRoom processes, with @colyseus/sdk clients.
+    const seconds = context.pick({ smoke: 2, default: 15, full: 30 });
+    const clients = await runRoomClients(n, 8, 8, seconds);
+    const at = (sorted: number[], q: number): string => (sorted.length === 0 ? '-' : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(0));
+    context.note(
+      `2 × 2 RegionRooms in four processes, ${seconds} s, ${clients.tickMs.toFixed(0)} ms a tick: a player's input reaches a client across the border ` +
+        `in ${at(clients.delays, 0.5)} ms (median; p95 ${at(clients.delays, 0.95)} ms; ${at(clients.delayTicks, 0.5)} ticks, p95 ${at(clients.delayTicks, 0.95)}) over ${clients.delays.length} inputs, ` +
+        `through Redis and the SDK; 8 pacing clients made ${clients.handoffsPerSecond.toFixed(1)} hand-offs a second, each view standing still ${at(clients.switchGaps, 0.5)} ms (median; p95 ${at(clients.switchGaps, 0.95)} ms) across one`,
+    );
   },
 };

@@ -1,11 +1,12 @@
 // Bundles src/ into ES modules with the wasm bytes inlined, so the result
 // loads in Node and in browsers with no bundler and no file paths.
 //
-// The main entry (dist/index.js) and the concept entries (dist/scene.js,
-// dist/quadtree.js, dist/graph.js, dist/gridmap.js) are built together with
-// code splitting: what two entries share sits in dist/chunks/ once, so each
+// The main entry (dist/index.js), the concept entries (dist/scene.js,
+// dist/quadtree.js, dist/graph.js, dist/gridmap.js) and the browser client of
+// region rooms (dist/colyseus-client.js) are built together with code
+// splitting: what two entries share sits in dist/chunks/ once, so each
 // concept's wasm module, its loaded state and SpatialError are one across
-// entries, and a concept entry carries only its own module.
+// entries, and an entry carries only what it uses (the client: no wasm).
 //
 // dist/colyseus.js (the 'spatialkit/colyseus' subpath) imports the main entry
 // as 'spatialkit' instead of a copy of it, so both share one wasm module and
@@ -24,6 +25,7 @@ const split = await build({
     quadtree: 'src/quadtree/index.ts',
     graph: 'src/graph/index.ts',
     gridmap: 'src/gridmap/index.ts',
+    'colyseus-client': 'src/colyseus-client.ts',
   },
   outdir: 'dist',
   splitting: true,
@@ -40,11 +42,20 @@ for (const file of split.outputFiles) {
   writeFileSync(file.path, file.text.replace(/^import "\.[^"]*";\n/gm, ''));
 }
 
-/** Resolves the subpath's imports of './index.js' and './errors.js' to the package's main entry (which exports SpatialError). */
+/**
+ * Resolves the subpath's imports of the main entry ('./index.js' and
+ * './errors.js', from src/; '../index.js', from src/colyseus/) to the
+ * package's main entry (which exports SpatialError), and of the regions
+ * entry to 'spatialkit/regions': one RegionPeer class whichever entry names it.
+ */
 const mainEntryAsPackage = {
   name: 'main-entry-as-package',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^\.\/(index|errors)\.js$/ }, () => ({ path: 'spatialkit', external: true }));
+    const fromAdapter = { filter: /^\.\.\/(regions\/)?index\.js$/ };
+    pluginBuild.onResolve(fromAdapter, (args) =>
+      /[\\/]src[\\/]colyseus[\\/]/.test(args.importer) ? { path: args.path.includes('regions') ? 'spatialkit/regions' : 'spatialkit', external: true } : undefined,
+    );
   },
 };
 
@@ -52,6 +63,16 @@ await build({
   ...esbuildOptions,
   entryPoints: ['src/colyseus.ts'],
   outfile: 'dist/colyseus.js',
+  platform: 'neutral',
+  external: ['@colyseus/*'],
+  plugins: [mainEntryAsPackage],
+});
+
+// dist/colyseus-regions.js: the region room, which needs @colyseus/core; the regions entry stays 'spatialkit/regions'.
+await build({
+  ...esbuildOptions,
+  entryPoints: ['src/colyseus-regions.ts'],
+  outfile: 'dist/colyseus-regions.js',
   platform: 'neutral',
   external: ['@colyseus/*'],
   plugins: [mainEntryAsPackage],

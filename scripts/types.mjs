@@ -24,19 +24,48 @@ execFileSync(
 
 const subpaths = {
   'src/colyseus.ts': 'dist/colyseus.d.ts',
+  'src/colyseus-regions.ts': 'dist/colyseus-regions.d.ts',
+  'src/colyseus-client.ts': 'dist/colyseus-client.d.ts',
   'src/scene/index.ts': 'dist/scene.d.ts',
   'src/quadtree/index.ts': 'dist/quadtree.d.ts',
   'src/graph/index.ts': 'dist/graph.d.ts',
   'src/gridmap/index.ts': 'dist/gridmap.d.ts',
 };
+
+/**
+ * Where a declaration file's relative import goes once published: the
+ * adapter's own modules (src/colyseus/x.ts) to their declaration files
+ * beside it (dist/colyseus-x.d.ts, written here too), the regions entry to
+ * 'spatialkit/regions', and the rest, the main entry's files, to 'spatialkit'.
+ */
+function published(specifier, adapterFiles) {
+  const own = /^\.{1,2}\/(?:colyseus\/)?(region-[\w-]+|shared-views|view-content)\.js$/.exec(specifier);
+  if (own !== null && (specifier.startsWith('./colyseus/') || specifier.startsWith('./region-'))) {
+    adapterFiles.add(own[1]);
+    return `./colyseus-${own[1]}.js`;
+  }
+  if (/regions\/index\.js$/.test(specifier)) return 'spatialkit/regions';
+  return 'spatialkit';
+}
+
 const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, declaration: true, emitDeclarationOnly: true, skipLibCheck: true, types: [] };
 const program = ts.createProgram(Object.keys(subpaths), options);
-for (const [source, target] of Object.entries(subpaths)) {
+const adapterFiles = new Set();
+/** Writes source's declarations to target, its relative imports published. */
+function writeDeclarations(source, target, required) {
   let declarations = null;
   program.emit(program.getSourceFile(source), (name, text) => {
     if (name.endsWith('.d.ts')) declarations = text;
   }, undefined, true);
-  const shared = /from '\.{1,2}\/[^']*'/g;
-  if (declarations === null || !shared.test(declarations)) throw new Error(`${source}: no declarations emitted, or it no longer takes anything from the main entry's files`);
-  writeFileSync(target, declarations.replaceAll(shared, "from 'spatialkit'"));
+  const shared = /from '(\.{1,2}\/[^']*)'/g;
+  if (declarations === null || (required && !shared.test(declarations))) throw new Error(`${source}: no declarations emitted, or it no longer takes anything from the main entry's files`);
+  writeFileSync(target, declarations.replaceAll(shared, (_, specifier) => `from '${published(specifier, adapterFiles)}'`));
+}
+for (const [source, target] of Object.entries(subpaths)) writeDeclarations(source, target, true);
+for (const done = new Set(); done.size < adapterFiles.size; ) {
+  for (const name of [...adapterFiles]) {
+    if (done.has(name)) continue;
+    done.add(name);
+    writeDeclarations(`src/colyseus/${name}.ts`, `dist/colyseus-${name}.d.ts`, false);
+  }
 }

@@ -1,9 +1,21 @@
 // A Colyseus room that simulates one region of a world cut into regions,
 // in lockstep with the rooms of the other regions, wherever they run: their
 // messages go over a RegionBus (RedisRegionBus between processes).
-import { Room } from '@colyseus/core';
+//
+// Players are client-controlled entities. A client's inputs queue in the
+// room that owns its player and are applied one a tick; after each tick the
+// room sets each client's StateView to its player and what the player sees,
+// and sends one patch. When a player's tick ends in another region, the
+// Region hand-off carries its entity there, and this room reserves the
+// client a seat in that region's room through the Colyseus matchmaker (on
+// whichever process it runs) and sends it the reservation.
+import { matchMaker, Room, type Client } from '@colyseus/core';
+import { StateView } from '@colyseus/schema';
+import { SpatialError, type AddOptions, type AoiRange } from '../index.js';
 import type { PeerTick, RegionBus, RegionLayout, RegionPeerOptions } from '../regions/index.js';
 import { RegionPeer } from '../regions/index.js';
+import { REGION_MESSAGES, type RegionFailure, type RegionHandoffMessage, type RegionInput, type RegionWelcome } from './region-protocol.js';
+import { RegionEntity, RegionState } from './region-state.js';
 
 /** What a region room is created with (`matchMaker.createRoom(name, { region })`). */
 export interface RegionRoomOptions {
@@ -11,20 +23,78 @@ export interface RegionRoomOptions {
   region: number;
 }
 
+/** A player's entity as it enters the world, as {@link RegionRoom.spawn} gives it. */
+export interface PlayerSpawn {
+  /** The entity's id: unique in the whole world, and the player's in every room it passes through. */
+  id: number;
+  /** Where it enters: a position in this room's region. */
+  x: number;
+  /** Where it enters. */
+  y: number;
+  /** Its view range (default: the peer's defaultRange). */
+  range?: AoiRange;
+  /** Its layers and margin. */
+  options?: AddOptions;
+}
+
+/** Presence keys of hand-off tickets: what a reservation's bearer may claim, kept where every process reads it. */
+const TICKET_PREFIX = 'spatialkit:region-handoff:';
+
+/** A client's player, in the room that owns it (or has just handed it on). */
+interface Player {
+  readonly id: number;
+  client: Client;
+  /** The last input applied. */
+  seq: number;
+  /** Inputs received and not applied yet, in order. */
+  readonly inputs: RegionInput[];
+  /** What the client's view holds (its player included), as of the last patch. */
+  seen: Set<number>;
+  /** The spawn still to apply, for a player new to the world. */
+  spawn: PlayerSpawn | null;
+  /** Welcomed: the client's view follows the player. */
+  active: boolean;
+  /** Handed to another region: its client is on its way there. */
+  departedTo: number | null;
+  /** The client left for good: the entity leaves the world at the next tick. */
+  leaving: boolean;
+}
+
 /**
- * One region as a Colyseus room. A subclass says which layout and bus to
- * use, submits each tick's operations in {@link beforeTick} (through
- * `this.peer`), and reads the tick's events in {@link afterTick}. The room
- * ticks as soon as every live region has finished the last tick, plus
- * {@link tickDelayMs}; it stays open with no client (its entities live on).
+ * One region as a Colyseus room, with the region's players. A subclass
+ * says which layout and bus to use, how a new player enters
+ * ({@link spawn}), may submit each tick's other operations in
+ * {@link beforeTick} (through `this.peer`), and reads the tick's events in
+ * {@link afterTick}. The room ticks as soon as every live region has
+ * finished the last tick, plus {@link tickDelayMs}, and sends one patch a
+ * tick; it stays open with no client (its entities live on).
+ *
+ * Define it with `filterBy(['region'])`, so that `client.join(name, { region })`
+ * finds the room of that region, on whichever process it runs.
  */
-export abstract class RegionRoom extends Room {
+export abstract class RegionRoom extends Room<{
+  /** The room state: the tick, and the entities the clients' views hold. */
+  state: RegionState;
+}> {
   /** The region simulated here, and its link to the others; set in onCreate. */
   peer!: RegionPeer;
   /** Pause between ticks (default 0: as fast as the slowest region). */
   tickDelayMs = 0;
+  /** Hand-offs of this room's players to other rooms so far. */
+  handoffCount = 0;
+  override state = new RegionState({ tick: -1 });
+  private readonly playerById = new Map<number, Player>();
+  private readonly playerBySession = new Map<string, Player>();
+  /** Entities in at least one client view: how many views hold each. */
+  private readonly viewCounts = new Map<number, number>();
   private running = false;
   private loop: Promise<void> = Promise.resolve();
+
+  /** The messages a client sends: its inputs. */
+  override messages = {
+    /** A {@link RegionInput} of the client's player, queued until the room applies it. */
+    [REGION_MESSAGES.input]: (client: Client, input: RegionInput) => this.queueInput(client, input),
+  };
 
   /** The layout every region room of the world shares. */
   protected abstract layout(): RegionLayout;
@@ -37,10 +107,34 @@ export abstract class RegionRoom extends Room {
     return {};
   }
 
-  /** Called before each tick: submit its operations through `this.peer` here. */
+  /**
+   * The entity of a client joining the world here (not by a hand-off), from
+   * its join options. By default the room takes no new players
+   * (INVALID_ARGUMENT, which refuses the join).
+   */
+  protected spawn(_client: Client, _options: unknown): PlayerSpawn | Promise<PlayerSpawn> {
+    throw new SpatialError('INVALID_ARGUMENT', `region room ${this.peer.id} takes no new players`);
+  }
+
+  /** Adds a new player's entity to the world; called in the tick loop, before {@link beforeTick}. */
+  protected placePlayer(spawn: PlayerSpawn): void {
+    this.peer.add(spawn.id, spawn.x, spawn.y, spawn.range, spawn.options);
+  }
+
+  /** Applies one input of player id (by default: moves it to the input's place); called in the tick loop, one input a player a tick. */
+  protected applyInput(id: number, input: RegionInput): void {
+    this.peer.move(id, input.x, input.y);
+  }
+
+  /** Takes player id out of the world when its client leaves for good; called in the tick loop. */
+  protected removePlayer(id: number): void {
+    this.peer.remove(id);
+  }
+
+  /** Called before each tick: submit its other operations through `this.peer` here. */
   protected beforeTick(_tick: number): void {}
 
-  /** Called after each tick with what it gave; return false to stop ticking. */
+  /** Called after each tick with what it gave, before its patch; return false to stop ticking. */
   protected afterTick(_tick: number, _result: PeerTick): boolean | void {}
 
   /** Called when the tick loop stops on an error (by default, the error is logged). */
@@ -51,9 +145,50 @@ export abstract class RegionRoom extends Room {
   /** Creates the region's peer and starts ticking once every region listens. */
   override onCreate(options: RegionRoomOptions): void {
     this.autoDispose = false;
+    this.maxClients = Number.MAX_SAFE_INTEGER;
+    this.patchRate = null;
     this.peer = new RegionPeer(this.layout(), options.region, this.bus(), this.peerOptions());
+    void this.setMetadata({ region: options.region });
     this.running = true;
     this.loop = this.run().catch((error: unknown) => this.onLoopError(error));
+  }
+
+  /**
+   * Takes a client in: one handed over by a neighbouring room (the one-use
+   * ticket of its reservation names the player and this region), or one
+   * new to the world ({@link spawn}: an id not in the world, a place in this
+   * region). A refused join throws a SpatialError, which the client's join
+   * rejects with.
+   */
+  override async onJoin(client: Client, options: { handoff?: unknown } = {}): Promise<void> {
+    client.view = new StateView();
+    if (typeof options?.handoff === 'string') {
+      const key = TICKET_PREFIX + options.handoff;
+      const ticket = (await this.presence.get(key)) as string | null;
+      await this.presence.del(key);
+      const claim = ticket === null ? null : (JSON.parse(ticket) as { id: number; seq: number; region: number });
+      // The entity may not be here yet (without lockstep, this region may not have received the hand-off): the view waits for it.
+      if (claim === null || claim.region !== this.peer.id || this.playerById.has(claim.id)) {
+        throw new SpatialError('UNKNOWN_ID', `region ${this.peer.id} holds no player handed over with this reservation`);
+      }
+      this.admit(client, claim.id, claim.seq, null);
+      return;
+    }
+    const spawn = await this.spawn(client, options);
+    const region = this.peer.layout.regionAt(spawn.x, spawn.y);
+    if (region !== this.peer.id) throw new SpatialError('INVALID_ARGUMENT', `(${spawn.x}, ${spawn.y}) lies in region ${region}, not in this room's region ${this.peer.id}`);
+    if (this.playerById.has(spawn.id) || this.isLive(spawn.id)) throw new SpatialError('DUPLICATE_ID', `entity ${spawn.id} is already in the world`);
+    this.admit(client, spawn.id, 0, spawn);
+  }
+
+  /** A client that leaves for good takes its player out of the world (one that left for another room does not). */
+  override onLeave(client: Client): void {
+    const player = this.playerBySession.get(client.sessionId);
+    if (player === undefined) return;
+    this.playerBySession.delete(client.sessionId);
+    this.unview(player, player.seen);
+    if (player.departedTo !== null) this.playerById.delete(player.id);
+    else player.leaving = true;
   }
 
   /** Stops ticking and closes the peer. */
@@ -63,14 +198,159 @@ export abstract class RegionRoom extends Room {
     await this.peer.close();
   }
 
+  private admit(client: Client, id: number, seq: number, spawn: PlayerSpawn | null): void {
+    const player: Player = { id, client, seq, inputs: [], seen: new Set(), spawn, active: false, departedTo: null, leaving: false };
+    this.playerById.set(id, player);
+    this.playerBySession.set(client.sessionId, player);
+  }
+
+  private isLive(id: number): boolean {
+    try {
+      this.peer.ownerOf(id);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Queues an input of the client's player; repeats (a seq already queued or applied) and inputs for a player handed on are dropped: the client sends them again to the player's new room. */
+  private queueInput(client: Client, input: RegionInput): void {
+    const player = this.playerBySession.get(client.sessionId);
+    if (player === undefined || player.departedTo !== null || player.leaving) return;
+    const last = player.inputs.length > 0 ? player.inputs[player.inputs.length - 1].seq : player.seq;
+    if (!Number.isInteger(input?.seq) || input.seq <= last) return;
+    player.inputs.push({ seq: input.seq, x: input.x, y: input.y });
+  }
+
   private async run(): Promise<void> {
     await this.peer.start();
     while (this.running) {
       const tick = this.peer.region.ticks;
+      this.applyPlayers();
       this.beforeTick(tick);
       const result = await this.peer.tick();
-      if (!this.running || this.afterTick(tick, result) === false) break;
+      const departed = this.departures(result);
+      this.refreshViews();
+      this.state.tick = tick;
+      const goOn = this.running && this.afterTick(tick, result) !== false;
+      // The departing clients' views stop at the previous patch: they hear so before this one.
+      for (const player of departed) player.client.send(REGION_MESSAGES.leaving, { tick });
+      this.broadcastPatch();
+      for (const player of departed) void this.handOver(player);
+      if (!goOn) break;
       await new Promise((resolve) => setTimeout(resolve, this.tickDelayMs));
+    }
+  }
+
+  /** Applies spawns, removals, and one queued input of each player this region owns. */
+  private applyPlayers(): void {
+    for (const player of this.playerById.values()) {
+      if (player.spawn !== null) {
+        this.tryApply(player, 0, () => this.placePlayer(player.spawn!));
+        player.spawn = null;
+      } else if (player.leaving) {
+        this.playerById.delete(player.id);
+        if (this.peer.region.owns(player.id)) this.removePlayer(player.id);
+      } else if (player.departedTo === null && player.inputs.length > 0 && this.peer.region.owns(player.id)) {
+        const input = player.inputs.shift()!;
+        player.seq = input.seq;
+        this.tryApply(player, input.seq, () => this.applyInput(player.id, input));
+      }
+    }
+  }
+
+  /** Runs apply; a SpatialError it throws (a move outside every region, say) is told to the client instead, and the input counts as applied. */
+  private tryApply(player: Player, seq: number, apply: () => void): void {
+    try {
+      apply();
+    } catch (error) {
+      if (!(error instanceof SpatialError)) throw error;
+      const failure: RegionFailure = { code: error.code, message: error.message, seq };
+      player.client.send(REGION_MESSAGES.failure, failure);
+    }
+  }
+
+  /** The players this tick handed to another region. */
+  private departures(result: PeerTick): Player[] {
+    const out: Player[] = [];
+    for (const h of result.handoffs) {
+      const player = this.playerById.get(h.id);
+      if (h.from !== this.peer.id || player === undefined || player.departedTo !== null || player.leaving) continue;
+      player.departedTo = h.to;
+      // Its client's view stops here: what it holds leaves the state (the client, told first, keeps its last patch).
+      this.unview(player, [...player.seen]);
+      out.push(player);
+    }
+    return out;
+  }
+
+  /** Sets every active client's view to its player and what it sees now, and every viewed entity's position. */
+  private refreshViews(): void {
+    const region = this.peer.region;
+    const welcomed: Player[] = [];
+    for (const player of this.playerById.values()) {
+      if (player.departedTo !== null || player.leaving || !region.owns(player.id)) continue;
+      const now = new Set(region.query(player.id)).add(player.id);
+      this.unview(player, [...player.seen].filter((id) => !now.has(id)));
+      for (const id of now) {
+        if (player.seen.has(id)) continue;
+        const count = this.viewCounts.get(id) ?? 0;
+        if (count === 0) this.state.entities.set(String(id), new RegionEntity({ x: 0, y: 0, seq: 0 }));
+        this.viewCounts.set(id, count + 1);
+        player.client.view!.add(this.state.entities.get(String(id))!);
+      }
+      player.seen = now;
+      if (!player.active) welcomed.push(player);
+    }
+    for (const [id] of this.viewCounts) {
+      const entity = this.state.entities.get(String(id))!;
+      const { x, y } = region.position(id);
+      entity.x = x;
+      entity.y = y;
+      entity.seq = this.playerById.get(id)?.seq ?? 0;
+    }
+    for (const player of welcomed) {
+      player.active = true;
+      const welcome: RegionWelcome = { id: player.id, seq: player.seq };
+      player.client.send(REGION_MESSAGES.welcome, welcome);
+    }
+  }
+
+  /** Takes ids out of the player's client view, and out of the state once no view holds them. */
+  private unview(player: Player, ids: Iterable<number>): void {
+    for (const id of ids) {
+      const entity = this.state.entities.get(String(id));
+      if (entity === undefined) continue;
+      player.client.view?.remove(entity);
+      player.seen.delete(id);
+      const count = this.viewCounts.get(id)! - 1;
+      if (count > 0) this.viewCounts.set(id, count);
+      else {
+        this.viewCounts.delete(id);
+        this.state.entities.delete(String(id));
+      }
+    }
+  }
+
+  /** Reserves the departed player's client a seat in its new region's room and sends it the reservation. */
+  private async handOver(player: Player): Promise<void> {
+    const to = player.departedTo!;
+    try {
+      const rooms = await matchMaker.query({ name: this.roomName });
+      const room = rooms.find((r) => (r.metadata as { region?: number } | undefined)?.region === to);
+      if (room === undefined) throw new SpatialError('REGION_TIMEOUT', `no room of region ${to} is listed`);
+      const ticket = crypto.randomUUID();
+      await this.presence.setex(TICKET_PREFIX + ticket, JSON.stringify({ id: player.id, seq: player.seq, region: to }), this.seatReservationTimeout);
+      const reservation = await matchMaker.reserveSeatFor(room, { handoff: ticket });
+      this.handoffCount++;
+      const message: RegionHandoffMessage = { reservation, id: player.id, seq: player.seq, region: to };
+      player.client.send(REGION_MESSAGES.handoff, message);
+    } catch (error) {
+      const failure: RegionFailure = {
+        code: error instanceof SpatialError ? error.code : 'REGION_TIMEOUT',
+        message: `the room of region ${to} did not take player ${player.id}: ${error instanceof Error ? error.message : String(error)}`,
+      };
+      player.client.send(REGION_MESSAGES.failure, failure);
     }
   }
 }

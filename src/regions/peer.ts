@@ -12,7 +12,10 @@
 //   frame: u8 kind | i32 from | i32 tick | payload, little-endian
 //
 // A bus delivers one sender's messages in the order sent, so a region that
-// has a sender's `done` has its batches too. A region that misses a barrier
+// has a sender's `done` has its batches too. Without lockstep, a tick waits
+// at the hand-off barrier only, and applies the batches of the tick before,
+// whose `done` it awaits at its start (they have come in by then, as a rule,
+// while the region stepped): ghosts lag one tick, ownership stays exact. A region that misses a barrier
 // by `timeoutMs` is taken for dead: onTimeout hears a REGION_TIMEOUT, and
 // the others go on without it: its entities leave their neighbours' views,
 // and their ids are free again.
@@ -43,6 +46,13 @@ export interface RegionPeerOptions extends RegionOptions {
   startTimeoutMs?: number;
   /** Told when regions miss a barrier (a REGION_TIMEOUT); the tick goes on without them. */
   onTimeout?: (error: SpatialError, regions: number[]) => void;
+  /**
+   * true (default): lockstep, ghosts never lag. false: a tick waits for the
+   * hand-offs only; the ghost batches of tick t are applied at the start of
+   * tick t + 1, by when they have long arrived, so ghosts stand one tick
+   * behind their owners (see docs/regions.md, "Lag").
+   */
+  lockstep?: boolean;
 }
 
 /** What one tick of a {@link RegionPeer} gave. */
@@ -77,6 +87,7 @@ export class RegionPeer {
   private readonly timeoutMs: number;
   private readonly startTimeoutMs: number;
   private readonly onTimeout: (error: SpatialError, regions: number[]) => void;
+  private readonly lockstep: boolean;
   /** Regions taken for dead. */
   private readonly lost = new Set<number>();
   /** Lost regions whose entities are forgotten. */
@@ -95,12 +106,13 @@ export class RegionPeer {
     private readonly bus: RegionBus,
     options: RegionPeerOptions = {},
   ) {
-    const { defaultRange = 2, timeoutMs = 2000, startTimeoutMs = 30_000, onTimeout = () => {}, ...regionOptions } = options;
+    const { defaultRange = 2, timeoutMs = 2000, startTimeoutMs = 30_000, onTimeout = () => {}, lockstep = true, ...regionOptions } = options;
     this.region = new Region(layout, id, regionOptions);
     this.router = new RegionRouter(layout, defaultRange);
     this.timeoutMs = timeoutMs;
     this.startTimeoutMs = startTimeoutMs;
     this.onTimeout = onTimeout;
+    this.lockstep = lockstep;
   }
 
   /** This region's id. */
@@ -171,6 +183,15 @@ export class RegionPeer {
   async tick(): Promise<PeerTick> {
     const tick = this.region.ticks;
     let busyMs = 0;
+    let late: Int32Array = new Int32Array(0);
+    if (!this.lockstep && tick > 0) {
+      // The previous tick's batches: every sender published them before its "done", long ago as a rule.
+      await this.barrier(DONE, tick - 1);
+      const started = performance.now();
+      this.forgetLost([]);
+      late = this.region.applyLate(this.batchesOf(tick - 1));
+      busyMs += performance.now() - started;
+    }
     let started = performance.now();
     const mine = this.region.handOff();
     this.bus.publish('all', frame(HANDOFFS, this.id, tick, new TextEncoder().encode(JSON.stringify(mine))));
@@ -190,11 +211,18 @@ export class RegionPeer {
     }
     this.bus.publish('all', frame(DONE, this.id, tick, new Uint8Array(0)));
     busyMs += performance.now() - started;
-    await this.barrier(DONE, tick);
+    if (this.lockstep) await this.barrier(DONE, tick);
     started = performance.now();
-    this.forgetLost([]);
-    const batches: GhostBatch[] = [...(this.collect(GHOSTS, tick)?.values() ?? [])].map(decodeGhostBatch);
-    const events = this.region.step(batches);
+    let events: Int32Array;
+    if (this.lockstep) {
+      this.forgetLost([]);
+      events = this.region.step(this.batchesOf(tick));
+    } else {
+      const own = this.region.step([]);
+      events = new Int32Array(late.length + own.length);
+      events.set(late);
+      events.set(own, late.length);
+    }
     return { events, handoffs, sentBytes, busyMs: busyMs + performance.now() - started };
   }
 
@@ -240,7 +268,8 @@ export class RegionPeer {
     const from = view.getInt32(1, true);
     const tick = view.getInt32(5, true);
     this.heard.add(from);
-    if (kind === HELLO || this.lost.has(from) || tick < this.region.ticks) return;
+    // Without lockstep, the previous tick's batches and "done" are still wanted.
+    if (kind === HELLO || this.lost.has(from) || tick < this.region.ticks - (this.lockstep ? 0 : 1)) return;
     const key = `${kind}:${tick}`;
     let got = this.inbox.get(key);
     if (got === undefined) this.inbox.set(key, (got = new Map()));
@@ -268,6 +297,11 @@ export class RegionPeer {
       await this.until(left);
     }
     return this.collect(kind, tick) ?? new Map();
+  }
+
+  /** The ghost batches received for tick, decoded, removed from the inbox. */
+  private batchesOf(tick: number): GhostBatch[] {
+    return [...(this.collect(GHOSTS, tick)?.values() ?? [])].map(decodeGhostBatch);
   }
 
   /** The messages of kind for tick, removed from the inbox. */

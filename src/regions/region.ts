@@ -253,32 +253,22 @@ export class Region {
    * pair's change over the tick, for every watcher this region owned.
    */
   step(batches: ReadonlyArray<GhostBatch>): Int32Array {
-    const ghostOps = new Map<number, GhostOp[]>();
-    for (const b of batches) {
-      if (b.to !== this.id) continue;
-      for (const e of b.entities) ghostOps.set(e.id, e.ops);
-    }
-    const ids = Int32Array.from(new Set([...this.ops.keys(), ...ghostOps.keys()])).sort();
-    for (const id of ids) {
-      const own = this.ops.get(id);
-      for (const op of own ?? ghostOps.get(id)!) {
-        if (op.kind === 'move') this.moves.push(id, op.x, op.y);
-        else {
-          this.moves.flush(this.scene);
-          if (own !== undefined) this.applyOwn(id, op as Exclude<EntityOp, { kind: 'move' }>);
-          else this.applyGhost(id, op as Exclude<GhostOp, { kind: 'move' }>);
-        }
-        if (op.kind === 'move' && own !== undefined) {
-          const o = this.owned.get(id)!;
-          o.x = op.x;
-          o.y = op.y;
-        }
-      }
-    }
-    this.moves.flush(this.scene);
+    this.apply(this.ops, this.ghostOpsOf(batches));
     this.ops.clear();
     this.newHolders.clear();
     this.tickCount++;
+    return this.scene.drainArray();
+  }
+
+  /**
+   * Applies ghost batches of the previous tick alone, in ascending id, and
+   * returns the events they make: a region that runs without the ghost
+   * barrier calls this at the start of a tick (before phase 1), so that its
+   * ghosts stand where they stood at the end of the previous tick, one tick
+   * behind their owners.
+   */
+  applyLate(batches: ReadonlyArray<GhostBatch>): Int32Array {
+    this.apply(new Map(), this.ghostOpsOf(batches));
     return this.scene.drainArray();
   }
 
@@ -297,6 +287,38 @@ export class Region {
   /** Frees the region's Scene. */
   dispose(): void {
     this.scene.dispose();
+  }
+
+  /** The ghost operations of the batches addressed to this region, by entity. */
+  private ghostOpsOf(batches: ReadonlyArray<GhostBatch>): Map<number, GhostOp[]> {
+    const ghostOps = new Map<number, GhostOp[]>();
+    for (const b of batches) {
+      if (b.to !== this.id) continue;
+      for (const e of b.entities) ghostOps.set(e.id, e.ops);
+    }
+    return ghostOps;
+  }
+
+  /** Applies own and ghost operations entity by entity in ascending id. */
+  private apply(ownOps: ReadonlyMap<number, EntityOp[]>, ghostOps: ReadonlyMap<number, GhostOp[]>): void {
+    const ids = Int32Array.from(new Set([...ownOps.keys(), ...ghostOps.keys()])).sort();
+    for (const id of ids) {
+      const own = ownOps.get(id);
+      for (const op of own ?? ghostOps.get(id)!) {
+        if (op.kind === 'move') this.moves.push(id, op.x, op.y);
+        else {
+          this.moves.flush(this.scene);
+          if (own !== undefined) this.applyOwn(id, op as Exclude<EntityOp, { kind: 'move' }>);
+          else this.applyGhost(id, op as Exclude<GhostOp, { kind: 'move' }>);
+        }
+        if (op.kind === 'move' && own !== undefined) {
+          const o = this.owned.get(id)!;
+          o.x = op.x;
+          o.y = op.y;
+        }
+      }
+    }
+    this.moves.flush(this.scene);
   }
 
   /** Where entity id's operations of this tick leave it. */

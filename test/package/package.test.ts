@@ -53,10 +53,12 @@ describe('the published package', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     const tracked = execFileSync('git', ['ls-files', ':(glob)docs/*.md', ':(glob)docs/design/*.md', 'docs/demo.png', 'examples'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
     const pages = tracked.map((file) => `package/${file}`);
-    const entries = ['colyseus', 'graph', 'gridmap', 'index', 'quadtree', 'regions', 'scene'].flatMap((name) => ['.d.cts', '.d.ts', '.js'].map((ending) => `package/dist/${name}${ending}`));
+    const entries = ['colyseus', 'colyseus-client', 'colyseus-regions', 'graph', 'gridmap', 'index', 'quadtree', 'regions', 'scene'].flatMap((name) => ['.d.cts', '.d.ts', '.js'].map((ending) => `package/dist/${name}${ending}`));
+    // The Colyseus adapter's region room and client declare their parts in files of their own beside them.
+    const adapterParts = ['region-client', 'region-protocol', 'region-room', 'region-state'].flatMap((name) => ['.d.cts', '.d.ts'].map((ending) => `package/dist/colyseus-${name}${ending}`));
     const chunks = listed.filter((file) => /^package\/dist\/chunks\/chunk-\w+\.js$/.test(file));
     expect(chunks.length).toBeGreaterThan(0);
-    expect(listed).toEqual(['package/CHANGELOG.md', 'package/LICENSE', 'package/README.md', ...chunks, ...entries, 'package/package.json', ...pages].sort());
+    expect(listed).toEqual(['package/CHANGELOG.md', 'package/LICENSE', 'package/README.md', ...chunks, ...entries, ...adapterParts, 'package/package.json', ...pages].sort());
   });
 
   it('loads with import and with require, and both run a scene', () => {
@@ -123,6 +125,25 @@ describe('the published package', () => {
     // module for all four concepts (192 KiB); a Scene-only bundle must weigh
     // at most 60% of it.
     expect(fromScene).toBeLessThanOrEqual(Math.floor(0.6 * 196_889));
+  });
+
+  it('bundles a browser client of region rooms from spatialkit/colyseus-client with no server code and no wasm', async () => {
+    const file = join(consumer, 'region-client.mjs');
+    writeFileSync(file, "import { RegionClient } from 'spatialkit/colyseus-client';\nconst c = new RegionClient({});\ntry { c.move(0, 0); } catch (e) { console.log(e.code); }\n");
+    const result = await build({ entryPoints: [file], bundle: true, minify: true, format: 'esm', target: 'es2022', platform: 'browser', write: false, absWorkingDir: consumer, logLevel: 'silent' });
+    expect(result.warnings).toEqual([]);
+    const code = result.outputFiles[0].text;
+    const out = join(consumer, 'bundled-region-client.mjs');
+    writeFileSync(out, code);
+    expect(execFileSync(process.execPath, [out], { encoding: 'utf8' }).trim()).toBe('NOT_INITIALIZED');
+    expect(code).not.toMatch(/@colyseus\/core|matchMaker|WebAssembly/);
+    expect(code.length).toBeLessThan(10_000);
+  });
+
+  it("throws from spatialkit/colyseus-client the SpatialError class of every other entry", () => {
+    const file = join(consumer, 'region-client-error.mjs');
+    writeFileSync(file, "import { RegionClient } from 'spatialkit/colyseus-client';\nimport { SpatialError } from 'spatialkit';\ntry { new RegionClient({}).move(0, 0); } catch (e) { console.log(e instanceof SpatialError, e.code); }\n");
+    expect(execFileSync(process.execPath, [file], { encoding: 'utf8' }).trim()).toBe('true NOT_INITIALIZED');
   });
 
   it('type-checks ES module and CommonJS programs with neither DOM nor Node types', () => {

@@ -2,10 +2,10 @@
 // reports; a peer whose neighbour stops answering gets a REGION_TIMEOUT
 // after its timeout and goes on (no hang); refused operations change nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init, SpatialError } from '../../src/index.js';
+import { init, Scene, SpatialError } from '../../src/index.js';
 import { RegionLayout, RegionPeer, RegionWorld, type RegionBus } from '../../src/regions/index.js';
 import { codeOf } from '../support/codes.js';
-import { applyToWorld, byPair, Walkers, type WalkerSizes } from './walkers.js';
+import { applyToScene, applyToWorld, byPair, Walkers, type WalkerSizes } from './walkers.js';
 
 beforeAll(() => init());
 
@@ -100,5 +100,37 @@ describe('RegionPeer', () => {
     expect(peer.ownerOf(1)).toBe(0);
     expect(() => peer.ownerOf(2)).toThrow(SpatialError);
     await peer.close();
+  });
+
+  it('without lockstep, keeps every ghost exactly one tick behind its owner, and each entity owned once', async () => {
+    const bus = new MemoryBus();
+    const peers = [0, 1, 2, 3].map((id) => new RegionPeer(layout(), id, bus.for(), { backend: 'js', lockstep: false }));
+    const single = new Scene({ backend: 'js' });
+    const walkers = [0, 1, 2, 3].map(() => new Walkers(SIZES, 60, 17));
+    const reference = new Walkers(SIZES, 60, 17);
+    await Promise.all(peers.map((p) => p.start()));
+    let before = new Map<number, [number, number]>();
+    let ghosts = 0;
+    for (let t = 0; t < 80; t++) {
+      applyToScene(single, t === 0 ? reference.start() : reference.next());
+      peers.forEach((p, i) => {
+        for (const op of t === 0 ? walkers[i].start() : walkers[i].next()) applyToWorld(p, op);
+      });
+      await Promise.all(peers.map((p) => p.tick()));
+      for (const p of peers) {
+        for (const id of p.region.ghostIds()) {
+          const { x, y } = p.region.position(id);
+          expect([x, y], `ghost ${id} in region ${p.id} after tick ${t}`).toEqual(before.get(id));
+          ghosts++;
+        }
+      }
+      const owned = peers.flatMap((p) => p.region.ownedIds()).sort((a, b) => a - b);
+      expect(owned, `owned after tick ${t}`).toEqual(single.ids().sort((a, b) => a - b));
+      for (const p of peers) for (const id of p.region.ownedIds()) expect(p.layout.regionAt(single.position(id).x, single.position(id).y)).toBe(p.id);
+      before = new Map(single.ids().map((id) => [id, [single.position(id).x, single.position(id).y]]));
+    }
+    expect(ghosts).toBeGreaterThan(500);
+    single.dispose();
+    await Promise.all(peers.map((p) => p.close()));
   });
 });

@@ -14,16 +14,17 @@ const ROOT = resolve(__dirname, '../../..');
 const ENTRY = resolve(__dirname, 'region-process.ts');
 const BUNDLE = resolve(ROOT, 'build/test-region-process.mjs');
 
-/** Resolves once child prints text matching pattern; rejects if it exits first or after ms. */
-function waitForOutput(child: ChildProcess, pattern: RegExp, ms: number, name: string): Promise<void> {
+/** Resolves with the match once child prints text matching pattern; rejects if it exits first or after ms. */
+function waitForOutput(child: ChildProcess, pattern: RegExp, ms: number, name: string): Promise<RegExpExecArray> {
   let output = '';
   return new Promise((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`${name} did not start in ${ms} ms:\n${output}`)), ms);
     const read = (chunk: Buffer): void => {
       output += chunk.toString();
-      if (pattern.test(output)) {
+      const match = pattern.exec(output);
+      if (match !== null) {
         clearTimeout(timer);
-        done();
+        done(match);
       }
     };
     child.stdout!.on('data', read);
@@ -39,6 +40,8 @@ function waitForOutput(child: ChildProcess, pattern: RegExp, ms: number, name: s
 export class Cluster {
   /** The Redis port. */
   port = 0;
+  /** The WebSocket port of each room process started, in order. */
+  readonly ports: number[] = [];
   private readonly children: ChildProcess[] = [];
   private readonly clients: Redis[] = [];
   /** What the processes printed, for a failing test to show. */
@@ -55,7 +58,8 @@ export class Cluster {
   /** Starts a room process; resolves once its rooms are created. */
   async process(settings: Omit<ProcessSettings, 'redisPort'>): Promise<ChildProcess> {
     const child = this.spawn(process.execPath, [BUNDLE, JSON.stringify({ ...settings, redisPort: this.port })]);
-    await waitForOutput(child, /regions [\d,]+ up/, 30_000, `room process ${settings.regions.join(',')}`);
+    const up = await waitForOutput(child, /regions [\d,]+ up on port (\d+)/, 30_000, `room process ${settings.regions.join(',')}`);
+    this.ports.push(Number(up[1]));
     return child;
   }
 

@@ -26,6 +26,22 @@ export interface ProcessSettings {
   prefix: string;
   /** How long a barrier waits for a silent region. */
   timeoutMs: number;
+  /** The rooms' name: one per run, so that a run's clients find only its own rooms. */
+  roomName?: string;
+  /** Pause between ticks (default 0). */
+  tickDelayMs?: number;
+}
+
+/** A player's range and margin. */
+export const PLAYER_RANGE = 4;
+export const PLAYER_MARGIN = 1;
+
+/** What a room applied to a player in a tick: an add (where it entered) or a move. */
+export interface PlayerOp {
+  kind: 'add' | 'move';
+  id: number;
+  x: number;
+  y: number;
 }
 
 /** What a region room publishes after each tick. */
@@ -40,20 +56,28 @@ export interface TickReport {
   owned: number[];
   /** Bytes of the ghost batches it sent. */
   ghostBytes: number;
+  /** What it applied to players in the tick. */
+  players: PlayerOp[];
 }
 
-/** A report as i32s: tick, region, ghostBytes, event count, events, owned ids. */
+/** A report: i32s tick, region, ghostBytes, event count, owned count, events, owned ids (padded to 8 bytes), then players' ops as f64s [kind, id, x, y]. */
 export function encodeReport(r: TickReport): Uint8Array {
-  const out = new Int32Array(4 + r.events.length + r.owned.length);
-  out.set([r.tick, r.region, r.ghostBytes, r.events.length]);
-  out.set(r.events, 4);
-  out.set(r.owned, 4 + r.events.length);
-  return new Uint8Array(out.buffer);
+  const ints = Int32Array.from([r.tick, r.region, r.ghostBytes, r.events.length, r.owned.length, ...r.events, ...r.owned]);
+  const head = Math.ceil(ints.byteLength / 8) * 8;
+  const out = new Uint8Array(head + 32 * r.players.length);
+  out.set(new Uint8Array(ints.buffer));
+  new Float64Array(out.buffer, head).set(r.players.flatMap((p) => [p.kind === 'add' ? 0 : 1, p.id, p.x, p.y]));
+  return out;
 }
 
 /** The report encodeReport wrote. */
 export function decodeReport(bytes: Uint8Array): TickReport {
-  const all = new Int32Array(Uint8Array.from(bytes).buffer);
-  const n = all[3];
-  return { tick: all[0], region: all[1], ghostBytes: all[2], events: all.slice(4, 4 + n), owned: [...all.slice(4 + n)] };
+  const copy = Uint8Array.from(bytes).buffer;
+  const [tick, region, ghostBytes, n, m] = new Int32Array(copy, 0, 5);
+  const ints = new Int32Array(copy, 0, 5 + n + m);
+  const head = Math.ceil(ints.byteLength / 8) * 8;
+  const floats = new Float64Array(copy, head);
+  const players: PlayerOp[] = [];
+  for (let i = 0; i < floats.length; i += 4) players.push({ kind: floats[i] === 0 ? 'add' : 'move', id: floats[i + 1], x: floats[i + 2], y: floats[i + 3] });
+  return { tick, region, ghostBytes, events: ints.slice(5, 5 + n), owned: [...ints.slice(5 + n)], players };
 }

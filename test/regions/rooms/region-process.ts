@@ -6,16 +6,17 @@
 // `<prefix>:report` for the test to compare with one Scene.
 //
 //   node region-process.mjs '{"redisPort":..., "regions":[0,1], "seed":..., "walkers":..., "ticks":..., "prefix":"..."}'
-import { matchMaker, Server } from '@colyseus/core';
+import { matchMaker, Server, type Client } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { Redis } from 'ioredis';
 import { init, SpatialError } from '../../../src/index.js';
 import { RedisRegionBus, type PeerTick, type RegionBus, type RegionLayout, type RegionPeerOptions } from '../../../src/regions/index.js';
-import { RegionRoom } from '../../../src/colyseus/region-room.js';
+import { RegionRoom, type PlayerSpawn, type RegionInput } from '../../../src/colyseus-regions.js';
+import { freePort } from '../../../bench/redis-server.js';
 import { applyToWorld, Walkers } from '../walkers.js';
-import { encodeReport, ROOM_LAYOUT, ROOM_SIZES, type ProcessSettings } from './protocol.js';
+import { encodeReport, PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES, type PlayerOp, type ProcessSettings } from './protocol.js';
 
 const settings = JSON.parse(process.argv[2]) as ProcessSettings;
 const redisUrl = `redis://127.0.0.1:${settings.redisPort}`;
@@ -23,6 +24,23 @@ const redisUrl = `redis://127.0.0.1:${settings.redisPort}`;
 class WalkerRegionRoom extends RegionRoom {
   private readonly walkers = new Walkers(ROOM_SIZES, settings.walkers, settings.seed);
   private readonly reports = new Redis(redisUrl);
+  private playerOps: PlayerOp[] = [];
+  override tickDelayMs = settings.tickDelayMs ?? 0;
+
+  /** A test client chooses its id and place. */
+  protected override spawn(_client: Client, options: { id: number; x: number; y: number }): PlayerSpawn {
+    return { id: options.id, x: options.x, y: options.y, range: PLAYER_RANGE, options: { margin: PLAYER_MARGIN } };
+  }
+
+  protected override placePlayer(spawn: PlayerSpawn): void {
+    super.placePlayer(spawn);
+    this.playerOps.push({ kind: 'add', id: spawn.id, x: spawn.x, y: spawn.y });
+  }
+
+  protected override applyInput(id: number, input: RegionInput): void {
+    super.applyInput(id, input);
+    this.playerOps.push({ kind: 'move', id, x: input.x, y: input.y });
+  }
 
   protected layout(): RegionLayout {
     return ROOM_LAYOUT();
@@ -54,15 +72,20 @@ class WalkerRegionRoom extends RegionRoom {
   }
 
   protected override afterTick(tick: number, result: PeerTick): boolean {
-    void this.reports.publish(`${settings.prefix}:report`, Buffer.from(encodeReport({ tick, region: this.peer.id, events: result.events, owned: this.peer.region.ownedIds(), ghostBytes: result.sentBytes })));
+    const players = this.playerOps;
+    this.playerOps = [];
+    void this.reports.publish(`${settings.prefix}:report`, Buffer.from(encodeReport({ tick, region: this.peer.id, events: result.events, owned: this.peer.region.ownedIds(), ghostBytes: result.sentBytes, players })));
     return tick + 1 < settings.ticks;
   }
 }
 
 await init();
 const transport = new WebSocketTransport();
-const server = new Server({ transport, greet: false, gracefullyShutdown: false, presence: new RedisPresence(redisUrl), driver: new RedisDriver(redisUrl) });
-server.define('region', WalkerRegionRoom);
-await server.listen(0, '127.0.0.1');
-for (const region of settings.regions) await matchMaker.handleCreateRoom('region', { region });
-console.log(`regions ${settings.regions.join(',')} up`);
+// The port is known before the server starts: the seat reservations this process hands out carry it.
+const port = await freePort();
+const roomName = settings.roomName ?? 'region';
+const server = new Server({ transport, greet: false, gracefullyShutdown: false, publicAddress: `127.0.0.1:${port}`, presence: new RedisPresence(redisUrl), driver: new RedisDriver(redisUrl) });
+server.define(roomName, WalkerRegionRoom).filterBy(['region']);
+await server.listen(port, '127.0.0.1');
+for (const region of settings.regions) await matchMaker.handleCreateRoom(roomName, { region });
+console.log(`regions ${settings.regions.join(',')} up on port ${port}`);

@@ -1,0 +1,69 @@
+// One region room of the client case of bench `regions`, in a process of
+// its own: a Colyseus server (presence and matchmaking on Redis) hosting a
+// RegionRoom whose peer runs in lockstep with the other rooms over Redis,
+// with the walkers of region-process-walkers.ts and the players the bench's
+// SDK clients bring. Prints "region <id> up on port <port>", then ticks as
+// fast as the slowest room until it is killed.
+//
+//   node region-process-room.mjs '{"redisPort":..., "region":0, "columns":2, "rows":2, "walkers":20000, "prefix":"..."}'
+import { matchMaker, Server, type Client } from '@colyseus/core';
+import { RedisDriver } from '@colyseus/redis-driver';
+import { RedisPresence } from '@colyseus/redis-presence';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import { Redis } from 'ioredis';
+import { init } from '../src/index.js';
+import { RegionRoom, type PlayerSpawn } from '../src/colyseus-regions.js';
+import { RedisRegionBus, RegionLayout, type RegionBus, type RegionPeerOptions } from '../src/regions/index.js';
+import { mulberry32 } from './random.js';
+import { freePort } from './redis-server.js';
+import { MARGIN, placeWalkers, RANGE, STEP, stepWalkers, worldSize } from './region-process-walkers.js';
+
+/** What a room process is told. */
+export interface RoomProcessSettings {
+  redisPort: number;
+  region: number;
+  columns: number;
+  rows: number;
+  walkers: number;
+  prefix: string;
+}
+
+const settings = JSON.parse(process.argv[2]) as RoomProcessSettings;
+const url = `redis://127.0.0.1:${settings.redisPort}`;
+const size = worldSize(settings.walkers);
+const layout = RegionLayout.grid({ minX: 0, minY: 0, maxX: size, maxY: size }, settings.columns, settings.rows, { maxRange: RANGE, margin: MARGIN, maxStep: STEP });
+
+class BenchRegionRoom extends RegionRoom {
+  private readonly random = mulberry32(100 + settings.region);
+
+  protected layout(): RegionLayout {
+    return layout;
+  }
+
+  protected bus(): RegionBus {
+    return new RedisRegionBus(new Redis(url), new Redis(url), settings.prefix);
+  }
+
+  protected override peerOptions(): RegionPeerOptions {
+    return { index: 'grid', defaultRange: RANGE, timeoutMs: 30_000 };
+  }
+
+  /** A bench client says where its player enters, with an id above the walkers'. */
+  protected override spawn(_client: Client, options: { id: number; x: number; y: number }): PlayerSpawn {
+    return { id: options.id, x: options.x, y: options.y, range: RANGE };
+  }
+
+  protected override beforeTick(tick: number): void {
+    if (tick === 0) placeWalkers(this.peer, settings.walkers, size);
+    else stepWalkers(this.peer, this.random, size, settings.walkers);
+  }
+}
+
+await init();
+const port = await freePort();
+const roomName = `region-${settings.prefix}`;
+const server = new Server({ transport: new WebSocketTransport(), greet: false, gracefullyShutdown: false, publicAddress: `127.0.0.1:${port}`, presence: new RedisPresence(url), driver: new RedisDriver(url) });
+server.define(roomName, BenchRegionRoom).filterBy(['region']);
+await server.listen(port, '127.0.0.1');
+await matchMaker.handleCreateRoom(roomName, { region: settings.region });
+console.log(`region ${settings.region} up on port ${port}`);

@@ -1,0 +1,252 @@
+// Players with real @colyseus/sdk clients in a world of four region rooms on
+// three processes, beside server-side walkers: each client walks across a
+// border or around the corner where the four regions meet, and is handed
+// from room to room (a seat reserved through the matchmaker, across
+// processes). Every view a client's RegionClient presents is the single
+// Scene's view of its player at that tick, exactly (lockstep), the player's
+// id never changes, and every input sent is applied exactly once.
+import { Client } from '@colyseus/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket as NodeWebSocket } from 'ws';
+import { init, Scene, SpatialError } from '../../src/index.js';
+import { RegionClient, type RegionView } from '../../src/colyseus-client.js';
+import { applyToScene, byPair, Walkers } from './walkers.js';
+import { Cluster } from './rooms/cluster.js';
+import { PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES } from './rooms/protocol.js';
+
+/** SDK clients (REGION_CLIENTS to try another number; docs/regions.md gives the times). */
+const CLIENTS = Number(process.env.REGION_CLIENTS ?? 200);
+const TICKS = 300;
+/** Clients stop sending after this tick, so that every input is applied before the last. */
+const LAST_INPUT_TICK = 220;
+const REGIONS = [0, 1, 2, 3];
+/** Three processes: the first hosts two regions. */
+const PROCESSES = [[0, 1], [2], [3]];
+/** Player ids, apart from the walkers'. */
+const FIRST_PLAYER = 100_000;
+
+// Colyseus 0.18's SDK reads a global WebSocket, which Node 20 lacks.
+(globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;
+
+const cluster = new Cluster();
+const players: RegionClient[] = [];
+
+beforeAll(async () => {
+  await init();
+  await cluster.start();
+});
+afterAll(async () => {
+  try {
+    await Promise.race([Promise.allSettled(players.map((p) => p.leave())), new Promise((done) => setTimeout(done, 5000))]);
+  } finally {
+    cluster.stop();
+  }
+});
+afterEach((context) => {
+  if (context.task.result?.state === 'fail') console.log(cluster.output);
+});
+
+/**
+ * Player k's walk: the place of its n-th input (n = 0: where it enters),
+ * steps of 0.5 or 1, across x = 60, across y = 60, or around (60, 60), a
+ * tenth off the grid of halves (no float32 holds such a place exactly: a
+ * view must carry it to the last bit).
+ */
+function walk(k: number): (n: number) => { x: number; y: number } {
+  const onGrid = halves(k);
+  return (n) => {
+    const at = onGrid(n);
+    return { x: at.x + 0.1, y: at.y + 0.1 };
+  };
+}
+
+function halves(k: number): (n: number) => { x: number; y: number } {
+  const amplitude = 2 + (k % 4);
+  const along = 20 + ((k * 7) % 80);
+  const triangle = (n: number): number => {
+    const period = 4 * amplitude;
+    const p = n % period;
+    return p <= period / 2 ? p / 2 : (period - p) / 2;
+  };
+  if (k % 3 === 0) return (n) => ({ x: 60 - amplitude / 2 + triangle(n), y: along });
+  if (k % 3 === 1) return (n) => ({ x: along, y: 60 - amplitude / 2 + triangle(n) });
+  const side = 2 * amplitude;
+  return (n) => {
+    // Around the square of half-side `amplitude` centred on the corner, one unit a step.
+    const p = n % (4 * side);
+    const s = p % side;
+    const corners = [
+      [60 - amplitude, 60 - amplitude, 1, 0],
+      [60 + amplitude, 60 - amplitude, 0, 1],
+      [60 + amplitude, 60 + amplitude, -1, 0],
+      [60 - amplitude, 60 + amplitude, 0, -1],
+    ][Math.floor(p / side)];
+    return { x: corners[0] + corners[2] * s, y: corners[1] + corners[3] * s };
+  };
+}
+
+/** A view as plain data: sorted [id, x, y] of what the player sees, and its own place. */
+function snapshot(view: RegionView): { tick: number; self: number[]; seen: number[][] } {
+  return { tick: view.tick, self: [view.self.id, view.self.x, view.self.y], seen: [...view.entities].map(([id, e]) => [id, e.x, e.y]).sort((a, b) => a[0] - b[0]) };
+}
+
+describe('players handed from room to room on three processes', () => {
+  it('see exactly what one Scene sees at every patch, keep their id, and lose no input', async () => {
+    const prefix = `handoff-${process.pid}`;
+    const settings = { seed: 5, walkers: 150, ticks: TICKS, prefix, timeoutMs: 10_000, roomName: `region-${prefix}`, tickDelayMs: 20 };
+    const reports = await cluster.listen(prefix);
+    await Promise.all(PROCESSES.map((regions) => cluster.process({ ...settings, regions })));
+    const layout = ROOM_LAYOUT();
+    const started = performance.now();
+
+    // Every client joins the room of the region its walk starts in, through any process's matchmaker.
+    const views: Array<Array<ReturnType<typeof snapshot>>> = [];
+    const errors: SpatialError[] = [];
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, k) => {
+        const player = new RegionClient(new Client(`ws://127.0.0.1:${cluster.ports[k % cluster.ports.length]}`));
+        players[k] = player;
+        views[k] = [];
+        player.onView((view) => views[k].push(snapshot(view)));
+        player.onError((error) => errors.push(error));
+        const at = walk(k)(0);
+        await player.join(settings.roomName, layout.regionAt(at.x, at.y), { id: FIRST_PLAYER + k, x: at.x, y: at.y });
+      }),
+    );
+    // Each client walks on a timer of its own, keeping up to 3 inputs in flight (a room applies one a tick), whether or
+    // not a hand-off is under way: inputs sent during one wait in the client's queue.
+    let duringHandoffs = 0;
+    const walking = setInterval(() => {
+      for (let k = 0; k < CLIENTS; k++) {
+        if (views[k].length === 0 || players[k].pending >= 3 || reports.of(LAST_INPUT_TICK).size > 0) continue;
+        if (players[k].handingOff) duringHandoffs++;
+        const next = walk(k)(players[k].nextInput);
+        players[k].move(next.x, next.y);
+      }
+    }, 10);
+    try {
+      await reports.until(TICKS - 1, REGIONS, 90_000);
+    } finally {
+      clearInterval(walking);
+    }
+    const wall = performance.now() - started;
+
+    // Replay the world in one Scene: the walkers, and what the rooms applied to players, tick by tick.
+    const single = new Scene({ backend: 'js', events: 'net' });
+    const walkers = new Walkers(ROOM_SIZES, settings.walkers, settings.seed);
+    const applied = new Map<number, number>();
+    const byTick = new Map<number, Array<[number, ReturnType<typeof snapshot>]>>();
+    views.forEach((list, k) => list.forEach((v) => byTick.set(v.tick, [...(byTick.get(v.tick) ?? []), [k, v]])));
+    let compared = 0;
+    try {
+      for (let t = 0; t < TICKS; t++) {
+        const ops = t === 0 ? walkers.start() : walkers.next();
+        const got = [...reports.of(t).values()];
+        for (const p of got.flatMap((r) => r.players)) {
+          if (p.kind === 'add') ops.push({ kind: 'add', id: p.id, x: p.x, y: p.y, range: PLAYER_RANGE, options: { margin: PLAYER_MARGIN } });
+          else {
+            ops.push({ kind: 'move', id: p.id, x: p.x, y: p.y });
+            applied.set(p.id, (applied.get(p.id) ?? 0) + 1);
+          }
+        }
+        applyToScene(single, ops);
+        expect(byPair(Int32Array.from(got.flatMap((r) => [...r.events]))), `events of tick ${t}`).toEqual(byPair(single.drainArray()));
+        for (const [k, view] of byTick.get(t) ?? []) {
+          const id = FIRST_PLAYER + k;
+          const { x, y } = single.position(id);
+          const seen = single
+            .query(id)
+            .map((target) => [target, single.position(target).x, single.position(target).y])
+            .sort((a, b) => a[0] - b[0]);
+          expect(view, `client ${k} at tick ${t}`).toEqual({ tick: t, self: [id, x, y], seen });
+          compared++;
+        }
+      }
+    } finally {
+      single.dispose();
+    }
+
+    const handoffs = players.reduce((sum, p) => sum + p.handoffs, 0);
+    const sent = players.map((p) => p.nextInput - 1);
+    console.log(
+      `${CLIENTS} SDK clients, ${settings.walkers} walkers, ${TICKS} ticks on 3 processes: ${compared} views compared, ${handoffs} hand-offs, ` +
+        `${sent.reduce((a, b) => a + b, 0)} inputs (${duringHandoffs} sent during a hand-off), ${(wall / 1000).toFixed(1)} s`,
+    );
+    expect(errors).toEqual([]);
+    for (let k = 0; k < CLIENTS; k++) {
+      // Views come in tick order, each of the same player; every input sent was applied exactly once.
+      const ticks = views[k].map((v) => v.tick);
+      expect(ticks).toEqual([...ticks].sort((a, b) => a - b));
+      expect(new Set(ticks).size).toBe(ticks.length);
+      expect(new Set(views[k].map((v) => v.self[0]))).toEqual(new Set([FIRST_PLAYER + k]));
+      expect(players[k].id).toBe(FIRST_PLAYER + k);
+      expect(players[k].pending, `client ${k}'s inputs not applied`).toBe(0);
+      expect(applied.get(FIRST_PLAYER + k) ?? 0, `client ${k}: inputs applied`).toBe(sent[k]);
+      expect(players[k].view.self.seq).toBe(sent[k]);
+    }
+    expect(handoffs).toBeGreaterThan(CLIENTS);
+    expect(duringHandoffs).toBeGreaterThan(0);
+    expect(compared).toBeGreaterThan(CLIENTS * 50);
+  }, 150_000);
+
+  it('go on in the other rooms when a process dies; its clients keep their last view and hear REGION_TIMEOUT', async () => {
+    const prefix = `handoff-fault-${process.pid}`;
+    const clients = 40;
+    const ticks = 200;
+    const settings = { seed: 9, walkers: 150, ticks, prefix, timeoutMs: 1000, roomName: `region-${prefix}`, tickDelayMs: 20 };
+    const reports = await cluster.listen(prefix);
+    const first = cluster.ports.length;
+    const [, , third] = await Promise.all(PROCESSES.map((regions) => cluster.process({ ...settings, regions })));
+    const ports = cluster.ports.slice(first);
+    const layout = ROOM_LAYOUT();
+    const group: RegionClient[] = [];
+    const lastView: RegionView[] = [];
+    const errors: SpatialError[][] = [];
+    await Promise.all(
+      Array.from({ length: clients }, async (_, k) => {
+        const player = new RegionClient(new Client(`ws://127.0.0.1:${ports[k % ports.length]}`));
+        group[k] = player;
+        players.push(player);
+        errors[k] = [];
+        player.onView((view) => (lastView[k] = view));
+        player.onError((error) => errors[k].push(error));
+        const at = walk(k)(0);
+        await player.join(settings.roomName, layout.regionAt(at.x, at.y), { id: FIRST_PLAYER + k, x: at.x, y: at.y });
+      }),
+    );
+    const walking = setInterval(() => {
+      for (let k = 0; k < clients; k++) {
+        if (lastView[k] === undefined || group[k].pending >= 3) continue;
+        const next = walk(k)(group[k].nextInput);
+        group[k].move(next.x, next.y);
+      }
+    }, 10);
+    let inRegion3: number[] = [];
+    try {
+      await reports.until(60, REGIONS, 20_000);
+      inRegion3 = group.flatMap((p, k) => (!p.handingOff && lastView[k]?.region === 3 ? [k] : []));
+      third.kill('SIGKILL'); // region 3's process
+      await reports.until(ticks - 1, [0, 1, 2], 30_000);
+    } finally {
+      clearInterval(walking);
+    }
+
+    // Every client in region 3's room at its death heard REGION_TIMEOUT (unless it was already on its way to another
+    // room, which took it); every client left with a view of region 3 keeps one from before the death.
+    expect(inRegion3.length).toBeGreaterThan(0);
+    for (const k of inRegion3) expect(errors[k].map((e) => e.code), `client ${k}`).toContain('REGION_TIMEOUT');
+    for (const k of group.keys()) {
+      if (lastView[k].region !== 3) continue;
+      expect(errors[k].map((e) => e.code), `client ${k}`).toContain('REGION_TIMEOUT');
+      expect(lastView[k].tick).toBeLessThan(ticks - 10);
+    }
+    // The other rooms ran to the end: a client whose walk never enters region 3 heard of no failure and is shown a late tick.
+    const apart = group.map((_, k) => k).filter((k) => Array.from({ length: 100 }, (_, n) => walk(k)(n)).every((at) => layout.regionAt(at.x, at.y) !== 3));
+    expect(apart.length).toBeGreaterThan(clients / 4);
+    for (const k of apart) {
+      expect(errors[k], `client ${k}`).toEqual([]);
+      expect(lastView[k].tick, `client ${k}`).toBeGreaterThanOrEqual(ticks - 10);
+    }
+    for (const k of group.keys()) for (const e of errors[k]) expect(e.code).toBe('REGION_TIMEOUT');
+  }, 120_000);
+});
