@@ -68,13 +68,31 @@ export interface RoomClientsResult {
 }
 
 /**
+ * Runs {@link measureRoomClients} in a process of its own, so that what earlier
+ * suites leave in the bench's process (a large heap, module state) cannot
+ * starve the clients' sockets.
+ */
+export async function runRoomClients(walkers: number, pairs: number, pacers: number, seconds: number): Promise<RoomClientsResult> {
+  const bundle = resolve('build/bench-region-clients.mjs');
+  await build({ ...esbuildOptions, entryPoints: ['bench/region-clients.ts'], outfile: bundle, platform: 'node', packages: 'external', logLevel: 'error' });
+  const child = spawn(process.execPath, [bundle, JSON.stringify([walkers, pairs, pacers, seconds])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  const result = output.split('\n').filter((line) => line.startsWith('{')).pop();
+  if (code !== 0 || result === undefined) throw new Error(`the region clients' process exited with ${String(code)}:\n${output}`);
+  return JSON.parse(result) as RoomClientsResult;
+}
+
+/**
  * The walkers on 2 × 2 region rooms in four processes, with @colyseus/sdk
  * clients: `pairs` movers near the border x = size / 2 in region 0, each
  * watched by a client standing across it in region 1 (one input in flight
  * at a time, its delay timed until the watcher's view shows it), and
  * `pacers` clients walking across that border and back, for `seconds`.
  */
-export async function runRoomClients(walkers: number, pairs: number, pacers: number, seconds: number): Promise<RoomClientsResult> {
+export async function measureRoomClients(walkers: number, pairs: number, pacers: number, seconds: number): Promise<RoomClientsResult> {
   const { Client } = await import('@colyseus/sdk');
   const { WebSocket: NodeWebSocket } = await import('ws');
   const { RegionClient } = await import('../src/colyseus-client.js');
