@@ -4,17 +4,22 @@
 // persistence). Every process measures its own ticks (region-process.ts);
 // this file starts them, collects their lines, and stops everything.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../scripts/esbuild-options.mjs';
 import type { RegionProcessResult, RegionProcessSettings } from './region-process.js';
 import { startRedisServer } from './redis-server.js';
 
-const BUNDLE = resolve('build/bench-region-process.mjs');
-
 /** True when a redis-server can be started. */
 export function hasRedis(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
+}
+
+/** Bundles a bench script for node, its packages left to node_modules; the bundle's path. */
+async function bundled(entry: string): Promise<string> {
+  const outfile = resolve(`build/bench-${basename(entry, '.ts')}.mjs`);
+  await build({ ...esbuildOptions, entryPoints: [entry], outfile, platform: 'node', packages: 'external', logLevel: 'error' });
+  return outfile;
 }
 
 /** Resolves with everything child printed once it exits with 0. */
@@ -26,11 +31,11 @@ function outputOf(child: ChildProcess, name: string): Promise<string> {
 }
 
 /** Runs the walkers on columns × rows regions, one process each; the result of every region. */
-async function runLayout(redisPort: number, columns: number, rows: number, walkers: number, ticks: number, children: ChildProcess[]): Promise<RegionProcessResult[]> {
+async function runLayout(bundle: string, redisPort: number, columns: number, rows: number, walkers: number, ticks: number, children: ChildProcess[]): Promise<RegionProcessResult[]> {
   const prefix = `bench-${columns}x${rows}-${process.pid}`;
   const runs = Array.from({ length: columns * rows }, (_, region) => {
     const settings: RegionProcessSettings = { redisPort, region, columns, rows, walkers, ticks, prefix };
-    const child = spawn(process.execPath, [BUNDLE, JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bundle, JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     return outputOf(child, `region ${region}`);
   });
@@ -40,12 +45,12 @@ async function runLayout(redisPort: number, columns: number, rows: number, walke
 
 /** One region in one process against 2 × 2 regions in four, over one redis-server. */
 export async function runRegionProcesses(walkers: number, ticks: number): Promise<{ one: RegionProcessResult; four: RegionProcessResult[] }> {
-  await build({ ...esbuildOptions, entryPoints: ['bench/region-process.ts'], outfile: BUNDLE, platform: 'node', packages: 'external', logLevel: 'error' });
+  const bundle = await bundled('bench/region-process.ts');
   const children: ChildProcess[] = [];
   const { port, process: redis } = await startRedisServer();
   try {
-    const [one] = await runLayout(port, 1, 1, walkers, ticks, children);
-    const four = await runLayout(port, 2, 2, walkers, ticks, children);
+    const [one] = await runLayout(bundle, port, 1, 1, walkers, ticks, children);
+    const four = await runLayout(bundle, port, 2, 2, walkers, ticks, children);
     return { one, four };
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -73,15 +78,10 @@ export interface RoomClientsResult {
  * starve the clients' sockets.
  */
 export async function runRoomClients(walkers: number, pairs: number, pacers: number, seconds: number): Promise<RoomClientsResult> {
-  const bundle = resolve('build/bench-region-clients.mjs');
-  await build({ ...esbuildOptions, entryPoints: ['bench/region-clients.ts'], outfile: bundle, platform: 'node', packages: 'external', logLevel: 'error' });
-  const child = spawn(process.execPath, [bundle, JSON.stringify([walkers, pairs, pacers, seconds])], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  const child = spawn(process.execPath, [await bundled('bench/region-clients.ts'), JSON.stringify([walkers, pairs, pacers, seconds])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = await outputOf(child, "the region clients' process");
   const result = output.split('\n').filter((line) => line.startsWith('{')).pop();
-  if (code !== 0 || result === undefined) throw new Error(`the region clients' process exited with ${String(code)}:\n${output}`);
+  if (result === undefined) throw new Error(`the region clients' process printed no result:\n${output}`);
   return JSON.parse(result) as RoomClientsResult;
 }
 
@@ -99,8 +99,7 @@ export async function measureRoomClients(walkers: number, pairs: number, pacers:
   const { worldSize } = await import('./region-process-walkers.js');
   // Colyseus 0.18's SDK reads a global WebSocket, which Node 20 lacks.
   (globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;
-  const bundle = resolve('build/bench-region-process-room.mjs');
-  await build({ ...esbuildOptions, entryPoints: ['bench/region-process-room.ts'], outfile: bundle, platform: 'node', packages: 'external', logLevel: 'error' });
+  const bundle = await bundled('bench/region-process-room.ts');
   const children: ChildProcess[] = [];
   const clients: Array<InstanceType<typeof RegionClient>> = [];
   const { port: redisPort, process: redis } = await startRedisServer();
