@@ -101,9 +101,10 @@ export class AoiOracle {
   move(id: number, p: [number, number, number]): void {
     const e = this.entities.get(id)!;
     const next: [number, number, number] = this.dimensions === 2 ? [p[0], p[1], 0] : p;
-    if (next.every((v, k) => v === e.p[k])) return;
+    // A scene keeps the coordinates it was last given (-0 included), even when they compare equal.
+    const same = next.every((v, k) => v === e.p[k]);
     e.p = next;
-    this.settle(id, true);
+    if (!same) this.settle(id, true);
   }
 
   remove(id: number): void {

@@ -183,6 +183,12 @@ describe.each(cores)('Scene (%s, %s index): semantics', (backend, index) => {
     scene.drain();
     scene.move(2, 1, 0);
     expect(drained(scene)).toEqual([]);
+    scene.move(2, 1, -0); // equal to where it stands: no event, but the position is the one given
+    expect(drained(scene)).toEqual([]);
+    expect(Object.is(scene.position(2).y, -0)).toBe(true);
+    scene.moveMany([2], [1], [0]);
+    expect(drained(scene)).toEqual([]);
+    expect(Object.is(scene.position(2).y, 0)).toBe(true);
     scene.move(2, 1000, 999);
     expect(drained(scene)).toEqual(facts('leave 1 2', 'leave 2 1', 'enter 3 2', 'enter 2 3'));
     scene.move(2, -1, -1);
