@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -35,5 +36,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: on two cores that runs
+    // the files one at a time. The long files (the Moving AI scenarios) are CPU
+    // bound, so two files side by side take two thirds of the time.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
