@@ -24,6 +24,12 @@ export interface RegionSdkRoom {
   onMessage(type: string, listener: (message: unknown) => void): unknown;
   /** Registers a listener of the room's closing. */
   onLeave(listener: (code: number) => void): unknown;
+  /** Registers a listener of the connection dropping (the SDK then reconnects by itself). */
+  onDrop?(listener: (code: number) => void): unknown;
+  /** Registers a listener of the connection coming back after a drop. */
+  onReconnect?(listener: () => void): unknown;
+  /** The SDK's reconnection settings. */
+  reconnection?: { minUptime: number; enabled: boolean };
   /** Sends a message. */
   send(type: string, message: unknown): void;
   /** Leaves the room. */
@@ -36,6 +42,17 @@ export interface RegionSdkClient {
   join(roomName: string, options?: Record<string, unknown>): Promise<RegionSdkRoom>;
   /** Takes a seat reserved by the server. */
   consumeSeatReservation(reservation: never): Promise<RegionSdkRoom>;
+}
+
+/** How a RegionClient behaves. */
+export interface RegionClientOptions {
+  /**
+   * How long a dropped connection may take to come back (the SDK reconnects
+   * by itself) before the client stops trying and onError hears
+   * REGION_TIMEOUT. Default 20,000 ms: a RegionRoom's reconnectSeconds, after
+   * which the room has taken the player out of the world.
+   */
+  reconnectMs?: number;
 }
 
 /** An entity as the client sees it. */
@@ -96,11 +113,24 @@ export class RegionClient {
   private left = false;
   /** Rooms whose connection has closed: leaving them would wait for ever. */
   private readonly closed = new WeakSet<RegionSdkRoom>();
+  /** Rooms whose hand-off is being followed (a room sends it again to a client that reconnects). */
+  private readonly followed = new WeakSet<RegionSdkRoom>();
+  private dropped = false;
+  /** Rooms given up on after a drop: their closing is not told again. */
+  private readonly abandoned = new WeakSet<RegionSdkRoom>();
+  private readonly reconnectMs: number;
   /** Hand-offs followed so far. */
   handoffs = 0;
 
-  /** A player of client (an @colyseus/sdk Client); nothing is joined until {@link join}. */
-  constructor(private readonly client: RegionSdkClient) {}
+  /** A player of client (an @colyseus/sdk Client); nothing is joined until {@link join}. INVALID_NUMBER for a reconnectMs that is negative or not finite. */
+  constructor(
+    private readonly client: RegionSdkClient,
+    options: RegionClientOptions = {},
+  ) {
+    const reconnectMs = options.reconnectMs ?? 20_000;
+    if (!Number.isFinite(reconnectMs) || reconnectMs < 0) throw new SpatialError('INVALID_NUMBER', `reconnectMs must be a finite number of milliseconds, at least 0: got ${reconnectMs}`);
+    this.reconnectMs = reconnectMs;
+  }
 
   /**
    * Joins the world through the room of `region` (`roomName` defined with
@@ -137,6 +167,11 @@ export class RegionClient {
   /** True while the player is on its way to another room: its view stays still, and inputs wait in the queue. */
   get handingOff(): boolean {
     return this.moving;
+  }
+
+  /** True while the connection to the player's room is down and the SDK is reconnecting: inputs wait, and the view stays still. */
+  get reconnecting(): boolean {
+    return this.dropped;
   }
 
   /** The number the next input will carry (inputs sent so far, plus one). */
@@ -194,6 +229,7 @@ export class RegionClient {
     this.room = room;
     this.region = region;
     this.moving = false;
+    this.dropped = false; // a drop of the room left behind is not this one's
     const mine = (): boolean => this.room === room && !this.moving;
     room.onMessage(REGION_MESSAGES.welcome, (welcome) => {
       if (this.room === room) this.selfId = (welcome as RegionWelcome).id;
@@ -202,7 +238,9 @@ export class RegionClient {
       if (this.room === room) this.moving = true;
     });
     room.onMessage(REGION_MESSAGES.handoff, (message) => {
-      if (this.room === room) void this.follow(room, message as RegionHandoffMessage);
+      if (this.room !== room || this.followed.has(room)) return;
+      this.followed.add(room);
+      void this.follow(room, message as RegionHandoffMessage);
     });
     room.onMessage(REGION_MESSAGES.failure, (message) => {
       const failure = message as RegionFailure;
@@ -211,11 +249,38 @@ export class RegionClient {
     room.onStateChange((state) => {
       if (mine()) this.present(state as DecodedState);
     });
-    room.onLeave((code) => {
-      this.closed.add(room);
-      // A room closed under the player (its process died): the view stays at its last patch.
-      if (this.room === room && !this.left) this.fail(new SpatialError('REGION_TIMEOUT', `the room of region ${region} closed (code ${code})`));
+    // A hand-off starts a new room, so stays shorter than the SDK's guard (5 s by default) are usual: reconnect after any.
+    if (room.reconnection !== undefined) room.reconnection.minUptime = 0;
+    let giveUp: ReturnType<typeof setTimeout> | undefined;
+    room.onDrop?.(() => {
+      // The SDK tells each failed attempt as a drop too: the first one starts the clock.
+      if (this.room !== room || this.dropped || this.abandoned.has(room)) return;
+      this.dropped = true;
+      giveUp = setTimeout(() => this.abandon(room, region), this.reconnectMs);
     });
+    room.onReconnect?.(() => {
+      clearTimeout(giveUp);
+      if (this.room !== room) return;
+      this.dropped = false;
+      // The room drops an input it has queued or applied: sending every one not yet applied loses none.
+      if (!this.moving) for (const input of this.queue) room.send(REGION_MESSAGES.input, input);
+    });
+    room.onLeave((code) => {
+      clearTimeout(giveUp);
+      this.closed.add(room);
+      if (this.room === room) this.dropped = false;
+      // A room closed under the player (its process died): the view stays at its last patch.
+      if (this.room === room && !this.left && !this.abandoned.has(room)) this.fail(new SpatialError('REGION_TIMEOUT', `the room of region ${region} closed (code ${code})`));
+    });
+  }
+
+  /** Stops reconnecting to room, whose connection has not come back in reconnectMs, and says so. */
+  private abandon(room: RegionSdkRoom, region: number): void {
+    this.abandoned.add(room);
+    if (room.reconnection !== undefined) room.reconnection.enabled = false;
+    if (this.room !== room) return;
+    this.dropped = false;
+    if (!this.left) this.fail(new SpatialError('REGION_TIMEOUT', `the connection to the room of region ${region} dropped and did not come back in ${this.reconnectMs} ms`));
   }
 
   /** Presents the state as a view, once it holds the player. */

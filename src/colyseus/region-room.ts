@@ -39,6 +39,8 @@ export interface PlayerSpawn {
 
 /** Presence keys of hand-off tickets: what a reservation's bearer may claim, kept where every process reads it. */
 const TICKET_PREFIX = 'spatialkit:region-handoff:';
+/** Presence channels, one per room name and region, of players whose client never took its reserved seat there. */
+const UNCLAIMED_PREFIX = 'spatialkit:region-unclaimed:';
 
 /** A client's player, in the room that owns it (or has just handed it on). */
 interface Player {
@@ -56,8 +58,12 @@ interface Player {
   active: boolean;
   /** Handed to another region: its client is on its way there. */
   departedTo: number | null;
+  /** The reservation sent for that hand-off: sent again if the client reconnects here. */
+  handoff: RegionHandoffMessage | null;
   /** The client left for good: the entity leaves the world at the next tick. */
   leaving: boolean;
+  /** The client's connection is down: its inputs wait until it is back. */
+  dropped: boolean;
 }
 
 /**
@@ -82,6 +88,12 @@ export abstract class RegionRoom extends Room<{
   tickDelayMs = 0;
   /** Hand-offs of this room's players to other rooms so far. */
   handoffCount = 0;
+  /**
+   * Seconds a client whose connection drops has to reconnect (the SDK does
+   * so by itself) before its player leaves the world; 0 takes the player
+   * out at once. Meanwhile the player stays, idle, and others still see it.
+   */
+  reconnectSeconds = 20;
   override state = new RegionState({ tick: -1 });
   private readonly playerById = new Map<number, Player>();
   private readonly playerBySession = new Map<string, Player>();
@@ -89,6 +101,11 @@ export abstract class RegionRoom extends Room<{
   private readonly viewCounts = new Map<number, number>();
   private running = false;
   private loop: Promise<void> = Promise.resolve();
+  /** Players handed here whose client never took its seat: they leave the world at the next tick. */
+  private unclaimed: number[] = [];
+  private readonly onUnclaimed = (id: unknown): void => void this.unclaimed.push(Number(id));
+  /** Checks, one per hand-off made, that its client took its seat. */
+  private readonly claimChecks = new Set<ReturnType<typeof setTimeout>>();
 
   /** The messages a client sends: its inputs. */
   override messages = {
@@ -149,6 +166,7 @@ export abstract class RegionRoom extends Room<{
     this.patchRate = null;
     this.peer = new RegionPeer(this.layout(), options.region, this.bus(), this.peerOptions());
     void this.setMetadata({ region: options.region });
+    void this.presence.subscribe(this.unclaimedChannel(options.region), this.onUnclaimed);
     this.running = true;
     this.loop = this.run().catch((error: unknown) => this.onLoopError(error));
   }
@@ -168,7 +186,9 @@ export abstract class RegionRoom extends Room<{
       await this.presence.del(key);
       const claim = ticket === null ? null : (JSON.parse(ticket) as { id: number; seq: number; region: number });
       // The entity may not be here yet (without lockstep, this region may not have received the hand-off): the view waits for it.
-      if (claim === null || claim.region !== this.peer.id || this.playerById.has(claim.id)) {
+      // A player that left this room and came back before its client left here has a departed record: the claim replaces it.
+      const held = claim === null ? undefined : this.playerById.get(claim.id);
+      if (claim === null || claim.region !== this.peer.id || (held !== undefined && held.departedTo === null)) {
         throw new SpatialError('UNKNOWN_ID', `region ${this.peer.id} holds no player handed over with this reservation`);
       }
       this.admit(client, claim.id, claim.seq, null);
@@ -181,25 +201,44 @@ export abstract class RegionRoom extends Room<{
     this.admit(client, spawn.id, 0, spawn);
   }
 
+  /** A client whose connection dropped may come back within {@link reconnectSeconds}: its player waits for it. */
+  override onDrop(client: Client): void {
+    const player = this.playerBySession.get(client.sessionId);
+    if (player !== undefined) player.dropped = true;
+    if (this.reconnectSeconds > 0) void this.allowReconnection(client, this.reconnectSeconds).catch(() => undefined);
+  }
+
+  /** The client is back: its view carries on, and a reservation it may have missed is sent again. */
+  override onReconnect(client: Client): void {
+    const player = this.playerBySession.get(client.sessionId);
+    if (player === undefined) return;
+    player.client = client;
+    player.dropped = false;
+    if (player.active) client.send(REGION_MESSAGES.welcome, { id: player.id, seq: player.seq } satisfies RegionWelcome);
+    if (player.handoff !== null) client.send(REGION_MESSAGES.handoff, player.handoff);
+  }
+
   /** A client that leaves for good takes its player out of the world (one that left for another room does not). */
   override onLeave(client: Client): void {
     const player = this.playerBySession.get(client.sessionId);
     if (player === undefined) return;
     this.playerBySession.delete(client.sessionId);
     this.unview(player, player.seen);
-    if (player.departedTo !== null) this.playerById.delete(player.id);
-    else player.leaving = true;
+    if (player.departedTo === null) player.leaving = true;
+    else if (this.playerById.get(player.id) === player) this.playerById.delete(player.id);
   }
 
   /** Stops ticking and closes the peer. */
   override async onDispose(): Promise<void> {
     this.running = false;
+    for (const check of this.claimChecks) clearTimeout(check);
+    this.presence.unsubscribe(this.unclaimedChannel(this.peer.id), this.onUnclaimed);
     await this.loop;
     await this.peer.close();
   }
 
   private admit(client: Client, id: number, seq: number, spawn: PlayerSpawn | null): void {
-    const player: Player = { id, client, seq, inputs: [], seen: new Set(), spawn, active: false, departedTo: null, leaving: false };
+    const player: Player = { id, client, seq, inputs: [], seen: new Set(), spawn, active: false, departedTo: null, handoff: null, leaving: false, dropped: false };
     this.playerById.set(id, player);
     this.playerBySession.set(client.sessionId, player);
   }
@@ -242,8 +281,11 @@ export abstract class RegionRoom extends Room<{
     }
   }
 
-  /** Applies spawns, removals, and one queued input of each player this region owns. */
+  /** Applies spawns, removals (unclaimed players' too), and one queued input of each player this region owns whose client is connected. */
   private applyPlayers(): void {
+    for (const id of this.unclaimed.splice(0)) {
+      if (!this.playerById.has(id) && this.peer.region.owns(id)) this.removePlayer(id);
+    }
     for (const player of this.playerById.values()) {
       if (player.spawn !== null) {
         this.tryApply(player, 0, () => this.placePlayer(player.spawn!));
@@ -251,7 +293,7 @@ export abstract class RegionRoom extends Room<{
       } else if (player.leaving) {
         this.playerById.delete(player.id);
         if (this.peer.region.owns(player.id)) this.removePlayer(player.id);
-      } else if (player.departedTo === null && player.inputs.length > 0 && this.peer.region.owns(player.id)) {
+      } else if (player.departedTo === null && !player.dropped && player.inputs.length > 0 && this.peer.region.owns(player.id)) {
         const input = player.inputs.shift()!;
         player.seq = input.seq;
         this.tryApply(player, input.seq, () => this.applyInput(player.id, input));
@@ -332,6 +374,22 @@ export abstract class RegionRoom extends Room<{
     }
   }
 
+  /**
+   * After the reservation has expired: a ticket still there was never
+   * claimed, so the player's client will not come; the player's new room
+   * is told to take it out of the world.
+   */
+  private async checkClaimed(ticket: string, id: number, region: number): Promise<void> {
+    const key = TICKET_PREFIX + ticket;
+    if ((await this.presence.get(key)) === null) return;
+    await this.presence.del(key);
+    this.presence.publish(this.unclaimedChannel(region), id);
+  }
+
+  private unclaimedChannel(region: number): string {
+    return `${UNCLAIMED_PREFIX}${this.roomName}:${region}`;
+  }
+
   /** Reserves the departed player's client a seat in its new region's room and sends it the reservation. */
   private async handOver(player: Player): Promise<void> {
     const to = player.departedTo!;
@@ -340,11 +398,18 @@ export abstract class RegionRoom extends Room<{
       const room = rooms.find((r) => (r.metadata as { region?: number } | undefined)?.region === to);
       if (room === undefined) throw new SpatialError('REGION_TIMEOUT', `no room of region ${to} is listed`);
       const ticket = crypto.randomUUID();
-      await this.presence.setex(TICKET_PREFIX + ticket, JSON.stringify({ id: player.id, seq: player.seq, region: to }), this.seatReservationTimeout);
+      // The ticket outlives the reservation, so that the check after it expires tells a seat never taken.
+      await this.presence.setex(TICKET_PREFIX + ticket, JSON.stringify({ id: player.id, seq: player.seq, region: to }), 2 * this.seatReservationTimeout + 5);
       const reservation = await matchMaker.reserveSeatFor(room, { handoff: ticket });
       this.handoffCount++;
       const message: RegionHandoffMessage = { reservation, id: player.id, seq: player.seq, region: to };
+      player.handoff = message;
       player.client.send(REGION_MESSAGES.handoff, message);
+      const check = setTimeout(() => {
+        this.claimChecks.delete(check);
+        void this.checkClaimed(ticket, player.id, to);
+      }, (this.seatReservationTimeout + 2) * 1000);
+      this.claimChecks.add(check);
     } catch (error) {
       const failure: RegionFailure = {
         code: error instanceof SpatialError ? error.code : 'REGION_TIMEOUT',

@@ -4,12 +4,13 @@
 // from room to room (a seat reserved through the matchmaker, across
 // processes). Every view a client's RegionClient presents is the single
 // Scene's view of its player at that tick, exactly (lockstep), the player's
-// id never changes, and every input sent is applied exactly once.
+// id never changes, and every input sent is applied exactly once, also by
+// clients whose connection drops mid-walk and comes back.
 import { Client } from '@colyseus/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
 import { init, Scene, SpatialError } from '../../src/index.js';
-import { RegionClient, type RegionView } from '../../src/colyseus-client.js';
+import { RegionClient, type RegionSdkClient, type RegionView } from '../../src/colyseus-client.js';
 import { applyToScene, byPair, Walkers } from './walkers.js';
 import { Cluster } from './rooms/cluster.js';
 import { PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES } from './rooms/protocol.js';
@@ -85,6 +86,31 @@ function halves(k: number): (n: number) => { x: number; y: number } {
   };
 }
 
+/** What a test uses of an SDK room: its connection, and whether the SDK reconnects. */
+type SdkRoom = { connection: { close(): void }; reconnection: { enabled: boolean } };
+
+/** Client, keeping in rooms every room it joins (the last is the player's): a test reaches their connections. */
+function recording(client: Client, rooms: SdkRoom[], takesSeats = () => true): RegionSdkClient {
+  return {
+    join: async (name, options) => {
+      const room = await client.join(name, options);
+      rooms.push(room);
+      return room;
+    },
+    consumeSeatReservation: async (reservation) => {
+      // A client that has gone away mid-switch: its reserved seat is never taken.
+      if (!takesSeats()) return new Promise<never>(() => {});
+      const room = await client.consumeSeatReservation(reservation);
+      rooms.push(room);
+      return room;
+    },
+  };
+}
+
+/** Clients whose connection the walk test drops once (from DROP_TICK on), to come back by the SDK's reconnection. */
+const dropsConnection = (k: number): boolean => k % 8 === 3;
+const DROP_TICK = 100;
+
 /** A view as plain data: sorted [id, x, y] of what the player sees, and its own place. */
 function snapshot(view: RegionView): { tick: number; self: number[]; seen: number[][] } {
   return { tick: view.tick, self: [view.self.id, view.self.x, view.self.y], seen: [...view.entities].map(([id, e]) => [id, e.x, e.y]).sort((a, b) => a[0] - b[0]) };
@@ -102,9 +128,11 @@ describe('players handed from room to room on three processes', () => {
     // Every client joins the room of the region its walk starts in, through any process's matchmaker.
     const views: Array<Array<ReturnType<typeof snapshot>>> = [];
     const errors: SpatialError[] = [];
+    const rooms: SdkRoom[][] = [];
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, k) => {
-        const player = new RegionClient(new Client(`ws://127.0.0.1:${cluster.ports[k % cluster.ports.length]}`));
+        rooms[k] = [];
+        const player = new RegionClient(recording(new Client(`ws://127.0.0.1:${cluster.ports[k % cluster.ports.length]}`), rooms[k]));
         players[k] = player;
         views[k] = [];
         player.onView((view) => views[k].push(snapshot(view)));
@@ -115,9 +143,15 @@ describe('players handed from room to room on three processes', () => {
     );
     // Each client walks on a timer of its own, keeping up to 3 inputs in flight (a room applies one a tick), whether or
     // not a hand-off is under way: inputs sent during one wait in the client's queue.
+    // From DROP_TICK on, some clients' connections are closed under them once each (not mid-hand-off): they keep walking.
     let duringHandoffs = 0;
+    const droppedAt = new Map<number, number>();
     const walking = setInterval(() => {
       for (let k = 0; k < CLIENTS; k++) {
+        if (dropsConnection(k) && !droppedAt.has(k) && reports.of(DROP_TICK).size > 0 && !players[k].handingOff && views[k].length > 0) {
+          droppedAt.set(k, views[k].at(-1)!.tick);
+          rooms[k].at(-1)!.connection.close();
+        }
         if (views[k].length === 0 || players[k].pending >= 3 || reports.of(LAST_INPUT_TICK).size > 0) continue;
         if (players[k].handingOff) duringHandoffs++;
         const next = walk(k)(players[k].nextInput);
@@ -170,9 +204,15 @@ describe('players handed from room to room on three processes', () => {
     const sent = players.map((p) => p.nextInput - 1);
     console.log(
       `${CLIENTS} SDK clients, ${settings.walkers} walkers, ${TICKS} ticks on 3 processes: ${compared} views compared, ${handoffs} hand-offs, ` +
-        `${sent.reduce((a, b) => a + b, 0)} inputs (${duringHandoffs} sent during a hand-off), ${(wall / 1000).toFixed(1)} s`,
+        `${sent.reduce((a, b) => a + b, 0)} inputs (${duringHandoffs} sent during a hand-off), ${droppedAt.size} connections dropped, ${(wall / 1000).toFixed(1)} s`,
     );
     expect(errors).toEqual([]);
+    // Every dropped client came back to its room and was shown later ticks.
+    expect(droppedAt.size).toBe(Array.from({ length: CLIENTS }, (_, k) => k).filter(dropsConnection).length);
+    for (const [k, tick] of droppedAt) {
+      expect(players[k].reconnecting, `client ${k}`).toBe(false);
+      expect(views[k].at(-1)!.tick, `client ${k}, dropped at tick ${tick}`).toBeGreaterThan(tick + 20);
+    }
     for (let k = 0; k < CLIENTS; k++) {
       // Views come in tick order, each of the same player; every input sent was applied exactly once.
       const ticks = views[k].map((v) => v.tick);
@@ -193,7 +233,7 @@ describe('players handed from room to room on three processes', () => {
     const prefix = `handoff-fault-${process.pid}`;
     const clients = 40;
     const ticks = 200;
-    const settings = { seed: 9, walkers: 150, ticks, prefix, timeoutMs: 1000, roomName: `region-${prefix}`, tickDelayMs: 20 };
+    const settings = { seed: 9, walkers: 150, ticks, prefix, timeoutMs: 1000, roomName: `region-${prefix}`, tickDelayMs: 20, reconnectSeconds: 1, seatReservationSeconds: 1 };
     const reports = await cluster.listen(prefix);
     const first = cluster.ports.length;
     const [, , third] = await Promise.all(PROCESSES.map((regions) => cluster.process({ ...settings, regions })));
@@ -202,9 +242,19 @@ describe('players handed from room to room on three processes', () => {
     const group: RegionClient[] = [];
     const lastView: RegionView[] = [];
     const errors: SpatialError[][] = [];
+    const rooms: SdkRoom[][] = [];
+    const apart = Array.from({ length: clients }, (_, k) => k).filter((k) => Array.from({ length: 100 }, (_, n) => walk(k)(n)).every((at) => layout.regionAt(at.x, at.y) !== 3));
+    // One client away from region 3 loses its connection for good (its SDK does not reconnect): after reconnectSeconds its player leaves the world.
+    const gone = apart.pop()!;
+    // One client away from region 3 and crossing borders never takes the seat of its first hand-off after tick 30:
+    // the room that reserved it tells the new room, which takes the player out of the world.
+    const stray = apart.pop()!;
+    let strayFrom = Infinity;
     await Promise.all(
       Array.from({ length: clients }, async (_, k) => {
-        const player = new RegionClient(new Client(`ws://127.0.0.1:${ports[k % ports.length]}`));
+        rooms[k] = [];
+        const takesSeats = (): boolean => k !== stray || reports.of(strayFrom).size === 0;
+        const player = new RegionClient(recording(new Client(`ws://127.0.0.1:${ports[k % ports.length]}`), rooms[k], takesSeats), { reconnectMs: 1000 });
         group[k] = player;
         players.push(player);
         errors[k] = [];
@@ -223,6 +273,12 @@ describe('players handed from room to room on three processes', () => {
     }, 10);
     let inRegion3: number[] = [];
     try {
+      await reports.until(30, REGIONS, 20_000);
+      strayFrom = 30;
+      while (group[gone].handingOff) await new Promise((resolve) => setTimeout(resolve, 5));
+      const room = rooms[gone].at(-1)!;
+      room.reconnection.enabled = false;
+      room.connection.close();
       await reports.until(60, REGIONS, 20_000);
       inRegion3 = group.flatMap((p, k) => (!p.handingOff && lastView[k]?.region === 3 ? [k] : []));
       third.kill('SIGKILL'); // region 3's process
@@ -241,12 +297,21 @@ describe('players handed from room to room on three processes', () => {
       expect(lastView[k].tick).toBeLessThan(ticks - 10);
     }
     // The other rooms ran to the end: a client whose walk never enters region 3 heard of no failure and is shown a late tick.
-    const apart = group.map((_, k) => k).filter((k) => Array.from({ length: 100 }, (_, n) => walk(k)(n)).every((at) => layout.regionAt(at.x, at.y) !== 3));
     expect(apart.length).toBeGreaterThan(clients / 4);
     for (const k of apart) {
       expect(errors[k], `client ${k}`).toEqual([]);
       expect(lastView[k].tick, `client ${k}`).toBeGreaterThanOrEqual(ticks - 10);
     }
     for (const k of group.keys()) for (const e of errors[k]) expect(e.code).toBe('REGION_TIMEOUT');
+    // The client that went for good: its player was in the world when it went, and left it once reconnectSeconds passed.
+    const ownerOf = (tick: number, k: number): number[] => [...reports.of(tick).values()].filter((r) => r.owned.includes(FIRST_PLAYER + k)).map((r) => r.region);
+    expect(ownerOf(30, gone)).toHaveLength(1);
+    expect(ownerOf(ticks - 1, gone)).toEqual([]);
+    expect(errors[gone].map((e) => e.code)).toEqual(['REGION_TIMEOUT']);
+    const strayOwners = Array.from({ length: ticks }, (_, t) => ownerOf(t, stray));
+    const strayAt = strayOwners.findIndex((owners, t) => t > 30 && owners.length === 1 && owners[0] !== strayOwners[30][0]);
+    expect(strayAt, 'the stray player is handed on after tick 30').toBeGreaterThan(30);
+    expect(group[stray].handingOff).toBe(true);
+    expect(strayOwners[ticks - 1]).toEqual([]);
   }, 120_000);
 });

@@ -15,6 +15,9 @@ class PlayedRoom implements RegionSdkRoom {
   left = false;
   private readonly handlers = new Map<string, (message: unknown) => void>();
   private stateListener: (state: unknown) => void = () => {};
+  private dropListener: (code: number) => void = () => {};
+  private reconnectListener: () => void = () => {};
+  readonly reconnection = { minUptime: 5000, enabled: true };
 
   onStateChange(listener: (state: unknown) => void): void {
     this.stateListener = listener;
@@ -23,6 +26,20 @@ class PlayedRoom implements RegionSdkRoom {
     this.handlers.set(type, listener);
   }
   onLeave(): void {}
+  onDrop(listener: (code: number) => void): void {
+    this.dropListener = listener;
+  }
+  onReconnect(listener: () => void): void {
+    this.reconnectListener = listener;
+  }
+
+  /** The connection drops (the SDK reconnects by itself), then comes back. */
+  drop(): void {
+    this.dropListener(1006);
+  }
+  reconnect(): void {
+    this.reconnectListener();
+  }
   send(type: string, message: unknown): void {
     this.sent.push([type, message]);
   }
@@ -134,5 +151,56 @@ describe('RegionClient', () => {
     expect(player.view.region).toBe(1);
     expect(player.pending).toBe(1);
     expect(player.handoffs).toBe(1);
+  });
+
+  it('after a dropped connection comes back, sends again the inputs not applied, and follows a hand-off sent twice once', async () => {
+    const old = new PlayedRoom();
+    const next = new PlayedRoom();
+    let reservations = 0;
+    const player = new RegionClient({ join: async () => old, consumeSeatReservation: async () => (reservations++, next) });
+    await player.join('region', 0, { id: 7 });
+    expect(old.reconnection.minUptime).toBe(0); // a stay between two hand-offs is short: the SDK may reconnect after any
+    old.message(REGION_MESSAGES.welcome, { id: 7, seq: 0 });
+    old.patch(1, 7, 10, 10, 0);
+    player.move(11, 10);
+    player.move(12, 10);
+    old.drop();
+    expect(player.reconnecting).toBe(true);
+    player.move(13, 10);
+    old.reconnect();
+    expect(player.reconnecting).toBe(false);
+    // Inputs 1 and 2 went before the drop and may be lost with it: all three go again, and the room drops repeats.
+    expect(old.sent.map(([, m]) => (m as { seq: number }).seq)).toEqual([1, 2, 3, 1, 2, 3]);
+    old.patch(2, 7, 11, 10, 1);
+    expect(player.pending).toBe(2);
+
+    // The room handed the player on while the connection was down, and sends the reservation again on its return.
+    old.message(REGION_MESSAGES.leaving, { tick: 3 });
+    old.message(REGION_MESSAGES.handoff, { reservation: {}, id: 7, seq: 2, region: 1 });
+    old.message(REGION_MESSAGES.handoff, { reservation: {}, id: 7, seq: 2, region: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(reservations).toBe(1);
+    expect(next.sent.map(([, m]) => (m as { seq: number }).seq)).toEqual([3]);
+    expect(player.handoffs).toBe(1);
+  });
+
+  it('gives up on a connection that does not come back in reconnectMs: REGION_TIMEOUT once, the last view kept', async () => {
+    expect(codeOf(() => new RegionClient(client(new PlayedRoom()), { reconnectMs: -1 }))).toBe('INVALID_NUMBER');
+    const room = new PlayedRoom();
+    const player = new RegionClient(client(room), { reconnectMs: 20 });
+    const errors: SpatialError[] = [];
+    player.onError((e) => errors.push(e));
+    await player.join('region', 0, { id: 7 });
+    room.message(REGION_MESSAGES.welcome, { id: 7, seq: 0 });
+    room.patch(1, 7, 10, 10, 0);
+    room.drop();
+    room.drop(); // a failed attempt: the clock is not restarted
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(errors).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(errors.map((e) => e.code)).toEqual(['REGION_TIMEOUT']);
+    expect(room.reconnection.enabled).toBe(false);
+    expect(player.reconnecting).toBe(false);
+    expect(player.view.tick).toBe(1);
   });
 });

@@ -30,6 +30,10 @@ export interface ProcessSettings {
   roomName?: string;
   /** Pause between ticks (default 0). */
   tickDelayMs?: number;
+  /** Seconds a dropped client has to reconnect (default: the room's). */
+  reconnectSeconds?: number;
+  /** Seconds a reserved seat is held (default: Colyseus's). */
+  seatReservationSeconds?: number;
 }
 
 /** A player's range and margin. */

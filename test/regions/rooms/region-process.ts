@@ -11,12 +11,16 @@ import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { Redis } from 'ioredis';
+import { WebSocket } from 'ws';
 import { init, SpatialError } from '../../../src/index.js';
 import { RedisRegionBus, type PeerTick, type RegionBus, type RegionLayout, type RegionPeerOptions } from '../../../src/regions/index.js';
 import { RegionRoom, type PlayerSpawn, type RegionInput } from '../../../src/colyseus-regions.js';
 import { freePort } from '../../../bench/redis-server.js';
 import { applyToWorld, Walkers } from '../walkers.js';
 import { encodeReport, PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES, type PlayerOp, type ProcessSettings } from './protocol.js';
+
+// Colyseus 0.18 reads a global WebSocket when a dropped client reconnects, which Node 20 lacks.
+(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
 
 const settings = JSON.parse(process.argv[2]) as ProcessSettings;
 const redisUrl = `redis://127.0.0.1:${settings.redisPort}`;
@@ -26,6 +30,7 @@ class WalkerRegionRoom extends RegionRoom {
   private readonly reports = new Redis(redisUrl);
   private playerOps: PlayerOp[] = [];
   override tickDelayMs = settings.tickDelayMs ?? 0;
+  override reconnectSeconds = settings.reconnectSeconds ?? 20; // 20: the room's default
 
   /** A test client chooses its id and place. */
   protected override spawn(_client: Client, options: { id: number; x: number; y: number }): PlayerSpawn {
@@ -40,6 +45,11 @@ class WalkerRegionRoom extends RegionRoom {
   protected override applyInput(id: number, input: RegionInput): void {
     super.applyInput(id, input);
     this.playerOps.push({ kind: 'move', id, x: input.x, y: input.y });
+  }
+
+  override onCreate(options: { region: number }): void {
+    if (settings.seatReservationSeconds !== undefined) this.seatReservationTimeout = settings.seatReservationSeconds;
+    super.onCreate(options);
   }
 
   protected layout(): RegionLayout {
