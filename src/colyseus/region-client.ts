@@ -29,7 +29,12 @@ export interface RegionSdkRoom {
   /** Registers a listener of the connection coming back after a drop. */
   onReconnect?(listener: () => void): unknown;
   /** The SDK's reconnection settings. */
-  reconnection?: { minUptime: number; enabled: boolean };
+  reconnection?: {
+    /** How long a room must have been joined before a drop is reconnected. */
+    minUptime: number;
+    /** Whether the SDK reconnects at all. */
+    enabled: boolean;
+  };
   /** Sends a message. */
   send(type: string, message: unknown): void;
   /** Leaves the room. */
