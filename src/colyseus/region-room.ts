@@ -400,17 +400,19 @@ export abstract class RegionRoom extends Room<{
       const ticket = crypto.randomUUID();
       // The ticket outlives the reservation, so that the check after it expires tells a seat never taken.
       await this.presence.setex(TICKET_PREFIX + ticket, JSON.stringify({ id: player.id, seq: player.seq, region: to }), 2 * this.seatReservationTimeout + 5);
-      const reservation = await matchMaker.reserveSeatFor(room, { handoff: ticket });
-      this.handoffCount++;
-      const message: RegionHandoffMessage = { reservation, id: player.id, seq: player.seq, region: to };
-      player.handoff = message;
-      player.client.send(REGION_MESSAGES.handoff, message);
       const check = setTimeout(() => {
         this.claimChecks.delete(check);
         void this.checkClaimed(ticket, player.id, to);
       }, (this.seatReservationTimeout + 2) * 1000);
       this.claimChecks.add(check);
+      const reservation = await matchMaker.reserveSeatFor(room, { handoff: ticket });
+      this.handoffCount++;
+      const message: RegionHandoffMessage = { reservation, id: player.id, seq: player.seq, region: to };
+      player.handoff = message;
+      player.client.send(REGION_MESSAGES.handoff, message);
     } catch (error) {
+      // No seat to follow the player to: its new room takes it out of the world, and the client hears why.
+      this.presence.publish(this.unclaimedChannel(to), player.id);
       const failure: RegionFailure = {
         code: error instanceof SpatialError ? error.code : 'REGION_TIMEOUT',
         message: `the room of region ${to} did not take player ${player.id}: ${error instanceof Error ? error.message : String(error)}`,

@@ -306,7 +306,8 @@ describe('players handed from room to room on three processes', () => {
     // The client that went for good: its player was in the world when it went, and left it once reconnectSeconds passed.
     const ownerOf = (tick: number, k: number): number[] => [...reports.of(tick).values()].filter((r) => r.owned.includes(FIRST_PLAYER + k)).map((r) => r.region);
     expect(ownerOf(30, gone)).toHaveLength(1);
-    expect(ownerOf(ticks - 1, gone)).toEqual([]);
+    const goneOwners = Array.from({ length: ticks }, (_, t) => ownerOf(t, gone).join('/')).join(' ');
+    expect(ownerOf(ticks - 1, gone), `the player of client ${gone} by tick: ${goneOwners}`).toEqual([]);
     expect(errors[gone].map((e) => e.code)).toEqual(['REGION_TIMEOUT']);
     const strayOwners = Array.from({ length: ticks }, (_, t) => ownerOf(t, stray));
     const strayAt = strayOwners.findIndex((owners, t) => t > 30 && owners.length === 1 && owners[0] !== strayOwners[30][0]);
