@@ -317,10 +317,10 @@ describe('players handed from room to room on three processes', () => {
     const goneOwners = Array.from({ length: ticks }, (_, t) => ownerOf(t, gone).join('/')).join(' ');
     expect(ownerOf(ticks - 1, gone), `the player of client ${gone} by tick: ${goneOwners}`).toEqual([]);
     expect(errors[gone].map((e) => e.code)).toEqual(['REGION_TIMEOUT']);
-    const strayOwners = Array.from({ length: ticks }, (_, t) => ownerOf(t, stray));
-    const strayAt = strayOwners.findIndex((owners, t) => t > 30 && owners.length === 1 && owners[0] !== strayOwners[30][0]);
-    expect(strayAt, 'the stray player is handed on after tick 30').toBeGreaterThan(30);
+    // The stray client is stuck on a hand-off whose seat it never took; its player, in the world at tick 30, is gone.
+    expect(ownerOf(30, stray)).toHaveLength(1);
     expect(group[stray].handingOff).toBe(true);
-    expect(strayOwners[ticks - 1]).toEqual([]);
+    const strayOwners = Array.from({ length: ticks }, (_, t) => ownerOf(t, stray).join('/')).join(' ');
+    expect(ownerOf(ticks - 1, stray), `the player of client ${stray} by tick: ${strayOwners}`).toEqual([]);
   }, 120_000);
 });
