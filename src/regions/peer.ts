@@ -301,7 +301,9 @@ export class RegionPeer {
 
   /** The ghost batches received for tick, decoded, removed from the inbox. */
   private batchesOf(tick: number): GhostBatch[] {
-    return [...(this.collect(GHOSTS, tick)?.values() ?? [])].map(decodeGhostBatch);
+    // A region lost after sending its batch but before its "done" has had its entities forgotten: its batch goes with them.
+    const got = [...(this.collect(GHOSTS, tick) ?? [])];
+    return got.filter(([from]) => !this.lost.has(from)).map(([, bytes]) => decodeGhostBatch(bytes));
   }
 
   /** The messages of kind for tick, removed from the inbox. */

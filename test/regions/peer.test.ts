@@ -87,6 +87,31 @@ describe('RegionPeer', () => {
     await Promise.all([left.close(), right.close()]);
   });
 
+  it('goes on without a region that dies between sending its ghost batch and its "done"', async () => {
+    const bus = new MemoryBus();
+    const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
+    const left = new RegionPeer(two, 0, bus.for(), { backend: 'js', timeoutMs: 100, onTimeout: () => {} });
+    // Region 1's bus loses its "done" frames once it is dying, as when its process is killed between the two sends.
+    const rightBus = bus.for();
+    let dying = false;
+    const DONE_FRAME = 3;
+    const right = new RegionPeer(two, 1, { ...rightBus, publish: (to, bytes) => (dying && bytes[0] === DONE_FRAME ? undefined : rightBus.publish(to, bytes)) }, { backend: 'js' });
+    await Promise.all([left.start(), right.start()]);
+    for (const peer of [left, right]) {
+      peer.add(1, 48, 10, 5);
+      peer.add(2, 52, 10, 5);
+    }
+    await Promise.all([left.tick(), right.tick()]);
+    dying = true;
+    for (const peer of [left, right]) peer.move(2, 51, 10); // a ghost move in region 1's batch to region 0
+    const [lone] = await Promise.all([left.tick(), right.tick()]);
+    expect(left.lostRegions).toEqual([1]);
+    expect(byPair(lone.events)).toEqual(['1 2: 1']);
+    left.move(1, 47, 10);
+    expect(byPair((await left.tick()).events)).toEqual([]);
+    await Promise.all([left.close(), right.close()]);
+  });
+
   it('refuses an entity outside every region, and a range beyond the layout, changing nothing', async () => {
     const bus = new MemoryBus();
     const peer = new RegionPeer(RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 1, 1, { maxRange: 5, maxStep: 2 }), 0, bus.for(), { backend: 'js' });
