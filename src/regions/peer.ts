@@ -288,6 +288,8 @@ export class RegionPeer {
       if (left <= 0) {
         const silent = missing();
         for (const r of silent) this.lost.add(r);
+        // What a lost region sent before it fell silent (a ghost batch before its "done", say) goes with its forgotten entities.
+        for (const got of this.inbox.values()) for (const r of silent) got.delete(r);
         this.onTimeout(
           new SpatialError('REGION_TIMEOUT', `regions ${silent.join(', ')} did not answer region ${this.id}'s ${PHASE_NAMES[kind]} barrier of tick ${tick} in ${this.timeoutMs} ms`),
           silent,
@@ -301,9 +303,7 @@ export class RegionPeer {
 
   /** The ghost batches received for tick, decoded, removed from the inbox. */
   private batchesOf(tick: number): GhostBatch[] {
-    // A region lost after sending its batch but before its "done" has had its entities forgotten: its batch goes with them.
-    const got = [...(this.collect(GHOSTS, tick) ?? [])];
-    return got.filter(([from]) => !this.lost.has(from)).map(([, bytes]) => decodeGhostBatch(bytes));
+    return [...(this.collect(GHOSTS, tick)?.values() ?? [])].map(decodeGhostBatch);
   }
 
   /** The messages of kind for tick, removed from the inbox. */
