@@ -214,7 +214,7 @@ export abstract class RegionRoom extends Room<{
     if (player === undefined) return;
     player.client = client;
     player.dropped = false;
-    if (player.active) client.send(REGION_MESSAGES.welcome, { id: player.id, seq: player.seq } satisfies RegionWelcome);
+    if (player.active) this.welcome(player);
     if (player.handoff !== null) client.send(REGION_MESSAGES.handoff, player.handoff);
   }
 
@@ -353,9 +353,14 @@ export abstract class RegionRoom extends Room<{
     }
     for (const player of welcomed) {
       player.active = true;
-      const welcome: RegionWelcome = { id: player.id, seq: player.seq };
-      player.client.send(REGION_MESSAGES.welcome, welcome);
+      this.welcome(player);
     }
+  }
+
+  /** Tells the player's client which entity is its own: its view follows that player. */
+  private welcome(player: Player): void {
+    const welcome: RegionWelcome = { id: player.id, seq: player.seq };
+    player.client.send(REGION_MESSAGES.welcome, welcome);
   }
 
   /** Takes ids out of the player's client view, and out of the state once no view holds them. */
