@@ -30,7 +30,6 @@ class WalkerRegionRoom extends RegionRoom {
   private readonly reports = new Redis(redisUrl);
   private playerOps: PlayerOp[] = [];
   override tickDelayMs = settings.tickDelayMs ?? 0;
-  override reconnectSeconds = settings.reconnectSeconds ?? 20; // 20: the room's default
 
   /** A test client chooses its id and place. */
   protected override spawn(_client: Client, options: { id: number; x: number; y: number }): PlayerSpawn {
@@ -49,6 +48,7 @@ class WalkerRegionRoom extends RegionRoom {
 
   override onCreate(options: { region: number }): void {
     if (settings.seatReservationSeconds !== undefined) this.seatReservationTimeout = settings.seatReservationSeconds;
+    if (settings.reconnectSeconds !== undefined) this.reconnectSeconds = settings.reconnectSeconds;
     super.onCreate(options);
   }
 
