@@ -26,7 +26,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^spatialkit$/, replacement: source('index.ts') },
-      { find: /^spatialkit\/colyseus$/, replacement: source('colyseus.ts') },
+      { find: /^spatialkit\/colyseus$/, replacement: source('colyseus/interest/index.ts') },
       { find: /^spatialkit\/regions$/, replacement: source('regions/index.ts') },
       { find: /^spatialkit\/(scene|quadtree|graph|gridmap)$/, replacement: source('$1/index.ts') },
     ],

@@ -12,7 +12,7 @@
 // the documented bound.
 import { ClientState, SchemaSerializer, type Client } from '@colyseus/core';
 import { Encoder, schema, StateView, t, type SchemaType } from '@colyseus/schema';
-import { Interest } from '../src/colyseus.js';
+import { Interest } from '../src/colyseus/interest/index.js';
 import { init, Scene } from '../src/index.js';
 import type { Suite, SuiteContext } from './harness.js';
 import { mulberry32 } from './random.js';

@@ -12,7 +12,7 @@ import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { Redis } from 'ioredis';
 import { init } from '../src/index.js';
-import { RegionRoom, type PlayerSpawn } from '../src/colyseus-regions.js';
+import { RegionRoom, type PlayerSpawn } from '../src/colyseus/rooms/index.js';
 import { RedisRegionBus, RegionLayout, type RegionBus, type RegionPeerOptions } from '../src/regions/index.js';
 import { mulberry32 } from './random.js';
 import { freePort } from './redis-server.js';

@@ -95,7 +95,7 @@ export async function runRoomClients(walkers: number, pairs: number, pacers: num
 export async function measureRoomClients(walkers: number, pairs: number, pacers: number, seconds: number): Promise<RoomClientsResult> {
   const { Client } = await import('@colyseus/sdk');
   const { WebSocket: NodeWebSocket } = await import('ws');
-  const { RegionClient } = await import('../src/colyseus-client.js');
+  const { RegionClient } = await import('../src/colyseus/client/index.js');
   const { worldSize } = await import('./region-process-walkers.js');
   // Colyseus 0.18's SDK reads a global WebSocket, which Node 20 lacks.
   (globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;

@@ -6,6 +6,7 @@
 // entry's: one Scene, one SpatialError, whichever entry names them.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { posix } from 'node:path';
 import { createRequire } from 'node:module';
 import ts from 'typescript';
 
@@ -23,9 +24,9 @@ execFileSync(
 );
 
 const subpaths = {
-  'src/colyseus.ts': 'dist/colyseus.d.ts',
-  'src/colyseus-regions.ts': 'dist/colyseus-regions.d.ts',
-  'src/colyseus-client.ts': 'dist/colyseus-client.d.ts',
+  'src/colyseus/interest/index.ts': 'dist/colyseus.d.ts',
+  'src/colyseus/rooms/index.ts': 'dist/colyseus-regions.d.ts',
+  'src/colyseus/client/index.ts': 'dist/colyseus-client.d.ts',
   'src/scene/index.ts': 'dist/scene.d.ts',
   'src/quadtree/index.ts': 'dist/quadtree.d.ts',
   'src/graph/index.ts': 'dist/graph.d.ts',
@@ -34,23 +35,25 @@ const subpaths = {
 
 /**
  * Where a declaration file's relative import goes once published: the
- * adapter's own modules (src/colyseus/x.ts) to their declaration files
- * beside it (dist/colyseus-x.d.ts, written here too), the regions entry to
- * 'spatialkit/regions', and the rest, the main entry's files, to 'spatialkit'.
+ * Colyseus wing's own modules (any x.ts under src/colyseus/ but its entries)
+ * to their declaration files beside it (dist/colyseus-x.d.ts, written here
+ * too), the regions entry to 'spatialkit/regions', and the rest, the main
+ * entry's files, to 'spatialkit'.
  */
-function published(specifier, adapterFiles) {
-  const own = /^\.{1,2}\/(?:colyseus\/)?(region-[\w-]+|shared-views|view-content)\.js$/.exec(specifier);
-  if (own !== null && (specifier.startsWith('./colyseus/') || specifier.startsWith('./region-'))) {
-    adapterFiles.add(own[1]);
-    return `./colyseus-${own[1]}.js`;
+function published(source, specifier, adapterFiles) {
+  const file = posix.join(posix.dirname(source), specifier).replace(/\.js$/, '.ts');
+  if (file.startsWith('src/colyseus/') && !file.endsWith('/index.ts')) {
+    const name = posix.basename(file, '.ts');
+    adapterFiles.set(name, file);
+    return `./colyseus-${name}.js`;
   }
-  if (/regions\/index\.js$/.test(specifier)) return 'spatialkit/regions';
+  if (file === 'src/regions/index.ts') return 'spatialkit/regions';
   return 'spatialkit';
 }
 
 const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, declaration: true, emitDeclarationOnly: true, skipLibCheck: true, types: [] };
 const program = ts.createProgram(Object.keys(subpaths), options);
-const adapterFiles = new Set();
+const adapterFiles = new Map();
 /** Writes source's declarations to target, its relative imports published. */
 function writeDeclarations(source, target, required) {
   let declarations = null;
@@ -59,13 +62,13 @@ function writeDeclarations(source, target, required) {
   }, undefined, true);
   const shared = /from '(\.{1,2}\/[^']*)'/g;
   if (declarations === null || (required && !shared.test(declarations))) throw new Error(`${source}: no declarations emitted, or it no longer takes anything from the main entry's files`);
-  writeFileSync(target, declarations.replaceAll(shared, (_, specifier) => `from '${published(specifier, adapterFiles)}'`));
+  writeFileSync(target, declarations.replaceAll(shared, (_, specifier) => `from '${published(source, specifier, adapterFiles)}'`));
 }
 for (const [source, target] of Object.entries(subpaths)) writeDeclarations(source, target, true);
 for (const done = new Set(); done.size < adapterFiles.size; ) {
-  for (const name of [...adapterFiles]) {
+  for (const [name, source] of [...adapterFiles]) {
     if (done.has(name)) continue;
     done.add(name);
-    writeDeclarations(`src/colyseus/${name}.ts`, `dist/colyseus-${name}.d.ts`, false);
+    writeDeclarations(source, `dist/colyseus-${name}.d.ts`, false);
   }
 }

@@ -8,7 +8,7 @@
 //   op:     u8 kind, then   add: f64 x, f64 y, i32 layer | move: f64 x, f64 y
 //                           layer: i32 layer             | remove: nothing
 // All little-endian.
-import { SpatialError } from '../index.js';
+import { SpatialError } from '../scene/index.js';
 import type { GhostBatch, GhostOp } from './messages.js';
 
 const VERSION = 1;

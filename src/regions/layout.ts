@@ -2,7 +2,7 @@
 // regions must hold a ghost of it, and the checks that the cut leaves no gap
 // and no overlap.
 import { keepName } from '../core/inspect.js';
-import { SpatialError } from '../index.js';
+import { SpatialError } from '../scene/index.js';
 
 /** One region's rectangle. It owns the positions with minX <= x < maxX and minY <= y < maxY, and the world's far edges too. */
 export interface RegionRect {

@@ -2,7 +2,7 @@
 // batches a region sends each neighbour every tick, and the hand-off of an
 // entity that crosses into another region. Plain data, so any transport can
 // carry it.
-import type { AoiRange } from '../index.js';
+import type { AoiRange } from '../scene/index.js';
 
 /** One operation on an entity, as its owner applies it; a range change without a margin keeps the entity's margin. */
 export type EntityOp =

@@ -1,7 +1,7 @@
 // A run of consecutive moves gathered for one Scene.moveMany: one crossing
 // into the core instead of one per move, with the same events, since a batch
 // applies its moves in array order.
-import type { Scene } from '../index.js';
+import type { Scene } from '../scene/index.js';
 
 /** Moves waiting to be applied together, in order. */
 export class MoveRun {

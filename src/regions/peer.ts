@@ -19,7 +19,7 @@
 // by `timeoutMs` is taken for dead: onTimeout hears a REGION_TIMEOUT, and
 // the others go on without it: its entities leave their neighbours' views,
 // and their ids are free again.
-import { SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../index.js';
+import { SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
 import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
 import type { RegionLayout } from './layout.js';
 import type { GhostBatch, Handoff } from './messages.js';

@@ -23,7 +23,7 @@
 // of what it saw there within the tick is not known, only its outcome.
 // Ghosts are markers (they watch nothing), so each watcher's events come
 // from its owner alone.
-import { Scene, type SceneIndex, type Backend } from '../index.js';
+import { Scene, type SceneIndex, type Backend } from '../scene/index.js';
 import type { RegionLayout, RegionRect } from './layout.js';
 import { MoveRun } from './move-run.js';
 import type { EntityOp, EntityState, GhostBatch, GhostOp, GhostRecord, Handoff } from './messages.js';

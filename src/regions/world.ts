@@ -3,7 +3,7 @@
 // phases of a tick across all regions in lockstep, handing each region the
 // messages its neighbours produced. Transports that put regions in separate
 // processes run the same phases with a barrier between them.
-import type { AddOptions, AoiRange, SetRangeOptions } from '../index.js';
+import type { AddOptions, AoiRange, SetRangeOptions } from '../scene/index.js';
 import { RegionLayout, type RegionLayoutOptions } from './layout.js';
 import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
 import type { GhostBatch, Handoff } from './messages.js';

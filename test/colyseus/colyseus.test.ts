@@ -16,7 +16,7 @@ import { connectBot, walk, type Bot } from '../../examples/colyseus-server/bot.j
 import { WorldRoom } from '../../examples/colyseus-server/room.js';
 import { Entity, WorldState } from '../../examples/colyseus-server/schema.js';
 import { init, Scene } from '../../src/index.js';
-import { Interest } from '../../src/colyseus.js';
+import { Interest } from '../../src/colyseus/interest/index.js';
 import { startServer, type RunningServer } from '../../examples/colyseus-server/server.js';
 import { codeOf } from '../support/codes.js';
 

@@ -10,7 +10,7 @@ import { Decoder } from '@colyseus/schema';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Entity, WorldState } from '../../examples/colyseus-server/schema.js';
-import { Interest } from '../../src/colyseus.js';
+import { Interest } from '../../src/colyseus/interest/index.js';
 import { init, Scene, type Backend } from '../../src/index.js';
 import { codeOf } from '../support/codes.js';
 import { mulberry32 } from '../../bench/random.js';

@@ -5,7 +5,7 @@
 // checked with the other bad input of each class.)
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Graph, GridMap, init, QuadTree, Scene, type Backend } from '../../src/index.js';
-import { Interest } from '../../src/colyseus.js';
+import { Interest } from '../../src/colyseus/interest/index.js';
 import { errorOf } from '../support/codes.js';
 
 beforeAll(() => init());

@@ -10,7 +10,7 @@ import { Client } from '@colyseus/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
 import { init, Scene, SpatialError } from '../../src/index.js';
-import { RegionClient, type RegionSdkClient, type RegionView } from '../../src/colyseus-client.js';
+import { RegionClient, type RegionSdkClient, type RegionView } from '../../src/colyseus/client/index.js';
 import { applyToScene, byPair, Walkers } from './walkers.js';
 import { Cluster } from './rooms/cluster.js';
 import { PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES } from './rooms/protocol.js';

@@ -5,7 +5,7 @@
 // no input is lost.
 import { describe, expect, it } from 'vitest';
 import { SpatialError } from '../../src/index.js';
-import { REGION_MESSAGES, RegionClient, type RegionSdkClient, type RegionSdkRoom } from '../../src/colyseus-client.js';
+import { REGION_MESSAGES, RegionClient, type RegionSdkClient, type RegionSdkRoom } from '../../src/colyseus/client/index.js';
 import { codeOf } from '../support/codes.js';
 
 /** A room as the SDK gives it, whose messages and states a test plays. */

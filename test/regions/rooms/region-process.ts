@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
 import { init, SpatialError } from '../../../src/index.js';
 import { RedisRegionBus, type PeerTick, type RegionBus, type RegionLayout, type RegionPeerOptions } from '../../../src/regions/index.js';
-import { RegionRoom, type PlayerSpawn, type RegionInput } from '../../../src/colyseus-regions.js';
+import { RegionRoom, type PlayerSpawn, type RegionInput } from '../../../src/colyseus/rooms/index.js';
 import { freePort } from '../../../bench/redis-server.js';
 import { applyToWorld, Walkers } from '../walkers.js';
 import { encodeReport, PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES, type PlayerOp, type ProcessSettings } from './protocol.js';

@@ -11,10 +11,10 @@
 // whichever process it runs) and sends it the reservation.
 import { matchMaker, Room, type Client } from '@colyseus/core';
 import { StateView } from '@colyseus/schema';
-import { SpatialError, type AddOptions, type AoiRange } from '../index.js';
-import type { PeerTick, RegionBus, RegionLayout, RegionPeerOptions } from '../regions/index.js';
-import { RegionPeer } from '../regions/index.js';
-import { REGION_MESSAGES, type RegionFailure, type RegionHandoffMessage, type RegionInput, type RegionWelcome } from './region-protocol.js';
+import { SpatialError, type AddOptions, type AoiRange } from '../../scene/index.js';
+import type { PeerTick, RegionBus, RegionLayout, RegionPeerOptions } from '../../regions/index.js';
+import { RegionPeer } from '../../regions/index.js';
+import { REGION_MESSAGES, type RegionFailure, type RegionHandoffMessage, type RegionInput, type RegionWelcome } from '../region-protocol.js';
 import { RegionEntity, RegionState } from './region-state.js';
 
 /** What a region room is created with (`matchMaker.createRoom(name, { region })`). */

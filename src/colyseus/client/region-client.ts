@@ -11,8 +11,8 @@
 // stays at that room's last whole patch until the new room's first patch
 // that holds the player. Inputs are numbered; those not yet applied stay
 // queued and go to the new room, which applies each number once.
-import { SpatialError } from '../core/errors.js';
-import { REGION_MESSAGES, type RegionFailure, type RegionHandoffMessage, type RegionInput, type RegionWelcome } from './region-protocol.js';
+import { SpatialError } from '../../core/errors.js';
+import { REGION_MESSAGES, type RegionFailure, type RegionHandoffMessage, type RegionInput, type RegionWelcome } from '../region-protocol.js';
 
 /** What RegionClient uses of an @colyseus/sdk Room. */
 export interface RegionSdkRoom {
