@@ -21,7 +21,9 @@ const wasmBytes = {
 // so a test sees one copy of every class.
 const source = (file: string): string => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
 
-export default defineConfig({
+// `vitest run --mode full` (npm run test:full) runs every long sweep whole;
+// the default takes a share of each (test/support/sweep.ts).
+export default defineConfig(({ mode }) => ({
   plugins: [wasmBytes],
   resolve: {
     alias: [
@@ -40,5 +42,8 @@ export default defineConfig({
     // the files one at a time. The long files (the Moving AI scenarios) are CPU
     // bound, so two files side by side take two thirds of the time.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    env: { SPATIALKIT_TEST: mode === 'full' ? 'full' : 'quick' },
+    // What a passing test prints is noise; a failing test's output is kept.
+    silent: 'passed-only',
   },
-});
+}));

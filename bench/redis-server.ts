@@ -15,6 +15,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** What a run that needs redis-server says when it is not on the PATH. */
+export const MISSING = 'redis-server is not on the PATH: the multi-process region tests start one (Debian and Ubuntu: apt-get install redis-server; macOS: brew install redis)';
+
 /** Starts redis-server and resolves once it accepts connections; the caller kills the process. */
 export async function startRedisServer(): Promise<{ port: number; process: ChildProcess }> {
   const port = await freePort();
@@ -22,6 +25,10 @@ export async function startRedisServer(): Promise<{ port: number; process: Child
   await new Promise<void>((done, fail) => {
     let text = '';
     const timer = setTimeout(() => fail(new Error(`redis-server did not start:\n${text}`)), 10_000);
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      fail(error.code === 'ENOENT' ? new Error(MISSING) : error);
+    });
     child.stdout!.on('data', (c: Buffer) => {
       text += c.toString();
       if (/Ready to accept connections/.test(text)) {

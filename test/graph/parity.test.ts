@@ -10,6 +10,7 @@ import { codeOf } from '../support/codes.js';
 import { apply, checkAgainstOracle, expectPath, idArb, opArb, type Op } from './checks.js';
 import { bellmanFord, type Id } from './bellman-ford.js';
 import { GraphModel } from './model.js';
+import { runs } from '../support/sweep.js';
 
 beforeAll(() => init());
 
@@ -34,7 +35,7 @@ describe('Graph searches agree with Bellman-Ford (wasm and js)', () => {
         checkAgainstOracle(model, graphs);
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -45,7 +46,7 @@ describe('Graph searches agree with Bellman-Ford (wasm and js)', () => {
         checkAgainstOracle(model, graphs);
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -82,7 +83,7 @@ describe('Graph searches agree with Bellman-Ford (wasm and js)', () => {
         }
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -106,7 +107,7 @@ describe('Graph searches agree with Bellman-Ford (wasm and js)', () => {
         }
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 15 },
+      { numRuns: runs(15) },
     );
   });
 
@@ -134,7 +135,7 @@ describe('Graph searches agree with Bellman-Ford (wasm and js)', () => {
         checkAgainstOracle(model, graphs);
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 });
@@ -182,7 +183,7 @@ describe('A* with positions (wasm and js)', () => {
         }
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });

@@ -10,6 +10,7 @@ import { codeOf } from '../support/codes.js';
 import { apply, checkAgainstOracle, expectSameStructure, idArb, opArb, type Op } from './checks.js';
 import { bellmanFord, type Id } from './bellman-ford.js';
 import { GraphModel } from './model.js';
+import { runs } from '../support/sweep.js';
 
 beforeAll(() => init());
 
@@ -44,7 +45,7 @@ describe('undirected graphs agree with the model and Bellman-Ford (wasm and js)'
         checkAgainstOracle(model, graphs);
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 120 },
+      { numRuns: runs(120) },
     );
   });
 
@@ -55,7 +56,7 @@ describe('undirected graphs agree with the model and Bellman-Ford (wasm and js)'
         checkAgainstOracle(model, graphs);
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     );
   });
 
@@ -92,7 +93,7 @@ describe('structure accessors on directed graphs (wasm and js)', () => {
         const { graphs } = build(ops, true);
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 120 },
+      { numRuns: runs(120) },
     );
   });
 });
@@ -120,7 +121,7 @@ describe('fromEdges with directed: false (wasm and js)', () => {
         checkAgainstOracle(model, graphs);
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     );
   });
 });
@@ -149,7 +150,7 @@ describe('nearestVertex (wasm and js)', () => {
         }
         for (const g of graphs) g.dispose();
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 });

@@ -7,6 +7,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { init } from '../../src/index.js';
 import { box, config, coord, extent, op, rect, run, searchOps } from './ops.js';
 import type { Rect } from './rect-oracle.js';
+import { runs } from '../support/sweep.js';
 
 beforeAll(() => init());
 
@@ -14,7 +15,7 @@ describe('QuadTree parity: wasm, js and brute force', () => {
   it('agree on random insert / update / remove / setCapacity / setBounds / query sequences', () => {
     fc.assert(
       fc.property(config, fc.array(op, { maxLength: 80, size: 'max' }), (cfg, ops) => run(cfg, ops)),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -30,14 +31,14 @@ describe('QuadTree parity: wasm, js and brute force', () => {
     const batch = fc.uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 150 }), rect }), { minLength: 20, maxLength: 150, selector: (item) => item.id });
     fc.assert(
       fc.property(config, batch, fc.array(bulkOp, { maxLength: 120 }), (cfg, items, ops) => run(cfg, [{ kind: 'insertMany', items }, ...ops])),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     );
     // Refilled in bulk after a clear, as a game rebuilding its index each frame does: the kept tables must not leak old items or homes.
     fc.assert(
       fc.property(config, batch, fc.array(bulkOp, { maxLength: 40 }), batch, fc.array(bulkOp, { maxLength: 60 }), (cfg, first, ops, second, more) =>
         run(cfg, [{ kind: 'insertMany', items: first }, ...ops, { kind: 'clear' }, { kind: 'insertMany', items: second }, ...more]),
       ),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 
@@ -62,7 +63,7 @@ describe('QuadTree parity: wasm, js and brute force', () => {
     );
     fc.assert(
       fc.property(config, fc.array(cycleOp, { minLength: 40, maxLength: 200, size: 'max' }), (cfg, ops) => run(cfg, ops)),
-      { numRuns: 120 },
+      { numRuns: runs(120) },
     );
   });
 
@@ -76,7 +77,7 @@ describe('QuadTree parity: wasm, js and brute force', () => {
     );
     fc.assert(
       fc.property(config, fc.array(denseOp, { minLength: 100, maxLength: 400, size: 'max' }), (cfg, ops) => run(cfg, ops)),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });

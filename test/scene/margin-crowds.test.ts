@@ -9,6 +9,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { init, type AoiRange, type SceneIndex } from '../../src/index.js';
 import { mulberry32 } from '../../bench/random.js';
 import { run, type Op, type Vec } from './ops.js';
+import { runs } from '../support/sweep.js';
 
 beforeAll(() => init());
 
@@ -65,6 +66,6 @@ const INDEXES: SceneIndex[] = ['lists', 'grid'];
 
 describe.each(INDEXES)('Scene margins in crowds (%s index)', (index) => {
   it.each([2, 3] as const)('%i-D: walkers, teleports, range and margin changes and removals give the oracle\'s events', (dimensions) => {
-    fc.assert(fc.property(fc.integer(), (seed) => run(dimensions, crowd(seed, dimensions), 'abs', index)), { numRuns: 12 });
+    fc.assert(fc.property(fc.integer(), (seed) => run(dimensions, crowd(seed, dimensions), 'abs', index)), { numRuns: runs(12) });
   });
 });

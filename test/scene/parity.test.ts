@@ -8,6 +8,7 @@ import { CORE } from '../../src/core/internals.js';
 import type { GridIndexCore } from '../../src/scene/js/grid.js';
 import type { ListsIndexCore } from '../../src/scene/js/lists.js';
 import { addOptions, coord, extent, id, mask, opArb, run, step, vec, type Op, type Vec } from './ops.js';
+import { runs } from '../support/sweep.js';
 
 beforeAll(() => init());
 
@@ -26,7 +27,7 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
       it(`${dimensions}-D, ${equal ? 'equal' : 'mixed'} ranges`, () => {
         fc.assert(
           fc.property(fc.array(opArb(dimensions, equal), { minLength: 1, maxLength: 80 }), (ops) => run(dimensions, ops, 'abs', index)),
-          { numRuns: 150 },
+          { numRuns: runs(150) },
         );
       });
     }
@@ -45,7 +46,7 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
       { minLength: 1, maxLength: 60 },
     );
     for (const dimensions of [2, 3] as const) {
-      fc.assert(fc.property(arb, (ops) => run(dimensions, ops, 'bounds', index)), { numRuns: 100 });
+      fc.assert(fc.property(arb, (ops) => run(dimensions, ops, 'bounds', index)), { numRuns: runs(100) });
     }
   });
 
@@ -56,7 +57,7 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
       fc.array(fc.record({ id: fc.integer({ min: 0, max: 80 }), p: fc.tuple(huge, huge, huge) as fc.Arbitrary<Vec>, range: big }), { minLength: 32, maxLength: 45 }),
       fc.array(fc.record({ kind: fc.constant('move' as const), id: fc.integer({ min: 0, max: 80 }), p: fc.tuple(huge, huge, huge) as fc.Arbitrary<Vec>, relative: fc.constant(false) }), { maxLength: 20 }),
     );
-    fc.assert(fc.property(arb, ([adds, moves]) => run(2, [{ kind: 'addMany', adds }, ...moves], 'bounds', index)), { numRuns: 60 });
+    fc.assert(fc.property(arb, ([adds, moves]) => run(2, [{ kind: 'addMany', adds }, ...moves], 'bounds', index)), { numRuns: runs(60) });
   });
 
   it('where f32 saturates, and keys that tie as f32 while walking', () => {
@@ -77,8 +78,8 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
     const tiny = fc.integer({ min: -3, max: 3 }).map((v) => v / 128);
     const bigStep = fc.constantFrom(-1e37, 0, 1e37);
     for (const dimensions of [2, 3] as const) {
-      fc.assert(fc.property(arb(edge, [0, 1e36, 1e37, 2e38], bigStep), (ops) => run(dimensions, ops, 'bounds', index)), { numRuns: 60 });
-      fc.assert(fc.property(arb(near, [0, 1 / 64, 3 / 64, 0.1], tiny), (ops) => run(dimensions, ops, 'bounds', index)), { numRuns: 300 });
+      fc.assert(fc.property(arb(edge, [0, 1e36, 1e37, 2e38], bigStep), (ops) => run(dimensions, ops, 'bounds', index)), { numRuns: runs(60) });
+      fc.assert(fc.property(arb(near, [0, 1 / 64, 3 / 64, 0.1], tiny), (ops) => run(dimensions, ops, 'bounds', index)), { numRuns: runs(300) });
     }
   });
 
@@ -101,7 +102,7 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
       ),
     );
     for (const dimensions of [2, 3] as const) {
-      fc.assert(fc.property(arb(dimensions), ([adds, ops]) => run(dimensions, [{ kind: 'addMany', adds }, ...ops], 'abs', index)), { numRuns: 40 });
+      fc.assert(fc.property(arb(dimensions), ([adds, ops]) => run(dimensions, [{ kind: 'addMany', adds }, ...ops], 'abs', index)), { numRuns: runs(40) });
     }
     // The workload above is cut into bands (the cut depends only on the scene's contents).
     if (index === 'grid') return;
@@ -138,7 +139,7 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
         return ops;
       });
     for (const dimensions of [2, 3] as const) {
-      fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: 30 });
+      fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: runs(30) });
     }
     if (index === 'grid') return;
     // The js core's x list (banded by y) follows the population: its first
@@ -181,7 +182,7 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
         ),
         { minLength: 10, maxLength: 80 },
       );
-    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: 80 });
+    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: runs(80) });
   });
 
   it('layers: masks set on add and changed by setLayers in a crowd, with walkers, circles and markers', () => {
@@ -200,7 +201,7 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
         ),
         { minLength: 10, maxLength: 60 },
       );
-    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: 60 });
+    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', index)), { numRuns: runs(60) });
   });
 
   it('a larger crowd: 300 entities, many walking steps and teleports', () => {
@@ -229,7 +230,7 @@ describe.each(['lists', 'grid'] as const)('Scene parity (%s index): wasm, js and
         }
         run(2, ops, 'abs', index);
       }),
-      { numRuns: 5 },
+      { numRuns: runs(5) },
     );
   });
 });
@@ -241,7 +242,7 @@ describe('Scene parity (grid index): cell sizes, cell borders, teleports and far
       for (const equal of [false, true]) {
         fc.assert(
           fc.property(fc.constantFrom(...sizes), fc.array(opArb(dimensions, equal), { minLength: 1, maxLength: 60 }), (cellSize, ops) => run(dimensions, ops, 'abs', 'grid', cellSize)),
-          { numRuns: 40 },
+          { numRuns: runs(40) },
         );
       }
     }
@@ -259,7 +260,7 @@ describe('Scene parity (grid index): cell sizes, cell borders, teleports and far
         ),
         { minLength: 1, maxLength: 80 },
       );
-    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', 'grid', 2)), { numRuns: 80 });
+    for (const dimensions of [2, 3] as const) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'abs', 'grid', 2)), { numRuns: runs(80) });
   });
 
   it('teleports across the world and coordinates near +-1e300, with ranges of every size', () => {
@@ -277,7 +278,7 @@ describe('Scene parity (grid index): cell sizes, cell borders, teleports and far
         { minLength: 1, maxLength: 60 },
       );
     for (const dimensions of [2, 3] as const) {
-      for (const cellSize of [1, 1e-3]) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'bounds', 'grid', cellSize)), { numRuns: 60 });
+      for (const cellSize of [1, 1e-3]) fc.assert(fc.property(arb(dimensions), (ops) => run(dimensions, ops, 'bounds', 'grid', cellSize)), { numRuns: runs(60) });
     }
   });
 });
@@ -293,7 +294,7 @@ describe('Scene grid: a sparse level takes cells twice its base, and goes back o
     const walk = fc.array(fc.record({ kind: fc.constant('move' as const), id: fc.integer({ min: 100, max: 599 }), p: vec(step), relative: fc.constant(true) }), { maxLength: 30 });
     fc.assert(
       fc.property(walk, walk, (first, second) => run(2, [{ kind: 'addMany', adds: sparse }, ...first, { kind: 'addMany', adds: dense }, ...second], 'abs', 'grid', 1)),
-      { numRuns: 10 },
+      { numRuns: runs(10) },
     );
     const scene = new Scene({ backend: 'js', index: 'grid', cellSize: 1, defaultRange: 1 });
     const column = (list: typeof sparse, k: number): Float64Array => Float64Array.from(list, (a) => a.p[k]);
