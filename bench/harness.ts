@@ -162,8 +162,8 @@ export async function runSuites(
 ): Promise<{ results: CaseResult[]; suiteNotes: Record<string, string[]> }> {
   const results: CaseResult[] = [];
   const suiteNotes: Record<string, string[]> = {};
-  for (const suite of suites) {
-    options.print(`\n## ${suite.title} (\`${suite.name}\`)\n`);
+  for (const [i, suite] of suites.entries()) {
+    options.print(`\n## ${suite.title} (\`${suite.name}\`, suite ${i + 1} of ${suites.length})\n`);
     const notes: string[] = [];
     suiteNotes[suite.name] = notes;
     const context: SuiteContext = {
