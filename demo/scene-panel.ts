@@ -18,7 +18,7 @@ export function createScenePanel(parent: HTMLElement, Scene: Components['Scene']
     parent,
     'scene',
     'AOI: who sees whom',
-    'Scene (cross-linked sorted lists). Click an entity: its range box, what it sees (green), who sees it (orange rings), and its enter / leave events.',
+    'Scene (its default cell-grid index). Click an entity: its range box, what it sees (green), who sees it (orange rings), and its enter / leave events.',
     WIDTH,
     HEIGHT,
   );
