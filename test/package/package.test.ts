@@ -1,6 +1,6 @@
 // The package as a user gets it: packed by npm, installed from the tarball into
 // an empty project, then imported, required and type-checked there.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -161,6 +161,23 @@ describe('the published package', () => {
     // @colyseus/schema is the user's own (an optional peer): lend it the repo's copy.
     symlinkSync(join(root, 'node_modules', '@colyseus'), join(consumer, 'node_modules', '@colyseus'), 'dir');
     expect(typeCheck(consumer, 'colyseus-consumer.mts', 'NodeNext', 'NodeNext')).toBe('');
+  });
+
+  it("runs the README's quick start as pasted, in a project made as the README says", () => {
+    // The README's first blocks: the shell lines (after the one that packs), then the program saved as index.js.
+    const fences = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)];
+    const [shell, program] = [fences[0][2], fences[1][2]];
+    const lines = shell.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line !== '' && !line.includes('npm pack'));
+    // The checkout beside the new project holds the tarball the README names; installs come from npm's cache.
+    const checkout = join(work, 'quick', 'spatialkit');
+    cpSync(tarball, join(checkout, /spatialkit-\S+\.tgz/.exec(shell)![0]));
+    const script = lines.map((line) => line.replace(/npm (install|init)/g, 'npm $1 --offline --no-audit --no-fund')).join(' && ');
+    execFileSync('sh', ['-c', script], { cwd: checkout, stdio: ['ignore', 'pipe', 'pipe'] });
+    const project = join(work, 'quick', 'my-game');
+    writeFileSync(join(project, 'index.js'), program);
+    const run = spawnSync(process.execPath, ['index.js'], { cwd: project, encoding: 'utf8' });
+    // No warning either: a project without "type": "module" runs it with one.
+    expect({ stdout: run.stdout, stderr: run.stderr, status: run.status }).toEqual({ stdout: '[ 2 ]\n2\n', stderr: '', status: 0 });
   });
 
   it('builds dist on npm pack from a checkout that has none', () => {
