@@ -104,6 +104,11 @@ export class Region {
     return this.owned.has(id);
   }
 
+  /** True when this region holds a ghost of entity id: another region owns it. */
+  holdsGhost(id: number): boolean {
+    return this.ghosts.has(id) && !this.owned.has(id);
+  }
+
   /** The ids this region owns, ascending. */
   ownedIds(): number[] {
     return [...this.owned.keys()].sort((a, b) => a - b);

@@ -6,7 +6,8 @@
 // operations ran and how many runs disagreed. Not part of `npm test`; CI runs
 // a short one. Each workload gets its share of the operations, in batches
 // of random runs; a run that disagrees is counted and its seed and path are
-// printed, so fast-check can replay it.
+// printed, so fast-check can replay it. Last, clients send region rooms
+// random messages (room.ts).
 import fc from 'fast-check';
 import { Graph, init, type SceneIndex } from '../../src/index.js';
 import { DEFAULT_LIMITS, LIMITS } from '../../src/core/internals.js';
@@ -17,6 +18,7 @@ import { apply as applyGraph, checkAgainstOracle, opArb as graphOp } from '../gr
 import { GraphModel } from '../graph/model.js';
 import { checkScenario } from '../gridmap/check.js';
 import { scenario } from '../gridmap/scenarios.js';
+import { fuzzRooms } from './room.js';
 import { mutatedSnapshots } from './snapshots.js';
 
 /** What a batch of random runs of a workload came to. */
@@ -163,6 +165,15 @@ for (const workload of WORKLOADS) {
   done += operations;
   mismatches += failures;
   console.log(`${workload.name}: ${operations.toLocaleString('en-US')} operations in ${runs.toLocaleString('en-US')} runs, ${failures} mismatches (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+}
+{
+  // The rooms' clients send anything; a message counts as an operation.
+  const t0 = performance.now();
+  const { sent, problems } = await fuzzRooms(seed, Math.max(300, Math.round(total / 200)));
+  done += sent;
+  mismatches += problems.length;
+  for (const problem of problems.slice(0, 3)) console.log(`  ${problem} (seed ${seed})`);
+  console.log(`Region rooms: random messages from 6 clients beside an honest one, rooms ticking, its view the Scene's: ${sent.toLocaleString('en-US')} messages, ${problems.length} mismatches (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 }
 console.log(`\n${done.toLocaleString('en-US')} operations, ${mismatches} mismatches in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 process.exit(mismatches === 0 ? 0 : 1);

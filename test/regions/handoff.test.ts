@@ -5,7 +5,11 @@
 // processes). Every view a client's RegionClient presents is the single
 // Scene's view of its player at that tick, exactly (lockstep), the player's
 // id never changes, and every input sent is applied exactly once, also by
-// clients whose connection drops mid-walk and comes back.
+// clients whose connection drops mid-walk and comes back. Meanwhile
+// intruders join with ids other players hold, flood their room with inputs,
+// send garbage and trip a hook that throws, and a hook fails in every room:
+// each is refused with its code, and nothing they do shows in the honest
+// players' views or stops a tick.
 import { Client } from '@colyseus/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
@@ -13,6 +17,7 @@ import { init, Scene, SpatialError } from '../../src/index.js';
 import { RegionClient, type RegionSdkClient, type RegionView } from '../../src/colyseus/client/index.js';
 import { applyToScene, byPair, Walkers } from './walkers.js';
 import { Cluster } from './rooms/cluster.js';
+import { Intruders, type Entry, type Outcome } from './rooms/intruders.js';
 import { PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES } from './rooms/protocol.js';
 
 /** SDK clients (REGION_CLIENTS to try another number; docs/regions.md gives the times). */
@@ -25,12 +30,19 @@ const REGIONS = [0, 1, 2, 3];
 const PROCESSES = [[0, 1], [2], [3]];
 /** Player ids, apart from the walkers'. */
 const FIRST_PLAYER = 100_000;
+/** Intruders' own ids, apart from the players'. */
+const FIRST_INTRUDER = 200_000;
+/** The tick whose beforeTick throws in every room. */
+const FAILING_TICK = 50;
+/** Inputs the flooding intruder sends at once. */
+const FLOOD = 100;
 
 // Colyseus 0.18's SDK reads a global WebSocket, which Node 20 lacks.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;
 
 const cluster = new Cluster();
 const players: RegionClient[] = [];
+const intruders = new Intruders();
 
 beforeAll(async () => {
   await init();
@@ -38,7 +50,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   try {
-    await Promise.race([Promise.allSettled(players.map((p) => p.leave())), new Promise((done) => setTimeout(done, 5000))]);
+    await Promise.race([Promise.allSettled([...players.map((p) => p.leave()), intruders.leave()]), new Promise((done) => setTimeout(done, 5000))]);
   } finally {
     cluster.stop();
   }
@@ -107,6 +119,32 @@ function recording(client: Client, rooms: SdkRoom[], takesSeats = () => true): R
   };
 }
 
+/**
+ * The intruders' attacks, made while the players walk: joins with the id
+ * of a player whose walk stays far from the room joined and of one that
+ * walks in its ghost band, two joins with one new id at once, a flood of
+ * inputs, garbage inputs, and an input that trips applyInput.
+ */
+async function attack(roomName: string): Promise<Record<string, Outcome | Outcome[]>> {
+  const layout = ROOM_LAYOUT();
+  const url = (k: number): string => `ws://127.0.0.1:${cluster.ports[k % cluster.ports.length]}`;
+  const entry = (k: number, id: number, x: number, y: number): Entry => ({ url: url(k), roomName, region: layout.regionAt(x, y), id, x, y });
+  const path = (k: number): Array<{ x: number; y: number }> => Array.from({ length: TICKS }, (_, n) => walk(k)(n));
+  // Far: a player whose whole walk keeps beyond region 3's ghost band (x, y >= 60). Near: one pacing across x = 60 below it.
+  const band = layout.band;
+  const far = Array.from({ length: CLIENTS }, (_, k) => k).find((k) => path(k).every((at) => Math.min(at.x, at.y) < 60 - band))!;
+  const near = Array.from({ length: CLIENTS }, (_, k) => k).find((k) => k % 3 === 0 && path(k).every((at) => at.y < 60 - band && Math.abs(at.x - 60) < band))!;
+  const [farOutcome, nearOutcome, twins, flood, garbage, trap] = await Promise.all([
+    intruders.steal(entry(1, FIRST_PLAYER + far, 90, 90)),
+    intruders.steal(entry(2, FIRST_PLAYER + near, 65, walk(near)(0).y)),
+    intruders.twins(entry(0, FIRST_INTRUDER + 1, 20, 20), entry(1, FIRST_INTRUDER + 1, 100, 100)),
+    intruders.flood(entry(2, FIRST_INTRUDER + 2, 100, 20), FLOOD),
+    intruders.garbage(entry(0, FIRST_INTRUDER + 3, 20, 100)),
+    intruders.trap(entry(1, FIRST_INTRUDER + 5, 100, 100)),
+  ]);
+  return { far: farOutcome, near: nearOutcome, twins, flood, garbage, trap };
+}
+
 /** Clients whose connection the walk test drops once (from DROP_TICK on), to come back by the SDK's reconnection. */
 const dropsConnection = (k: number): boolean => k % 8 === 3;
 const DROP_TICK = 100;
@@ -119,7 +157,7 @@ function snapshot(view: RegionView): { tick: number; self: number[]; seen: numbe
 describe('players handed from room to room on three processes', () => {
   it('see exactly what one Scene sees at every patch, keep their id, and lose no input', async () => {
     const prefix = `handoff-${process.pid}`;
-    const settings = { seed: 5, walkers: 150, ticks: TICKS, prefix, timeoutMs: 10_000, roomName: `region-${prefix}`, tickDelayMs: 20 };
+    const settings = { seed: 5, walkers: 150, ticks: TICKS, prefix, timeoutMs: 10_000, roomName: `region-${prefix}`, tickDelayMs: 20, throwAtTick: FAILING_TICK };
     const reports = await cluster.listen(prefix);
     await Promise.all(PROCESSES.map((regions) => cluster.process({ ...settings, regions })));
     const layout = ROOM_LAYOUT();
@@ -158,12 +196,16 @@ describe('players handed from room to room on three processes', () => {
         players[k].move(next.x, next.y);
       }
     }, 10);
+    let attacks: Promise<Record<string, Outcome | Outcome[]>> = Promise.resolve({});
     try {
+      await reports.until(10, REGIONS, 30_000);
+      attacks = attack(settings.roomName);
       await reports.until(TICKS - 1, REGIONS, 90_000);
     } finally {
       clearInterval(walking);
     }
     const wall = performance.now() - started;
+    const met = await attacks;
 
     // Replay the world in one Scene: the walkers, and what the rooms applied to players, tick by tick.
     const single = new Scene({ backend: 'js', events: 'net' });
@@ -227,6 +269,24 @@ describe('players handed from room to room on three processes', () => {
     expect(handoffs).toBeGreaterThan(CLIENTS);
     expect(duringHandoffs).toBeGreaterThan(0);
     expect(compared).toBeGreaterThan(CLIENTS * 50);
+
+    // Every intruder was refused with its code, and the failing hooks were reported with theirs.
+    expect(met.far, 'a join with the id of a player far away').toEqual({ refused: 'DUPLICATE_ID', failures: [] });
+    expect(met.near, "a join with the id of a player in the room's ghost band").toEqual({ refused: 'DUPLICATE_ID', failures: [] });
+    expect((met.twins as Outcome[]).map((o) => o.refused).sort(), 'two joins with one new id at once').toEqual(['DUPLICATE_ID', null]);
+    const flood = met.flood as Outcome;
+    expect(flood.refused).toBeNull();
+    expect(new Set(flood.failures)).toEqual(new Set(['LIMIT_EXCEEDED']));
+    expect(flood.failures.length, 'inputs refused of the flood').toBeGreaterThanOrEqual(FLOOD - 40 - 10);
+    const garbage = met.garbage as Outcome;
+    expect(garbage.refused).toBeNull();
+    expect(new Set(garbage.failures)).toEqual(new Set(['INVALID_NUMBER', 'OUTSIDE_REGIONS']));
+    expect(met.trap).toEqual({ refused: null, failures: ['HOOK_FAILED'] });
+    // The room's error hook hears them too: the trap and the failing beforeTick as HOOK_FAILED, the garbage with its codes.
+    expect(reports.hooks.filter((h) => h.code === 'HOOK_FAILED' && h.hook === 'applyInput')).toEqual([{ region: ROOM_LAYOUT().regionAt(100, 100), hook: 'applyInput', code: 'HOOK_FAILED', player: FIRST_INTRUDER + 5 }]);
+    expect(reports.hooks.filter((h) => h.hook === 'beforeTick').map((h) => [h.region, h.code]).sort()).toEqual(REGIONS.map((r) => [r, 'HOOK_FAILED']));
+    const garbageReports = reports.hooks.filter((h) => h.player === FIRST_INTRUDER + 3);
+    expect(garbageReports.map((h) => h.code).sort()).toEqual([...garbage.failures].sort());
   }, 150_000);
 
   it('go on in the other rooms when a process dies; its clients keep their last view and hear REGION_TIMEOUT', async () => {

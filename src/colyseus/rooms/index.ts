@@ -4,7 +4,7 @@
 // clients receive. An entry of its own, apart from spatialkit/colyseus: it
 // needs @colyseus/core at run time, which the interest adapter does not.
 export { RegionRoom } from './region-room.js';
-export type { PlayerSpawn, RegionRoomOptions } from './region-room.js';
+export type { PlayerSpawn, RegionHook, RegionRoomOptions } from './region-room.js';
 export { RegionEntity, RegionState } from './region-state.js';
 export { REGION_MESSAGES } from '../region-protocol.js';
 export type { RegionFailure, RegionHandoffMessage, RegionInput, RegionWelcome } from '../region-protocol.js';

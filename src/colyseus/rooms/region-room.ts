@@ -16,6 +16,7 @@ import type { PeerTick, RegionBus, RegionLayout, RegionPeerOptions } from '../..
 import { RegionPeer } from '../../regions/index.js';
 import { REGION_MESSAGES, type RegionFailure, type RegionHandoffMessage, type RegionInput, type RegionWelcome } from '../region-protocol.js';
 import { RegionEntity, RegionState } from './region-state.js';
+import { WorldIds } from './world-ids.js';
 
 /** What a region room is created with (`matchMaker.createRoom(name, { region })`). */
 export interface RegionRoomOptions {
@@ -35,6 +36,19 @@ export interface PlayerSpawn {
   range?: AoiRange;
   /** Its layers and margin. */
   options?: AddOptions;
+}
+
+/** The hooks a room calls in its tick loop, as {@link RegionRoom.onHookError} names them. */
+export type RegionHook = 'placePlayer' | 'applyInput' | 'removePlayer' | 'beforeTick' | 'afterTick';
+
+/** What {@link RegionRoom} guard returns for an operation its hook refused. */
+const REFUSED = Symbol('refused');
+
+/** A SpatialError for a hook that threw something else, with what it threw as the cause. */
+function hookFailed(hook: RegionHook, thrown: unknown): SpatialError {
+  const error = new SpatialError('HOOK_FAILED', `${hook} threw ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+  (error as Error & { cause?: unknown }).cause = thrown;
+  return error;
 }
 
 /** Presence keys of hand-off tickets: what a reservation's bearer may claim, kept where every process reads it. */
@@ -94,7 +108,21 @@ export abstract class RegionRoom extends Room<{
    * out at once. Meanwhile the player stays, idle, and others still see it.
    */
   reconnectSeconds = 20;
+  /**
+   * Inputs a player may have waiting (the room applies one a tick): 40, two
+   * seconds of inputs at 20 ticks a second. An input beyond it is refused
+   * to its client with LIMIT_EXCEEDED and changes nothing.
+   */
+  maxPendingInputs = 40;
+  /**
+   * Messages a client may send in one second; Colyseus closes the
+   * connection of a client that sends more. 120 leaves room for an input
+   * every frame at 60 frames a second plus a reconnection's resent inputs;
+   * Colyseus's own default has no limit.
+   */
+  override maxMessagesPerSecond = 120;
   override state = new RegionState({ tick: -1 });
+  private ids!: WorldIds;
   private readonly playerById = new Map<number, Player>();
   private readonly playerBySession = new Map<string, Player>();
   /** Entities in at least one client view: how many views hold each. */
@@ -154,9 +182,25 @@ export abstract class RegionRoom extends Room<{
   /** Called after each tick with what it gave, before its patch; return false to stop ticking. */
   protected afterTick(_tick: number, _result: PeerTick): boolean | void {}
 
-  /** Called when the tick loop stops on an error (by default, the error is logged). */
+  /**
+   * Called when the tick loop stops on an error of the world itself (the
+   * bus, a lost connection to Redis); by default, the error is logged.
+   * What a hook throws never stops the loop: see {@link onHookError}.
+   */
   protected onLoopError(error: unknown): void {
     console.error(`region room ${this.peer?.id}:`, error);
+  }
+
+  /**
+   * Called when a hook throws ({@link spawn} aside, whose throw refuses the
+   * join): the operation it was doing is refused, and the tick goes on.
+   * `error` is what the hook threw when it is a SpatialError, or a
+   * SpatialError HOOK_FAILED whose `cause` is what it threw; `player` is
+   * the player the operation was for, if any (its client hears the same
+   * code). By default, the error is logged.
+   */
+  protected onHookError(error: SpatialError, hook: RegionHook, player?: number): void {
+    console.warn(`region room ${this.peer?.id}: ${hook}${player === undefined ? '' : ` of player ${player}`}:`, error.message);
   }
 
   /** Creates the region's peer and starts ticking once every region listens. */
@@ -164,7 +208,15 @@ export abstract class RegionRoom extends Room<{
     this.autoDispose = false;
     this.maxClients = Number.MAX_SAFE_INTEGER;
     this.patchRate = null;
-    this.peer = new RegionPeer(this.layout(), options.region, this.bus(), this.peerOptions());
+    this.ids = new WorldIds(this.presence, this.roomName);
+    const peerOptions = this.peerOptions();
+    const onTimeout = peerOptions.onTimeout;
+    // A lost region's players have left the world: their ids are free again (every survivor says so; once is enough).
+    peerOptions.onTimeout = (error, regions) => {
+      for (const region of regions) void this.ids.releaseRegion(region);
+      onTimeout?.(error, regions);
+    };
+    this.peer = new RegionPeer(this.layout(), options.region, this.bus(), peerOptions);
     void this.setMetadata({ region: options.region });
     void this.presence.subscribe(this.unclaimedChannel(options.region), this.onUnclaimed);
     this.running = true;
@@ -197,7 +249,10 @@ export abstract class RegionRoom extends Room<{
     const spawn = await this.spawn(client, options);
     const region = this.peer.layout.regionAt(spawn.x, spawn.y);
     if (region !== this.peer.id) throw new SpatialError('INVALID_ARGUMENT', `(${spawn.x}, ${spawn.y}) lies in region ${region}, not in this room's region ${this.peer.id}`);
-    if (this.playerById.has(spawn.id) || this.isLive(spawn.id)) throw new SpatialError('DUPLICATE_ID', `entity ${spawn.id} is already in the world`);
+    const taken = (): SpatialError => new SpatialError('DUPLICATE_ID', `entity ${spawn.id} is already in the world`);
+    if (this.playerById.has(spawn.id) || this.isLive(spawn.id)) throw taken();
+    // The world's one registry of player ids decides between joins with one id in any rooms, at once or not.
+    if (!(await this.ids.claim(spawn.id, this.peer.id))) throw taken();
     this.admit(client, spawn.id, 0, spawn);
   }
 
@@ -258,6 +313,11 @@ export abstract class RegionRoom extends Room<{
     if (player === undefined || player.departedTo !== null || player.leaving) return;
     const last = player.inputs.length > 0 ? player.inputs[player.inputs.length - 1].seq : player.seq;
     if (!Number.isInteger(input?.seq) || input.seq <= last) return;
+    if (player.inputs.length >= this.maxPendingInputs) {
+      const message = `player ${player.id} has ${player.inputs.length} inputs waiting, the most a player may have (maxPendingInputs)`;
+      this.tell(player, new SpatialError('LIMIT_EXCEEDED', message), input.seq);
+      return;
+    }
     player.inputs.push({ seq: input.seq, x: input.x, y: input.y });
   }
 
@@ -266,12 +326,12 @@ export abstract class RegionRoom extends Room<{
     while (this.running) {
       const tick = this.peer.region.ticks;
       this.applyPlayers();
-      this.beforeTick(tick);
+      this.guard('beforeTick', undefined, () => this.beforeTick(tick));
       const result = await this.peer.tick();
       const departed = this.departures(result);
       this.refreshViews();
       this.state.tick = tick;
-      const goOn = this.running && this.afterTick(tick, result) !== false;
+      const goOn = this.running && this.guard('afterTick', undefined, () => this.afterTick(tick, result)) !== false;
       // The departing clients' views stop at the previous patch: they hear so before this one.
       for (const player of departed) player.client.send(REGION_MESSAGES.leaving, { tick });
       this.broadcastPatch();
@@ -284,32 +344,64 @@ export abstract class RegionRoom extends Room<{
   /** Applies spawns, removals (unclaimed players' too), and one queued input of each player this region owns whose client is connected. */
   private applyPlayers(): void {
     for (const id of this.unclaimed.splice(0)) {
-      if (!this.playerById.has(id) && this.peer.region.owns(id)) this.removePlayer(id);
+      if (!this.playerById.has(id) && this.peer.region.owns(id)) this.takeOut(id);
     }
     for (const player of this.playerById.values()) {
       if (player.spawn !== null) {
-        this.tryApply(player, 0, () => this.placePlayer(player.spawn!));
+        const spawn = player.spawn;
         player.spawn = null;
+        if (this.guard('placePlayer', player, () => this.placePlayer(spawn)) === REFUSED) this.refuseSpawn(player);
       } else if (player.leaving) {
         this.playerById.delete(player.id);
-        if (this.peer.region.owns(player.id)) this.removePlayer(player.id);
+        if (this.peer.region.owns(player.id)) this.takeOut(player.id);
+        else void this.ids.release(player.id, this.peer.id);
       } else if (player.departedTo === null && !player.dropped && player.inputs.length > 0 && this.peer.region.owns(player.id)) {
         const input = player.inputs.shift()!;
         player.seq = input.seq;
-        this.tryApply(player, input.seq, () => this.applyInput(player.id, input));
+        this.guard('applyInput', player, () => this.applyInput(player.id, input), input.seq);
       }
     }
   }
 
-  /** Runs apply; a SpatialError it throws (a move outside every region, say) is told to the client instead, and the input counts as applied. */
-  private tryApply(player: Player, seq: number, apply: () => void): void {
+  /**
+   * Runs one hook. What it throws refuses that operation and goes to
+   * {@link onHookError} (and to the player's client: an input the world
+   * refuses, a move outside every region say, counts as applied); the tick
+   * goes on. Returns the hook's result, or REFUSED.
+   */
+  private guard<T>(hook: RegionHook, of: Player | number | undefined, run: () => T, seq = 0): T | typeof REFUSED {
     try {
-      apply();
-    } catch (error) {
-      if (!(error instanceof SpatialError)) throw error;
-      const failure: RegionFailure = { code: error.code, message: error.message, seq };
-      player.client.send(REGION_MESSAGES.failure, failure);
+      return run();
+    } catch (thrown) {
+      const error = thrown instanceof SpatialError ? thrown : hookFailed(hook, thrown);
+      const player = typeof of === 'object' ? of : undefined;
+      if (player !== undefined) this.tell(player, error, seq);
+      try {
+        this.onHookError(error, hook, typeof of === 'object' ? of.id : of);
+      } catch {
+        // The error hook's own throw has nowhere else to go.
+      }
+      return REFUSED;
     }
+  }
+
+  /** Tells a player's client that one of its operations was refused, and why. */
+  private tell(player: Player, error: SpatialError, seq: number): void {
+    const failure: RegionFailure = { code: error.code, message: error.message, seq };
+    player.client.send(REGION_MESSAGES.failure, failure);
+  }
+
+  /** Takes a player out of the world and frees its id, unless removePlayer refuses. */
+  private takeOut(id: number): void {
+    if (this.guard('removePlayer', id, () => this.removePlayer(id)) !== REFUSED) void this.ids.release(id, this.peer.id);
+  }
+
+  /** A player whose entity could not enter the world: its client, told why, is sent away, and its id is free. */
+  private refuseSpawn(player: Player): void {
+    void this.ids.release(player.id, this.peer.id);
+    this.playerById.delete(player.id);
+    this.playerBySession.delete(player.client.sessionId);
+    player.client.leave();
   }
 
   /** The players this tick handed to another region. */
@@ -319,6 +411,7 @@ export abstract class RegionRoom extends Room<{
       const player = this.playerById.get(h.id);
       if (h.from !== this.peer.id || player === undefined || player.departedTo !== null || player.leaving) continue;
       player.departedTo = h.to;
+      void this.ids.transfer(h.id, h.from, h.to);
       // Its client's view stops here: what it holds leaves the state (the client, told first, keeps its last patch).
       this.unview(player, [...player.seen]);
       out.push(player);

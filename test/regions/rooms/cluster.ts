@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { esbuildOptions } from '../../../scripts/esbuild-options.mjs';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '../../../bench/redis-server.js';
-import { decodeReport, type ProcessSettings, type TickReport } from './protocol.js';
+import { decodeReport, type HookReport, type ProcessSettings, type TickReport } from './protocol.js';
 
 const ROOT = resolve(__dirname, '../../..');
 const ENTRY = resolve(__dirname, 'region-process.ts');
@@ -77,9 +77,10 @@ export class Cluster {
     const reports = new Reports();
     sub.on('messageBuffer', (channel: Buffer, message: Buffer) => {
       if (channel.toString() === `${prefix}:report`) reports.add(decodeReport(message));
+      else if (channel.toString() === `${prefix}:hook`) reports.hooks.push(JSON.parse(message.toString()) as HookReport);
       else reports.timeouts.push(JSON.parse(message.toString()) as TimeoutReport);
     });
-    await sub.subscribe(`${prefix}:report`, `${prefix}:timeout`);
+    await sub.subscribe(`${prefix}:report`, `${prefix}:timeout`, `${prefix}:hook`);
     return reports;
   }
 
@@ -114,6 +115,8 @@ export interface TimeoutReport {
 export class Reports {
   /** REGION_TIMEOUT reports. */
   readonly timeouts: TimeoutReport[] = [];
+  /** What the rooms' hooks threw. */
+  readonly hooks: HookReport[] = [];
   private readonly byTick = new Map<number, Map<number, TickReport>>();
   private waiters: Array<() => void> = [];
 

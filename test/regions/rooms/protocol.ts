@@ -34,6 +34,23 @@ export interface ProcessSettings {
   reconnectSeconds?: number;
   /** Seconds a reserved seat is held (default: Colyseus's). */
   seatReservationSeconds?: number;
+  /** A tick whose beforeTick throws once it has applied the walkers (a hook that fails: the tick must go on). */
+  throwAtTick?: number;
+}
+
+/** An input to this x makes the rooms' applyInput throw a plain Error before it moves anything. */
+export const HOOK_TRAP_X = 13.125;
+
+/** A room's report that one of its hooks threw. */
+export interface HookReport {
+  /** The reporting region. */
+  region: number;
+  /** The hook. */
+  hook: string;
+  /** The error's code. */
+  code: string;
+  /** The player the operation was for, if any. */
+  player?: number;
 }
 
 /** A player's range and margin. */

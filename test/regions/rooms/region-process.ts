@@ -14,10 +14,10 @@ import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
 import { init, SpatialError } from '../../../src/index.js';
 import { RedisRegionBus, type PeerTick, type RegionBus, type RegionLayout, type RegionPeerOptions } from '../../../src/regions/index.js';
-import { RegionRoom, type PlayerSpawn, type RegionInput } from '../../../src/colyseus/rooms/index.js';
+import { RegionRoom, type PlayerSpawn, type RegionHook, type RegionInput } from '../../../src/colyseus/rooms/index.js';
 import { freePort } from '../../../bench/redis-server.js';
 import { applyToWorld, Walkers } from '../walkers.js';
-import { encodeReport, PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES, type PlayerOp, type ProcessSettings } from './protocol.js';
+import { encodeReport, HOOK_TRAP_X, PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES, type PlayerOp, type ProcessSettings } from './protocol.js';
 
 // Colyseus 0.18 reads a global WebSocket when a dropped client reconnects, which Node 20 lacks.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -42,6 +42,7 @@ class WalkerRegionRoom extends RegionRoom {
   }
 
   protected override applyInput(id: number, input: RegionInput): void {
+    if (input.x === HOOK_TRAP_X) throw new Error(`the trap at x = ${HOOK_TRAP_X}`);
     super.applyInput(id, input);
     this.playerOps.push({ kind: 'move', id, x: input.x, y: input.y });
   }
@@ -79,6 +80,11 @@ class WalkerRegionRoom extends RegionRoom {
         if (!(error instanceof SpatialError && error.code === 'UNKNOWN_ID')) throw error;
       }
     }
+    if (tick === settings.throwAtTick) throw new Error(`beforeTick fails at tick ${tick}`);
+  }
+
+  protected override onHookError(error: SpatialError, hook: RegionHook, player?: number): void {
+    void this.reports.publish(`${settings.prefix}:hook`, JSON.stringify({ region: this.peer.id, hook, code: error.code, player }));
   }
 
   protected override afterTick(tick: number, result: PeerTick): boolean {
