@@ -19,11 +19,12 @@
 // by `timeoutMs` is taken for dead: onTimeout hears a REGION_TIMEOUT, and
 // the others go on without it: its entities leave their neighbours' views,
 // and their ids are free again.
+import { checkBoolean, checkOptions } from '../core/validate.js';
 import { SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
 import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
-import type { RegionLayout } from './layout.js';
+import { checkLayout, type RegionLayout } from './layout.js';
 import type { GhostBatch, Handoff } from './messages.js';
-import { Region, type RegionOptions } from './region.js';
+import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
 import { RegionRouter, type RoutedOp } from './router.js';
 
 /** Carries a region's messages: to one region, or to every region (the sender included). */
@@ -54,6 +55,8 @@ export interface RegionPeerOptions extends RegionOptions {
    */
   lockstep?: boolean;
 }
+
+const PEER_OPTION_KEYS = [...REGION_OPTION_KEYS, 'defaultRange', 'timeoutMs', 'startTimeoutMs', 'onTimeout', 'lockstep'];
 
 /** What one tick of a {@link RegionPeer} gave. */
 export interface PeerTick {
@@ -98,7 +101,15 @@ export class RegionPeer {
   private wake: (() => void) | null = null;
   private closed = false;
 
-  /** Region id of layout, talking over bus. Call {@link start} before the first tick. */
+  /**
+   * Region id of layout, talking over bus. Call {@link start} before the
+   * first tick. INVALID_LAYOUT when layout is not a RegionLayout, UNKNOWN_ID
+   * when it has no region id; INVALID_ARGUMENT for a bus without publish,
+   * subscribe and close, for options that are not a plain object or have an
+   * unknown key, a non-function onTimeout or a non-boolean lockstep;
+   * INVALID_NUMBER for a timeout that is not a finite number >= 0; and what
+   * a Scene refuses in the options.
+   */
   constructor(
     /** The layout every region shares. */
     readonly layout: RegionLayout,
@@ -106,9 +117,16 @@ export class RegionPeer {
     private readonly bus: RegionBus,
     options: RegionPeerOptions = {},
   ) {
+    checkLayout(layout);
+    checkBus(bus);
+    checkOptions('RegionPeer', options, PEER_OPTION_KEYS);
     const { defaultRange = 2, timeoutMs = 2000, startTimeoutMs = 30_000, onTimeout = () => {}, lockstep = true, ...regionOptions } = options;
-    this.region = new Region(layout, id, regionOptions);
+    checkMilliseconds('timeoutMs', timeoutMs);
+    checkMilliseconds('startTimeoutMs', startTimeoutMs);
+    if (typeof onTimeout !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'onTimeout must be a function');
+    checkBoolean('lockstep', lockstep);
     this.router = new RegionRouter(layout, defaultRange);
+    this.region = new Region(layout, id, regionOptions);
     this.timeoutMs = timeoutMs;
     this.startTimeoutMs = startTimeoutMs;
     this.onTimeout = onTimeout;
@@ -328,6 +346,19 @@ export class RegionPeer {
       };
     });
   }
+}
+
+/** Throws INVALID_ARGUMENT unless bus has the methods of a {@link RegionBus}. */
+function checkBus(bus: RegionBus): void {
+  const methods = ['publish', 'subscribe', 'close'] as const;
+  if (typeof bus !== 'object' || bus === null || methods.some((m) => typeof bus[m] !== 'function')) {
+    throw new SpatialError('INVALID_ARGUMENT', `a bus must have the methods ${methods.join(', ')}`);
+  }
+}
+
+/** Throws INVALID_NUMBER unless ms is a finite number of milliseconds >= 0. */
+function checkMilliseconds(name: string, ms: number): void {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new SpatialError('INVALID_NUMBER', `${name} must be a finite number of milliseconds >= 0, got ${String(ms)}`);
 }
 
 /** A bus message: kind, sender, tick, payload. */

@@ -23,8 +23,9 @@
 // of what it saw there within the tick is not known, only its outcome.
 // Ghosts are markers (they watch nothing), so each watcher's events come
 // from its owner alone.
+import { checkOptions } from '../core/validate.js';
 import { Scene, type SceneIndex, type Backend } from '../scene/index.js';
-import type { RegionLayout, RegionRect } from './layout.js';
+import { checkLayout, type RegionLayout, type RegionRect } from './layout.js';
 import { MoveRun } from './move-run.js';
 import type { EntityOp, EntityState, GhostBatch, GhostOp, GhostRecord, Handoff } from './messages.js';
 
@@ -39,6 +40,9 @@ export interface RegionOptions {
   /** false: no move events (default true). */
   moveEvents?: boolean;
 }
+
+/** The keys of {@link RegionOptions}. */
+export const REGION_OPTION_KEYS = ['backend', 'index', 'cellSize', 'moveEvents'] as const;
 
 /** An owned entity's state, as at the start of the tick. */
 interface Owned extends EntityState {
@@ -71,13 +75,21 @@ export class Region {
   /** Consecutive moves of the merged sequence, applied as one Scene.moveMany (the same events as one move after another). */
   private readonly moves = new MoveRun();
 
-  /** An empty region of layout: region id's rectangle, its Scene made with options. */
+  /**
+   * An empty region of layout: region id's rectangle, its Scene made with
+   * options. INVALID_LAYOUT when layout is not a RegionLayout, UNKNOWN_ID
+   * when it has no region id, and what the Scene constructor throws
+   * (INVALID_ARGUMENT for options that are not a plain object or have an
+   * unknown key).
+   */
   constructor(
     /** The layout this region is part of. */
     readonly layout: RegionLayout,
     id: number,
     options: RegionOptions = {},
   ) {
+    checkLayout(layout);
+    checkOptions('Region', options, REGION_OPTION_KEYS);
     this.rect = layout.rect(id);
     this.id = id;
     const cellSize = options.cellSize ?? (layout.maxRange > 0 ? layout.maxRange : undefined);

@@ -3,6 +3,7 @@
 // checked exactly as a Scene would check it. RegionWorld routes through one;
 // so does each process of a world spread over several, each keeping the
 // same owner map from the hand-offs every region announces.
+import { checkMask } from '../core/validate.js';
 import { Scene, SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
 import type { RegionLayout } from './layout.js';
 import type { EntityOp, Handoff } from './messages.js';
@@ -110,9 +111,7 @@ export class RegionRouter {
   /** Routes a change of layer masks; throws what Scene.setLayers throws. */
   setLayers(id: number, layer: number, sees: number): RoutedOp {
     const region = this.ownerOf(id);
-    this.checker.add(0, 0, 0, null, { layer, sees });
-    this.checker.remove(0);
-    return { region, id, op: { kind: 'layers', layer: layer | 0, sees: sees | 0 } };
+    return { region, id, op: { kind: 'layers', layer: checkMask('layer', layer), sees: checkMask('sees', sees) } };
   }
 
   /** Ends a tick: the hand-offs of every region give their entities new owners. */

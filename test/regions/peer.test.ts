@@ -127,6 +127,40 @@ describe('RegionPeer', () => {
     await peer.close();
   });
 
+  it('refuses a layout, a bus or options of the wrong kind, and masks that are not 32-bit integers, changing nothing', async () => {
+    const bus = new MemoryBus();
+    const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
+    for (const bad of [null, undefined, { regions: two.regions }]) expect(codeOf(() => new RegionPeer(bad as never, 0, bus.for()))).toBe('INVALID_LAYOUT');
+    for (const bad of [null, {}, { ...bus.for(), close: 1 }]) expect(codeOf(() => new RegionPeer(two, 0, bad as never, { backend: 'js' }))).toBe('INVALID_ARGUMENT');
+    const refused: Array<[unknown, string]> = [
+      [null, 'INVALID_ARGUMENT'],
+      [5, 'INVALID_ARGUMENT'],
+      [{ backend: 'js', timeotMs: 100 }, 'INVALID_ARGUMENT'],
+      [{ backend: 'js', lockstep: 'no' }, 'INVALID_ARGUMENT'],
+      [{ backend: 'js', onTimeout: 1 }, 'INVALID_ARGUMENT'],
+      [{ backend: 'js', timeoutMs: NaN }, 'INVALID_NUMBER'],
+      [{ backend: 'js', timeoutMs: -1 }, 'INVALID_NUMBER'],
+      [{ backend: 'js', startTimeoutMs: Infinity }, 'INVALID_NUMBER'],
+    ];
+    for (const [options, code] of refused) expect(codeOf(() => new RegionPeer(two, 0, bus.for(), options as never)), JSON.stringify(options)).toBe(code);
+
+    const left = new RegionPeer(two, 0, bus.for(), { backend: 'js' });
+    const right = new RegionPeer(two, 1, bus.for(), { backend: 'js' });
+    await Promise.all([left.start(), right.start()]);
+    for (const peer of [left, right]) {
+      peer.add(1, 48, 10, 5);
+      peer.add(2, 52, 10, 5);
+    }
+    await Promise.all([left.tick(), right.tick()]);
+    for (const [layer, sees] of [[undefined, 1], [1, undefined], [1, 2 ** 32]]) {
+      expect(codeOf(() => left.setLayers(1, layer as never, sees as never)), `${layer}, ${sees}`).toBe('INVALID_ARGUMENT');
+    }
+    const [a, b] = await Promise.all([left.tick(), right.tick()]);
+    expect([byPair(a.events), byPair(b.events)]).toEqual([[], []]);
+    expect([left.region.query(1), right.region.query(2)]).toEqual([[2], [1]]);
+    await Promise.all([left.close(), right.close()]);
+  });
+
   it('without lockstep, keeps every ghost exactly one tick behind its owner, and each entity owned once', async () => {
     const bus = new MemoryBus();
     const peers = [0, 1, 2, 3].map((id) => new RegionPeer(layout(), id, bus.for(), { backend: 'js', lockstep: false }));

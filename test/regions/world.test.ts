@@ -104,4 +104,33 @@ describe('RegionWorld', () => {
     const fine = { ...sizes, regions: [{ id: 0, minX: 0, minY: 0, maxX: 10, maxY: 10 }] };
     expect(codeOf(() => new RegionWorld(fine, { backend: 'js', defaultRange: 6 }))).toBe('RANGE_TOO_LARGE');
   });
+
+  it('refuses a layout or options of the wrong kind, with a code', () => {
+    const layout = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
+    for (const bad of [null, undefined, 5]) expect(codeOf(() => new RegionWorld(bad as never)), String(bad)).toBe('INVALID_LAYOUT');
+    for (const options of [null, 5, 'js', [], { backend: 'js', wire: 1 }, { backend: 'js', defaultRnage: 3 }]) {
+      expect(codeOf(() => new RegionWorld(layout, options as never)), JSON.stringify(options)).toBe('INVALID_ARGUMENT');
+    }
+    const world = new RegionWorld(layout, { backend: 'js', wire: true });
+    world.add(1, 10, 10);
+    expect(world.tick()).toEqual(new Int32Array(0));
+    world.dispose();
+  });
+
+  it('refuses masks that are not 32-bit integers, as Scene.setLayers does, changing nothing', () => {
+    const world = twoRegions();
+    world.add(1, 48, 10, 5); // region 0
+    world.add(2, 52, 10, 5); // region 1
+    world.tick();
+    for (const [layer, sees] of [[undefined, 1], [1, undefined], [null, 1], [1, '1'], [1, 2 ** 32], [0.5, 1]]) {
+      expect(codeOf(() => world.setLayers(1, layer as never, sees as never)), `${layer}, ${sees}`).toBe('INVALID_ARGUMENT');
+    }
+    expect(codeOf(() => world.setLayers(9, undefined as never, 1))).toBe('UNKNOWN_ID');
+    expect(events(world.tick())).toEqual([]);
+    expect(world.region(0).query(1)).toEqual([2]);
+    expect(world.region(1).query(2)).toEqual([1]);
+    world.setLayers(1, 1, 0); // sees no layer
+    expect(events(world.tick())).toEqual(['leave 1 2']);
+    world.dispose();
+  });
 });
