@@ -161,33 +161,37 @@ export class RegionPeer {
     }
   }
 
-  /** Routes an add (as RegionWorld.add, with its checks); true when this region applies it. */
+  /** Routes an add (as RegionWorld.add, with its checks); true when the entity lands in this region. */
   add(id: number, x: number, y: number, range?: AoiRange, options?: AddOptions): boolean {
     return this.take(this.router.add(id, x, y, range, options));
   }
 
-  /** Routes a move (as RegionWorld.move); true when this region applies it. */
+  /** Routes a move (as RegionWorld.move); true when the entity is this region's ({@link ownerOf}). */
   move(id: number, x: number, y: number): boolean {
     return this.take(this.router.move(id, x, y));
   }
 
-  /** Routes a removal (as RegionWorld.remove); true when this region applies it. */
+  /** Routes a removal (as RegionWorld.remove); true when the entity is this region's ({@link ownerOf}). */
   remove(id: number): boolean {
     const routed = this.router.remove(id);
     return routed !== null && this.take(routed);
   }
 
-  /** Routes a range change (as RegionWorld.setRange); true when this region applies it. */
+  /** Routes a range change (as RegionWorld.setRange); true when the entity is this region's ({@link ownerOf}). */
   setRange(id: number, range: AoiRange, options?: SetRangeOptions): boolean {
     return this.take(this.router.setRange(id, range, options));
   }
 
-  /** Routes a change of layer masks (as RegionWorld.setLayers); true when this region applies it. */
+  /** Routes a change of layer masks (as RegionWorld.setLayers); true when the entity is this region's ({@link ownerOf}). */
   setLayers(id: number, layer: number, sees: number): boolean {
     return this.take(this.router.setLayers(id, layer, sees));
   }
 
-  /** The region that owns entity id, as this peer knows it; UNKNOWN_ID when id is not live. */
+  /**
+   * The region that owns entity id, as this peer knows it: since the last
+   * tick, or where it is added in the pending one. UNKNOWN_ID when id is not
+   * live.
+   */
   ownerOf(id: number): number {
     return this.router.ownerOf(id);
   }
@@ -273,10 +277,15 @@ export class RegionPeer {
     this.region.dropGhosts(gone);
   }
 
+  /**
+   * Queues a routed operation when this region applies it, and answers
+   * whether the entity is this region's: the same region, except for an
+   * entity removed and added again in another region within the tick, which
+   * the region that removed it replays and hands over.
+   */
   private take(routed: RoutedOp): boolean {
-    if (routed.region !== this.id) return false;
-    this.region.submit(routed.id, routed.op);
-    return true;
+    if (routed.region === this.id) this.region.submit(routed.id, routed.op);
+    return routed.owner === this.id;
   }
 
   private deliver(bytes: Uint8Array): void {

@@ -139,8 +139,8 @@ export class Region {
 
   /**
    * Queues an operation of the current tick on entity id, which this region
-   * owns (or, for an add, which lies in it). The caller has checked it, as
-   * RegionWorld does.
+   * owns (or, for an add, which lies in it or which this region removed in
+   * this tick). The caller has checked it, as RegionWorld does.
    */
   submit(id: number, op: EntityOp): void {
     const list = this.ops.get(id);

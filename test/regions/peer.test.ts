@@ -112,6 +112,34 @@ describe('RegionPeer', () => {
     await Promise.all([left.close(), right.close()]);
   });
 
+  it('owns an entity removed and added again in another region within a tick where it is added, in ownerOf and add', async () => {
+    const bus = new MemoryBus();
+    const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
+    const left = new RegionPeer(two, 0, bus.for(), { backend: 'js' });
+    const right = new RegionPeer(two, 1, bus.for(), { backend: 'js' });
+    const single = new Scene({ backend: 'js', events: 'net' });
+    await Promise.all([left.start(), right.start()]);
+    for (const w of [left, right, single]) {
+      w.add(1, 48, 10, 5); // region 0
+      w.add(2, 52, 10, 5); // region 1
+    }
+    await Promise.all([left.tick(), right.tick()]);
+    single.drainArray();
+    expect([left.remove(1), right.remove(1)]).toEqual([true, false]);
+    expect([left.add(1, 54, 10, 5), right.add(1, 54, 10, 5)]).toEqual([false, true]);
+    expect([left.ownerOf(1), right.ownerOf(1)]).toEqual([1, 1]);
+    expect([left.move(1, 55, 10), right.move(1, 55, 10)]).toEqual([false, true]);
+    single.remove(1);
+    single.add(1, 54, 10, 5);
+    single.move(1, 55, 10);
+    const [a, b] = await Promise.all([left.tick(), right.tick()]);
+    expect(byPair(Int32Array.from([...a.events, ...b.events]))).toEqual(byPair(single.drainArray()));
+    expect([left.ownerOf(1), right.ownerOf(1)]).toEqual([1, 1]);
+    expect([left.region.ownedIds(), right.region.ownedIds()]).toEqual([[], [1, 2]]);
+    single.dispose();
+    await Promise.all([left.close(), right.close()]);
+  });
+
   it('refuses an entity outside every region, and a range beyond the layout, changing nothing', async () => {
     const bus = new MemoryBus();
     const peer = new RegionPeer(RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 1, 1, { maxRange: 5, maxStep: 2 }), 0, bus.for(), { backend: 'js' });

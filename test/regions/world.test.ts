@@ -2,7 +2,7 @@
 // ghosts, keeps what its margin holds when it crosses, each event comes from
 // one region, and bad input is refused with a code and changes nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init, type AoiEvent } from '../../src/index.js';
+import { init, Scene, type AoiEvent } from '../../src/index.js';
 import { RegionLayout, RegionWorld } from '../../src/regions/index.js';
 import { codeOf } from '../support/codes.js';
 
@@ -69,6 +69,46 @@ describe('RegionWorld', () => {
     expect(world.regions.map((r) => r.ownedIds())).toEqual([[], [], [3], [], [1, 2]]);
     expect(world.region(1).ghostIds()).toEqual([3]);
     world.dispose();
+  });
+
+  it('owns an entity removed and added again in another region within a tick where it is added', () => {
+    const world = twoRegions();
+    const single = new Scene({ backend: 'js', events: 'net' });
+    for (const w of [world, single]) {
+      w.add(1, 48, 10, 5); // region 0
+      w.add(2, 52, 10, 5); // region 1
+    }
+    world.tick();
+    single.drainArray();
+    for (const w of [world, single]) {
+      w.remove(1);
+      w.add(1, 58, 10, 5); // region 1, 6 away from 2: beyond both ranges
+    }
+    expect(world.ownerOf(1)).toBe(1);
+    expect(events(world.tick())).toEqual(events(single.drainArray()));
+    expect(world.ownerOf(1)).toBe(1);
+    expect(world.region(1).ownedIds()).toEqual([1, 2]);
+
+    // Removed, added in region 0, removed and added in region 1 again: owned where it was added last.
+    world.remove(1);
+    world.add(1, 45, 10, 5);
+    expect(world.ownerOf(1)).toBe(0);
+    world.remove(1);
+    world.add(1, 54, 10, 5);
+    expect(world.ownerOf(1)).toBe(1);
+    world.tick();
+    expect(world.ownerOf(1)).toBe(1);
+
+    // Added again in region 0 and moved back into region 1 within the tick: owned where it is added, then where the tick leaves it.
+    world.remove(1);
+    world.add(1, 45, 10, 5);
+    world.move(1, 51, 10);
+    expect(world.ownerOf(1)).toBe(0);
+    world.tick();
+    expect(world.ownerOf(1)).toBe(1);
+    expect(world.regions.map((r) => r.ownedIds())).toEqual([[], [1, 2]]);
+    world.dispose();
+    single.dispose();
   });
 
   it('refuses bad operations with a code, changing nothing, and keeps running', () => {
