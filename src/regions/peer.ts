@@ -260,21 +260,19 @@ export class RegionPeer {
 
   /**
    * Forgets the entities of regions newly lost, and those handed to a lost
-   * region in this tick, and drops their ghosts: their ids are free again.
+   * region in this tick: their ids are free again. Every ghost one of them
+   * owns leaves this region's Scene, whichever process added its entity, so
+   * this region's watchers see it leave at this tick's step.
    */
   private forgetLost(handoffs: ReadonlyArray<Handoff>): void {
-    const gone: number[] = [];
+    if (this.lost.size === 0) return;
     for (const r of this.lost) {
       if (this.forgotten.has(r)) continue;
       this.forgotten.add(r);
-      gone.push(...this.router.forgetRegion(r));
+      this.router.forgetRegion(r);
     }
-    for (const h of handoffs) {
-      if (!this.lost.has(h.to) || !this.router.has(h.id) || this.router.ownerOf(h.id) !== h.to) continue;
-      this.router.forget(h.id);
-      gone.push(h.id);
-    }
-    this.region.dropGhosts(gone);
+    for (const h of handoffs) if (this.lost.has(h.to)) this.router.forget(h.id);
+    this.region.dropGhostsOf(this.lost);
   }
 
   /**

@@ -144,11 +144,9 @@ export class RegionRouter {
     this.replayedBy.delete(id);
   }
 
-  /** Forgets every entity region owns (a region lost with its process) and returns their ids, ascending. */
-  forgetRegion(region: number): number[] {
-    const ids = [...this.owner].filter(([, r]) => r === region).map(([id]) => id);
-    for (const id of ids) this.owner.delete(id);
-    return ids.sort((a, b) => a - b);
+  /** Forgets every entity region owns (a region lost with its process). */
+  forgetRegion(region: number): void {
+    for (const [id, r] of this.owner) if (r === region) this.forget(id);
   }
 
   /** Frees the checking Scene. */

@@ -87,6 +87,49 @@ describe('RegionPeer', () => {
     await Promise.all([left.close(), right.close()]);
   });
 
+  it('forgets the entities of a lost region that only its own process added: its neighbours see them leave, and their ids are free', async () => {
+    const bus = new MemoryBus();
+    const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
+    const left = new RegionPeer(two, 0, bus.for(), { backend: 'js', timeoutMs: 100, onTimeout: () => {} });
+    const right = new RegionPeer(two, 1, bus.for(), { backend: 'js' });
+    const single = new Scene({ backend: 'js', events: 'net' });
+    /** The single Scene's events for the watchers region 0 owns. */
+    const leftOf = (flat: Int32Array): string[] => byPair(flat).filter((pair) => left.region.owns(Number(pair.split(' ')[0])));
+    await Promise.all([left.start(), right.start()]);
+    // Each process adds its own players only: region 0 never hears of 2 and 3 but through ghosts.
+    for (const w of [left, single]) w.add(1, 48, 10, 5);
+    for (const w of [right, single]) {
+      w.add(2, 52, 10, 5);
+      w.add(3, 51, 12, null);
+    }
+    const [first] = await Promise.all([left.tick(), right.tick()]);
+    expect(byPair(first.events)).toEqual(leftOf(single.drainArray()));
+    expect(left.region.query(1)).toEqual([2, 3]);
+
+    // Region 1 falls silent: at that tick 2 and 3 leave 1's view, as if removed from one Scene of the world.
+    left.move(1, 47, 10);
+    single.move(1, 47, 10);
+    single.remove(2);
+    single.remove(3);
+    const lone = await left.tick();
+    expect(left.lostRegions).toEqual([1]);
+    expect(byPair(lone.events)).toEqual(leftOf(single.drainArray()));
+    expect(byPair(lone.events)).toEqual(['1 2: 1', '1 3: 1']);
+    expect(left.region.query(1)).toEqual([]);
+    expect(left.region.ghostIds()).toEqual([]);
+    expect(codeOf(() => left.region.position(2))).toBe('UNKNOWN_ID');
+    expect(codeOf(() => left.ownerOf(2))).toBe('UNKNOWN_ID');
+
+    // Their ids are free: 2 comes back in region 0, a new entity.
+    expect(left.add(2, 46, 10, 5)).toBe(true);
+    single.add(2, 46, 10, 5);
+    const again = await left.tick();
+    expect(byPair(again.events)).toEqual(leftOf(single.drainArray()));
+    expect(byPair(again.events)).toEqual(['1 2: 0', '2 1: 0']);
+    single.dispose();
+    await Promise.all([left.close(), right.close()]);
+  });
+
   it('goes on without a region that dies between sending its ghost batch and its "done"', async () => {
     const bus = new MemoryBus();
     const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
