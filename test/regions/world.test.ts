@@ -3,7 +3,7 @@
 // one region, and bad input is refused with a code and changes nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, Scene, type AoiEvent } from '../../src/index.js';
-import { RegionLayout, RegionWorld } from '../../src/regions/index.js';
+import { Region, RegionLayout, RegionWorld } from '../../src/regions/index.js';
 import { codeOf } from '../support/codes.js';
 
 beforeAll(() => init());
@@ -151,6 +151,9 @@ describe('RegionWorld', () => {
     for (const options of [null, 5, 'js', [], { backend: 'js', wire: 1 }, { backend: 'js', defaultRnage: 3 }]) {
       expect(codeOf(() => new RegionWorld(layout, options as never)), JSON.stringify(options)).toBe('INVALID_ARGUMENT');
     }
+    expect(codeOf(() => new Region(null as never, 0))).toBe('INVALID_LAYOUT');
+    expect(codeOf(() => new Region(layout, 0, null as never))).toBe('INVALID_ARGUMENT');
+    expect(codeOf(() => new Region(layout, 0, { backend: 'js', wire: true } as never))).toBe('INVALID_ARGUMENT');
     const world = new RegionWorld(layout, { backend: 'js', wire: true });
     world.add(1, 10, 10);
     expect(world.tick()).toEqual(new Int32Array(0));
