@@ -82,6 +82,11 @@ export function checkMask(name: string, mask: number): number {
   return mask | 0;
 }
 
+/** Throws INVALID_ARGUMENT unless value is true or false. */
+export function checkBoolean(name: string, value: unknown): void {
+  if (typeof value !== 'boolean') throw new SpatialError('INVALID_ARGUMENT', `${name} must be true or false, got ${shown(value)}`);
+}
+
 /** Throws DISPOSED when the object has been disposed. */
 export function checkAlive(disposed: boolean, what: string): void {
   if (disposed) throw new SpatialError('DISPOSED', `${what} was disposed`);

@@ -2,6 +2,7 @@
 // regions must hold a ghost of it, and the checks that the cut leaves no gap
 // and no overlap.
 import { keepName } from '../core/inspect.js';
+import { shown } from '../core/validate.js';
 import { SpatialError } from '../scene/index.js';
 
 /** One region's rectangle. It owns the positions with minX <= x < maxX and minY <= y < maxY, and the world's far edges too. */
@@ -69,8 +70,9 @@ export class RegionLayout {
   private readonly byId = new Map<number, RegionRect>();
   private readonly near = new Map<number, number[]>();
 
-  /** Checks the rectangles (INVALID_LAYOUT for a gap, an overlap, a repeated id or a bad size) and precomputes the neighbours. */
+  /** Checks the rectangles (INVALID_LAYOUT for options that are not an object, a gap, an overlap, a repeated id or a bad size) and precomputes the neighbours. */
   constructor(options: RegionLayoutOptions) {
+    if (!isObject(options)) invalid(`a layout is made of { regions, maxRange, margin?, maxStep }, got ${shown(options)}`);
     const { regions, maxRange, maxStep } = options;
     const margin = options.margin ?? 0;
     for (const [name, value] of [['maxRange', maxRange], ['margin', margin], ['maxStep', maxStep]] as const) {
@@ -100,7 +102,9 @@ export class RegionLayout {
 
   /**
    * A layout of columns × rows equal regions over bounds, ids 0, 1, ... row
-   * by row from (minX, minY).
+   * by row from (minX, minY). INVALID_LAYOUT for bounds that are not a
+   * rectangle of finite numbers with minX < maxX and minY < maxY, and as the
+   * constructor.
    */
   static grid(
     bounds: WorldBounds,
@@ -108,7 +112,9 @@ export class RegionLayout {
     rows: number,
     sizes: Omit<RegionLayoutOptions, 'regions'>,
   ): RegionLayout {
+    checkBounds(bounds);
     if (!Number.isInteger(columns) || columns < 1 || !Number.isInteger(rows) || rows < 1) invalid(`columns and rows must be integers >= 1, got ${columns}, ${rows}`);
+    if (!isObject(sizes)) invalid(`sizes are { maxRange, margin?, maxStep }, got ${shown(sizes)}`);
     const xs = Array.from({ length: columns + 1 }, (_, i) => (i === columns ? bounds.maxX : bounds.minX + ((bounds.maxX - bounds.minX) * i) / columns));
     const ys = Array.from({ length: rows + 1 }, (_, j) => (j === rows ? bounds.maxY : bounds.minY + ((bounds.maxY - bounds.minY) * j) / rows));
     const regions: RegionRect[] = [];
@@ -175,17 +181,36 @@ export class RegionLayout {
   }
 }
 
+/** Throws INVALID_LAYOUT unless layout is a RegionLayout (what a region is built on). */
+export function checkLayout(layout: unknown): asserts layout is RegionLayout {
+  if (!(layout instanceof RegionLayout)) invalid(`a region needs a RegionLayout, got ${shown(layout)}`);
+}
+
 function invalid(message: string): never {
   throw new SpatialError('INVALID_LAYOUT', message);
 }
 
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function checkRect(r: RegionRect): RegionRect {
-  if (typeof r !== 'object' || r === null) invalid('a region must be {id, minX, minY, maxX, maxY}');
+  if (!isObject(r)) invalid('a region must be {id, minX, minY, maxX, maxY}');
   const { id, minX, minY, maxX, maxY } = r;
   if (!Number.isInteger(id) || id < 0 || id > 0x7fffffff) invalid(`region id must be an integer in [0, 2^31 - 1], got ${String(id)}`);
-  if (![minX, minY, maxX, maxY].every((v) => typeof v === 'number' && Number.isFinite(v))) invalid(`region ${id} has a bound that is not a finite number`);
-  if (!(minX < maxX && minY < maxY)) invalid(`region ${id} is empty: (${minX}, ${minY}) to (${maxX}, ${maxY})`);
+  checkCorners(`region ${id}`, r);
   return { id, minX, minY, maxX, maxY };
+}
+
+function checkBounds(bounds: WorldBounds): void {
+  if (!isObject(bounds)) invalid(`bounds must be { minX, minY, maxX, maxY }, got ${shown(bounds)}`);
+  checkCorners('bounds', bounds);
+}
+
+/** Throws INVALID_LAYOUT unless the rectangle's bounds are finite numbers with minX < maxX and minY < maxY. */
+function checkCorners(what: string, { minX, minY, maxX, maxY }: WorldBounds): void {
+  if (![minX, minY, maxX, maxY].every((v) => typeof v === 'number' && Number.isFinite(v))) invalid(`${what} has a bound that is not a finite number`);
+  if (!(minX < maxX && minY < maxY)) invalid(`${what} is empty: (${minX}, ${minY}) to (${maxX}, ${maxY})`);
 }
 
 /**

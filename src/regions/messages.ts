@@ -102,10 +102,12 @@ export interface GhostBatch {
   entities: GhostEntity[];
 }
 
-/** An entity as a neighbour needs to see it: where it stands and the layer it is on. */
+/** An entity as a neighbour needs to see it: where it stands, the layer it is on, and which region owns it. */
 export interface GhostRecord {
   /** The entity's id. */
   id: number;
+  /** The region that owns it at the start of the tick (before this tick's hand-offs). */
+  owner: number;
   /** Its x at the start of the tick. */
   x: number;
   /** Its y at the start of the tick. */
@@ -133,8 +135,9 @@ export interface EntityState {
 /**
  * An entity handed from its owner to the region its tick ends in. `state`
  * is null for an entity added in this very tick. `seen` lists what it sees
- * at the start of the tick, with where each stands, so that pairs held only
- * by its margin stay held. `far` names those of them beyond the new owner's
+ * at the start of the tick, with where each stands and its owner, so that
+ * pairs held only by its margin stay held (and a region lost with its
+ * process takes its ghosts along). `far` names those of them beyond the new owner's
  * band (only after a teleport): the new owner holds ghosts of them from now
  * on, and their owners, whoever they are by then, must learn it, so a
  * transport delivers a hand-off with a non-empty `far` to every region.

@@ -19,11 +19,12 @@
 // by `timeoutMs` is taken for dead: onTimeout hears a REGION_TIMEOUT, and
 // the others go on without it: its entities leave their neighbours' views,
 // and their ids are free again.
+import { checkBoolean, checkOptions } from '../core/validate.js';
 import { SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
 import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
-import type { RegionLayout } from './layout.js';
+import { checkLayout, type RegionLayout } from './layout.js';
 import type { GhostBatch, Handoff } from './messages.js';
-import { Region, type RegionOptions } from './region.js';
+import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
 import { RegionRouter, type RoutedOp } from './router.js';
 
 /** Carries a region's messages: to one region, or to every region (the sender included). */
@@ -54,6 +55,8 @@ export interface RegionPeerOptions extends RegionOptions {
    */
   lockstep?: boolean;
 }
+
+const PEER_OPTION_KEYS = [...REGION_OPTION_KEYS, 'defaultRange', 'timeoutMs', 'startTimeoutMs', 'onTimeout', 'lockstep'];
 
 /** What one tick of a {@link RegionPeer} gave. */
 export interface PeerTick {
@@ -98,7 +101,15 @@ export class RegionPeer {
   private wake: (() => void) | null = null;
   private closed = false;
 
-  /** Region id of layout, talking over bus. Call {@link start} before the first tick. */
+  /**
+   * Region id of layout, talking over bus. Call {@link start} before the
+   * first tick. INVALID_LAYOUT when layout is not a RegionLayout, UNKNOWN_ID
+   * when it has no region id; INVALID_ARGUMENT for a bus without publish,
+   * subscribe and close, for options that are not a plain object or have an
+   * unknown key, a non-function onTimeout or a non-boolean lockstep;
+   * INVALID_NUMBER for a timeout that is not a finite number >= 0; and what
+   * a Scene refuses in the options.
+   */
   constructor(
     /** The layout every region shares. */
     readonly layout: RegionLayout,
@@ -106,9 +117,16 @@ export class RegionPeer {
     private readonly bus: RegionBus,
     options: RegionPeerOptions = {},
   ) {
+    checkLayout(layout);
+    checkBus(bus);
+    checkOptions('RegionPeer', options, PEER_OPTION_KEYS);
     const { defaultRange = 2, timeoutMs = 2000, startTimeoutMs = 30_000, onTimeout = () => {}, lockstep = true, ...regionOptions } = options;
-    this.region = new Region(layout, id, regionOptions);
+    checkMilliseconds('timeoutMs', timeoutMs);
+    checkMilliseconds('startTimeoutMs', startTimeoutMs);
+    if (typeof onTimeout !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'onTimeout must be a function');
+    checkBoolean('lockstep', lockstep);
     this.router = new RegionRouter(layout, defaultRange);
+    this.region = new Region(layout, id, regionOptions);
     this.timeoutMs = timeoutMs;
     this.startTimeoutMs = startTimeoutMs;
     this.onTimeout = onTimeout;
@@ -143,35 +161,39 @@ export class RegionPeer {
     }
   }
 
-  /** Routes an add (as RegionWorld.add, with its checks); true when this region applies it. */
+  /** Routes an add (as RegionWorld.add, with its checks); true when the entity lands in this region. */
   add(id: number, x: number, y: number, range?: AoiRange, options?: AddOptions): boolean {
     // An id added by another process's region, which this router never saw, may stand here as a ghost.
     if (this.region.holdsGhost(id)) throw new SpatialError('DUPLICATE_ID', `entity ${id} is in the world already, owned by another region`);
     return this.take(this.router.add(id, x, y, range, options));
   }
 
-  /** Routes a move (as RegionWorld.move); true when this region applies it. */
+  /** Routes a move (as RegionWorld.move); true when the entity is this region's ({@link ownerOf}). */
   move(id: number, x: number, y: number): boolean {
     return this.take(this.router.move(id, x, y));
   }
 
-  /** Routes a removal (as RegionWorld.remove); true when this region applies it. */
+  /** Routes a removal (as RegionWorld.remove); true when the entity is this region's ({@link ownerOf}). */
   remove(id: number): boolean {
     const routed = this.router.remove(id);
     return routed !== null && this.take(routed);
   }
 
-  /** Routes a range change (as RegionWorld.setRange); true when this region applies it. */
+  /** Routes a range change (as RegionWorld.setRange); true when the entity is this region's ({@link ownerOf}). */
   setRange(id: number, range: AoiRange, options?: SetRangeOptions): boolean {
     return this.take(this.router.setRange(id, range, options));
   }
 
-  /** Routes a change of layer masks (as RegionWorld.setLayers); true when this region applies it. */
+  /** Routes a change of layer masks (as RegionWorld.setLayers); true when the entity is this region's ({@link ownerOf}). */
   setLayers(id: number, layer: number, sees: number): boolean {
     return this.take(this.router.setLayers(id, layer, sees));
   }
 
-  /** The region that owns entity id, as this peer knows it; UNKNOWN_ID when id is not live. */
+  /**
+   * The region that owns entity id, as this peer knows it: since the last
+   * tick, or where it is added in the pending one. UNKNOWN_ID when id is not
+   * live.
+   */
   ownerOf(id: number): number {
     return this.router.ownerOf(id);
   }
@@ -240,27 +262,30 @@ export class RegionPeer {
 
   /**
    * Forgets the entities of regions newly lost, and those handed to a lost
-   * region in this tick, and drops their ghosts: their ids are free again.
+   * region in this tick: their ids are free again. Every ghost one of them
+   * owns leaves this region's Scene, whichever process added its entity, so
+   * this region's watchers see it leave at this tick's step.
    */
   private forgetLost(handoffs: ReadonlyArray<Handoff>): void {
-    const gone: number[] = [];
+    if (this.lost.size === 0) return;
     for (const r of this.lost) {
       if (this.forgotten.has(r)) continue;
       this.forgotten.add(r);
-      gone.push(...this.router.forgetRegion(r));
+      this.router.forgetRegion(r);
     }
-    for (const h of handoffs) {
-      if (!this.lost.has(h.to) || !this.router.has(h.id) || this.router.ownerOf(h.id) !== h.to) continue;
-      this.router.forget(h.id);
-      gone.push(h.id);
-    }
-    this.region.dropGhosts(gone);
+    for (const h of handoffs) if (this.lost.has(h.to)) this.router.forget(h.id);
+    this.region.dropGhostsOf(this.lost);
   }
 
+  /**
+   * Queues a routed operation when this region applies it, and answers
+   * whether the entity is this region's: the same region, except for an
+   * entity removed and added again in another region within the tick, which
+   * the region that removed it replays and hands over.
+   */
   private take(routed: RoutedOp): boolean {
-    if (routed.region !== this.id) return false;
-    this.region.submit(routed.id, routed.op);
-    return true;
+    if (routed.region === this.id) this.region.submit(routed.id, routed.op);
+    return routed.owner === this.id;
   }
 
   private deliver(bytes: Uint8Array): void {
@@ -330,6 +355,19 @@ export class RegionPeer {
       };
     });
   }
+}
+
+/** Throws INVALID_ARGUMENT unless bus has the methods of a {@link RegionBus}. */
+function checkBus(bus: RegionBus): void {
+  const methods = ['publish', 'subscribe', 'close'] as const;
+  if (typeof bus !== 'object' || bus === null || methods.some((m) => typeof bus[m] !== 'function')) {
+    throw new SpatialError('INVALID_ARGUMENT', `a bus must have the methods ${methods.join(', ')}`);
+  }
+}
+
+/** Throws INVALID_NUMBER unless ms is a finite number of milliseconds >= 0. */
+function checkMilliseconds(name: string, ms: number): void {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new SpatialError('INVALID_NUMBER', `${name} must be a finite number of milliseconds >= 0, got ${String(ms)}`);
 }
 
 /** A bus message: kind, sender, tick, payload. */

@@ -23,8 +23,9 @@
 // of what it saw there within the tick is not known, only its outcome.
 // Ghosts are markers (they watch nothing), so each watcher's events come
 // from its owner alone.
+import { checkOptions } from '../core/validate.js';
 import { Scene, type SceneIndex, type Backend } from '../scene/index.js';
-import type { RegionLayout, RegionRect } from './layout.js';
+import { checkLayout, type RegionLayout, type RegionRect } from './layout.js';
 import { MoveRun } from './move-run.js';
 import type { EntityOp, EntityState, GhostBatch, GhostOp, GhostRecord, Handoff } from './messages.js';
 
@@ -40,10 +41,25 @@ export interface RegionOptions {
   moveEvents?: boolean;
 }
 
+/** The keys of {@link RegionOptions}. */
+export const REGION_OPTION_KEYS = ['backend', 'index', 'cellSize', 'moveEvents'] as const;
+
 /** An owned entity's state, as at the start of the tick. */
 interface Owned extends EntityState {
   /** The other regions holding a ghost of it. */
   holders: Set<number>;
+}
+
+/** A ghost held here: the layer it is on and the region that owns it. */
+interface Ghost {
+  layer: number;
+  owner: number;
+}
+
+/** The ghost operations of a batch on one entity, and the region that sent them (its owner). */
+interface ReceivedOps {
+  from: number;
+  ops: GhostOp[];
 }
 
 /** Where an entity's operations of this tick leave it: alive or not, and where. */
@@ -61,8 +77,12 @@ export class Region {
   readonly rect: RegionRect;
   private readonly scene: Scene;
   private readonly owned = new Map<number, Owned>();
-  /** Ghosts held here, by id: the layer each is on. */
-  private readonly ghosts = new Map<number, number>();
+  /**
+   * Ghosts held here, by id. Each one's owner is kept from the ghost
+   * batches, hand-off records and hand-offs every region hears, so that the
+   * ghosts of a region lost with its process can be dropped.
+   */
+  private readonly ghosts = new Map<number, Ghost>();
   /** The current tick's operations on entities this region owns or will own, by id. */
   private readonly ops = new Map<number, EntityOp[]>();
   /** Holders of entities added this tick and not yet in `owned`. */
@@ -71,13 +91,21 @@ export class Region {
   /** Consecutive moves of the merged sequence, applied as one Scene.moveMany (the same events as one move after another). */
   private readonly moves = new MoveRun();
 
-  /** An empty region of layout: region id's rectangle, its Scene made with options. */
+  /**
+   * An empty region of layout: region id's rectangle, its Scene made with
+   * options. INVALID_LAYOUT when layout is not a RegionLayout, UNKNOWN_ID
+   * when it has no region id, and what the Scene constructor throws
+   * (INVALID_ARGUMENT for options that are not a plain object or have an
+   * unknown key).
+   */
   constructor(
     /** The layout this region is part of. */
     readonly layout: RegionLayout,
     id: number,
     options: RegionOptions = {},
   ) {
+    checkLayout(layout);
+    checkOptions('Region', options, REGION_OPTION_KEYS);
     this.rect = layout.rect(id);
     this.id = id;
     const cellSize = options.cellSize ?? (layout.maxRange > 0 ? layout.maxRange : undefined);
@@ -132,8 +160,8 @@ export class Region {
 
   /**
    * Queues an operation of the current tick on entity id, which this region
-   * owns (or, for an add, which lies in it). The caller has checked it, as
-   * RegionWorld does.
+   * owns (or, for an add, which lies in it or which this region removed in
+   * this tick). The caller has checked it, as RegionWorld does.
    */
   submit(id: number, op: EntityOp): void {
     const list = this.ops.get(id);
@@ -170,7 +198,7 @@ export class Region {
       if (o === undefined) continue;
       this.scene.setRange(h.id, null);
       this.owned.delete(h.id);
-      this.ghosts.set(h.id, o.layer);
+      this.ghosts.set(h.id, { layer: o.layer, owner: h.to });
     }
     return out;
   }
@@ -205,13 +233,15 @@ export class Region {
       for (const t of h.seen) {
         if (!this.scene.has(t.id)) {
           this.scene.add(t.id, t.x, t.y, null, { layer: t.layer });
-          this.ghosts.set(t.id, t.layer);
+          this.ghosts.set(t.id, { layer: t.layer, owner: t.owner });
         }
         this.scene.hold(h.id, t.id);
       }
     }
     for (const h of handoffs) {
       for (const id of h.far) if (h.to !== this.id && this.owned.has(id)) this.owned.get(id)!.holders.add(h.to);
+      const ghost = this.ghosts.get(h.id);
+      if (ghost !== undefined) ghost.owner = h.to;
     }
     this.scene.drainArray();
   }
@@ -278,12 +308,13 @@ export class Region {
   }
 
   /**
-   * Removes the ghosts among ids (those of a region lost with its process):
-   * the watchers that saw them see them leave at the next step.
+   * Removes every ghost owned by one of regions (regions lost with their
+   * processes, and the entities handed to them): the watchers that saw them
+   * see them leave at the next step.
    */
-  dropGhosts(ids: Iterable<number>): void {
-    for (const id of ids) {
-      if (!this.ghosts.has(id)) continue;
+  dropGhostsOf(regions: ReadonlySet<number>): void {
+    for (const [id, ghost] of this.ghosts) {
+      if (!regions.has(ghost.owner)) continue;
       this.scene.remove(id);
       this.ghosts.delete(id);
     }
@@ -294,27 +325,28 @@ export class Region {
     this.scene.dispose();
   }
 
-  /** The ghost operations of the batches addressed to this region, by entity. */
-  private ghostOpsOf(batches: ReadonlyArray<GhostBatch>): Map<number, GhostOp[]> {
-    const ghostOps = new Map<number, GhostOp[]>();
+  /** The ghost operations of the batches addressed to this region, by entity, with their senders. */
+  private ghostOpsOf(batches: ReadonlyArray<GhostBatch>): Map<number, ReceivedOps> {
+    const ghostOps = new Map<number, ReceivedOps>();
     for (const b of batches) {
       if (b.to !== this.id) continue;
-      for (const e of b.entities) ghostOps.set(e.id, e.ops);
+      for (const e of b.entities) ghostOps.set(e.id, { from: b.from, ops: e.ops });
     }
     return ghostOps;
   }
 
   /** Applies own and ghost operations entity by entity in ascending id. */
-  private apply(ownOps: ReadonlyMap<number, EntityOp[]>, ghostOps: ReadonlyMap<number, GhostOp[]>): void {
+  private apply(ownOps: ReadonlyMap<number, EntityOp[]>, ghostOps: ReadonlyMap<number, ReceivedOps>): void {
     const ids = Int32Array.from(new Set([...ownOps.keys(), ...ghostOps.keys()])).sort();
     for (const id of ids) {
       const own = ownOps.get(id);
-      for (const op of own ?? ghostOps.get(id)!) {
+      const ghost = ghostOps.get(id);
+      for (const op of own ?? ghost!.ops) {
         if (op.kind === 'move') this.moves.push(id, op.x, op.y);
         else {
           this.moves.flush(this.scene);
           if (own !== undefined) this.applyOwn(id, op as Exclude<EntityOp, { kind: 'move' }>);
-          else this.applyGhost(id, op as Exclude<GhostOp, { kind: 'move' }>);
+          else this.applyGhost(id, op as Exclude<GhostOp, { kind: 'move' }>, ghost!.from);
         }
         if (op.kind === 'move' && own !== undefined) {
           const o = this.owned.get(id)!;
@@ -411,20 +443,21 @@ export class Region {
     }
   }
 
-  private applyGhost(id: number, op: Exclude<GhostOp, { kind: 'move' }>): void {
+  /** Applies a ghost operation sent by region `from`, the entity's owner. */
+  private applyGhost(id: number, op: Exclude<GhostOp, { kind: 'move' }>, from: number): void {
     switch (op.kind) {
       case 'add':
         if (this.scene.has(id)) {
           this.scene.move(id, op.x, op.y);
-          if (this.ghosts.get(id) !== op.layer) this.scene.setLayers(id, op.layer, -1);
+          if (this.ghosts.get(id)?.layer !== op.layer) this.scene.setLayers(id, op.layer, -1);
         } else {
           this.scene.add(id, op.x, op.y, null, { layer: op.layer });
         }
-        this.ghosts.set(id, op.layer);
+        this.ghosts.set(id, { layer: op.layer, owner: from });
         break;
       case 'layer':
         this.scene.setLayers(id, op.layer, -1);
-        this.ghosts.set(id, op.layer);
+        this.ghosts.set(id, { layer: op.layer, owner: from });
         break;
       case 'remove':
         this.scene.remove(id);
@@ -445,6 +478,9 @@ export class Region {
   /** Entity id (owned or a ghost) as a neighbour needs to see it. */
   private record(id: number): GhostRecord {
     const { x, y } = this.scene.position(id);
-    return { id, x, y, layer: this.owned.get(id)?.layer ?? this.ghosts.get(id)! };
+    const o = this.owned.get(id);
+    if (o !== undefined) return { id, owner: this.id, x, y, layer: o.layer };
+    const { layer, owner } = this.ghosts.get(id)!;
+    return { id, owner, x, y, layer };
   }
 }

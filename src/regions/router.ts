@@ -3,14 +3,17 @@
 // checked exactly as a Scene would check it. RegionWorld routes through one;
 // so does each process of a world spread over several, each keeping the
 // same owner map from the hand-offs every region announces.
+import { checkMask } from '../core/validate.js';
 import { Scene, SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
 import type { RegionLayout } from './layout.js';
 import type { EntityOp, Handoff } from './messages.js';
 
-/** An operation and the region that applies it. */
+/** An operation, the region that applies it and the region that owns the entity. */
 export interface RoutedOp {
-  /** The region that owns the entity for this tick. */
+  /** The region that applies the entity's operations of this tick. */
   region: number;
+  /** The region that owns the entity, as {@link RegionRouter.ownerOf} answers: `region`, except for an entity removed and added again in another region within the tick. */
+  owner: number;
   /** The entity. */
   id: number;
   /** The operation. */
@@ -20,11 +23,19 @@ export interface RoutedOp {
 /**
  * The owner of each live entity, and the checks and routing of the
  * operations on it. A call that throws changes nothing.
+ *
+ * An entity's operations of a tick are applied by one region, in the order
+ * called. So an entity removed and added again in another region within a
+ * tick is replayed, removal and add, by the region that removed it, which
+ * hands it over to the region it is added in at the tick: that region owns
+ * it from the add on, as ownerOf answers.
  */
 export class RegionRouter {
-  /** The owner of each live entity at the start of the tick (entities added in this tick: the region they are added in). */
+  /** The owner of each live entity: at the start of the tick, or the region it is added in during the tick. */
   private readonly owner = new Map<number, number>();
-  /** Entities removed in this tick (their owner still applies the removal). */
+  /** Entities added again in another region than the one that removed them in this tick: that region, which applies their operations of the tick. */
+  private readonly replayedBy = new Map<number, number>();
+  /** Entities removed in this tick: the region that applies the removal. */
   private readonly removed = new Map<number, number>();
   /** A Scene with nothing in it whose add and setRange check an operation's arguments exactly as a region's Scene will. */
   private readonly checker = new Scene({ backend: 'js' });
@@ -51,7 +62,7 @@ export class RegionRouter {
     return this.owner.has(id);
   }
 
-  /** The region that owns id; UNKNOWN_ID when id is not live. */
+  /** The region that owns id: since the last tick, or where it is added in the pending one. UNKNOWN_ID when id is not live. */
   ownerOf(id: number): number {
     const o = this.owner.get(id);
     if (o === undefined) throw new SpatialError('UNKNOWN_ID', `no entity ${id}`);
@@ -64,39 +75,40 @@ export class RegionRouter {
     this.checker.add(id, x, y, range, options);
     this.checker.remove(id);
     this.checkReach(reachOf(range), options.margin ?? 0);
-    let region = this.layout.regionAt(x, y);
+    const owner = this.layout.regionAt(x, y);
     const op: EntityOp = { kind: 'add', x, y, range: copyRange(range), layer: (options.layer ?? 1) | 0, sees: (options.sees ?? -1) | 0, margin: options.margin ?? 0 };
-    // Removed and added again in one tick: its old owner replays both, so the new place is routed there.
-    if (this.removed.has(id)) region = this.removed.get(id)!;
+    const region = this.removed.get(id) ?? owner;
     this.removed.delete(id);
-    this.owner.set(id, region);
-    return { region, id, op };
+    this.owner.set(id, owner);
+    if (region !== owner) this.replayedBy.set(id, region);
+    return { region, owner, id, op };
   }
 
   /** Routes a move; throws what Scene.move throws, and OUTSIDE_REGIONS. */
   move(id: number, x: number, y: number): RoutedOp {
-    const region = this.ownerOf(id);
+    const route = this.routeOf(id);
     this.checker.add(0, x, y, null);
     this.checker.remove(0);
     this.layout.regionAt(x, y);
-    return { region, id, op: { kind: 'move', x, y } };
+    return { ...route, id, op: { kind: 'move', x, y } };
   }
 
   /** Routes a removal; null, changing nothing, when id is not live. */
   remove(id: number): RoutedOp | null {
-    const region = this.owner.get(id);
-    if (region === undefined) {
+    if (!this.owner.has(id)) {
       this.checker.remove(id);
       return null;
     }
+    const route = this.routeOf(id);
     this.owner.delete(id);
-    this.removed.set(id, region);
-    return { region, id, op: { kind: 'remove' } };
+    this.replayedBy.delete(id);
+    this.removed.set(id, route.region);
+    return { ...route, id, op: { kind: 'remove' } };
   }
 
   /** Routes a range change; throws what Scene.setRange throws, and RANGE_TOO_LARGE. */
   setRange(id: number, range: AoiRange, options: SetRangeOptions = {}): RoutedOp {
-    const region = this.ownerOf(id);
+    const route = this.routeOf(id);
     this.checker.add(0, 0, 0, 0);
     try {
       this.checker.setRange(0, range, options);
@@ -104,38 +116,48 @@ export class RegionRouter {
       this.checker.remove(0);
     }
     this.checkReach(reachOf(range), options.margin ?? 0);
-    return { region, id, op: { kind: 'range', range: copyRange(range), margin: options.margin } };
+    return { ...route, id, op: { kind: 'range', range: copyRange(range), margin: options.margin } };
   }
 
   /** Routes a change of layer masks; throws what Scene.setLayers throws. */
   setLayers(id: number, layer: number, sees: number): RoutedOp {
-    const region = this.ownerOf(id);
-    this.checker.add(0, 0, 0, null, { layer, sees });
-    this.checker.remove(0);
-    return { region, id, op: { kind: 'layers', layer: layer | 0, sees: sees | 0 } };
+    const route = this.routeOf(id);
+    return { ...route, id, op: { kind: 'layers', layer: checkMask('layer', layer), sees: checkMask('sees', sees) } };
   }
 
-  /** Ends a tick: the hand-offs of every region give their entities new owners. */
+  /**
+   * Ends a tick: the hand-offs of every region give their entities new
+   * owners. An entity replayed by another region than the one it was added
+   * in stays with that region unless it is handed over (it may have moved
+   * back within the tick).
+   */
   endTick(handoffs: Iterable<Handoff>): void {
+    for (const [id, region] of this.replayedBy) this.owner.set(id, region);
     for (const h of handoffs) this.owner.set(h.id, h.to);
+    this.replayedBy.clear();
     this.removed.clear();
   }
 
   /** Forgets entity id (handed to a region lost with its process): its id is free again. */
   forget(id: number): void {
     this.owner.delete(id);
+    this.replayedBy.delete(id);
   }
 
-  /** Forgets every entity region owns (a region lost with its process) and returns their ids, ascending. */
-  forgetRegion(region: number): number[] {
-    const ids = [...this.owner].filter(([, r]) => r === region).map(([id]) => id);
-    for (const id of ids) this.owner.delete(id);
-    return ids.sort((a, b) => a - b);
+  /** Forgets every entity region owns (a region lost with its process). */
+  forgetRegion(region: number): void {
+    for (const [id, r] of this.owner) if (r === region) this.forget(id);
   }
 
   /** Frees the checking Scene. */
   dispose(): void {
     this.checker.dispose();
+  }
+
+  /** The region that applies id's operations of this tick, and its owner; UNKNOWN_ID when id is not live. */
+  private routeOf(id: number): { region: number; owner: number } {
+    const owner = this.ownerOf(id);
+    return { region: this.replayedBy.get(id) ?? owner, owner };
   }
 
   private checkReach(reach: number, margin: number): void {

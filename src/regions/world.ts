@@ -3,12 +3,13 @@
 // phases of a tick across all regions in lockstep, handing each region the
 // messages its neighbours produced. Transports that put regions in separate
 // processes run the same phases with a barrier between them.
+import { checkBoolean, checkOptions } from '../core/validate.js';
 import type { AddOptions, AoiRange, SetRangeOptions } from '../scene/index.js';
 import { RegionLayout, type RegionLayoutOptions } from './layout.js';
 import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
 import type { GhostBatch, Handoff } from './messages.js';
 import { RegionRouter, type RoutedOp } from './router.js';
-import { Region, type RegionOptions } from './region.js';
+import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
 
 /** Options of a {@link RegionWorld}: those of every region's Scene, and the range given to entities added without one. */
 export interface RegionWorldOptions extends RegionOptions {
@@ -17,6 +18,8 @@ export interface RegionWorldOptions extends RegionOptions {
   /** true: ghost batches go through encodeGhostBatch and decodeGhostBatch, as between processes, and {@link TickTraffic.bytes} counts them (default false). */
   wire?: boolean;
 }
+
+const WORLD_OPTION_KEYS = [...REGION_OPTION_KEYS, 'defaultRange', 'wire'];
 
 /** What the last tick moved between regions. */
 export interface TickTraffic {
@@ -48,10 +51,17 @@ export class RegionWorld {
   private lastTraffic: TickTraffic = { handoffs: 0, ghostOps: 0, batches: 0, bytes: 0 };
   private readonly wire: boolean;
 
-  /** A world over layout (a RegionLayout or its options; INVALID_LAYOUT when they are wrong), one Region per rectangle. */
+  /**
+   * A world over layout (a RegionLayout or its options; INVALID_LAYOUT when
+   * they are wrong), one Region per rectangle. INVALID_ARGUMENT for options
+   * that are not a plain object, have an unknown key or a `wire` that is not
+   * a boolean, and what a Scene refuses in them.
+   */
   constructor(layout: RegionLayout | RegionLayoutOptions, options: RegionWorldOptions = {}) {
     this.layout = layout instanceof RegionLayout ? layout : new RegionLayout(layout);
+    checkOptions('RegionWorld', options, WORLD_OPTION_KEYS);
     const { defaultRange = 2, wire = false, ...sceneOptions } = options;
+    checkBoolean('wire', wire);
     this.wire = wire;
     this.router = new RegionRouter(this.layout, defaultRange);
     this.defaultRange = defaultRange;

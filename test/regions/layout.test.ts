@@ -51,4 +51,18 @@ describe('RegionLayout', () => {
     expect(codeOf(() => layout([a, { id: 1, minX: 10, minY: 0, maxX: 20, maxY: 10 }]))).toBeNull();
     expect(codeOf(() => grid.rect(9))).toBe('UNKNOWN_ID');
   });
+
+  it('refuses options, bounds and sizes that are not what a layout is made of with INVALID_LAYOUT', () => {
+    const bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+    for (const options of [null, undefined, 5, 'regions', []]) {
+      expect(codeOf(() => new RegionLayout(options as never)), String(options)).toBe('INVALID_LAYOUT');
+    }
+    for (const b of [null, undefined, 5, { ...bounds, maxX: NaN }, { ...bounds, minY: '0' }, { ...bounds, maxX: -1 }]) {
+      expect(codeOf(() => RegionLayout.grid(b as never, 2, 2, SIZES)), JSON.stringify(b)).toBe('INVALID_LAYOUT');
+    }
+    for (const sizes of [null, undefined, 5]) {
+      expect(codeOf(() => RegionLayout.grid(bounds, 2, 2, sizes as never)), String(sizes)).toBe('INVALID_LAYOUT');
+    }
+    expect(RegionLayout.grid(bounds, 2, 2, SIZES).regions).toHaveLength(4);
+  });
 });

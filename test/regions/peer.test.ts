@@ -87,6 +87,49 @@ describe('RegionPeer', () => {
     await Promise.all([left.close(), right.close()]);
   });
 
+  it('forgets the entities of a lost region that only its own process added: its neighbours see them leave, and their ids are free', async () => {
+    const bus = new MemoryBus();
+    const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
+    const left = new RegionPeer(two, 0, bus.for(), { backend: 'js', timeoutMs: 100, onTimeout: () => {} });
+    const right = new RegionPeer(two, 1, bus.for(), { backend: 'js' });
+    const single = new Scene({ backend: 'js', events: 'net' });
+    /** The single Scene's events for the watchers region 0 owns. */
+    const leftOf = (flat: Int32Array): string[] => byPair(flat).filter((pair) => left.region.owns(Number(pair.split(' ')[0])));
+    await Promise.all([left.start(), right.start()]);
+    // Each process adds its own players only: region 0 never hears of 2 and 3 but through ghosts.
+    for (const w of [left, single]) w.add(1, 48, 10, 5);
+    for (const w of [right, single]) {
+      w.add(2, 52, 10, 5);
+      w.add(3, 51, 12, null);
+    }
+    const [first] = await Promise.all([left.tick(), right.tick()]);
+    expect(byPair(first.events)).toEqual(leftOf(single.drainArray()));
+    expect(left.region.query(1)).toEqual([2, 3]);
+
+    // Region 1 falls silent: at that tick 2 and 3 leave 1's view, as if removed from one Scene of the world.
+    left.move(1, 47, 10);
+    single.move(1, 47, 10);
+    single.remove(2);
+    single.remove(3);
+    const lone = await left.tick();
+    expect(left.lostRegions).toEqual([1]);
+    expect(byPair(lone.events)).toEqual(leftOf(single.drainArray()));
+    expect(byPair(lone.events)).toEqual(['1 2: 1', '1 3: 1']);
+    expect(left.region.query(1)).toEqual([]);
+    expect(left.region.ghostIds()).toEqual([]);
+    expect(codeOf(() => left.region.position(2))).toBe('UNKNOWN_ID');
+    expect(codeOf(() => left.ownerOf(2))).toBe('UNKNOWN_ID');
+
+    // Their ids are free: 2 comes back in region 0, a new entity.
+    expect(left.add(2, 46, 10, 5)).toBe(true);
+    single.add(2, 46, 10, 5);
+    const again = await left.tick();
+    expect(byPair(again.events)).toEqual(leftOf(single.drainArray()));
+    expect(byPair(again.events)).toEqual(['1 2: 0', '2 1: 0']);
+    single.dispose();
+    await Promise.all([left.close(), right.close()]);
+  });
+
   it('goes on without a region that dies between sending its ghost batch and its "done"', async () => {
     const bus = new MemoryBus();
     const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
@@ -112,6 +155,34 @@ describe('RegionPeer', () => {
     await Promise.all([left.close(), right.close()]);
   });
 
+  it('owns an entity removed and added again in another region within a tick where it is added, in ownerOf and add', async () => {
+    const bus = new MemoryBus();
+    const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
+    const left = new RegionPeer(two, 0, bus.for(), { backend: 'js' });
+    const right = new RegionPeer(two, 1, bus.for(), { backend: 'js' });
+    const single = new Scene({ backend: 'js', events: 'net' });
+    await Promise.all([left.start(), right.start()]);
+    for (const w of [left, right, single]) {
+      w.add(1, 48, 10, 5); // region 0
+      w.add(2, 52, 10, 5); // region 1
+    }
+    await Promise.all([left.tick(), right.tick()]);
+    single.drainArray();
+    expect([left.remove(1), right.remove(1)]).toEqual([true, false]);
+    expect([left.add(1, 54, 10, 5), right.add(1, 54, 10, 5)]).toEqual([false, true]);
+    expect([left.ownerOf(1), right.ownerOf(1)]).toEqual([1, 1]);
+    expect([left.move(1, 55, 10), right.move(1, 55, 10)]).toEqual([false, true]);
+    single.remove(1);
+    single.add(1, 54, 10, 5);
+    single.move(1, 55, 10);
+    const [a, b] = await Promise.all([left.tick(), right.tick()]);
+    expect(byPair(Int32Array.from([...a.events, ...b.events]))).toEqual(byPair(single.drainArray()));
+    expect([left.ownerOf(1), right.ownerOf(1)]).toEqual([1, 1]);
+    expect([left.region.ownedIds(), right.region.ownedIds()]).toEqual([[], [1, 2]]);
+    single.dispose();
+    await Promise.all([left.close(), right.close()]);
+  });
+
   it('refuses an entity outside every region, and a range beyond the layout, changing nothing', async () => {
     const bus = new MemoryBus();
     const peer = new RegionPeer(RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 1, 1, { maxRange: 5, maxStep: 2 }), 0, bus.for(), { backend: 'js' });
@@ -125,6 +196,40 @@ describe('RegionPeer', () => {
     expect(peer.ownerOf(1)).toBe(0);
     expect(() => peer.ownerOf(2)).toThrow(SpatialError);
     await peer.close();
+  });
+
+  it('refuses a layout, a bus or options of the wrong kind, and masks that are not 32-bit integers, changing nothing', async () => {
+    const bus = new MemoryBus();
+    const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
+    for (const bad of [null, undefined, { regions: two.regions }]) expect(codeOf(() => new RegionPeer(bad as never, 0, bus.for()))).toBe('INVALID_LAYOUT');
+    for (const bad of [null, {}, { ...bus.for(), close: 1 }]) expect(codeOf(() => new RegionPeer(two, 0, bad as never, { backend: 'js' }))).toBe('INVALID_ARGUMENT');
+    const refused: Array<[unknown, string]> = [
+      [null, 'INVALID_ARGUMENT'],
+      [5, 'INVALID_ARGUMENT'],
+      [{ backend: 'js', timeotMs: 100 }, 'INVALID_ARGUMENT'],
+      [{ backend: 'js', lockstep: 'no' }, 'INVALID_ARGUMENT'],
+      [{ backend: 'js', onTimeout: 1 }, 'INVALID_ARGUMENT'],
+      [{ backend: 'js', timeoutMs: NaN }, 'INVALID_NUMBER'],
+      [{ backend: 'js', timeoutMs: -1 }, 'INVALID_NUMBER'],
+      [{ backend: 'js', startTimeoutMs: Infinity }, 'INVALID_NUMBER'],
+    ];
+    for (const [options, code] of refused) expect(codeOf(() => new RegionPeer(two, 0, bus.for(), options as never)), JSON.stringify(options)).toBe(code);
+
+    const left = new RegionPeer(two, 0, bus.for(), { backend: 'js' });
+    const right = new RegionPeer(two, 1, bus.for(), { backend: 'js' });
+    await Promise.all([left.start(), right.start()]);
+    for (const peer of [left, right]) {
+      peer.add(1, 48, 10, 5);
+      peer.add(2, 52, 10, 5);
+    }
+    await Promise.all([left.tick(), right.tick()]);
+    for (const [layer, sees] of [[undefined, 1], [1, undefined], [1, 2 ** 32]]) {
+      expect(codeOf(() => left.setLayers(1, layer as never, sees as never)), `${layer}, ${sees}`).toBe('INVALID_ARGUMENT');
+    }
+    const [a, b] = await Promise.all([left.tick(), right.tick()]);
+    expect([byPair(a.events), byPair(b.events)]).toEqual([[], []]);
+    expect([left.region.query(1), right.region.query(2)]).toEqual([[2], [1]]);
+    await Promise.all([left.close(), right.close()]);
   });
 
   it('without lockstep, keeps every ghost exactly one tick behind its owner, and each entity owned once', async () => {
