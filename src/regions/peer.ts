@@ -164,7 +164,7 @@ export class RegionPeer {
   /** Routes an add (as RegionWorld.add, with its checks); true when the entity lands in this region. */
   add(id: number, x: number, y: number, range?: AoiRange, options?: AddOptions): boolean {
     // An id added by another process's region, which this router never saw, may stand here as a ghost.
-    if (this.region.holdsGhost(id)) throw new SpatialError('DUPLICATE_ID', `entity ${id} is in the world already, owned by another region`);
+    if (!this.router.knows(id) && this.region.holdsGhost(id)) throw new SpatialError('DUPLICATE_ID', `entity ${id} is in the world already, owned by another region`);
     return this.take(this.router.add(id, x, y, range, options));
   }
 

@@ -37,6 +37,8 @@ export class RegionRouter {
   private readonly replayedBy = new Map<number, number>();
   /** Entities removed in this tick: the region that applies the removal. */
   private readonly removed = new Map<number, number>();
+  /** Entities removed in the tick before: a region without lockstep may still hold their ghosts. */
+  private removedBefore = new Set<number>();
   /** A Scene with nothing in it whose add and setRange check an operation's arguments exactly as a region's Scene will. */
   private readonly checker = new Scene({ backend: 'js' });
 
@@ -60,6 +62,11 @@ export class RegionRouter {
   /** True when id is live (added and not removed, pending operations included). */
   has(id: number): boolean {
     return this.owner.has(id);
+  }
+
+  /** True when id is live, or was removed in this tick or the one before: this router has seen it lately. */
+  knows(id: number): boolean {
+    return this.owner.has(id) || this.removed.has(id) || this.removedBefore.has(id);
   }
 
   /** The region that owns id: since the last tick, or where it is added in the pending one. UNKNOWN_ID when id is not live. */
@@ -135,6 +142,7 @@ export class RegionRouter {
     for (const [id, region] of this.replayedBy) this.owner.set(id, region);
     for (const h of handoffs) this.owner.set(h.id, h.to);
     this.replayedBy.clear();
+    this.removedBefore = new Set(this.removed.keys());
     this.removed.clear();
   }
 

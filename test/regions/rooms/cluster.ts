@@ -57,10 +57,17 @@ export class Cluster {
 
   /** Starts a room process; resolves once its rooms are created. */
   async process(settings: Omit<ProcessSettings, 'redisPort'>): Promise<ChildProcess> {
-    const child = this.spawn(process.execPath, [BUNDLE, JSON.stringify({ ...settings, redisPort: this.port })]);
-    const up = await waitForOutput(child, /regions [\d,]+ up on port (\d+)/, 30_000, `room process ${settings.regions.join(',')}`);
-    this.ports.push(Number(up[1]));
-    return child;
+    for (let attempt = 1; ; attempt++) {
+      const child = this.spawn(process.execPath, [BUNDLE, JSON.stringify({ ...settings, redisPort: this.port })]);
+      try {
+        const up = await waitForOutput(child, /regions [\d,]+ up on port (\d+)/, 30_000, `room process ${settings.regions.join(',')}`);
+        this.ports.push(Number(up[1]));
+        return child;
+      } catch (error) {
+        // The free port it chose was taken by another process before it listened: it starts again on another.
+        if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+      }
+    }
   }
 
   /** A Redis connection to this cluster's server, closed by stop(). */
