@@ -20,11 +20,14 @@ export type SpatialErrorCode =
   | 'RANGE_TOO_LARGE'
   | 'REGION_TIMEOUT'
   | 'HOOK_FAILED'
+  | 'HOOK_LOOP'
   | 'INTERNAL';
 
 /**
  * The one error type spatialkit throws for rejected calls. A call that throws
  * it has changed nothing: the object is exactly as it was before the call.
+ * The one exception is HOOK_LOOP, which stops a call of the Colyseus adapter
+ * whose hooks keep feeding each other, after the call has been applied.
  */
 export class SpatialError extends Error {
   /** Machine-readable reason, stable across versions. */

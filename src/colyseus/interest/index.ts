@@ -8,6 +8,7 @@ import { $changes, $refId, type Schema, type StateView } from '@colyseus/schema'
 import { SpatialError, type AoiRange, type Scene } from '../../scene/index.js';
 import { checkFinite, checkOptions } from '../../core/validate.js';
 import { SharedViews } from './shared-views.js';
+import { ENTER, LEAVE, SightQueue } from './sight-queue.js';
 
 const INTEREST_OPTION_KEYS = ['onNpcSight', 'seeSelf', 'sharedViews'];
 const SHARED_VIEW_OPTION_KEYS = ['cell'];
@@ -39,7 +40,11 @@ export interface InterestPlacement {
   range?: AoiRange;
 }
 
-/** What an NPC watcher starts or stops seeing. */
+/**
+ * What an NPC watcher starts or stops seeing. It is called once the call that
+ * caused the sight has applied every view, so it may call any method of the
+ * adapter (see {@link InterestOptions.onNpcSight}).
+ */
 export type NpcSight = (type: 'enter' | 'leave', watcher: number, target: number) => void;
 
 /**
@@ -62,7 +67,21 @@ export interface SharedViewOptions {
 
 /** Options of {@link Interest}. */
 export interface InterestOptions {
-  /** Called for every enter and leave whose watcher is an NPC (clients' views are updated instead). */
+  /**
+   * Called for every enter and leave whose watcher is an NPC (clients' views
+   * are updated instead), once the call that caused it has applied every
+   * view. A hook may call any method: the call is applied at once, and the
+   * sights it causes are delivered after those already waiting, so each
+   * (watcher, target) pair's sights arrive in order, enter and leave in turn
+   * (a sight may name an entity an earlier hook has since removed; its leave
+   * follows). If a hook throws, the other sights are still delivered and the
+   * outermost call then rethrows the first error, with every view applied.
+   * Hooks whose calls keep causing sights make that call throw HOOK_LOOP,
+   * with every view applied and the sights left undelivered: one call
+   * delivers at most 64 rounds of sights (round n + 1 being those caused by
+   * hooks during round n), and at most 64 times the sights it caused itself
+   * (262,144 if that is more).
+   */
   onNpcSight?: NpcSight;
   /** Whether each client's view holds its own entity (default true; shared views always hold it). */
   seeSelf?: boolean;
@@ -77,9 +96,6 @@ interface Entry {
   readonly isClient: boolean;
 }
 
-const ENTER = 0;
-const LEAVE = 1;
-
 /**
  * Interest management for a Colyseus room: a Scene of entities, each tied to
  * the Schema object that represents it in the room state. Clients' entities
@@ -92,7 +108,8 @@ const LEAVE = 1;
  * {@link Interest.update}, one `moveMany` per tick. Every other call applies
  * its own visibility changes at once ({@link Interest.remove} applies the
  * staged moves first), so after each update every view holds exactly what its
- * entity sees in the Scene.
+ * entity sees in the Scene. NPC sights reach {@link InterestOptions.onNpcSight}
+ * only after that, so a hook may call the adapter back.
  *
  * With {@link InterestOptions.sharedViews}, clients are markers in the Scene
  * and see through the view of the cell they stand in (see
@@ -106,7 +123,8 @@ export class Interest {
   /** The Scene holding every registered entity (read it freely; change it only through this adapter). */
   readonly scene: Scene;
   private readonly entries = new Map<number, Entry>();
-  private readonly onNpcSight: NpcSight | undefined;
+  /** NPC sights waiting for onNpcSight; undefined without a hook. */
+  private readonly sights: SightQueue | undefined;
   private readonly seeSelf: boolean;
   private shared: SharedViews | undefined;
   private clients = 0;
@@ -121,7 +139,7 @@ export class Interest {
   constructor(scene: Scene, options: InterestOptions = {}) {
     checkOptions('Interest', options, INTEREST_OPTION_KEYS);
     this.scene = scene;
-    this.onNpcSight = options.onNpcSight;
+    this.sights = options.onNpcSight === undefined ? undefined : new SightQueue(options.onNpcSight);
     this.seeSelf = options.seeSelf ?? true;
     this.shared = this.sharedViewsFor(options.sharedViews ?? null);
   }
@@ -168,24 +186,14 @@ export class Interest {
    * `defaultRange`, and `at.range` must be left out.
    * Throws DUPLICATE_ID, INVALID_ARGUMENT (no view, object not a Schema in the
    * state, a range with shared views), or the Scene's errors for bad ids,
-   * coordinates and ranges.
+   * coordinates and ranges; once registered, what `onNpcSight` threw or
+   * HOOK_LOOP (see {@link InterestOptions.onNpcSight}).
    */
   addClient(id: number, client: InterestClient, object: Schema, at: InterestPlacement): void {
     this.checkFresh(id);
-    if (this.shared !== undefined) {
-      this.addSharedClient(id, client, object, at);
-      return;
-    }
-    const view = client?.view;
-    if (view === undefined || view === null || typeof view.add !== 'function' || typeof view.remove !== 'function') {
-      throw new SpatialError('INVALID_ARGUMENT', `client of entity ${id} has no StateView: set client.view = new StateView() first`);
-    }
-    checkAttached(id, object);
-    this.place(id, at, at?.range);
-    this.entries.set(id, { object, view, isClient: true });
-    this.clients++;
-    if (this.seeSelf) view.add(object);
-    this.apply();
+    if (this.shared !== undefined) this.addSharedClient(id, client, object, at);
+    else this.addOwnViewClient(id, client, object, at);
+    this.sights?.deliver();
   }
 
   /**
@@ -193,7 +201,8 @@ export class Interest {
    * no range (or null) it is a marker; with a range it watches, and what it
    * starts and stops seeing goes to `onNpcSight`.
    * Throws DUPLICATE_ID, INVALID_ARGUMENT (object not a Schema in the state),
-   * or the Scene's errors for bad ids, coordinates and ranges.
+   * or the Scene's errors for bad ids, coordinates and ranges; once
+   * registered, what `onNpcSight` threw or HOOK_LOOP.
    */
   addNpc(id: number, object: Schema, at: InterestPlacement): void {
     this.checkFresh(id);
@@ -202,6 +211,7 @@ export class Interest {
     this.entries.set(id, { object, view: undefined, isClient: false });
     this.apply();
     this.enterShared(id, object);
+    this.sights?.deliver();
   }
 
   /**
@@ -241,8 +251,52 @@ export class Interest {
    * Applies every staged move in one `moveMany`, then the views' adds and
    * removes it causes. With shared views it also moves clients whose bridge
    * has been sent onto their cell's shared view, so call it every tick.
+   * Moves a hook stages meanwhile wait for the next update. Throws what
+   * `onNpcSight` threw or HOOK_LOOP, after applying every view.
    */
   update(): void {
+    this.applyStaged();
+    this.sights?.deliver();
+  }
+
+  /**
+   * Changes what id sees (a client's view follows at once). Throws UNKNOWN_ID,
+   * INVALID_ARGUMENT for a client on shared views, or the Scene's range errors;
+   * once applied, what `onNpcSight` threw or HOOK_LOOP.
+   */
+  setRange(id: number, range: AoiRange): void {
+    const entry = this.entry(id);
+    if (entry.isClient && this.shared !== undefined) {
+      throw new SpatialError('INVALID_ARGUMENT', `entity ${String(id)} is a client on shared views: it sees with the scene's defaultRange`);
+    }
+    this.scene.setRange(id, range);
+    this.apply();
+    this.sights?.deliver();
+  }
+
+  /**
+   * Unregisters id: every view that held it drops it, and its own view (a
+   * client's) is emptied. Staged moves are applied first. Call it before
+   * deleting the object from the state. Throws UNKNOWN_ID; once removed,
+   * what `onNpcSight` threw or HOOK_LOOP.
+   */
+  remove(id: number): void {
+    this.unregister(id, this.entry(id));
+    this.sights?.deliver();
+  }
+
+  /**
+   * Unregisters every entity as {@link remove} would, leaving the scene
+   * empty; `onNpcSight` then hears the leaves (what a hook registers then
+   * stays registered).
+   */
+  clear(): void {
+    for (const [id, entry] of [...this.entries]) this.unregister(id, entry);
+    this.sights?.deliver();
+  }
+
+  /** Applies the staged moves, their view changes and the shared views' moves; queues the sights. */
+  private applyStaged(): void {
     this.shared?.settle();
     if (this.staged === 0) return;
     const n = this.staged;
@@ -256,27 +310,9 @@ export class Interest {
     this.shared?.refresh(ids, xs, ys, zs, n);
   }
 
-  /**
-   * Changes what id sees (a client's view follows at once). Throws UNKNOWN_ID,
-   * INVALID_ARGUMENT for a client on shared views, or the Scene's range errors.
-   */
-  setRange(id: number, range: AoiRange): void {
-    const entry = this.entry(id);
-    if (entry.isClient && this.shared !== undefined) {
-      throw new SpatialError('INVALID_ARGUMENT', `entity ${String(id)} is a client on shared views: it sees with the scene's defaultRange`);
-    }
-    this.scene.setRange(id, range);
-    this.apply();
-  }
-
-  /**
-   * Unregisters id: every view that held it drops it, and its own view (a
-   * client's) is emptied. Staged moves are applied first. Call it before
-   * deleting the object from the state. Throws UNKNOWN_ID.
-   */
-  remove(id: number): void {
-    const entry = this.entry(id);
-    this.update();
+  /** remove() without the delivery of sights. */
+  private unregister(id: number, entry: Entry): void {
+    this.applyStaged();
     this.scene.remove(id);
     this.apply();
     this.shared?.removed(id);
@@ -285,9 +321,18 @@ export class Interest {
     if (this.seeSelf && entry.view !== undefined) entry.view.remove(entry.object);
   }
 
-  /** Unregisters every entity as {@link remove} would, leaving the scene empty. */
-  clear(): void {
-    for (const id of [...this.entries.keys()]) this.remove(id);
+  /** A client with a view of its own, which the room set on client.view. */
+  private addOwnViewClient(id: number, client: InterestClient, object: Schema, at: InterestPlacement): void {
+    const view = client?.view;
+    if (view === undefined || view === null || typeof view.add !== 'function' || typeof view.remove !== 'function') {
+      throw new SpatialError('INVALID_ARGUMENT', `client of entity ${id} has no StateView: set client.view = new StateView() first`);
+    }
+    checkAttached(id, object);
+    this.place(id, at, at?.range);
+    this.entries.set(id, { object, view, isClient: true });
+    this.clients++;
+    if (this.seeSelf) view.add(object);
+    this.apply();
   }
 
   /** A client on shared views: a marker in the scene, seeing through its cell's view. */
@@ -344,10 +389,11 @@ export class Interest {
   }
 
   /**
-   * Turns the scene's pending enters and leaves into view changes and NPC
-   * sights. Only each pair's net change counts: a target that leaves and comes
-   * back within one update stays in the view instead of being deleted and sent
-   * again whole.
+   * Turns the scene's pending enters and leaves into view changes and queued
+   * NPC sights. Only each pair's net change counts: a target that leaves and
+   * comes back within one update stays in the view instead of being deleted
+   * and sent again whole. It calls no hook, so nothing changes the scene or
+   * the views while it runs.
    */
   private apply(): void {
     const events = this.scene.drainArray();
@@ -365,7 +411,7 @@ export class Interest {
       const view = (this.entries.get(watcher) as Entry).view;
       for (const [target, change] of targets) {
         if (change === 0) continue;
-        if (view === undefined) this.onNpcSight?.(change > 0 ? 'enter' : 'leave', watcher, target);
+        if (view === undefined) this.sights?.push(change > 0 ? ENTER : LEAVE, watcher, target);
         else if (change > 0) view.add((this.entries.get(target) as Entry).object);
         else view.remove((this.entries.get(target) as Entry).object);
       }
