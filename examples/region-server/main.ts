@@ -12,7 +12,7 @@
 // with a redis-server on 127.0.0.1:6379 (or REDIS_URL). The servers may
 // start in either order, however far apart: each room waits for the
 // other's, saying so every 5 s (WAIT_REPORT_MS), and refuses players
-// (NOT_INITIALIZED) until both run. Each prints its tick every second. When
+// (NOT_INITIALIZED, after as long) until both run. Each prints its tick every second. When
 // one server dies, the other goes on without its region after 2 s (the
 // walker goes with the region that owned it).
 import { matchMaker, Server, type Client } from '@colyseus/core';

@@ -75,8 +75,8 @@ interface Player {
  * finished the last tick, plus {@link tickDelayMs}, and sends one patch a
  * tick; it stays open with no client (its entities live on). Before its
  * first tick it waits for the rooms of every region, however long they
- * take: {@link onWaiting} hears which it waits for, and joins are refused
- * meanwhile (NOT_INITIALIZED).
+ * take: {@link onWaiting} hears which it waits for, and a join waits for
+ * the first tick up to {@link waitReportMs}, then is refused (NOT_INITIALIZED).
  *
  * Define it with `filterBy(['region'])`, so that `client.join(name, { region })`
  * finds the room of that region, on whichever process it runs.
@@ -190,10 +190,13 @@ export abstract class RegionRoom extends Room<{
    * ticket of its reservation names the player and this region), or one
    * new to the world ({@link spawn}: an id not in the world, a place in this
    * region). A refused join throws a SpatialError, which the client's join
-   * rejects with; before the first tick, every join is refused with
-   * NOT_INITIALIZED, naming the regions the room waits for.
+   * rejects with. A join before the room ticks waits for it up to
+   * {@link waitReportMs}, then is refused with NOT_INITIALIZED, naming the
+   * regions the room waits for.
    */
   override async onJoin(client: Client, options: { handoff?: unknown } = {}): Promise<void> {
+    const deadline = Date.now() + this.waitReportMs;
+    while (this.peer.waitingFor.length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const waiting = this.peer.waitingFor;
     if (waiting.length > 0) throw new SpatialError('NOT_INITIALIZED', `region ${this.peer.id} does not run yet: it waits for regions ${waiting.join(', ')}`);
     client.view = new StateView();
