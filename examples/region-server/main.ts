@@ -9,7 +9,12 @@
 //   node scripts/run-ts.mjs examples/region-server/main.ts 1 2568   # region 1
 //   node scripts/run-ts.mjs examples/region-server/client.ts 2567   # a player
 //
-// with a redis-server on 127.0.0.1:6379 (or REDIS_URL).
+// with a redis-server on 127.0.0.1:6379 (or REDIS_URL). The servers may
+// start in either order, however far apart: each room waits for the
+// other's, saying so every 5 s (WAIT_REPORT_MS), and refuses players
+// (NOT_INITIALIZED, after as long) until both run. Each prints its tick every second. When
+// one server dies, the other goes on without its region after 2 s (the
+// walker goes with the region that owned it).
 import { matchMaker, Server, type Client } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
@@ -18,6 +23,7 @@ import { Redis } from 'ioredis';
 import { init } from 'spatialkit';
 import { RegionRoom, type PlayerSpawn } from 'spatialkit/colyseus-regions';
 import { RedisRegionBus, RegionLayout, type PeerTick } from 'spatialkit/regions';
+import { supplyWebSocketGlobal } from '../colyseus-server/node20.js';
 
 const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const [region, port] = process.argv.slice(2).map(Number);
@@ -25,6 +31,7 @@ export const layout = RegionLayout.grid({ minX: 0, minY: 0, maxX: 1000, maxY: 50
 
 class WorldRegion extends RegionRoom {
   override tickDelayMs = 50; // a 20 Hz world
+  override waitReportMs = Number(process.env.WAIT_REPORT_MS ?? 5000);
 
   protected layout() {
     return layout;
@@ -51,18 +58,23 @@ class WorldRegion extends RegionRoom {
   protected override beforeTick(tick: number) {
     // The walker, entity 1, starts in region 0 and crosses x = 500 and back every 10 ticks.
     if (tick === 0) this.peer.add(1, 480, 250, 20, { margin: 4 }); // applied by region 0 only
-    else this.peer.move(1, 480 + 4 * (tick % 10), 250); // applied by its owner of the moment
+    else if (this.peer.has(1)) this.peer.move(1, 480 + 4 * (tick % 10), 250); // applied by its owner of the moment, if it lives
   }
 
   protected override afterTick(tick: number, { handoffs }: PeerTick) {
     for (const h of handoffs) if (h.from === this.peer.id) console.log(`tick ${tick}: ${h.id} handed to region ${h.to}`);
+    if (tick % 20 === 0) {
+      const lost = this.peer.lostRegions;
+      console.log(`tick ${tick}: region ${this.peer.id} owns ${this.peer.region.ownedIds().length} entities${lost.length > 0 ? `, regions ${lost.join(', ')} lost` : ''}`);
+    }
   }
 }
 
 await init();
+supplyWebSocketGlobal(); // read by Colyseus when a dropped client reconnects; Node 20 has none
 // publicAddress: where clients reach this process, written into the seat reservations it hands out.
 const server = new Server({ transport: new WebSocketTransport(), greet: false, publicAddress: `127.0.0.1:${port}`, presence: new RedisPresence(REDIS), driver: new RedisDriver(REDIS) });
 server.define('region', WorldRegion).filterBy(['region']);
 await server.listen(port, '127.0.0.1');
-await matchMaker.createRoom('region', { region }); // this region's room, on this process
+await matchMaker.handleCreateRoom('region', { region }); // this region's room, on this process (createRoom may pick another)
 console.log(`region ${region} on ws://127.0.0.1:${port}`);

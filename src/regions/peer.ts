@@ -43,7 +43,7 @@ export interface RegionPeerOptions extends RegionOptions {
   defaultRange?: number;
   /** How long a barrier waits for the other regions before taking the missing ones for dead (default 2000 ms). */
   timeoutMs?: number;
-  /** How long start() waits to hear from every region (default 30,000 ms). */
+  /** How long start() waits to hear from every region (default 30,000 ms; Infinity: as long as it takes). */
   startTimeoutMs?: number;
   /** Told when regions miss a barrier (a REGION_TIMEOUT); the tick goes on without them. */
   onTimeout?: (error: SpatialError, regions: number[]) => void;
@@ -122,7 +122,7 @@ export class RegionPeer {
     checkOptions('RegionPeer', options, PEER_OPTION_KEYS);
     const { defaultRange = 2, timeoutMs = 2000, startTimeoutMs = 30_000, onTimeout = () => {}, lockstep = true, ...regionOptions } = options;
     checkMilliseconds('timeoutMs', timeoutMs);
-    checkMilliseconds('startTimeoutMs', startTimeoutMs);
+    checkMilliseconds('startTimeoutMs', startTimeoutMs, true);
     if (typeof onTimeout !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'onTimeout must be a function');
     checkBoolean('lockstep', lockstep);
     this.router = new RegionRouter(layout, defaultRange);
@@ -143,6 +143,11 @@ export class RegionPeer {
     return [...this.lost].sort((a, b) => a - b);
   }
 
+  /** The regions of the layout not heard from yet, ascending: those {@link start} waits for (none once it has resolved). */
+  get waitingFor(): number[] {
+    return this.layout.regions.map((r) => r.id).filter((r) => !this.heard.has(r)).sort((a, b) => a - b);
+  }
+
   /**
    * Listens, and resolves once every region of the layout has been heard
    * from (so all listen); REGION_TIMEOUT when some stay silent past startTimeoutMs.
@@ -150,11 +155,10 @@ export class RegionPeer {
   async start(): Promise<void> {
     await this.bus.subscribe(this.id, (bytes) => this.deliver(bytes));
     const deadline = Date.now() + this.startTimeoutMs;
-    while (this.layout.regions.some((r) => !this.heard.has(r.id))) {
+    while (this.waitingFor.length > 0) {
       if (this.closed) throw new SpatialError('DISPOSED', `region ${this.id} is closed`);
       if (Date.now() > deadline) {
-        const missing = this.layout.regions.map((r) => r.id).filter((r) => !this.heard.has(r));
-        throw new SpatialError('REGION_TIMEOUT', `region ${this.id} never heard from regions ${missing.join(', ')} in ${this.startTimeoutMs} ms`);
+        throw new SpatialError('REGION_TIMEOUT', `region ${this.id} never heard from regions ${this.waitingFor.join(', ')} in ${this.startTimeoutMs} ms`);
       }
       this.bus.publish('all', frame(HELLO, this.id, 0, new Uint8Array(0)));
       await this.until(50);
@@ -187,6 +191,11 @@ export class RegionPeer {
   /** Routes a change of layer masks (as RegionWorld.setLayers); true when the entity is this region's ({@link ownerOf}). */
   setLayers(id: number, layer: number, sees: number): boolean {
     return this.take(this.router.setLayers(id, layer, sees));
+  }
+
+  /** True when entity id is live, as this peer knows it: false once removed, or gone with a lost region. */
+  has(id: number): boolean {
+    return this.router.has(id);
   }
 
   /**
@@ -366,8 +375,9 @@ function checkBus(bus: RegionBus): void {
 }
 
 /** Throws INVALID_NUMBER unless ms is a finite number of milliseconds >= 0. */
-function checkMilliseconds(name: string, ms: number): void {
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new SpatialError('INVALID_NUMBER', `${name} must be a finite number of milliseconds >= 0, got ${String(ms)}`);
+function checkMilliseconds(name: string, ms: number, forever = false): void {
+  if (typeof ms === 'number' && ms >= 0 && (Number.isFinite(ms) || forever)) return;
+  throw new SpatialError('INVALID_NUMBER', `${name} must be a ${forever ? '' : 'finite '}number of milliseconds >= 0, got ${String(ms)}`);
 }
 
 /** A bus message: kind, sender, tick, payload. */

@@ -1,7 +1,7 @@
 // The package as a user gets it: packed by npm, installed from the tarball into
 // an empty project, then imported, required and type-checked there.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -30,6 +30,16 @@ function typeCheck(dir: string, file: string, module: string, moduleResolution: 
   } catch (error) {
     return String((error as { stdout?: string }).stdout ?? error);
   }
+}
+
+/** Whether a caret range (^1.2.3, ^0.18.4) holds version: the same leading numbers up to the first nonzero one, and no lower. */
+function caretHolds(range: string, version: string): boolean {
+  if (!range.startsWith('^')) return false;
+  const [low, got] = [range.slice(1), version].map((v) => v.split('.').map(Number));
+  const fixed = low[0] > 0 ? 1 : low[1] > 0 ? 2 : 3;
+  if (low.slice(0, fixed).some((n, i) => n !== got[i])) return false;
+  const order = low.map((n, i) => got[i] - n).find((d) => d !== 0) ?? 0;
+  return order >= 0;
 }
 
 describe('the published package', () => {
@@ -144,6 +154,20 @@ describe('the published package', () => {
     const file = join(consumer, 'region-client-error.mjs');
     writeFileSync(file, "import { RegionClient } from 'spatialkit/colyseus-client';\nimport { SpatialError } from 'spatialkit';\ntry { new RegionClient({}).move(0, 0); } catch (e) { console.log(e instanceof SpatialError, e.code); }\n");
     expect(execFileSync(process.execPath, [file], { encoding: 'utf8' }).trim()).toBe('true NOT_INITIALIZED');
+  });
+
+  it('declares every package its entries import as an optional peer dependency, in a range that holds the version it is tested with', async () => {
+    const installed = join(consumer, 'node_modules', 'spatialkit');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const entries = readdirSync(join(installed, 'dist')).filter((file) => file.endsWith('.js')).map((file) => join(installed, 'dist', file));
+    const { metafile } = await build({ entryPoints: entries, bundle: true, packages: 'external', platform: 'node', format: 'esm', write: false, outdir: join(work, 'peers'), metafile: true, logLevel: 'silent' });
+    const imported = new Set(Object.values(metafile.outputs).flatMap((output) => output.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path)));
+    expect(imported).toContain('@colyseus/core');
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual([...imported].sort());
+    for (const name of imported) {
+      expect(manifest.peerDependenciesMeta[name], name).toEqual({ optional: true });
+      expect(caretHolds(manifest.peerDependencies[name], manifest.devDependencies[name]), `${name} ${manifest.peerDependencies[name]} holds ${manifest.devDependencies[name]}`).toBe(true);
+    }
   });
 
   it('type-checks ES module and CommonJS programs with neither DOM nor Node types', () => {

@@ -77,6 +77,7 @@ describe('RegionPeer', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(timeouts).toEqual([['REGION_TIMEOUT', [1]]]);
     expect(left.lostRegions).toEqual([1]);
+    expect([left.has(1), left.has(2)]).toEqual([true, false]);
     // Entity 2, owned by the lost region, leaves the view of 1; later ticks need no wait.
     expect(byPair(lone.events)).toEqual(['1 2: 1']);
     left.move(1, 47, 10);
@@ -128,6 +129,19 @@ describe('RegionPeer', () => {
     expect(byPair(again.events)).toEqual(['1 2: 0', '2 1: 0']);
     single.dispose();
     await Promise.all([left.close(), right.close()]);
+  });
+
+  it('names the regions start() waits for, and gives up on them after startTimeoutMs with REGION_TIMEOUT', async () => {
+    const bus = new MemoryBus();
+    const two = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 5, maxStep: 2 });
+    const alone = new RegionPeer(two, 0, bus.for(), { backend: 'js', startTimeoutMs: 200 });
+    expect(alone.waitingFor).toEqual([0, 1]);
+    const error = await alone.start().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpatialError);
+    expect((error as SpatialError).code).toBe('REGION_TIMEOUT');
+    expect((error as SpatialError).message).toMatch(/never heard from regions 1 in 200 ms/);
+    expect(alone.waitingFor).toEqual([1]);
+    await alone.close();
   });
 
   it('goes on without a region that dies between sending its ghost batch and its "done"', async () => {

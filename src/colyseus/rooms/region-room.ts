@@ -87,7 +87,10 @@ interface Player {
  * {@link beforeTick} (through `this.peer`), and reads the tick's events in
  * {@link afterTick}. The room ticks as soon as every live region has
  * finished the last tick, plus {@link tickDelayMs}, and sends one patch a
- * tick; it stays open with no client (its entities live on).
+ * tick; it stays open with no client (its entities live on). Before its
+ * first tick it waits for the rooms of every region, however long they
+ * take: {@link onWaiting} hears which it waits for, and a join waits for
+ * the first tick up to {@link waitReportMs}, then is refused (NOT_INITIALIZED).
  *
  * Define it with `filterBy(['region'])`, so that `client.join(name, { region })`
  * finds the room of that region, on whichever process it runs.
@@ -121,6 +124,8 @@ export abstract class RegionRoom extends Room<{
    * Colyseus's own default has no limit.
    */
   override maxMessagesPerSecond = 120;
+  /** How often {@link onWaiting} hears, until every region's room is heard from, which ones the room waits for (default 5,000 ms). */
+  waitReportMs = 5000;
   override state = new RegionState({ tick: -1 });
   private ids!: WorldIds;
   private readonly playerById = new Map<number, Player>();
@@ -183,6 +188,15 @@ export abstract class RegionRoom extends Room<{
   protected afterTick(_tick: number, _result: PeerTick): boolean | void {}
 
   /**
+   * Called every {@link waitReportMs} while the room waits, before its first
+   * tick, for the regions not heard from yet (by default, logs them). A
+   * server that would rather stop than wait exits here.
+   */
+  protected onWaiting(regions: number[], waitedMs: number): void {
+    console.warn(`region ${this.peer.id} waits for regions ${regions.join(', ')} (not heard from in ${Math.round(waitedMs / 1000)} s)`);
+  }
+
+  /**
    * Called when the tick loop stops on an error of the world itself (the
    * bus, a lost connection to Redis); by default, the error is logged.
    * What a hook throws never stops the loop: see {@link onHookError}.
@@ -216,7 +230,7 @@ export abstract class RegionRoom extends Room<{
       for (const region of regions) void this.ids.releaseRegion(region);
       onTimeout?.(error, regions);
     };
-    this.peer = new RegionPeer(this.layout(), options.region, this.bus(), peerOptions);
+    this.peer = new RegionPeer(this.layout(), options.region, this.bus(), { startTimeoutMs: Infinity, ...peerOptions });
     void this.setMetadata({ region: options.region });
     void this.presence.subscribe(this.unclaimedChannel(options.region), this.onUnclaimed);
     this.running = true;
@@ -228,9 +242,15 @@ export abstract class RegionRoom extends Room<{
    * ticket of its reservation names the player and this region), or one
    * new to the world ({@link spawn}: an id not in the world, a place in this
    * region). A refused join throws a SpatialError, which the client's join
-   * rejects with.
+   * rejects with. A join before the room ticks waits for it up to
+   * {@link waitReportMs}, then is refused with NOT_INITIALIZED, naming the
+   * regions the room waits for.
    */
   override async onJoin(client: Client, options: { handoff?: unknown } = {}): Promise<void> {
+    const deadline = Date.now() + this.waitReportMs;
+    while (this.peer.waitingFor.length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const waiting = this.peer.waitingFor;
+    if (waiting.length > 0) throw new SpatialError('NOT_INITIALIZED', `region ${this.peer.id} does not run yet: it waits for regions ${waiting.join(', ')}`);
     client.view = new StateView();
     if (typeof options?.handoff === 'string') {
       const key = TICKET_PREFIX + options.handoff;
@@ -322,7 +342,7 @@ export abstract class RegionRoom extends Room<{
   }
 
   private async run(): Promise<void> {
-    await this.peer.start();
+    if (!(await this.started())) return;
     while (this.running) {
       const tick = this.peer.region.ticks;
       this.applyPlayers();
@@ -339,6 +359,26 @@ export abstract class RegionRoom extends Room<{
       if (!goOn) break;
       await new Promise((resolve) => setTimeout(resolve, this.tickDelayMs));
     }
+  }
+
+  /** Waits until the peer has heard from every region, telling {@link onWaiting} meanwhile; false when the room is disposed first. */
+  private async started(): Promise<boolean> {
+    let done = false;
+    const start = this.peer.start().then(() => void (done = true));
+    const since = Date.now();
+    let reported = since;
+    while (!done) {
+      if (!this.running) {
+        void start.catch(() => undefined); // DISPOSED, once onDispose closes the peer
+        return false;
+      }
+      await Promise.race([start, new Promise((resolve) => setTimeout(resolve, 100))]);
+      if (!done && Date.now() - reported >= this.waitReportMs) {
+        reported = Date.now();
+        this.onWaiting(this.peer.waitingFor, reported - since);
+      }
+    }
+    return true;
   }
 
   /** Applies spawns, removals (unclaimed players' too), and one queued input of each player this region owns whose client is connected. */

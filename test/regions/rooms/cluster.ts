@@ -14,11 +14,11 @@ const ROOT = resolve(__dirname, '../../..');
 const ENTRY = resolve(__dirname, 'region-process.ts');
 const BUNDLE = resolve(ROOT, 'build/test-region-process.mjs');
 
-/** Resolves with the match once child prints text matching pattern; rejects if it exits first or after ms. */
-function waitForOutput(child: ChildProcess, pattern: RegExp, ms: number, name: string): Promise<RegExpExecArray> {
+/** Resolves with the match once child prints, from now on, text matching pattern; rejects if it exits first or after ms. */
+export function waitForOutput(child: ChildProcess, pattern: RegExp, ms: number, name: string): Promise<RegExpExecArray> {
   let output = '';
   return new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${name} did not start in ${ms} ms:\n${output}`)), ms);
+    const timer = setTimeout(() => fail(new Error(`${name} printed nothing matching ${pattern} in ${ms} ms:\n${output}`)), ms);
     const read = (chunk: Buffer): void => {
       output += chunk.toString();
       const match = pattern.exec(output);
