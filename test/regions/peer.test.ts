@@ -5,30 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { init, Scene, SpatialError } from '../../src/index.js';
 import { RegionLayout, RegionPeer, RegionWorld, type RegionBus } from '../../src/regions/index.js';
 import { codeOf } from '../support/codes.js';
+import { MemoryBus } from '../support/memory-bus.js';
 import { applyToScene, applyToWorld, byPair, Walkers, type WalkerSizes } from './walkers.js';
 
 beforeAll(() => init());
-
-/** An in-process bus: each message reaches its subscribers on a later turn, in the order sent. */
-class MemoryBus {
-  private readonly handlers = new Map<number, (bytes: Uint8Array) => void>();
-
-  /** The bus one region uses. */
-  for(): RegionBus {
-    return {
-      publish: (to, bytes) => {
-        const copy = bytes.slice();
-        setImmediate(() => {
-          for (const [id, handler] of this.handlers) if (to === 'all' || to === id) handler(copy);
-        });
-      },
-      subscribe: async (id, handler) => {
-        this.handlers.set(id, handler);
-      },
-      close: async () => {},
-    };
-  }
-}
 
 const SIZES: WalkerSizes = { size: 120, borders: [40, 60, 80], maxRange: 5, margin: 2, maxStep: 2 };
 const layout = (): RegionLayout => RegionLayout.grid({ minX: 0, minY: 0, maxX: 120, maxY: 120 }, 2, 2, SIZES);
