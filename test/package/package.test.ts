@@ -204,6 +204,25 @@ describe('the published package', () => {
     expect({ stdout: run.stdout, stderr: run.stderr, status: run.status }).toEqual({ stdout: '[ 2 ]\n2\n', stderr: '', status: 0 });
   });
 
+  it.each([
+    ['docs/colyseus.md', ['spatialkit/colyseus', 'spatialkit/colyseus-regions']],
+    ['docs/regions.md', ['spatialkit/regions', 'spatialkit/colyseus-regions', 'spatialkit/colyseus-client', 'ioredis']],
+  ])("installs what %s's install lines name, in a project made as the README says, and loads its entries", (guide, entries) => {
+    const page = readFileSync(join(root, guide), 'utf8');
+    const shell = /^```sh\n([\s\S]*?)^```$/m.exec(page)![1].replace(/\\\n\s*/g, ' ');
+    const installs = shell.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line.startsWith('npm install'));
+    expect(installs.length, guide).toBeGreaterThan(0);
+    const checkout = join(work, 'guides', 'spatialkit');
+    cpSync(tarball, join(checkout, /spatialkit-\S+\.tgz/.exec(shell)![0]));
+    const project = join(work, 'guides', guide.replace(/\W/g, '-'));
+    execFileSync('sh', ['-c', `mkdir -p ${project} && cd ${project} && npm init -y && npm pkg set type=module`], { stdio: 'ignore' });
+    // Packages come from npm's cache where it holds them (the tests' own), from the registry otherwise.
+    for (const line of installs) execFileSync('sh', ['-c', line.replace('npm install', 'npm install --prefer-offline --no-audit --no-fund --loglevel=error')], { cwd: project, stdio: 'ignore' });
+    const load = entries.map((entry) => `await import('${entry}');`).join(' ');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', `${load} console.log('loaded');`], { cwd: project, encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toBe('loaded\n');
+  });
+
   it('builds dist on npm pack from a checkout that has none', () => {
     const checkout = join(work, 'checkout');
     const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
