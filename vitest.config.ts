@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { ENTRIES } from './scripts/entries.mjs';
 
 // Tests import src/ directly; this plugin does for .wasm and .wasm.gz what
 // esbuild's loaders do in the bundle: the import yields the file's bytes
@@ -19,19 +20,18 @@ const wasmBytes = {
 
 // Code that imports the package by name (the Colyseus example) gets src/ too,
 // so a test sees one copy of every class.
-const source = (file: string): string => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
+const source = (file: string): string => fileURLToPath(new URL(`./${file}`, import.meta.url));
+const entryAliases = Object.entries(ENTRIES).map(([name, file]) => ({
+  find: new RegExp(`^spatialkit${name === 'index' ? '' : `/${name}`}$`),
+  replacement: source(file),
+}));
 
 // `vitest run --mode full` (npm run test:full) runs every long sweep whole;
 // the default takes a share of each (test/support/sweep.ts).
 export default defineConfig(({ mode }) => ({
   plugins: [wasmBytes],
   resolve: {
-    alias: [
-      { find: /^spatialkit$/, replacement: source('index.ts') },
-      { find: /^spatialkit\/colyseus$/, replacement: source('colyseus/interest/index.ts') },
-      { find: /^spatialkit\/regions$/, replacement: source('regions/index.ts') },
-      { find: /^spatialkit\/(scene|quadtree|graph|gridmap)$/, replacement: source('$1/index.ts') },
-    ],
+    alias: entryAliases,
   },
   test: {
     include: ['test/**/*.test.ts'],

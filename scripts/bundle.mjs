@@ -10,22 +10,13 @@
 import { build } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ENTRIES } from './entries.mjs';
 import { esbuildOptions } from './esbuild-options.mjs';
 
 rmSync('dist/chunks', { recursive: true, force: true });
 const split = await build({
   ...esbuildOptions,
-  entryPoints: {
-    index: 'src/index.ts',
-    scene: 'src/scene/index.ts',
-    quadtree: 'src/quadtree/index.ts',
-    graph: 'src/graph/index.ts',
-    gridmap: 'src/gridmap/index.ts',
-    regions: 'src/regions/index.ts',
-    colyseus: 'src/colyseus/interest/index.ts',
-    'colyseus-regions': 'src/colyseus/rooms/index.ts',
-    'colyseus-client': 'src/colyseus/client/index.ts',
-  },
+  entryPoints: ENTRIES,
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',

@@ -9,29 +9,27 @@ import { writeFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import { createRequire } from 'node:module';
 import ts from 'typescript';
+import { ENTRIES } from './entries.mjs';
 
 const require = createRequire(import.meta.url);
 execFileSync(
   process.execPath,
-  [require.resolve('dts-bundle-generator/dist/bin/dts-bundle-generator.js'), '--silent', '--no-check', '--project', 'tsconfig.build.json', '-o', 'dist/index.d.ts', 'src/index.ts'],
+  [require.resolve('dts-bundle-generator/dist/bin/dts-bundle-generator.js'), '--silent', '--no-check', '--project', 'tsconfig.build.json', '-o', 'dist/index.d.ts', ENTRIES.index],
   { stdio: 'inherit' },
 );
 // dist/regions.d.ts: the regions subpath in one file; the few main-entry types it names (ranges, options) are structural, so a copy is the same type.
 execFileSync(
   process.execPath,
-  [require.resolve('dts-bundle-generator/dist/bin/dts-bundle-generator.js'), '--silent', '--no-check', '--project', 'tsconfig.build.json', '--export-referenced-types=false', '-o', 'dist/regions.d.ts', 'src/regions/index.ts'],
+  [require.resolve('dts-bundle-generator/dist/bin/dts-bundle-generator.js'), '--silent', '--no-check', '--project', 'tsconfig.build.json', '--export-referenced-types=false', '-o', 'dist/regions.d.ts', ENTRIES.regions],
   { stdio: 'inherit' },
 );
 
-const subpaths = {
-  'src/colyseus/interest/index.ts': 'dist/colyseus.d.ts',
-  'src/colyseus/rooms/index.ts': 'dist/colyseus-regions.d.ts',
-  'src/colyseus/client/index.ts': 'dist/colyseus-client.d.ts',
-  'src/scene/index.ts': 'dist/scene.d.ts',
-  'src/quadtree/index.ts': 'dist/quadtree.d.ts',
-  'src/graph/index.ts': 'dist/graph.d.ts',
-  'src/gridmap/index.ts': 'dist/gridmap.d.ts',
-};
+// Every other entry: its own declarations, importing the rest from the published entries.
+const subpaths = Object.fromEntries(
+  Object.entries(ENTRIES)
+    .filter(([name]) => name !== 'index' && name !== 'regions')
+    .map(([name, source]) => [source, `dist/${name}.d.ts`]),
+);
 
 /**
  * Where a declaration file's relative import goes once published: the
@@ -47,7 +45,7 @@ function published(source, specifier, adapterFiles) {
     adapterFiles.set(name, file);
     return `./colyseus-${name}.js`;
   }
-  if (file === 'src/regions/index.ts') return 'spatialkit/regions';
+  if (file === ENTRIES.regions) return 'spatialkit/regions';
   return 'spatialkit';
 }
 

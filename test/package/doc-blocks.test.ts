@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SpatialError } from '../../src/index.js';
+import { ENTRIES } from '../../scripts/entries.mjs';
 import {
   CHECK,
   CHECK_THROWS,
@@ -105,8 +106,8 @@ describe('every example', () => {
         strict: true,
         noEmit: true,
         skipLibCheck: true,
-        // The package's entries as the vitest config resolves them: src/index.ts, and src/<name>/index.ts or src/<name>.ts.
-        paths: { spatialkit: [join(root, 'src/index.ts')], 'spatialkit/*': [join(root, 'src/*/index.ts'), join(root, 'src/*.ts')] },
+        // The package's entries as the vitest config resolves them: their sources, from the build's list.
+        paths: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name === 'index' ? 'spatialkit' : `spatialkit/${name}`, [join(root, file)]])),
       },
     );
     const whereOf = new Map(files.map(({ file, block }) => [file, block]));
