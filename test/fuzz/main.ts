@@ -169,7 +169,10 @@ for (const workload of WORKLOADS) {
 {
   // The rooms' clients send anything; a message counts as an operation.
   const t0 = performance.now();
-  const { sent, problems } = await fuzzRooms(seed, Math.max(300, Math.round(total / 200)));
+  // A watchdog: a room fuzz that never ends is a mismatch, not a hung run.
+  const limit = 120_000;
+  const hung = new Promise<{ sent: number; problems: string[] }>((done) => setTimeout(() => done({ sent: 0, problems: [`the room fuzz did not end in ${limit / 1000} s`] }), limit).unref());
+  const { sent, problems } = await Promise.race([fuzzRooms(seed, Math.max(300, Math.round(total / 200))), hung]);
   done += sent;
   mismatches += problems.length;
   for (const problem of problems.slice(0, 3)) console.log(`  ${problem} (seed ${seed})`);
