@@ -56,6 +56,26 @@ const TICKET_PREFIX = 'spatialkit:region-handoff:';
 /** Presence channels, one per room name and region, of players whose client never took its reserved seat there. */
 const UNCLAIMED_PREFIX = 'spatialkit:region-unclaimed:';
 
+/**
+ * Where a player stands in its life in this room. Each transition is one
+ * method of the room: entering -> arriving (placePlayer, at a tick),
+ * arriving -> playing (welcome, once the region owns its entity), playing
+ * -> departed (a hand-off), and any stage but departed -> leaving (its
+ * client left for good). A player leaves the room's records from leaving
+ * (at the next tick) and from departed (once its client has gone).
+ */
+type Stage =
+  /** New to the world: its entity enters at the next tick. */
+  | { readonly kind: 'entering'; readonly spawn: PlayerSpawn }
+  /** In the world here, or on its way here by a hand-off; its client not shown a view yet. */
+  | { readonly kind: 'arriving' }
+  /** Welcomed: its client's view follows the player. */
+  | { readonly kind: 'playing' }
+  /** Handed to region `to`: its client is on its way there, with the reservation sent (again, should it reconnect here). */
+  | { readonly kind: 'departed'; readonly to: number; handoff: RegionHandoffMessage | null }
+  /** Its client left for good: its entity leaves the world at the next tick. */
+  | { readonly kind: 'leaving' };
+
 /** A client's player, in the room that owns it (or has just handed it on). */
 interface Player {
   readonly id: number;
@@ -66,17 +86,8 @@ interface Player {
   readonly inputs: RegionInput[];
   /** What the client's view holds (its player included), as of the last patch. */
   seen: Set<number>;
-  /** The spawn still to apply, for a player new to the world. */
-  spawn: PlayerSpawn | null;
-  /** Welcomed: the client's view follows the player. */
-  active: boolean;
-  /** Handed to another region: its client is on its way there. */
-  departedTo: number | null;
-  /** The reservation sent for that hand-off: sent again if the client reconnects here. */
-  handoff: RegionHandoffMessage | null;
-  /** The client left for good: the entity leaves the world at the next tick. */
-  leaving: boolean;
-  /** The client's connection is down: its inputs wait until it is back. */
+  stage: Stage;
+  /** The client's connection is down: its inputs wait until it is back (apart from the stage). */
   dropped: boolean;
 }
 
@@ -260,7 +271,7 @@ export abstract class RegionRoom extends Room<{
       // The entity may not be here yet (without lockstep, this region may not have received the hand-off): the view waits for it.
       // A player that left this room and came back before its client left here has a departed record: the claim replaces it.
       const held = claim === null ? undefined : this.playerById.get(claim.id);
-      if (claim === null || claim.region !== this.peer.id || (held !== undefined && held.departedTo === null)) {
+      if (claim === null || claim.region !== this.peer.id || (held !== undefined && held.stage.kind !== 'departed')) {
         throw new SpatialError('UNKNOWN_ID', `region ${this.peer.id} holds no player handed over with this reservation`);
       }
       this.admit(client, claim.id, claim.seq, null);
@@ -289,8 +300,9 @@ export abstract class RegionRoom extends Room<{
     if (player === undefined) return;
     player.client = client;
     player.dropped = false;
-    if (player.active) this.welcome(player);
-    if (player.handoff !== null) client.send(REGION_MESSAGES.handoff, player.handoff);
+    const { stage } = player;
+    if (stage.kind === 'playing' || stage.kind === 'departed') this.welcome(player);
+    if (stage.kind === 'departed' && stage.handoff !== null) client.send(REGION_MESSAGES.handoff, stage.handoff);
   }
 
   /** A client that leaves for good takes its player out of the world (one that left for another room does not). */
@@ -299,7 +311,8 @@ export abstract class RegionRoom extends Room<{
     if (player === undefined) return;
     this.playerBySession.delete(client.sessionId);
     this.unview(player, player.seen);
-    if (player.departedTo === null) player.leaving = true;
+    if (player.stage.kind === 'entering') this.forgetPlayer(player); // its entity never entered the world
+    else if (player.stage.kind !== 'departed') player.stage = { kind: 'leaving' };
     else if (this.playerById.get(player.id) === player) this.playerById.delete(player.id);
   }
 
@@ -313,7 +326,8 @@ export abstract class RegionRoom extends Room<{
   }
 
   private admit(client: Client, id: number, seq: number, spawn: PlayerSpawn | null): void {
-    const player: Player = { id, client, seq, inputs: [], seen: new Set(), spawn, active: false, departedTo: null, handoff: null, leaving: false, dropped: false };
+    const stage: Stage = spawn === null ? { kind: 'arriving' } : { kind: 'entering', spawn };
+    const player: Player = { id, client, seq, inputs: [], seen: new Set(), stage, dropped: false };
     this.playerById.set(id, player);
     this.playerBySession.set(client.sessionId, player);
   }
@@ -330,7 +344,7 @@ export abstract class RegionRoom extends Room<{
   /** Queues an input of the client's player; repeats (a seq already queued or applied) and inputs for a player handed on are dropped: the client sends them again to the player's new room. */
   private queueInput(client: Client, input: RegionInput): void {
     const player = this.playerBySession.get(client.sessionId);
-    if (player === undefined || player.departedTo !== null || player.leaving) return;
+    if (player === undefined || player.stage.kind === 'departed' || player.stage.kind === 'leaving') return;
     const last = player.inputs.length > 0 ? player.inputs[player.inputs.length - 1].seq : player.seq;
     if (!Number.isInteger(input?.seq) || input.seq <= last) return;
     if (player.inputs.length >= this.maxPendingInputs) {
@@ -387,15 +401,15 @@ export abstract class RegionRoom extends Room<{
       if (!this.playerById.has(id) && this.peer.region.owns(id)) this.takeOut(id);
     }
     for (const player of this.playerById.values()) {
-      if (player.spawn !== null) {
-        const spawn = player.spawn;
-        player.spawn = null;
-        if (this.guard('placePlayer', player, () => this.placePlayer(spawn)) === REFUSED) this.refuseSpawn(player);
-      } else if (player.leaving) {
+      const { stage } = player;
+      if (stage.kind === 'entering') {
+        player.stage = { kind: 'arriving' };
+        if (this.guard('placePlayer', player, () => this.placePlayer(stage.spawn)) === REFUSED) this.refuseSpawn(player);
+      } else if (stage.kind === 'leaving') {
         this.playerById.delete(player.id);
         if (this.peer.region.owns(player.id)) this.takeOut(player.id);
         else void this.ids.release(player.id, this.peer.id);
-      } else if (player.departedTo === null && !player.dropped && player.inputs.length > 0 && this.peer.region.owns(player.id)) {
+      } else if (stage.kind !== 'departed' && !player.dropped && player.inputs.length > 0 && this.peer.region.owns(player.id)) {
         const input = player.inputs.shift()!;
         player.seq = input.seq;
         this.guard('applyInput', player, () => this.applyInput(player.id, input), input.seq);
@@ -438,10 +452,15 @@ export abstract class RegionRoom extends Room<{
 
   /** A player whose entity could not enter the world: its client, told why, is sent away, and its id is free. */
   private refuseSpawn(player: Player): void {
+    this.forgetPlayer(player);
+    player.client.leave();
+  }
+
+  /** Drops the records of a player whose entity is not in the world, and frees its id. */
+  private forgetPlayer(player: Player): void {
     void this.ids.release(player.id, this.peer.id);
     this.playerById.delete(player.id);
     this.playerBySession.delete(player.client.sessionId);
-    player.client.leave();
   }
 
   /** The players this tick handed to another region. */
@@ -449,8 +468,8 @@ export abstract class RegionRoom extends Room<{
     const out: Player[] = [];
     for (const h of result.handoffs) {
       const player = this.playerById.get(h.id);
-      if (h.from !== this.peer.id || player === undefined || player.departedTo !== null || player.leaving) continue;
-      player.departedTo = h.to;
+      if (h.from !== this.peer.id || player === undefined || player.stage.kind === 'departed' || player.stage.kind === 'leaving') continue;
+      player.stage = { kind: 'departed', to: h.to, handoff: null };
       void this.ids.transfer(h.id, h.from, h.to);
       // Its client's view stops here: what it holds leaves the state (the client, told first, keeps its last patch).
       this.unview(player, [...player.seen]);
@@ -464,7 +483,7 @@ export abstract class RegionRoom extends Room<{
     const region = this.peer.region;
     const welcomed: Player[] = [];
     for (const player of this.playerById.values()) {
-      if (player.departedTo !== null || player.leaving || !region.owns(player.id)) continue;
+      if (player.stage.kind === 'departed' || player.stage.kind === 'leaving' || !region.owns(player.id)) continue;
       const now = new Set(region.query(player.id)).add(player.id);
       this.unview(player, [...player.seen].filter((id) => !now.has(id)));
       for (const id of now) {
@@ -475,7 +494,7 @@ export abstract class RegionRoom extends Room<{
         player.client.view!.add(this.state.entities.get(String(id))!);
       }
       player.seen = now;
-      if (!player.active) welcomed.push(player);
+      if (player.stage.kind === 'arriving') welcomed.push(player);
     }
     for (const [id] of this.viewCounts) {
       const entity = this.state.entities.get(String(id))!;
@@ -485,7 +504,7 @@ export abstract class RegionRoom extends Room<{
       entity.seq = this.playerById.get(id)?.seq ?? 0;
     }
     for (const player of welcomed) {
-      player.active = true;
+      player.stage = { kind: 'playing' };
       this.welcome(player);
     }
   }
@@ -530,7 +549,9 @@ export abstract class RegionRoom extends Room<{
 
   /** Reserves the departed player's client a seat in its new region's room and sends it the reservation. */
   private async handOver(player: Player): Promise<void> {
-    const to = player.departedTo!;
+    const stage = player.stage;
+    if (stage.kind !== 'departed') return;
+    const { to } = stage;
     try {
       const rooms = await matchMaker.query({ name: this.roomName });
       const room = rooms.find((r) => (r.metadata as { region?: number } | undefined)?.region === to);
@@ -546,7 +567,7 @@ export abstract class RegionRoom extends Room<{
       const reservation = await matchMaker.reserveSeatFor(room, { handoff: ticket });
       this.handoffCount++;
       const message: RegionHandoffMessage = { reservation, id: player.id, seq: player.seq, region: to };
-      player.handoff = message;
+      stage.handoff = message;
       player.client.send(REGION_MESSAGES.handoff, message);
     } catch (error) {
       // No seat to follow the player to: its new room takes it out of the world, and the client hears why.
