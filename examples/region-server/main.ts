@@ -65,7 +65,7 @@ class WorldRegion extends RegionRoom {
     for (const h of handoffs) if (h.from === this.peer.id) console.log(`tick ${tick}: ${h.id} handed to region ${h.to}`);
     if (tick % 20 === 0) {
       const lost = this.peer.lostRegions;
-      console.log(`tick ${tick}: region ${this.peer.id} owns ${this.peer.region.ownedIds().length} entities${lost.length > 0 ? `, regions ${lost.join(', ')} lost` : ''}`);
+      console.log(`tick ${tick}: region ${this.peer.id} owns ${this.peer.ownedCount} entities${lost.length > 0 ? `, regions ${lost.join(', ')} lost` : ''}`);
     }
   }
 }

@@ -138,6 +138,31 @@ export class RegionPeer {
     return this.region.id;
   }
 
+  /** Ticks completed. */
+  get ticks(): number {
+    return this.region.ticks;
+  }
+
+  /** Entities this region owns. */
+  get ownedCount(): number {
+    return this.region.ownedCount;
+  }
+
+  /** True when this region owns entity id (not a ghost of another's). */
+  owns(id: number): boolean {
+    return this.region.owns(id);
+  }
+
+  /** The ids entity id (owned here) sees now, ghosts included, ascending. */
+  query(id: number): number[] {
+    return this.region.query(id);
+  }
+
+  /** Where entity id (owned or a ghost here) stands. */
+  position(id: number): { x: number; y: number } {
+    return this.region.position(id);
+  }
+
   /** The regions taken for dead, ascending. */
   get lostRegions(): number[] {
     return [...this.lost].sort((a, b) => a - b);

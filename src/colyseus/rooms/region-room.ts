@@ -358,7 +358,7 @@ export abstract class RegionRoom extends Room<{
   private async run(): Promise<void> {
     if (!(await this.started())) return;
     while (this.running) {
-      const tick = this.peer.region.ticks;
+      const tick = this.peer.ticks;
       this.applyPlayers();
       this.guard('beforeTick', undefined, () => this.beforeTick(tick));
       const result = await this.peer.tick();
@@ -398,7 +398,7 @@ export abstract class RegionRoom extends Room<{
   /** Applies spawns, removals (unclaimed players' too), and one queued input of each player this region owns whose client is connected. */
   private applyPlayers(): void {
     for (const id of this.unclaimed.splice(0)) {
-      if (!this.playerById.has(id) && this.peer.region.owns(id)) this.takeOut(id);
+      if (!this.playerById.has(id) && this.peer.owns(id)) this.takeOut(id);
     }
     for (const player of this.playerById.values()) {
       const { stage } = player;
@@ -407,9 +407,9 @@ export abstract class RegionRoom extends Room<{
         if (this.guard('placePlayer', player, () => this.placePlayer(stage.spawn)) === REFUSED) this.refuseSpawn(player);
       } else if (stage.kind === 'leaving') {
         this.playerById.delete(player.id);
-        if (this.peer.region.owns(player.id)) this.takeOut(player.id);
+        if (this.peer.owns(player.id)) this.takeOut(player.id);
         else void this.ids.release(player.id, this.peer.id);
-      } else if (stage.kind !== 'departed' && !player.dropped && player.inputs.length > 0 && this.peer.region.owns(player.id)) {
+      } else if (stage.kind !== 'departed' && !player.dropped && player.inputs.length > 0 && this.peer.owns(player.id)) {
         const input = player.inputs.shift()!;
         player.seq = input.seq;
         this.guard('applyInput', player, () => this.applyInput(player.id, input), input.seq);
@@ -480,11 +480,10 @@ export abstract class RegionRoom extends Room<{
 
   /** Sets every active client's view to its player and what it sees now, and every viewed entity's position. */
   private refreshViews(): void {
-    const region = this.peer.region;
     const welcomed: Player[] = [];
     for (const player of this.playerById.values()) {
-      if (player.stage.kind === 'departed' || player.stage.kind === 'leaving' || !region.owns(player.id)) continue;
-      const now = new Set(region.query(player.id)).add(player.id);
+      if (player.stage.kind === 'departed' || player.stage.kind === 'leaving' || !this.peer.owns(player.id)) continue;
+      const now = new Set(this.peer.query(player.id)).add(player.id);
       this.unview(player, [...player.seen].filter((id) => !now.has(id)));
       for (const id of now) {
         if (player.seen.has(id)) continue;
@@ -498,7 +497,7 @@ export abstract class RegionRoom extends Room<{
     }
     for (const [id] of this.viewCounts) {
       const entity = this.state.entities.get(String(id))!;
-      const { x, y } = region.position(id);
+      const { x, y } = this.peer.position(id);
       entity.x = x;
       entity.y = y;
       entity.seq = this.playerById.get(id)?.seq ?? 0;
