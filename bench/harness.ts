@@ -34,9 +34,9 @@ export interface CaseOptions {
   opName?: string;
   /** Contender whose time the ratios divide by (default: the first contender). */
   baseline?: string;
-  /** Minimum number of timed samples (full 7, default 3, smoke 1). */
+  /** Timed samples wanted (full 7, default 3, smoke 1); default runs stop short of them once a contender has spent 200 ms. */
   minSamples?: number;
-  /** Minimum total time per contender in ms (full 800, default 150, smoke 0). */
+  /** Minimum total time per contender in ms (full 800, default 50, smoke 0). */
   minTimeMs?: number;
   /** Warm-up runs before timing (full 2, default 1, smoke 0). */
   warmup?: number;
@@ -66,7 +66,7 @@ export interface CaseResult {
 
 /**
  * How much a run measures. `full`: every case, many samples. `default`: every
- * suite's main cases at full size, fewer samples (about two minutes in all).
+ * suite's main cases at full size, few samples (under two minutes in all).
  * `smoke`: every case at a small size, one sample: proves each suite runs.
  */
 export type BenchMode = 'smoke' | 'default' | 'full';
@@ -94,11 +94,18 @@ export interface Suite {
 
 const now = (): number => performance.now();
 
-/** Sampling per mode; a case may ask for fewer samples than these, never more. */
-const REPEATS: Record<BenchMode, { warmup: number; minSamples: number; minTimeMs: number }> = {
-  smoke: { warmup: 0, minSamples: 1, minTimeMs: 0 },
-  default: { warmup: 1, minSamples: 3, minTimeMs: 150 },
-  full: { warmup: 2, minSamples: 7, minTimeMs: 800 },
+/**
+ * Sampling per mode; a case may ask for fewer samples than these, never more.
+ * A contender takes `minSamples` samples unless it has spent `maxTimeMs` on
+ * fewer (then at least one), and more until it has spent `minTimeMs`: in a
+ * default run a contender slower than 200 ms a run is timed once after its
+ * warm-up, one of 100 ms twice, one of 50 ms three times, one of 1 ms fifty
+ * times.
+ */
+const REPEATS: Record<BenchMode, { warmup: number; minSamples: number; minTimeMs: number; maxTimeMs: number }> = {
+  smoke: { warmup: 0, minSamples: 1, minTimeMs: 0, maxTimeMs: 0 },
+  default: { warmup: 1, minSamples: 3, minTimeMs: 50, maxTimeMs: 200 },
+  full: { warmup: 2, minSamples: 7, minTimeMs: 800, maxTimeMs: Infinity },
 };
 
 function median(values: number[]): number {
@@ -107,7 +114,7 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-function timeContender(contender: Contender, warmup: number, minSamples: number, minTimeMs: number): number[] {
+function timeContender(contender: Contender, warmup: number, minSamples: number, minTimeMs: number, maxTimeMs: number): number[] {
   contender.setup?.();
   for (let i = 0; i < warmup; i++) {
     contender.prepare?.();
@@ -115,7 +122,7 @@ function timeContender(contender: Contender, warmup: number, minSamples: number,
   }
   const samples: number[] = [];
   let total = 0;
-  while (samples.length < minSamples || (total < minTimeMs && samples.length < 1000)) {
+  while ((samples.length < minSamples && (total < maxTimeMs || samples.length === 0)) || (total < minTimeMs && samples.length < 1000)) {
     contender.prepare?.();
     const start = now();
     contender.run();
@@ -215,7 +222,7 @@ export async function runSuites(
         const minTimeMs = smoke ? 0 : Math.min(caseOptions.minTimeMs ?? repeats.minTimeMs, repeats.minTimeMs);
         const opsPerRun = caseOptions.opsPerRun ?? 1;
         const baseline = caseOptions.baseline ?? contenders[0].name;
-        const timed = contenders.map((c) => ({ name: c.name, kind: c.kind, samples: timeContender(c, warmup, minSamples, minTimeMs) }));
+        const timed = contenders.map((c) => ({ name: c.name, kind: c.kind, samples: timeContender(c, warmup, minSamples, minTimeMs, repeats.maxTimeMs) }));
         const baseTimed = timed.find((t) => t.name === baseline);
         if (baseTimed === undefined) throw new Error(`baseline ${baseline} is not a contender of ${name}`);
         const baseMedian = median(baseTimed.samples);
