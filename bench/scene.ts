@@ -500,7 +500,7 @@ export const sceneSuite: Suite = {
     // W7: W1's count and world, but 90% of the entities in six Gaussian towns and the rest on roads between them.
     const w7: World = { ...w1, layout: 'towns' };
     tickCase(context, `W7 towns: 100,000 entities in 10,000², ${TOWNS.share * 100}% in ${TOWNS.count} Gaussian towns (sigma ${TOWNS.sigma * w1.size}), the rest on roads; range 50, one tick`, w7, {
-      // About a hundred visible pairs each: rbush's build of its visible sets alone takes longer than the rest of the case, in full runs only.
+      // About a hundred visible pairs each: the lists index and rbush, whose build of its visible sets alone takes longer than the rest of the case, in full runs only.
       runners: () => runners(context.full, { lists: context.full, rbush: context.full }),
       headline: 'Scene: 100,000 entities, 90% in six dense towns, range 50 (grid index)',
     });
