@@ -249,7 +249,7 @@ export const pathsGridSuite: Suite = {
       const parsed = parseMovingAIMap(readFileSync(resolve(MOVING_AI_DIR, name), 'utf8'));
       const map: MapData = { name: `P2 ${name}`, ...parsed, walkable: parsed.cells };
       const scenarios = parseMovingAIScenarios(readFileSync(resolve(MOVING_AI_DIR, `${name}.scen`), 'utf8'));
-      const wanted = context.pick({ smoke: 8, default: 24, full: 120 });
+      const wanted = context.pick({ smoke: 8, default: 12, full: 120 });
       const every = Math.max(1, Math.floor(scenarios.length / wanted));
       const chosen = scenarios.filter((_, i) => i % every === 0).slice(0, wanted);
       const scenarioPairs: Pairs = chosen.map((s) => [s.startX, s.startY, s.goalX, s.goalY]);
