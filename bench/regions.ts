@@ -158,7 +158,7 @@ export const regionsSuite: Suite = {
     }
     // Processes and clients take most of the suite's time starting up: default runs keep their ticks and seconds
     // short, and leave out more of the first ticks, which run slower while four processes settle on the cores.
-    const { ticks, warmup } = context.pick({ smoke: { ticks: 10, warmup: 3 }, default: { ticks: 20, warmup: 10 }, full: { ticks: 200, warmup: 3 } });
+    const { ticks, warmup } = context.pick({ smoke: { ticks: 10, warmup: 3 }, default: { ticks: 15, warmup: 10 }, full: { ticks: 200, warmup: 3 } });
     const { one, four } = await runRegionProcesses(n, ticks, warmup);
     const ms = (v: number): string => v.toFixed(2);
     const slowest = four.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
@@ -166,7 +166,7 @@ export const regionsSuite: Suite = {
     context.note(`four processes: owned / ghosts ${four.map((r) => `${r.owned} / ${r.ghosts}`).join(', ')}; Redis bytes per tick ${Math.round(four.reduce((a, r) => a + r.bytesPerTick, 0))} in all (one region alone: ${Math.round(one.bytesPerTick)}); hand-offs per tick ${ms(four[0].handoffsPerTick)}; a move reaches a neighbour's events in the tick it is made: one tick's wall time`);
 
     // The same walkers in four RegionRoom processes, with @colyseus/sdk clients.
-    const seconds = context.pick({ smoke: 2, default: 4, full: 30 });
+    const seconds = context.pick({ smoke: 2, default: 3, full: 30 });
     const players = context.pick({ smoke: 4, default: 4, full: 8 });
     const clients = await runRoomClients(n, players, players, seconds);
     const at = (sorted: number[], q: number): string => (sorted.length === 0 ? '-' : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(0));
