@@ -161,9 +161,9 @@ function headlineMs(ms: number): string {
   return ms >= 10 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(1) : ms.toPrecision(2);
 }
 
-/** A ratio as the README's table writes it: 0.69x, 1.97x, 16.7x, 181x; bold where spatialkit is slower. */
+/** A ratio as the README's table writes it: 0.004x, 0.69x, 1.97x, 16.7x, 181x; bold where spatialkit is slower. */
 function headlineRatio(ratio: number): string {
-  const text = `${ratio >= 100 ? ratio.toFixed(0) : ratio >= 2 ? ratio.toFixed(1) : ratio.toFixed(2)}x`;
+  const text = `${ratio >= 100 ? ratio.toFixed(0) : ratio >= 2 ? ratio.toFixed(1) : ratio >= 0.01 ? ratio.toFixed(2) : ratio.toPrecision(1)}x`;
   return ratio < 1 ? `**${text}**` : text;
 }
 
