@@ -250,7 +250,7 @@ function entityEncodes(server: BenchServer): number {
 
 function checkViews(context: SuiteContext): void {
   const players = context.quick ? 300 : 600;
-  const ticks = context.quick ? 4 : 8;
+  const ticks = context.full ? 8 : 4;
   const side = sideFor(players);
   const hand = new BenchServer('hand', players, side, 7);
   const exact = new BenchServer('exact', players, side, 7);
@@ -291,24 +291,24 @@ function checkViews(context: SuiteContext): void {
 /**
  * The largest player count whose whole tick stays within 50 ms (20 ticks a
  * second on one core) for one way: counts doubled or halved from 1,000
- * (200 in smoke mode) until 50 ms lies between two of them, then three
- * geometric bisections (one in smoke mode). Each count's tick is the median
- * of three after a warm-up tick, in a world of the same density (~50 in view).
+ * until 50 ms lies between two of them, then three geometric bisections.
+ * Each count's tick is the median of three after a warm-up tick, in a world
+ * of the same density (~50 in view).
  */
-function largestAt20Hz(way: Way, quick: boolean): { players: number; beyond: '' | 'at least' | 'under' } {
+function largestAt20Hz(way: Way): { players: number; beyond: '' | 'at least' | 'under' } {
   const budget = 1000 / PATCHES_PER_SECOND;
-  const [fewest, most] = quick ? [100, 400] : [125, 64000];
+  const [fewest, most] = [125, 64000];
   const holds = (players: number): boolean => {
     const server = new BenchServer(way, players, sideFor(players), 13);
     server.tick();
     server.reset();
-    for (let k = 0; k < (quick ? 1 : 3); k++) server.tick();
+    for (let k = 0; k < 3; k++) server.tick();
     server.dispose();
     return median(server.tickMs) <= budget;
   };
   let held = 0;
   let failed = 0;
-  let players = quick ? 200 : 1000;
+  let players = 1000;
   if (holds(players)) {
     for (held = players; failed === 0 && players < most; ) {
       players *= 2;
@@ -324,7 +324,7 @@ function largestAt20Hz(way: Way, quick: boolean): { players: number; beyond: '' 
     }
     if (held === 0) return { players: failed, beyond: 'under' };
   }
-  for (let k = 0; k < (quick ? 1 : 3); k++) {
+  for (let k = 0; k < 3; k++) {
     const middle = Math.round(Math.sqrt(held * failed));
     if (holds(middle)) held = middle;
     else failed = middle;
@@ -340,8 +340,10 @@ export const colyseusSuite: Suite = {
     checkViews(context);
     // At 20,000 players a tick of the hand filter or of the exact adapter
     // takes tens of seconds, and so does registering that many clients on
-    // shared views: only a full run measures that size.
-    const sizes = context.pick({ smoke: [200, 500], default: [1000, 5000], full: [1000, 5000, 20000] });
+    // shared views: only a full run measures that size. At 5,000, building
+    // the rooms (Colyseus encodes every view's first patch over the whole
+    // state) takes most of the suite's time: a full run's size too.
+    const sizes = context.pick({ smoke: [200, 500], default: [1000], full: [1000, 5000, 20000] });
     for (const players of sizes) {
       const side = sideFor(players);
       const largest = players >= 20000;
@@ -353,7 +355,12 @@ export const colyseusSuite: Suite = {
       };
       if (!largest) {
         const few = players > 2000;
-        const contender = (way: Way) => ({ name: WAY_NAMES[way], setup: () => build(way), run: () => servers.get(way)!.tick() });
+        const contender = (way: Way) => ({
+          name: WAY_NAMES[way],
+          kind: way === 'hand' ? ('hand-written' as const) : undefined,
+          setup: () => build(way),
+          run: () => servers.get(way)!.tick(),
+        });
         context.bench(`${players.toLocaleString('en-US')} players, ~${SEEN} in view each`, WAYS.map(contender), {
           opName: 'tick',
           baseline: WAY_NAMES.shared,
@@ -369,7 +376,7 @@ export const colyseusSuite: Suite = {
       // tick, so a change in the machine's load falls on all of them alike.
       const turnTakers = WAYS.map((way) => servers.get(way)!);
       for (const server of turnTakers) server.reset();
-      const turns = context.pick({ smoke: 3, default: players > 2000 ? 3 : 10, full: largest ? 3 : players > 2000 ? 10 : 30 });
+      const turns = context.pick({ smoke: 3, default: 10, full: largest ? 3 : players > 2000 ? 10 : 30 });
       for (let k = 0; k < turns; k++) {
         for (let w = 0; w < turnTakers.length; w++) turnTakers[(k + w) % turnTakers.length].tick();
       }
@@ -379,12 +386,14 @@ export const colyseusSuite: Suite = {
       if (context.full && players === sizes[1]) noteCells(context, players, servers.get('exact')!, turns);
       for (const server of servers.values()) server.dispose();
     }
+    // The search builds rooms up to 64,000 players: full runs only.
+    if (!context.full) return;
     const at20Hz = WAYS.map((way) => {
-      const { players, beyond } = largestAt20Hz(way, context.quick);
+      const { players, beyond } = largestAt20Hz(way);
       return `${way} ${beyond === '' ? '' : `${beyond} `}${players.toLocaleString('en-US')}`;
     });
     context.note(
-      `largest player count whose whole tick stays within 50 ms (20 ticks a second on one core), searched by doubling or halving from ${context.quick ? 200 : '1,000'} players then bisecting (median of ${context.quick ? 1 : 3} ticks per count): ${at20Hz.join(', ')}`,
+      `largest player count whose whole tick stays within 50 ms (20 ticks a second on one core), searched by doubling or halving from 1,000 players then bisecting (median of 3 ticks per count): ${at20Hz.join(', ')}`,
     );
   },
 };

@@ -3,10 +3,20 @@
 // reported by median with its ratio to the wasm backend. Absolute times on a
 // shared machine are noisy; ratios measured in the same run are what we claim.
 
+/**
+ * The column of the headline table (README's layout) a contender fills: a
+ * library users would pick instead, a hand-written typed-array baseline, or
+ * spatialkit's js backend. Other contenders (another index, another call
+ * form) show in their case's table only.
+ */
+export type ContenderKind = 'library' | 'hand-written' | 'js';
+
 /** One timed contender of a case. */
 export interface Contender {
   /** Shown in the table; the contender named `baseline` (default: the first one) is the ratio's reference. */
   name: string;
+  /** Its headline column, if it has one. */
+  kind?: ContenderKind;
   /** Runs once before timing; its result is not timed (build state here). */
   setup?: () => void;
   /** Runs before each run, untimed: the next run's input (a tick's moves), so that only the contender's own work is timed. */
@@ -24,9 +34,9 @@ export interface CaseOptions {
   opName?: string;
   /** Contender whose time the ratios divide by (default: the first contender). */
   baseline?: string;
-  /** Minimum number of timed samples (full 7, default 3, smoke 1). */
+  /** Timed samples wanted (full 7, default 3, smoke 1); default runs stop short of them once a contender has spent 200 ms. */
   minSamples?: number;
-  /** Minimum total time per contender in ms (full 800, default 150, smoke 0). */
+  /** Minimum total time per contender in ms (full 800, default 50, smoke 0). */
   minTimeMs?: number;
   /** Warm-up runs before timing (full 2, default 1, smoke 0). */
   warmup?: number;
@@ -43,6 +53,7 @@ export interface CaseResult {
   baseline: string;
   contenders: Array<{
     name: string;
+    kind?: ContenderKind;
     samples: number;
     medianMs: number;
     msPerOp: number;
@@ -55,7 +66,7 @@ export interface CaseResult {
 
 /**
  * How much a run measures. `full`: every case, many samples. `default`: every
- * suite's main cases at full size, fewer samples (about two minutes in all).
+ * suite's main cases at full size, few samples (under two minutes in all).
  * `smoke`: every case at a small size, one sample: proves each suite runs.
  */
 export type BenchMode = 'smoke' | 'default' | 'full';
@@ -83,11 +94,18 @@ export interface Suite {
 
 const now = (): number => performance.now();
 
-/** Sampling per mode; a case may ask for fewer samples than these, never more. */
-const REPEATS: Record<BenchMode, { warmup: number; minSamples: number; minTimeMs: number }> = {
-  smoke: { warmup: 0, minSamples: 1, minTimeMs: 0 },
-  default: { warmup: 1, minSamples: 3, minTimeMs: 150 },
-  full: { warmup: 2, minSamples: 7, minTimeMs: 800 },
+/**
+ * Sampling per mode; a case may ask for fewer samples than these, never more.
+ * A contender takes `minSamples` samples unless it has spent `maxTimeMs` on
+ * fewer (then at least one), and more until it has spent `minTimeMs`: in a
+ * default run a contender slower than 200 ms a run is timed once after its
+ * warm-up, one of 100 ms twice, one of 50 ms three times, one of 1 ms fifty
+ * times.
+ */
+const REPEATS: Record<BenchMode, { warmup: number; minSamples: number; minTimeMs: number; maxTimeMs: number }> = {
+  smoke: { warmup: 0, minSamples: 1, minTimeMs: 0, maxTimeMs: 0 },
+  default: { warmup: 1, minSamples: 3, minTimeMs: 50, maxTimeMs: 200 },
+  full: { warmup: 2, minSamples: 7, minTimeMs: 800, maxTimeMs: Infinity },
 };
 
 function median(values: number[]): number {
@@ -96,7 +114,7 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-function timeContender(contender: Contender, warmup: number, minSamples: number, minTimeMs: number): number[] {
+function timeContender(contender: Contender, warmup: number, minSamples: number, minTimeMs: number, maxTimeMs: number): number[] {
   contender.setup?.();
   for (let i = 0; i < warmup; i++) {
     contender.prepare?.();
@@ -104,7 +122,7 @@ function timeContender(contender: Contender, warmup: number, minSamples: number,
   }
   const samples: number[] = [];
   let total = 0;
-  while (samples.length < minSamples || (total < minTimeMs && samples.length < 1000)) {
+  while ((samples.length < minSamples && (total < maxTimeMs || samples.length === 0)) || (total < minTimeMs && samples.length < 1000)) {
     contender.prepare?.();
     const start = now();
     contender.run();
@@ -138,19 +156,40 @@ export function formatCase(result: CaseResult): string {
   return lines.join('\n');
 }
 
+/** A time in ms as the README's table writes it: 0.32, 3.8, 14, 221. */
+function headlineMs(ms: number): string {
+  return ms >= 10 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(1) : ms.toPrecision(2);
+}
+
+/** A ratio as the README's table writes it: 0.004x, 0.69x, 1.97x, 16.7x, 181x; bold where spatialkit is slower. */
+function headlineRatio(ratio: number): string {
+  const text = `${ratio >= 100 ? ratio.toFixed(0) : ratio >= 2 ? ratio.toFixed(1) : ratio >= 0.01 ? ratio.toFixed(2) : ratio.toPrecision(1)}x`;
+  return ratio < 1 ? `**${text}**` : text;
+}
+
 /**
- * The headline cases of a run as one Markdown table: the baseline's time per
- * run, then every other contender as its ratio to it.
+ * The headline cases of a run as one Markdown table, in the README's layout:
+ * the baseline's time per run, the strongest (fastest) library and the
+ * fastest hand-written baseline by name and ratio, and the js backend's ratio.
  */
 export function formatHeadlines(results: CaseResult[]): string {
   const rows = results.filter((r) => r.headline !== undefined);
   if (rows.length === 0) return '';
-  const fmt = (ms: number): string => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms.toPrecision(3));
-  const lines = ['| case | spatialkit | others: time / spatialkit |', '|---|---:|---|'];
+  const lines = [
+    '| workload | spatialkit wasm | strongest library | hand-written typed-array baseline | spatialkit js backend |',
+    '|---|---:|---:|---:|---:|',
+  ];
   for (const r of rows) {
     const base = r.contenders.find((c) => c.name === r.baseline)!;
-    const others = r.contenders.filter((c) => c !== base).map((c) => `${c.name} ${c.ratio.toFixed(2)}x`);
-    lines.push(`| ${r.headline} | ${fmt(base.medianMs)} ms | ${others.join(', ')} |`);
+    const fastest = (kind: ContenderKind): CaseResult['contenders'][number] | undefined =>
+      r.contenders.filter((c) => c.kind === kind && c !== base).sort((a, b) => a.ratio - b.ratio)[0];
+    const named = (kind: ContenderKind): string => {
+      const c = fastest(kind);
+      return c === undefined ? '' : `${c.name} ${headlineRatio(c.ratio)}`;
+    };
+    const js = fastest('js');
+    const cells = [r.headline!, `${headlineMs(base.medianMs)} ms`, named('library'), named('hand-written'), js === undefined ? '' : headlineRatio(js.ratio)];
+    lines.push(`|${cells.map((cell) => (cell === '' ? ' ' : ` ${cell} `)).join('|')}|`);
   }
   return lines.join('\n');
 }
@@ -183,7 +222,7 @@ export async function runSuites(
         const minTimeMs = smoke ? 0 : Math.min(caseOptions.minTimeMs ?? repeats.minTimeMs, repeats.minTimeMs);
         const opsPerRun = caseOptions.opsPerRun ?? 1;
         const baseline = caseOptions.baseline ?? contenders[0].name;
-        const timed = contenders.map((c) => ({ name: c.name, samples: timeContender(c, warmup, minSamples, minTimeMs) }));
+        const timed = contenders.map((c) => ({ name: c.name, kind: c.kind, samples: timeContender(c, warmup, minSamples, minTimeMs, repeats.maxTimeMs) }));
         const baseTimed = timed.find((t) => t.name === baseline);
         if (baseTimed === undefined) throw new Error(`baseline ${baseline} is not a contender of ${name}`);
         const baseMedian = median(baseTimed.samples);
@@ -198,6 +237,7 @@ export async function runSuites(
             const medianMs = median(t.samples);
             return {
               name: t.name,
+              kind: t.kind,
               samples: t.samples.length,
               medianMs,
               msPerOp: medianMs / opsPerRun,

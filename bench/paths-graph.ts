@@ -5,9 +5,10 @@
 // (directed: false) against ngraph.path's undirected search (oriented: false),
 // and a snapshot round trip (toBuffer -> fromBuffer) against graphology's
 // export -> JSON -> import. Every contender's costs are checked against the
-// wasm backend's before anything is timed.
+// wasm backend's before anything is timed. Default runs leave graphology and
+// the single-source, undirected and snapshot cases to full runs.
 import { Graph, init, type PathAlgorithm } from '../src/index.js';
-import type { Contender, SuiteContext, Suite } from './harness.js';
+import type { Contender, ContenderKind, SuiteContext, Suite } from './harness.js';
 import { geometricGraph, undirectedOf, uniformGraph, type BenchGraph } from './peers/graph-data.js';
 import { graphologyBuild, graphologyRoundTrip, graphologySearcher } from './peers/graph-graphology.js';
 import { ngraphBuild, ngraphSearcher } from './peers/graph-ngraph.js';
@@ -17,6 +18,9 @@ const VERTICES = 100_000;
 const EDGES = 400_000;
 
 type Search = (s: number, t: number) => number;
+
+/** A searcher of a query case: its name, its search, and its headline column. */
+type Searcher = [string, Search, ContenderKind?];
 
 function bulk(data: BenchGraph, backend: 'wasm' | 'js', directed = true): Graph<number> {
   return Graph.fromEdges(data.from, data.to, data.weight, { vertexCount: data.n, x: data.x, y: data.y, backend, directed });
@@ -44,42 +48,51 @@ function compare(name: string, got: Float64Array, expected: Float64Array): void 
 
 // The slowest peers take tens of seconds per pass over the queries, so a
 // contender is checked on the first queries before timing (which also warms
-// it up), and every timed pass checks all its answers before any result is
-// reported.
-const PRECHECK = 20;
+// it up: 20 in full runs, 3 of the 10 in default runs), and every timed pass
+// checks all its answers before any result is reported.
+const PRECHECK = { smoke: 3, default: 3, full: 20 };
 
-function checked(name: string, data: BenchGraph, search: Search, expected: Float64Array): Contender {
-  compare(name, costs(data, search, Math.min(PRECHECK, expected.length)), expected);
-  return { name, run: () => compare(name, costs(data, search), expected) };
+function checked(name: string, data: BenchGraph, search: Search, expected: Float64Array, precheck: number, kind?: ContenderKind): Contender {
+  compare(name, costs(data, search, Math.min(precheck, expected.length)), expected);
+  return { name, kind, run: () => compare(name, costs(data, search), expected) };
 }
 
-function queryCase(context: SuiteContext, title: string, data: BenchGraph, searches: Array<[string, Search]>, headline?: string): void {
+function queryCase(context: SuiteContext, title: string, data: BenchGraph, searches: Searcher[], headline?: string): void {
   const expected = costs(data, searches[0][1]);
   const reachable = expected.filter((c) => c !== Infinity).length;
-  const contenders = searches.map(([name, search]) => checked(name, data, search, expected));
+  const contenders = searches.map(([name, search, kind]) => checked(name, data, search, expected, context.pick(PRECHECK), kind));
   context.bench(title, contenders, { opsPerRun: expected.length, opName: 'query', warmup: 0, minSamples: 1, minTimeMs: 0, headline });
   context.note(`${title}: ${searches.length} contenders agree on all ${expected.length} query costs in every timed pass (${reachable} reachable, 1e-9 relative)`);
 }
 
-// Times each build; returns the peers' last-built graphs for the query cases.
+/**
+ * graphology's searcher over its graph, when there is one: the slowest peer to
+ * build and slower than ngraph at every search, it runs in full runs only.
+ */
+function graphologyPeer(name: string, graph: ReturnType<typeof graphologyBuild> | null, data: BenchGraph, algorithm: 'dijkstra' | 'astar'): Searcher[] {
+  return graph === null ? [] : [[name, graphologySearcher(graph, data, algorithm), 'library']];
+}
+
+// Times each build; returns the peers' last-built graphs for the query cases (graphology's in full runs only).
 function buildCase(context: SuiteContext, data: BenchGraph) {
   let ngraph: ReturnType<typeof ngraphBuild> | null = null;
   let graphology: ReturnType<typeof graphologyBuild> | null = null;
   const contenders: Contender[] = [
     { name: 'spatialkit wasm Graph.fromEdges', run: () => bulk(data, 'wasm').dispose() },
-    { name: 'spatialkit js Graph.fromEdges', run: () => bulk(data, 'js').dispose() },
-    { name: 'ngraph.graph addNode/addLink', run: () => { ngraph = null; ngraph = ngraphBuild(data); } },
-    { name: 'graphology addNode/addEdge', run: () => { graphology = null; graphology = graphologyBuild(data); } },
+    { name: 'spatialkit js Graph.fromEdges', kind: 'js', run: () => bulk(data, 'js').dispose() },
+    { name: 'ngraph.graph addNode/addLink', kind: 'library', run: () => { ngraph = null; ngraph = ngraphBuild(data); } },
+    ...(context.full ? [{ name: 'graphology addNode/addEdge', kind: 'library' as const, run: () => { graphology = null; graphology = graphologyBuild(data); } }] : []),
   ];
   context.bench(`build: ${data.n.toLocaleString('en-US')} vertices with positions, ${data.from.length.toLocaleString('en-US')} edges`, contenders, {
     opName: 'build',
     headline: `Graph: fromEdges, ${data.n.toLocaleString('en-US')} vertices, ${data.from.length.toLocaleString('en-US')} edges`,
-    warmup: context.full ? 1 : 0,
-    minSamples: context.full ? 2 : 1,
+    // Every contender's first build is a warm-up: timed cold, the wasm one read anywhere from 34 to 168 ms (its memory growing).
+    warmup: 1,
+    minSamples: context.full ? 2 : 3,
     minTimeMs: 0,
   });
-  if (ngraph === null || graphology === null) throw new Error('build case ran no peer');
-  return { ngraph: ngraph as ReturnType<typeof ngraphBuild>, graphology: graphology as ReturnType<typeof graphologyBuild> };
+  if (ngraph === null || (context.full && graphology === null)) throw new Error('build case ran no peer');
+  return { ngraph: ngraph as ReturnType<typeof ngraphBuild>, graphology: graphology as ReturnType<typeof graphologyBuild> | null };
 }
 
 function singleSourceCase(context: SuiteContext, title: string, data: BenchGraph): void {
@@ -200,29 +213,29 @@ export const pathsGraphSuite: Suite = {
         ['wasm path astar', ours(wasm, 'astar')],
         ['wasm path bidirectional', ours(wasm, 'bidirectional')],
         ['wasm path dijkstra', ours(wasm, 'dijkstra')],
-        ['js path astar', ours(js, 'astar')],
-        ['plain CSR A* (typed arrays)', plainSearcher(plainCsr(geometric.n, geometric.from, geometric.to, geometric.weight, geometric.x, geometric.y), true)],
-        ['ngraph.path aStar', ngraphSearcher(ngraph, geometric, 'aStar', true)],
-        ['ngraph.path nba', ngraphSearcher(ngraph, geometric, 'nba', true)],
-        ['graphology astar', graphologySearcher(graphology, geometric, 'astar')],
+        ['js path astar', ours(js, 'astar'), 'js'],
+        ['plain CSR A* (typed arrays)', plainSearcher(plainCsr(geometric.n, geometric.from, geometric.to, geometric.weight, geometric.x, geometric.y), true), 'hand-written'],
+        ['ngraph.path aStar', ngraphSearcher(ngraph, geometric, 'aStar', true), 'library'],
+        ['ngraph.path nba', ngraphSearcher(ngraph, geometric, 'nba', true), 'library'],
+        ...graphologyPeer('graphology astar', graphology, geometric, 'astar'),
       ], `Graph: ${queries} A* queries, ${geometric.n.toLocaleString('en-US')} vertices with positions`);
       wasm.dispose();
       js.dispose();
-      if (context.full) snapshotCase(context, geometric, graphology);
+      if (graphology !== null) snapshotCase(context, geometric, graphology);
     }
 
     {
       const wasm = bulk(uniform, 'wasm');
       const js = bulk(uniform, 'js');
       const ngraph = ngraphBuild(uniform);
-      const graphology = graphologyBuild(uniform);
+      const graphology = context.full ? graphologyBuild(uniform) : null;
       queryCase(context, 'P3 uniform: bidirectional Dijkstra, no positions', uniform, [
         ['wasm path bidirectional', ours(wasm, 'bidirectional')],
         ['wasm path dijkstra', ours(wasm, 'dijkstra')],
-        ['js path bidirectional', ours(js, 'bidirectional')],
-        ['plain CSR Dijkstra (typed arrays)', plainSearcher(plainCsr(uniform.n, uniform.from, uniform.to, uniform.weight), false)],
-        ['ngraph.path nba', ngraphSearcher(ngraph, uniform, 'nba', false)],
-        ['graphology dijkstra.bidirectional', graphologySearcher(graphology, uniform, 'dijkstra')],
+        ['js path bidirectional', ours(js, 'bidirectional'), 'js'],
+        ['plain CSR Dijkstra (typed arrays)', plainSearcher(plainCsr(uniform.n, uniform.from, uniform.to, uniform.weight), false), 'hand-written'],
+        ['ngraph.path nba', ngraphSearcher(ngraph, uniform, 'nba', false), 'library'],
+        ...graphologyPeer('graphology dijkstra.bidirectional', graphology, uniform, 'dijkstra'),
       ], `Graph: ${queries} point-to-point queries, random graph without positions`);
       wasm.dispose();
       js.dispose();

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GridMap, init, type FindPathOptions } from '../src/index.js';
 import { parseMovingAIMap, parseMovingAIScenarios } from '../src/gridmap/movingai.js';
-import type { CaseResult, Contender, Suite, SuiteContext } from './harness.js';
+import type { CaseResult, Contender, ContenderKind, Suite, SuiteContext } from './harness.js';
 import type { PlainGrid } from '../test/gridmap/dijkstra-oracle.js';
 import { checkCorners } from '../test/gridmap/sight-oracle.js';
 import { pathfindingFinder, pathfindingGrid, pathfindingSmoothen, polylineLength, stepsLength } from './peers/grid-pathfinding.js';
@@ -53,16 +53,17 @@ function fastContenders(map: MapData, pairs: Pairs, expected: number[]): Contend
   const plain = new PlainAStar(map.width, map.height, map.walkable);
   const ours = (grid: GridMap, algorithm: 'astar' | 'jps') => (): number[] =>
     pairs.map(([sx, sy, tx, ty]) => grid.findPath(sx, sy, tx, ty, { algorithm })?.cost ?? -1);
-  const runs: Array<[string, () => unknown]> = [
+  const runs: Array<[string, () => unknown, ContenderKind?]> = [
     ['wasm A*', ours(wasm, 'astar')],
     ['wasm JPS', ours(wasm, 'jps')],
-    ['js backend A*', ours(js, 'astar')],
+    ['js backend A*', ours(js, 'astar'), 'js'],
     ['js backend JPS', ours(js, 'jps')],
-    ['plain typed-array JS A*', () => pairs.map(([sx, sy, tx, ty]) => plain.search(sx, sy, tx, ty))],
+    ['plain typed-array JS A*', () => pairs.map(([sx, sy, tx, ty]) => plain.search(sx, sy, tx, ty)), 'hand-written'],
   ];
   for (const [name, run] of runs) checkCosts(`${map.name} ${name}`, expected, run() as number[]);
-  return runs.map(([name, run], i) => ({
+  return runs.map(([name, run, kind], i) => ({
     name,
+    kind,
     run,
     teardown: i === runs.length - 1 ? () => { wasm.dispose(); js.dispose(); } : undefined,
   }));
@@ -96,8 +97,8 @@ function pathfindingContenders(map: MapData, pairs: Pairs, expected: number[]): 
   return {
     contenders: [
       { name: 'wasm A*', run: ours },
-      { name: 'PathFinding.js AStarFinder + clone', run: pf(astar) },
-      { name: 'PathFinding.js JumpPointFinder + clone', run: pf(jps), teardown: () => wasm.dispose() },
+      { name: 'PathFinding.js AStarFinder + clone', kind: 'library', run: pf(astar) },
+      { name: 'PathFinding.js JumpPointFinder + clone', kind: 'library', run: pf(jps), teardown: () => wasm.dispose() },
     ],
     jpsExcess,
   };
@@ -197,16 +198,21 @@ function confirmWithDijkstra(context: SuiteContext, map: MapData, pairs: Pairs, 
   context.note(`${map.name}: every contender's costs checked on every timed pair; the reference costs confirmed by Dijkstra on ${count} pairs`);
 }
 
-/** Times one map: our contenders and the plain A* on every pair, then PathFinding.js on a subset. */
-function benchMap(context: SuiteContext, map: MapData, pairs: Pairs, costs: number[], some: Pairs, someCosts: number[], headline?: string): CaseResult[] {
+/** Times one map: our contenders and the plain A* on every pair, then PathFinding.js on a subset (when one is given). */
+function benchMap(context: SuiteContext, map: MapData, pairs: Pairs, costs: number[], some?: { pairs: Pairs; costs: number[] }, headline?: string): CaseResult[] {
   // No warm-up run: checking the costs already ran every contender once over the same pairs.
   const heavy = { minSamples: context.quick ? 2 : 3, warmup: 0, minTimeMs: context.quick ? 0 : 300, opName: 'search' };
-  const fast = context.bench(`${map.name}: ${pairs.length} searches`, fastContenders(map, pairs, costs), { ...heavy, opsPerRun: pairs.length, headline });
-  const { contenders, jpsExcess } = pathfindingContenders(map, some, someCosts);
-  const peers = context.bench(`${map.name}: ${some.length} searches against PathFinding.js`, contenders, {
+  const fast = context.bench(`${map.name}: ${pairs.length} searches`, fastContenders(map, pairs, costs), {
     ...heavy,
-    opsPerRun: some.length,
-    headline: headline === undefined ? undefined : `${headline}, against PathFinding.js`,
+    opsPerRun: pairs.length,
+    headline: headline === undefined ? undefined : `${headline}: ${pairs.length} searches`,
+  });
+  if (some === undefined) return [fast];
+  const { contenders, jpsExcess } = pathfindingContenders(map, some.pairs, some.costs);
+  const peers = context.bench(`${map.name}: ${some.pairs.length} searches against PathFinding.js`, contenders, {
+    ...heavy,
+    opsPerRun: some.pairs.length,
+    headline: headline === undefined ? undefined : `${headline}: ${some.pairs.length} searches against PathFinding.js`,
   });
   context.note(jpsExcess);
   return [fast, peers];
@@ -230,10 +236,10 @@ export const pathsGridSuite: Suite = {
 
     // P1: the random grid.
     const p1 = randomMap();
-    const { pairs, costs } = randomPairs(p1, context.pick({ smoke: 200, default: 200, full: 1000 }));
-    confirmWithDijkstra(context, p1, pairs, costs, context.pick({ smoke: 20, default: 20, full: 100 }));
-    const pfCount = context.pick({ smoke: 5, default: 10, full: 25 });
-    benchMap(context, p1, pairs, costs, pairs.slice(0, pfCount), costs.slice(0, pfCount), 'GridMap: A* searches on 512 x 512, 20% of cells blocked');
+    const { pairs, costs } = randomPairs(p1, context.pick({ smoke: 20, default: 100, full: 1000 }));
+    confirmWithDijkstra(context, p1, pairs, costs, context.pick({ smoke: 5, default: 20, full: 100 }));
+    const pfCount = context.pick({ smoke: 3, default: 10, full: 25 });
+    benchMap(context, p1, pairs, costs, { pairs: pairs.slice(0, pfCount), costs: costs.slice(0, pfCount) }, 'GridMap: A* on 512 x 512, 20% of cells blocked');
 
     // P2: the Moving AI maps, a spread of each file's scenarios (they are sorted by length).
     const p2: CaseResult[][] = [];
@@ -243,16 +249,20 @@ export const pathsGridSuite: Suite = {
       const parsed = parseMovingAIMap(readFileSync(resolve(MOVING_AI_DIR, name), 'utf8'));
       const map: MapData = { name: `P2 ${name}`, ...parsed, walkable: parsed.cells };
       const scenarios = parseMovingAIScenarios(readFileSync(resolve(MOVING_AI_DIR, `${name}.scen`), 'utf8'));
-      const wanted = context.pick({ smoke: 40, default: 24, full: 120 });
+      const wanted = context.pick({ smoke: 8, default: 12, full: 120 });
       const every = Math.max(1, Math.floor(scenarios.length / wanted));
       const chosen = scenarios.filter((_, i) => i % every === 0).slice(0, wanted);
       const scenarioPairs: Pairs = chosen.map((s) => [s.startX, s.startY, s.goalX, s.goalY]);
       const optimal = chosen.map((s) => s.optimalLength);
       context.note(`${map.name}: ${chosen.length} of ${scenarios.length} scenarios (1 in ${every}); costs checked against the published optimal lengths`);
-      const spacing = Math.ceil(chosen.length / context.pick({ smoke: 4, default: 3, full: 12 }));
+      // PathFinding.js on the Moving AI maps (P1 times it in every run) and any-angle paths: full runs only.
+      if (!context.full) {
+        p2.push(benchMap(context, map, scenarioPairs, optimal));
+        continue;
+      }
+      const spacing = Math.ceil(chosen.length / 12);
       const spread = (_: unknown, i: number): boolean => i % spacing === 0;
-      p2.push(benchMap(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread), optimal.filter(spread)));
-      if (!context.full) continue; // any-angle paths: full runs only
+      p2.push(benchMap(context, map, scenarioPairs, optimal, { pairs: scenarioPairs.filter(spread), costs: optimal.filter(spread) }));
       const lengths = benchSmoothing(context, map, scenarioPairs, optimal, scenarioPairs.filter(spread));
       for (const [name, values] of Object.entries(lengths)) (p3[name] ??= []).push(...values);
       p3Optimal.push(...optimal);
@@ -261,6 +271,6 @@ export const pathsGridSuite: Suite = {
       context.note(`P3, all four maps together, ${name}: path length / optimal grid length ${ratios(values, p3Optimal).text} over ${values.length} pairs`);
     }
     noteTotals(context, 'P2, all four maps together', p2.map(([fast]) => fast));
-    noteTotals(context, 'P2 against PathFinding.js, all four maps together', p2.map(([, peers]) => peers));
+    if (context.full) noteTotals(context, 'P2 against PathFinding.js, all four maps together', p2.map(([, peers]) => peers));
   },
 };

@@ -6,7 +6,7 @@
 import Flatbush from 'flatbush';
 import RBush from 'rbush';
 import { init, QuadTree } from '../src/index.js';
-import type { Contender, Suite } from './harness.js';
+import type { Contender, ContenderKind, Suite } from './harness.js';
 import { mulberry32 } from './random.js';
 import { SIZE, uniform } from './quadtree.js';
 import { flatbushOf, spatialkitTree } from './quadtree-search.js';
@@ -79,11 +79,11 @@ export const quadtreeCastsSuite: Suite = {
     const js = spatialkitTree(r, 'js');
     const flatbush = flatbushOf(r);
     const rbush = new RBush<Item>().load(items(r));
-    const casts: Array<[string, (x0: number, y0: number, x1: number, y1: number) => ArrayLike<number>]> = [
+    const casts: Array<[string, (x0: number, y0: number, x1: number, y1: number) => ArrayLike<number>, ContenderKind?]> = [
       ['spatialkit wasm querySegment', (a, b, c, d) => wasm.querySegment(a, b, c, d)],
-      ['spatialkit js querySegment', (a, b, c, d) => js.querySegment(a, b, c, d)],
-      ['flatbush search + segment test + sort', castBy(r, (a, b, c, d) => flatbush.search(a, b, c, d))],
-      ['rbush search + segment test + sort', castBy(r, (a, b, c, d) => rbush.search({ minX: a, minY: b, maxX: c, maxY: d }).map((item) => item.i))],
+      ['spatialkit js querySegment', (a, b, c, d) => js.querySegment(a, b, c, d), 'js'],
+      ['flatbush search + segment test + sort', castBy(r, (a, b, c, d) => flatbush.search(a, b, c, d)), 'library'],
+      ['rbush search + segment test + sort', castBy(r, (a, b, c, d) => rbush.search({ minX: a, minY: b, maxX: c, maxY: d }).map((item) => item.i)), 'library'],
     ];
     let hits = 0;
     for (let k = 0; k < count; k++) {
@@ -98,7 +98,7 @@ export const quadtreeCastsSuite: Suite = {
     context.note(`${n.toLocaleString('en-US')} uniform rects; ${count} segments up to ${REACH} long: every contender's hits equal, in order along the segment (${(hits / count).toFixed(1)} a segment)`);
     context.bench(
       `segment casts: ${count} segments up to ${REACH} long, hits in order`,
-      casts.map(([name, cast]): Contender => ({ name, run: () => { for (let k = 0; k < count; k++) cast(segs[k * 4], segs[k * 4 + 1], segs[k * 4 + 2], segs[k * 4 + 3]); } })),
+      casts.map(([name, cast, kind]): Contender => ({ name, kind, run: () => { for (let k = 0; k < count; k++) cast(segs[k * 4], segs[k * 4 + 1], segs[k * 4 + 2], segs[k * 4 + 3]); } })),
       { opsPerRun: count, opName: 'segment', minSamples: 5, headline: `QuadTree: ${count} segment casts over ${n.toLocaleString('en-US')} rects` },
     );
 
@@ -122,10 +122,10 @@ export const quadtreeCastsSuite: Suite = {
     context.note(`snapshot: ${wasm.toBuffer().length.toLocaleString('en-US')} bytes for ${n.toLocaleString('en-US')} rects; every restored index answers a query as the original`);
     context.bench(`snapshot round trip: ${n.toLocaleString('en-US')} rects`, [
       { name: 'spatialkit wasm toBuffer + fromBuffer', run: () => QuadTree.fromBuffer(wasm.toBuffer()).dispose() },
-      { name: 'spatialkit js toBuffer + fromBuffer', run: () => QuadTree.fromBuffer(js.toBuffer(), { backend: 'js' }).dispose() },
-      { name: 'rbush toJSON + JSON + fromJSON', run: () => restored.rbush() },
-      { name: 'flatbush data copy + Flatbush.from (a static index)', run: () => restored.flatbush() },
-    ], { opName: 'round trip', minSamples: 3 });
+      { name: 'spatialkit js toBuffer + fromBuffer', kind: 'js', run: () => QuadTree.fromBuffer(js.toBuffer(), { backend: 'js' }).dispose() },
+      { name: 'rbush toJSON + JSON + fromJSON', kind: 'library', run: () => restored.rbush() },
+      { name: 'flatbush data copy + Flatbush.from (a static index)', kind: 'library', run: () => restored.flatbush() },
+    ], { opName: 'round trip', minSamples: 3, headline: `QuadTree: snapshot round trip (toBuffer + fromBuffer), ${n.toLocaleString('en-US')} rects` });
     wasm.dispose();
     js.dispose();
   },

@@ -9,38 +9,29 @@ import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
 import { quadtree as d3Quadtree } from 'd3-quadtree';
 import { init, QuadTree } from '../src/index.js';
-import type { Contender, SuiteContext, Suite } from './harness.js';
+import type { Contender, ContenderKind, SuiteContext, Suite } from './harness.js';
 import { mulberry32 } from './random.js';
 import { SIZE, uniform } from './quadtree.js';
-import type { Rects } from './peers/quadtree-types.js';
+import { nearestSquaredDistances, squaredDistance, type Rects } from './peers/quadtree-types.js';
 
 const RADIUS = 50;
 
 /** One contender: answers a search for query point q (ids, any order for a radius search). */
 interface Searcher {
   name: string;
+  kind?: ContenderKind;
   search(x: number, y: number): ArrayLike<number>;
   dispose?(): void;
 }
 
-const squared = (r: Rects, i: number, x: number, y: number): number => {
-  const dx = Math.max(r.x0[i] - x, 0, x - r.x1[i]), dy = Math.max(r.y0[i] - y, 0, y - r.y1[i]);
-  return dx * dx + dy * dy;
-};
-
 /** The distances of the hits, sorted: equal for any two right answers, whatever ids they pick among ties. */
 function distances(r: Rects, ids: ArrayLike<number>, x: number, y: number): number[] {
-  return Array.from(ids, (i) => squared(r, i, x, y)).sort((a, b) => a - b);
-}
-
-function bruteNearest(r: Rects, x: number, y: number, k: number): number[] {
-  const all = Array.from({ length: r.n }, (_, i) => squared(r, i, x, y)).sort((a, b) => a - b);
-  return all.slice(0, k);
+  return Array.from(ids, (i) => squaredDistance(r, i, x, y)).sort((a, b) => a - b);
 }
 
 function bruteWithin(r: Rects, x: number, y: number, radius: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i < r.n; i++) if (squared(r, i, x, y) <= radius * radius) out.push(squared(r, i, x, y));
+  for (let i = 0; i < r.n; i++) if (squaredDistance(r, i, x, y) <= radius * radius) out.push(squaredDistance(r, i, x, y));
   return out.sort((a, b) => a - b);
 }
 
@@ -76,16 +67,16 @@ export function flatbushOf(r: Rects): Flatbush {
 function nearestSearchers(r: Rects, k: number, withD3: boolean): Searcher[] {
   const searchers: Searcher[] = (['wasm', 'js'] as const).map((backend) => {
     const tree = spatialkitTree(r, backend);
-    return { name: `spatialkit ${backend} nearest`, search: (x, y) => tree.nearest(x, y, k), dispose: () => tree.dispose() };
+    return { name: `spatialkit ${backend} nearest`, kind: backend === 'js' ? 'js' : undefined, search: (x, y) => tree.nearest(x, y, k), dispose: () => tree.dispose() };
   });
   const flatbush = flatbushOf(r);
-  searchers.push({ name: 'flatbush neighbors', search: (x, y) => flatbush.neighbors(x, y, k) });
+  searchers.push({ name: 'flatbush neighbors', kind: 'library', search: (x, y) => flatbush.neighbors(x, y, k) });
   if (withD3) {
     const tree = d3Quadtree<number>()
       .x((i) => r.x0[i])
       .y((i) => r.y0[i])
       .addAll(Array.from({ length: r.n }, (_, i) => i));
-    searchers.push({ name: 'd3-quadtree find', search: (x, y) => [tree.find(x, y)!] });
+    searchers.push({ name: 'd3-quadtree find', kind: 'library', search: (x, y) => [tree.find(x, y)!] });
   }
   return searchers;
 }
@@ -93,14 +84,14 @@ function nearestSearchers(r: Rects, k: number, withD3: boolean): Searcher[] {
 function withinSearchers(r: Rects, radius: number): Searcher[] {
   const searchers: Searcher[] = (['wasm', 'js'] as const).map((backend) => {
     const tree = spatialkitTree(r, backend);
-    return { name: `spatialkit ${backend} queryCircleIds`, search: (x, y) => tree.queryCircleIds(x, y, radius), dispose: () => tree.dispose() };
+    return { name: `spatialkit ${backend} queryCircleIds`, kind: backend === 'js' ? 'js' : undefined, search: (x, y) => tree.queryCircleIds(x, y, radius), dispose: () => tree.dispose() };
   });
   const kdbush = new KDBush(r.n);
   for (let i = 0; i < r.n; i++) kdbush.add(r.x0[i], r.y0[i]);
   kdbush.finish();
-  searchers.push({ name: 'kdbush within', search: (x, y) => kdbush.within(x, y, radius) });
+  searchers.push({ name: 'kdbush within', kind: 'library', search: (x, y) => kdbush.within(x, y, radius) });
   const flatbush = flatbushOf(r);
-  searchers.push({ name: 'flatbush neighbors (max distance)', search: (x, y) => flatbush.neighbors(x, y, Infinity, radius) });
+  searchers.push({ name: 'flatbush neighbors (max distance)', kind: 'library', search: (x, y) => flatbush.neighbors(x, y, Infinity, radius) });
   return searchers;
 }
 
@@ -120,6 +111,7 @@ function runCase(context: SuiteContext, name: string, r: Rects, searchers: Searc
     name,
     searchers.map((s): Contender => ({
       name: s.name,
+      kind: s.kind,
       run: () => {
         for (let q = 0; q < count; q++) s.search(queries[q * 2], queries[q * 2 + 1]);
       },
@@ -140,10 +132,10 @@ export const quadtreeSearchSuite: Suite = {
     const pts = points(n);
     context.note(`${n.toLocaleString('en-US')} uniform rects (1 to 50 a side) and ${n.toLocaleString('en-US')} uniform points in a ${SIZE} square; spatialkit 'split' mode with default options; answers checked against brute force on 50 queries per case`);
     for (const k of [1, 16]) {
-      runCase(context, `nearest k = ${k}, rects`, rects, nearestSearchers(rects, k, false), queries, (x, y) => bruteNearest(rects, x, y, k),
+      runCase(context, `nearest k = ${k}, rects`, rects, nearestSearchers(rects, k, false), queries, (x, y) => nearestSquaredDistances(rects, x, y, k),
         `QuadTree: ${k} nearest of ${n.toLocaleString('en-US')} rects, ${queries.length / 2} queries`);
     }
-    runCase(context, 'nearest k = 1, points', pts, nearestSearchers(pts, 1, true), queries, (x, y) => bruteNearest(pts, x, y, 1));
+    runCase(context, 'nearest k = 1, points', pts, nearestSearchers(pts, 1, true), queries, (x, y) => nearestSquaredDistances(pts, x, y, 1));
     runCase(context, `points within r = ${RADIUS}`, pts, withinSearchers(pts, RADIUS), queries, (x, y) => bruteWithin(pts, x, y, RADIUS));
   },
 };

@@ -14,9 +14,9 @@ import KDBush from 'kdbush';
 import RBush from 'rbush';
 import knn from 'rbush-knn';
 import { init, QuadTree, StaticQuadTree, type QueryResults } from '../src/index.js';
-import type { Contender, Suite, SuiteContext } from './harness.js';
+import type { Contender, ContenderKind, Suite, SuiteContext } from './harness.js';
 import { kdbushNearest } from './peers/kdbush-knn.js';
-import type { Rects } from './peers/quadtree-types.js';
+import { nearestSquaredDistances, squaredDistance, type Rects } from './peers/quadtree-types.js';
 import { SIZE, uniform } from './quadtree.js';
 import { mulberry32 } from './random.js';
 
@@ -29,6 +29,7 @@ const BOX_SIDE = SIZE / 10;
 /** One contender: answers queries [0, count) (ids per query, any order) and runs all of them untimed-free. */
 interface Answerer {
   name: string;
+  kind?: ContenderKind;
   answers(count: number): Array<ArrayLike<number>>;
   run(): void;
   dispose?(): void;
@@ -57,11 +58,6 @@ function flatRects(r: Rects): Float64Array {
 
 const idsOf = (n: number): Int32Array => Int32Array.from({ length: n }, (_, i) => i);
 
-const squared = (r: Rects, i: number, x: number, y: number): number => {
-  const dx = Math.max(r.x0[i] - x, 0, x - r.x1[i]), dy = Math.max(r.y0[i] - y, 0, y - r.y1[i]);
-  return dx * dx + dy * dy;
-};
-
 /** Query q's ids from batch results. */
 const split = (r: QueryResults, count: number): Int32Array[] => Array.from({ length: count }, (_, q) => r.ids.subarray(r.offsets[q], r.offsets[q + 1]));
 
@@ -76,6 +72,9 @@ function single(name: string, ask: (q: number) => ArrayLike<number>, total: numb
     dispose,
   };
 }
+
+/** A peer library asking one query per call. */
+const peer = (name: string, ask: (q: number) => ArrayLike<number>, total: number): Answerer => ({ ...single(name, ask, total), kind: 'library' });
 
 /** A contender asking the first `count` queries in one batch call. */
 function batch(name: string, ask: (count: number) => QueryResults, total: number, dispose?: () => void): Answerer {
@@ -98,10 +97,13 @@ function spatialkit(
     const tree = new QuadTree({ bounds: { minX: 0, minY: 0, maxX: SIZE, maxY: SIZE }, backend });
     tree.insertMany(ids, rects);
     const suffix = backend === 'wasm' ? '' : ' (js)';
-    out.push(batch(`StaticQuadTree ${manyName}${suffix}`, (count) => forms.many(frozen, count), total, () => frozen.dispose()));
-    out.push(single(`StaticQuadTree ${oneName}${suffix}`, (q) => forms.one(frozen, q), total));
-    out.push(batch(`QuadTree ${manyName}${suffix}`, (count) => forms.many(tree, count), total, () => tree.dispose()));
-    out.push(single(`QuadTree ${oneName}${suffix}`, (q) => forms.one(tree, q), total));
+    const kind: ContenderKind | undefined = backend === 'js' ? 'js' : undefined;
+    out.push(
+      { ...batch(`StaticQuadTree ${manyName}${suffix}`, (count) => forms.many(frozen, count), total, () => frozen.dispose()), kind },
+      { ...single(`StaticQuadTree ${oneName}${suffix}`, (q) => forms.one(frozen, q), total), kind },
+      { ...batch(`QuadTree ${manyName}${suffix}`, (count) => forms.many(tree, count), total, () => tree.dispose()), kind },
+      { ...single(`QuadTree ${oneName}${suffix}`, (q) => forms.one(tree, q), total), kind },
+    );
   }
   return out;
 }
@@ -142,7 +144,7 @@ function runCase<T>(
   }
   context.bench(
     name,
-    contenders.map((c): Contender => ({ name: c.name, run: () => c.run() })),
+    contenders.map((c): Contender => ({ name: c.name, kind: c.kind, run: () => c.run() })),
     { opsPerRun: count, opName: 'query', minSamples: 5, headline },
   );
   for (const c of contenders) c.dispose?.();
@@ -150,9 +152,9 @@ function runCase<T>(
 
 /** The k smallest squared distances from query q: equal for any two right answers, whatever ids they pick among ties. */
 function nearestDistances(r: Rects, xs: Float64Array, ys: Float64Array, k: number): [(q: number) => number[], (q: number, want: number[], got: ArrayLike<number>) => boolean] {
-  const distances = (q: number, ids: ArrayLike<number>): number[] => Array.from(ids, (i) => squared(r, i, xs[q], ys[q])).sort((a, b) => a - b);
+  const distances = (q: number, ids: ArrayLike<number>): number[] => Array.from(ids, (i) => squaredDistance(r, i, xs[q], ys[q])).sort((a, b) => a - b);
   return [
-    (q) => distances(q, Array.from({ length: r.n }, (_, i) => i)).slice(0, k),
+    (q) => nearestSquaredDistances(r, xs[q], ys[q], k),
     (q, want, got) => {
       const have = distances(q, got);
       return have.length === want.length && have.every((d, i) => d === want[i]);
@@ -163,7 +165,11 @@ function nearestDistances(r: Rects, xs: Float64Array, ys: Float64Array, k: numbe
 /** The ids hit by query q, ascending, compared as sets. */
 function hitIds(r: Rects, hit: (i: number, q: number) => boolean): [(q: number) => number[], (q: number, want: number[], got: ArrayLike<number>) => boolean] {
   return [
-    (q) => Array.from({ length: r.n }, (_, i) => i).filter((i) => hit(i, q)),
+    (q) => {
+      const ids: number[] = [];
+      for (let i = 0; i < r.n; i++) if (hit(i, q)) ids.push(i);
+      return ids;
+    },
     (_q, want, got) => {
       const have = Array.from(got).sort((a, b) => a - b);
       return have.length === want.length && have.every((id, i) => id === want[i]);
@@ -180,13 +186,13 @@ function nearestCase(context: SuiteContext, r: Rects, what: string, k: number, c
     many: (t, n) => t.nearestMany(xs.subarray(0, n), ys.subarray(0, n), k),
   }, 'nearestMany', 'nearest');
   const flatbush = flatbushOf(r);
-  contenders.push(single('flatbush neighbors', (q) => flatbush.neighbors(xs[q], ys[q], k), count));
+  contenders.push(peer('flatbush neighbors', (q) => flatbush.neighbors(xs[q], ys[q], k), count));
   if (withKdbush) {
     const kdbush = kdbushOf(r);
-    contenders.push(single('kdbush + k-d tree kNN', (q) => kdbushNearest(kdbush, xs[q], ys[q], k), count));
+    contenders.push(peer('kdbush + k-d tree kNN', (q) => kdbushNearest(kdbush, xs[q], ys[q], k), count));
   }
   const rbush = rbushOf(r);
-  contenders.push(single('rbush-knn', (q) => knn(rbush, xs[q], ys[q], k).map((item) => item.i), count));
+  contenders.push(peer('rbush-knn', (q) => knn(rbush, xs[q], ys[q], k).map((item) => item.i), count));
   const n = r.n.toLocaleString('en-US');
   runCase(context, `nearest k = ${k}, ${n} ${what}, ${count.toLocaleString('en-US')} queries`, contenders, count, ...nearestDistances(r, xs, ys, k),
     `${k} nearest of ${n} ${what}, ${count.toLocaleString('en-US')} queries`);
@@ -202,14 +208,14 @@ function discCase(context: SuiteContext, r: Rects, count: number, backends: Arra
     many: (t, n) => t.queryCircleMany(xs.subarray(0, n), ys.subarray(0, n), radius),
   }, 'queryCircleMany', 'queryCircleIds');
   const kdbush = kdbushOf(r);
-  contenders.push(single('kdbush within', (q) => kdbush.within(xs[q], ys[q], radius), count));
+  contenders.push(peer('kdbush within', (q) => kdbush.within(xs[q], ys[q], radius), count));
   const flatbush = flatbushOf(r);
-  contenders.push(single('flatbush search + filter', (q) => {
+  contenders.push(peer('flatbush search + filter', (q) => {
     const x = xs[q], y = ys[q];
-    return flatbush.search(x - radius, y - radius, x + radius, y + radius, (i) => squared(r, i, x, y) <= r2);
+    return flatbush.search(x - radius, y - radius, x + radius, y + radius, (i) => squaredDistance(r, i, x, y) <= r2);
   }, count));
   runCase(context, `disc of 0.5% of the area, ${r.n.toLocaleString('en-US')} points, ${count.toLocaleString('en-US')} queries`, contenders, count,
-    ...hitIds(r, (i, q) => squared(r, i, xs[q], ys[q]) <= r2), `disc (0.5% of the area) among ${r.n.toLocaleString('en-US')} points, ${count.toLocaleString('en-US')} queries`);
+    ...hitIds(r, (i, q) => squaredDistance(r, i, xs[q], ys[q]) <= r2), `disc (0.5% of the area) among ${r.n.toLocaleString('en-US')} points, ${count.toLocaleString('en-US')} queries`);
 }
 
 function boxCase(context: SuiteContext, r: Rects, count: number, backends: Array<'wasm' | 'js'>): void {
@@ -225,9 +231,9 @@ function boxCase(context: SuiteContext, r: Rects, count: number, backends: Array
     many: (t, n) => t.queryMany(boxes.subarray(0, n * 4)),
   }, 'queryMany', 'queryIds');
   const flatbush = flatbushOf(r);
-  contenders.push(single('flatbush search', (q) => flatbush.search(...box(q)), count));
+  contenders.push(peer('flatbush search', (q) => flatbush.search(...box(q)), count));
   const rbush = rbushOf(r);
-  contenders.push(single('rbush search', (q) => {
+  contenders.push(peer('rbush search', (q) => {
     const [minX, minY, maxX, maxY] = box(q);
     return rbush.search({ minX, minY, maxX, maxY }).map((item) => item.i);
   }, count));
@@ -235,7 +241,7 @@ function boxCase(context: SuiteContext, r: Rects, count: number, backends: Array
   let pad = 0;
   for (let i = 0; i < r.n; i++) pad = Math.max(pad, (r.x1[i] - r.x0[i]) / 2, (r.y1[i] - r.y0[i]) / 2);
   const meets = (i: number, q: number): boolean => r.x0[i] <= boxes[q * 4 + 2] && r.x1[i] >= boxes[q * 4] && r.y0[i] <= boxes[q * 4 + 3] && r.y1[i] >= boxes[q * 4 + 1];
-  contenders.push(single('kdbush range (centres) + filter', (q) => {
+  contenders.push(peer('kdbush range (centres) + filter', (q) => {
     const [minX, minY, maxX, maxY] = box(q);
     return kdbush.range(minX - pad, minY - pad, maxX + pad, maxY + pad).filter((i) => meets(i, q));
   }, count));
@@ -264,8 +270,8 @@ function snapshotCase(context: SuiteContext, r: Rects): void {
     [
       { name: 'StaticQuadTree.fromBuffer', run: () => keep(StaticQuadTree.fromBuffer(frozenBytes)) },
       { name: 'QuadTree.fromBuffer', run: () => keep(QuadTree.fromBuffer(treeBytes)) },
-      { name: 'Flatbush.from (its buffer)', run: () => Flatbush.from(flatbushBytes) },
-      { name: 'flatbush rebuilt from the rects', run: () => flatbushOf(r) },
+      { name: 'Flatbush.from (its buffer)', kind: 'library', run: () => Flatbush.from(flatbushBytes) },
+      { name: 'flatbush rebuilt from the rects', kind: 'library', run: () => flatbushOf(r) },
     ],
     { minSamples: 5, headline: `restore ${r.n.toLocaleString('en-US')} rects from bytes` },
   );

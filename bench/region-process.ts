@@ -4,7 +4,7 @@
 // region moves the walkers it owns by up to STEP per axis, then runs the
 // tick in lockstep over Redis. Prints one JSON line of what it measured.
 //
-//   node region-process.mjs '{"redisPort":..., "region":0, "columns":2, "rows":2, "walkers":20000, "ticks":100, "prefix":"..."}'
+//   node region-process.mjs '{"redisPort":..., "region":0, "columns":2, "rows":2, "walkers":20000, "ticks":100, "warmup":3, "prefix":"..."}'
 import { Redis } from 'ioredis';
 import { init } from '../src/index.js';
 import { RedisRegionBus, RegionLayout, RegionPeer } from '../src/regions/index.js';
@@ -19,6 +19,8 @@ export interface RegionProcessSettings {
   rows: number;
   walkers: number;
   ticks: number;
+  /** Ticks run before the measured ones (the first ticks of processes that share the cores run slower). */
+  warmup: number;
   prefix: string;
 }
 
@@ -53,7 +55,7 @@ const random = mulberry32(100 + settings.region);
 
 let busy = 0;
 let handoffs = 0;
-const warmup = 3;
+const warmup = settings.warmup;
 let start = 0;
 let bytesAtStart = 0;
 let cpuAtStart = process.cpuUsage();

@@ -31,10 +31,10 @@ function outputOf(child: ChildProcess, name: string): Promise<string> {
 }
 
 /** Runs the walkers on columns × rows regions, one process each; the result of every region. */
-async function runLayout(bundle: string, redisPort: number, columns: number, rows: number, walkers: number, ticks: number, children: ChildProcess[]): Promise<RegionProcessResult[]> {
+async function runLayout(bundle: string, redisPort: number, columns: number, rows: number, walkers: number, ticks: number, warmup: number, children: ChildProcess[]): Promise<RegionProcessResult[]> {
   const prefix = `bench-${columns}x${rows}-${process.pid}`;
   const runs = Array.from({ length: columns * rows }, (_, region) => {
-    const settings: RegionProcessSettings = { redisPort, region, columns, rows, walkers, ticks, prefix };
+    const settings: RegionProcessSettings = { redisPort, region, columns, rows, walkers, ticks, warmup, prefix };
     const child = spawn(process.execPath, [bundle, JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     return outputOf(child, `region ${region}`);
@@ -43,14 +43,14 @@ async function runLayout(bundle: string, redisPort: number, columns: number, row
   return lines.map((text) => JSON.parse(text.trim().split('\n').pop()!) as RegionProcessResult);
 }
 
-/** One region in one process against 2 × 2 regions in four, over one redis-server. */
-export async function runRegionProcesses(walkers: number, ticks: number): Promise<{ one: RegionProcessResult; four: RegionProcessResult[] }> {
+/** One region in one process against 2 × 2 regions in four, over one redis-server: `ticks` measured after `warmup`. */
+export async function runRegionProcesses(walkers: number, ticks: number, warmup: number): Promise<{ one: RegionProcessResult; four: RegionProcessResult[] }> {
   const bundle = await bundled('bench/region-process.ts');
   const children: ChildProcess[] = [];
   const { port, process: redis } = await startRedisServer();
   try {
-    const [one] = await runLayout(bundle, port, 1, 1, walkers, ticks, children);
-    const four = await runLayout(bundle, port, 2, 2, walkers, ticks, children);
+    const [one] = await runLayout(bundle, port, 1, 1, walkers, ticks, warmup, children);
+    const four = await runLayout(bundle, port, 2, 2, walkers, ticks, warmup, children);
     return { one, four };
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -139,9 +139,12 @@ export async function measureRoomClients(walkers: number, pairs: number, pacers:
     const firstId = walkers + 1;
     // Rows of players along the border, all within regions 0 and 1.
     const rowY = (k: number): number => half / 4 + (k * 0.65 * half) / (pairs + pacers);
-    const movers = await Promise.all(Array.from({ length: pairs }, (_, k) => join(firstId + k, half - 3, rowY(k))));
-    const watchers = await Promise.all(Array.from({ length: pairs }, (_, k) => join(firstId + pairs + k, half + 3, rowY(k))));
-    const walkersOfPacers = await Promise.all(Array.from({ length: pacers }, (_, k) => join(firstId + 2 * pairs + k, half - 2, rowY(pairs + k))));
+    // Everyone joins at once: each join waits for its room's next tick.
+    const [movers, watchers, walkersOfPacers] = await Promise.all([
+      Promise.all(Array.from({ length: pairs }, (_, k) => join(firstId + k, half - 3, rowY(k)))),
+      Promise.all(Array.from({ length: pairs }, (_, k) => join(firstId + pairs + k, half + 3, rowY(k)))),
+      Promise.all(Array.from({ length: pacers }, (_, k) => join(firstId + 2 * pairs + k, half - 2, rowY(pairs + k)))),
+    ]);
 
     const delays: number[] = [];
     const delayTicks: number[] = [];

@@ -1,9 +1,9 @@
 // Runs every suite (or those named on the command line) in one process,
-// prints a Markdown table per case and the headline table at the end, and
-// writes bench/results/latest.json.
-//   npm run bench                  every suite's main cases at full size, few samples (~2 minutes)
-//   npm run bench -- --full        every case, more samples (~10 minutes)
-//   npm run bench -- --smoke       every case at a small size, one sample: does each suite run?
+// prints a Markdown table per case and the headline table at the end (in the
+// README's layout), and writes bench/results/latest.json. On 2 shared cores:
+//   npm run bench                  every suite's main cases at full size, few samples (91 and 98 s in two runs, the build's 15 s included)
+//   npm run bench -- --full        every case, more samples (about 45 minutes, half of it the Colyseus rooms of 20,000 players)
+//   npm run bench -- --smoke       every case at a small size, one sample: does each suite run? (26 s with the build)
 //   npm run bench -- scene quadtree  only the suites named
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { formatHeadlines, runSuites, type BenchMode, type Suite } from './harness.js';

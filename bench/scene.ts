@@ -5,7 +5,7 @@
 // typed-array uniform grid. Every contender's events are checked equal on a
 // small instance before anything is timed.
 import { init, Scene, type SceneEventMode, type SceneIndex } from '../src/index.js';
-import type { Contender, Suite, SuiteContext } from './harness.js';
+import type { Contender, ContenderKind, Suite, SuiteContext } from './harness.js';
 import { compileFloor, FloorScenePeer } from './peers/scene-floor.js';
 import { GridScenePeer } from './peers/scene-grid.js';
 import type { ScenePeer } from './peers/scene-events.js';
@@ -94,6 +94,12 @@ class Workload {
     this.random = mulberry32(seed ^ 0x9e3779b9);
   }
 
+  /** Starts where `other` has moved its entities to (a runner kept from a case on the same start ticks on from there). */
+  takeOver(other: Workload): void {
+    this.xs.set(other.xs);
+    this.ys.set(other.ys);
+  }
+
   /** Fills the move arrays with the next tick. */
   nextTick(): void {
     const { world, random } = this;
@@ -124,6 +130,8 @@ class Workload {
 /** A contender as the check and the timing both drive it. */
 interface Runner {
   name: string;
+  /** Its headline column: the js backend, a library, a hand-written baseline. */
+  kind?: ContenderKind;
   build(load: Workload): void;
   tick(load: Workload): Int32Array;
   dispose(): void;
@@ -195,6 +203,7 @@ function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: 
   const drain = drainer(setup.drain ?? 'array', () => entities);
   return {
     name,
+    kind: backend === 'js' ? 'js' : undefined,
     build(load) {
       entities = load.world.count;
       scene = new Scene({ backend, index, defaultRange: load.world.range, events: setup.events, moveEvents: setup.moveEvents });
@@ -223,10 +232,11 @@ function sceneRunner(name: string, backend: 'wasm' | 'js', batch: boolean, how: 
   };
 }
 
-function peerRunner(name: string, make: (load: Workload) => ScenePeer): Runner {
+function peerRunner(name: string, kind: ContenderKind, make: (load: Workload) => ScenePeer): Runner {
   let peer: ScenePeer;
   return {
     name,
+    kind,
     build(load) {
       peer = make(load);
       peer.addAll(load.ids, load.xs, load.ys);
@@ -240,12 +250,32 @@ function peerRunner(name: string, make: (load: Workload) => ScenePeer): Runner {
   };
 }
 
+/**
+ * A runner built once and kept: its later builds take its entities over where
+ * the last workload left them, so that a case on the same start ticks on from
+ * the previous one instead of building again. `release` disposes it.
+ */
+function kept(runner: Runner): Runner & { release(): void } {
+  let last: Workload | null = null;
+  return {
+    ...runner,
+    build(load) {
+      if (last === null) runner.build(load);
+      else load.takeOver(last);
+      last = load;
+    },
+    dispose() {},
+    release: () => runner.dispose(),
+  };
+}
+
 /** A runner whose tick's events are then routed by watcher with the server's counting sort. */
 function routed(runner: Runner): Runner {
   const state = { starts: new Int32Array(0), out: new Int32Array(0) };
   let count = 0;
   return {
     name: `${runner.name} + counting sort by watcher`,
+    kind: runner.kind,
     build(load) {
       count = load.world.count;
       runner.build(load);
@@ -257,13 +287,13 @@ function routed(runner: Runner): Runner {
 
 /** The uniform grid peer: cells as wide as the largest range, a range per entity when they differ. */
 const gridPeer = (): Runner =>
-  peerRunner('uniform grid (typed arrays)', (load) => {
+  peerRunner('uniform grid (typed arrays)', 'hand-written', (load) => {
     const equal = load.world.mix === undefined;
     return new GridScenePeer(load.maxRange, load.world.size, load.world.count, equal ? undefined : load.ranges);
   });
 
 /** rbush and the uniform grid; rbush's diffing assumes one range for all, so it runs on equal ranges only. */
-const peers = (mixed = false): Runner[] => [...(mixed ? [] : [peerRunner('rbush + set diffing', (load) => new RbushScenePeer(load.world.range))]), gridPeer()];
+const peers = (mixed = false): Runner[] => [...(mixed ? [] : [peerRunner('rbush + set diffing', 'library', (load) => new RbushScenePeer(load.world.range))]), gridPeer()];
 
 /**
  * The floor: a kernel that only reads the cells under each mover's old and new
@@ -290,14 +320,18 @@ function floorRunner(): Runner {
   };
 }
 
-/** Every tick contender; `full` adds the per-call paths and the js backend's lists; `floor` adds the floor. */
-const runners = (mixed: boolean, full: boolean, floor = false): Runner[] => [
+/**
+ * Every tick contender: `full` adds the per-call paths and the js backend's
+ * lists; `floor` adds the floor; `lists: false` leaves out the wasm lists
+ * index, `rbush: false` the rbush peer (its diffing assumes one range for all).
+ */
+const runners = (full: boolean, { floor = false, lists = true, rbush = true } = {}): Runner[] => [
   sceneRunner('wasm moveMany, grid', 'wasm', true, 'addMany', 'grid'),
-  sceneRunner('wasm moveMany, lists', 'wasm', true),
+  ...(lists ? [sceneRunner('wasm moveMany, lists', 'wasm', true)] : []),
   ...(full ? [sceneRunner('wasm move per call, grid', 'wasm', false, 'addMany', 'grid'), sceneRunner('wasm move per call, lists', 'wasm', false)] : []),
   sceneRunner('js backend moveMany, grid', 'js', true, 'addMany', 'grid'),
   ...(full ? [sceneRunner('js backend moveMany, lists', 'js', true)] : []),
-  ...peers(mixed),
+  ...peers(!rbush),
   ...(floor ? [floorRunner()] : []),
 ];
 
@@ -386,6 +420,7 @@ function tickContender(runner: Runner, world: World): Contender {
   let load: Workload;
   return {
     name: runner.name,
+    kind: runner.kind,
     setup: () => {
       load = new Workload(world, 11);
       runner.build(load);
@@ -399,7 +434,7 @@ function tickContender(runner: Runner, world: World): Contender {
 }
 
 function tickCase(context: SuiteContext, title: string, world: World, options: TickCaseOptions = {}): void {
-  const makeRunners = options.runners ?? (() => runners(world.mix !== undefined, context.full));
+  const makeRunners = options.runners ?? (() => runners(context.full, { rbush: world.mix === undefined }));
   checkEvents(context, world, (options.checked ?? makeRunners)());
   const contenders = makeRunners().map((runner) => tickContender(runner, world));
   const moves = Math.round(world.count * world.moving);
@@ -419,16 +454,29 @@ export const sceneSuite: Suite = {
     const w2: World = { ...sized(10_000, 1_000), range: 50, moving: 0.1, step: 5, teleports: 0 };
     const w3: World = { ...w1, teleports: 0.01 };
     context.note('a tick moves 10% of the entities (random ids) by a random step of up to 5 units, then drains every event; each tick\'s moves are generated before its timed run, outside every contender\'s time');
-    const withFloor = (): Runner[] => runners(false, context.full, true);
+    // Default runs build W1's scenes and peers once: W3 and the event features' plain tick and peers tick on from where W1 left them.
+    const built = new Map<string, ReturnType<typeof kept>>();
+    const reuse = (runner: Runner, as = runner.name): Runner => {
+      if (context.full) return runner;
+      let keep = built.get(as);
+      if (keep === undefined) built.set(as, (keep = kept(runner)));
+      return { ...keep, name: runner.name };
+    };
+    const withFloor = (): Runner[] => runners(context.full, { floor: true });
     tickCase(context, 'W1 open world: 100,000 entities in 10,000 x 10,000, range 50, one tick', w1, {
-      runners: withFloor,
+      runners: () => withFloor().map((runner) => reuse(runner)),
+      checked: withFloor,
       headline: 'Scene: 100,000 entities in 10,000², range 50, 10% move per tick (grid index)',
     });
     tickCase(context, 'W2 crowd: 10,000 entities in 1,000 x 1,000, range 50, one tick', w2, {
       runners: withFloor,
       headline: 'Scene: crowd of 10,000 in 1,000², range 50, ~100 in view each (grid index)',
     });
+    // W3 and W7 time the lists index in full runs only: W1 and W2 compare the two indexes, and its builds of these worlds cost more than its ticks.
+    const withoutLists = (): Runner[] => runners(context.full, { lists: context.full });
     tickCase(context, 'W3 teleports: W1 with 1% of moves jumping anywhere, one tick', w3, {
+      runners: () => withoutLists().map((runner) => reuse(runner)),
+      checked: withoutLists,
       headline: 'Scene: the 100,000-entity tick with 1% of moves jumping anywhere (grid index)',
     });
     // W1's density (about 10 visible each) at W2's size: how the gap to the grid depends on the scene's size.
@@ -452,19 +500,23 @@ export const sceneSuite: Suite = {
     // W7: W1's count and world, but 90% of the entities in six Gaussian towns and the rest on roads between them.
     const w7: World = { ...w1, layout: 'towns' };
     tickCase(context, `W7 towns: 100,000 entities in 10,000², ${TOWNS.share * 100}% in ${TOWNS.count} Gaussian towns (sigma ${TOWNS.sigma * w1.size}), the rest on roads; range 50, one tick`, w7, {
+      // About a hundred visible pairs each: the lists index and rbush, whose build of its visible sets alone takes longer than the rest of the case, in full runs only.
+      runners: () => runners(context.full, { lists: context.full, rbush: context.full }),
       headline: 'Scene: 100,000 entities, 90% in six dense towns, range 50 (grid index)',
     });
 
-    // Circles, layer masks and margins on W1 against the plain box tick: the grid's circles and margins in every run, the rest in full runs.
-    visibilityCase(context, w1, 'grid', context.full ? ['box', 'circles', 'layers', 'margins'] : ['box', 'circles', 'margins']);
-    if (context.full) visibilityCase(context, w1, 'lists', ['box', 'circles', 'layers', 'margins']);
+    // Circles, layer masks and margins on W1 against the plain box tick: full runs only.
+    if (context.full) {
+      visibilityCase(context, w1, 'grid', ['box', 'circles', 'layers', 'margins']);
+      visibilityCase(context, w1, 'lists', ['box', 'circles', 'layers', 'margins']);
+    }
 
     // What the event options cost on the grid index's plain tick (moveMany, drainArray).
     const features = (index: SceneIndex, delivery: boolean): Runner[] => [
-      sceneRunner(`plain tick (${index})`, 'wasm', true, 'addMany', index),
+      reuse(sceneRunner(`plain tick (${index})`, 'wasm', true, 'addMany', index), `wasm moveMany, ${index}`),
       sceneRunner(`events 'net' (${index})`, 'wasm', true, 'addMany', index, { events: 'net' }),
       sceneRunner(`moveEvents false (${index})`, 'wasm', true, 'addMany', index, { moveEvents: false }),
-      ...(delivery ? [...deliveries(index), ...peers().map(routed)] : []),
+      ...(delivery ? [...deliveries(index), ...peers().map((peer) => routed(reuse(peer)))] : []),
     ];
     const deliveries = (index: SceneIndex): Runner[] => [
       sceneRunner(`drainGrouped (${index})`, 'wasm', true, 'addMany', index, { drain: 'grouped' }),
@@ -476,7 +528,7 @@ export const sceneSuite: Suite = {
     tickCase(context, 'W1 event features: the W1 tick in net mode, without move events, and delivered grouped by watcher, against the peers with their own routing by watcher', w1, {
       runners: () => features('grid', true),
       checked: checkedFeatures('grid'),
-      headline: "Scene: the 100,000-entity tick with events 'net', moveEvents false, drainGrouped (grid index; ratios to the plain tick)",
+      headline: 'Scene: the 100,000-entity tick, drained flat, against peers that route events by watcher (grid index)',
     });
     if (context.full) {
       tickCase(context, 'W2 event features: the W2 crowd tick in net mode, without move events, and delivered grouped by watcher, against the peers with their own routing by watcher', w2, {
@@ -486,9 +538,12 @@ export const sceneSuite: Suite = {
       tickCase(context, 'W1 event features, lists index', w1, { runners: () => features('lists', false), checked: checkedFeatures('lists') });
     }
 
+    for (const runner of built.values()) runner.release();
+
     const build = new Workload(w1, 3);
     const building = (runner: Runner): Contender => ({
       name: runner.name,
+      kind: runner.kind,
       run: () => {
         runner.build(build);
         runner.dispose();
@@ -498,7 +553,7 @@ export const sceneSuite: Suite = {
       'W4 build: add 100,000 entities from empty (W1 layout) and drain',
       [
         sceneRunner('wasm addMany, grid', 'wasm', true, 'addMany', 'grid'),
-        sceneRunner('wasm addMany, lists', 'wasm', true),
+        ...(context.full ? [sceneRunner('wasm addMany, lists', 'wasm', true)] : []),
         sceneRunner('js backend addMany, grid', 'js', true, 'addMany', 'grid'),
         ...(context.full ? [sceneRunner('js backend addMany, lists', 'js', true)] : []),
         ...peers(),

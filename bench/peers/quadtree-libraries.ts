@@ -9,12 +9,15 @@ import RBush from 'rbush';
 import boxIntersect from 'box-intersect';
 import { quadtree as d3Quadtree, type Quadtree as D3Quadtree, type QuadtreeNode } from 'd3-quadtree';
 import { Quadtree as TimoQuadtree, Rectangle } from '@timohausmann/quadtree-ts';
+import type { ContenderKind } from '../harness.js';
 import { UniformGrid } from './quadtree-grid.js';
 import { PairSink, type Rects } from './quadtree-types.js';
 
 /** One contender of the quadtree suite. */
 export interface RectIndex {
   name: string;
+  /** Its headline column (harness.ts). */
+  kind?: ContenderKind;
   /** Builds from scratch. */
   build(r: Rects): void;
   /** Brings the index up to date after the rects at moved[0..count) changed. */
@@ -64,6 +67,7 @@ export function rbushIndex(): RectIndex {
   let items: RBushItem[] = [];
   return {
     name: 'rbush',
+    kind: 'library',
     build(r) {
       items = Array.from({ length: r.n }, (_, i) => ({ minX: r.x0[i], minY: r.y0[i], maxX: r.x1[i], maxY: r.y1[i], i }));
       tree = new RBush<RBushItem>().load(items);
@@ -93,6 +97,7 @@ export function flatbushIndex(): RectIndex {
   };
   return {
     name: 'flatbush (rebuilt per frame)',
+    kind: 'library',
     build,
     moved: build,
     query: (_r, x0, y0, x1, y1) => index!.search(x0, y0, x1, y1),
@@ -111,6 +116,7 @@ export function kdbushIndex(): RectIndex {
   };
   return {
     name: 'kdbush (centres, rebuilt per frame)',
+    kind: 'library',
     build,
     moved: build,
     query: (r, x0, y0, x1, y1) => index!.range(x0 - pad, y0 - pad, x1 + pad, y1 + pad).filter((i) => meets(r, i, x0, y0, x1, y1)),
@@ -122,6 +128,7 @@ export function boxIntersectIndex(): RectIndex {
   let boxes: Array<[number, number, number, number]> = [];
   return {
     name: 'box-intersect',
+    kind: 'library',
     build(r) {
       boxes = Array.from({ length: r.n }, (_, i): [number, number, number, number] => [r.x0[i], r.y0[i], r.x1[i], r.y1[i]]);
     },
@@ -157,6 +164,7 @@ export function timoQuadtreeIndex(size: number): RectIndex {
     tree!.retrieve(new Rectangle({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 })).map((s) => s.data!);
   return {
     name: '@timohausmann/quadtree-ts (rebuilt per frame)',
+    kind: 'library',
     build,
     moved: build,
     query: (r, x0, y0, x1, y1) => candidates(x0, y0, x1, y1).filter((i) => meets(r, i, x0, y0, x1, y1)),
@@ -188,6 +196,7 @@ export function d3QuadtreeIndex(): RectIndex {
   };
   return {
     name: 'd3-quadtree (centres, rebuilt per frame)',
+    kind: 'library',
     build,
     moved: build,
     query(r, x0, y0, x1, y1) {
@@ -207,6 +216,7 @@ export function gridIndex(size: number, cell: number): RectIndex {
   const grid = new UniformGrid(0, 0, size, cell);
   return {
     name: `typed-array uniform grid (cell ${cell}, rebuilt per frame)`,
+    kind: 'hand-written',
     build: (r) => grid.build(r),
     moved: (r) => grid.build(r),
     query(r, x0, y0, x1, y1) {

@@ -1,5 +1,6 @@
 // Shared shapes of the quadtree benchmark: a rect set as four coordinate
-// arrays (index = id) and a growable flat pair buffer.
+// arrays (index = id), a growable flat pair buffer, and the brute-force
+// distances the search suites check answers against.
 
 export interface Rects {
   n: number;
@@ -11,6 +12,25 @@ export interface Rects {
 
 export function copyRects(r: Rects): Rects {
   return { n: r.n, x0: r.x0.slice(), y0: r.y0.slice(), x1: r.x1.slice(), y1: r.y1.slice() };
+}
+
+/** The squared distance from (x, y) to rect i: 0 inside it. */
+export function squaredDistance(r: Rects, i: number, x: number, y: number): number {
+  const dx = Math.max(r.x0[i] - x, 0, x - r.x1[i]), dy = Math.max(r.y0[i] - y, 0, y - r.y1[i]);
+  return dx * dx + dy * dy;
+}
+
+/** The k smallest squared distances from (x, y) to the rects, ascending, by one pass over all of them: what every right k-nearest answer's distances are. */
+export function nearestSquaredDistances(r: Rects, x: number, y: number, k: number): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < r.n; i++) {
+    const d = squaredDistance(r, i, x, y);
+    if (best.length === k && d >= best[k - 1]) continue;
+    let at = best.length === k ? k - 1 : best.length;
+    for (; at > 0 && best[at - 1] > d; at--) best[at] = best[at - 1];
+    best[at] = d;
+  }
+  return best;
 }
 
 /** Flat [a, b, ...] pairs in a growable Int32Array: no allocation per pair. */

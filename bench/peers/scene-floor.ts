@@ -4,6 +4,8 @@
 // finds. What it leaves out against a Scene is listed at the top of that
 // file; it also skips the copy of the events out (drainArray returns a view
 // of the kernel's memory, valid until the next move).
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import asc from 'assemblyscript/asc';
 
 interface FloorKernel {
@@ -19,9 +21,21 @@ interface FloorKernel {
 
 let compiled: WebAssembly.Module | null = null;
 
-/** Compiles the floor kernel once (asc, release settings, no runtime). */
+/**
+ * Compiles the floor kernel once (asc, release settings, no runtime), and
+ * keeps the binary in build/ under a hash of the source, the settings and
+ * asc's version, for the next run.
+ */
 export async function compileFloor(): Promise<void> {
   if (compiled !== null) return;
+  const key = createHash('sha256');
+  for (const file of ['assembly/scene/floor.ts', 'asconfig.json']) key.update(readFileSync(file));
+  key.update(asc.version);
+  const cached = `build/bench-floor-${key.digest('hex').slice(0, 16)}.wasm`;
+  if (existsSync(cached)) {
+    compiled = new WebAssembly.Module(readFileSync(cached));
+    return;
+  }
   let binary: Uint8Array | null = null;
   const { error, stderr } = await asc.main(['assembly/scene/floor.ts', '--config', 'asconfig.json', '--target', 'release', '--runtime', 'stub', '--outFile', 'floor.wasm'], {
     writeFile: (name: string, contents: Uint8Array | string) => {
@@ -30,6 +44,8 @@ export async function compileFloor(): Promise<void> {
   });
   if (error !== null || binary === null) throw new Error(`asc failed on the floor kernel: ${error?.message}\n${stderr.toString()}`);
   compiled = new WebAssembly.Module(binary);
+  mkdirSync('build', { recursive: true });
+  writeFileSync(cached, binary);
 }
 
 /** The floor kernel behind the calls a tick makes: add everyone, move a batch, drain. */
