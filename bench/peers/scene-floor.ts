@@ -1,10 +1,10 @@
-// The floor of an AOI tick with equal square ranges: assembly/scene/floor.ts,
-// compiled here for the benchmark only (the package never ships it), reads
-// the cells under each mover's old and new box and writes the events it
-// finds. What it leaves out against a Scene is listed at the top of that
-// file; it also skips the copy of the events out (drainArray returns a view
-// of the kernel's memory, valid until the next move).
-import asc from 'assemblyscript/asc';
+// The floor of an AOI tick with equal square ranges: assembly/floor.ts, the
+// floor module (build/floor.wasm, for the benchmark only: the package never
+// ships it), reads the cells under each mover's old and new box and writes
+// the events it finds. What it leaves out against a Scene is listed at the
+// top of that file; it also skips the copy of the events out (drainArray
+// returns a view of the kernel's memory, valid until the next move).
+import floorBytes from '../../build/floor.wasm';
 
 interface FloorKernel {
   memory: WebAssembly.Memory;
@@ -19,17 +19,9 @@ interface FloorKernel {
 
 let compiled: WebAssembly.Module | null = null;
 
-/** Compiles the floor kernel once (asc, release settings, no runtime). */
+/** Compiles the floor kernel once (build/floor.wasm: release settings, no runtime). */
 export async function compileFloor(): Promise<void> {
-  if (compiled !== null) return;
-  let binary: Uint8Array | null = null;
-  const { error, stderr } = await asc.main(['assembly/scene/floor.ts', '--config', 'asconfig.json', '--target', 'release', '--runtime', 'stub', '--outFile', 'floor.wasm'], {
-    writeFile: (name: string, contents: Uint8Array | string) => {
-      if (name.endsWith('.wasm') && typeof contents !== 'string') binary = contents;
-    },
-  });
-  if (error !== null || binary === null) throw new Error(`asc failed on the floor kernel: ${error?.message}\n${stderr.toString()}`);
-  compiled = new WebAssembly.Module(binary);
+  if (compiled === null) compiled = await WebAssembly.compile(floorBytes as Uint8Array<ArrayBuffer>);
 }
 
 /** The floor kernel behind the calls a tick makes: add everyone, move a batch, drain. */

@@ -1,5 +1,6 @@
-// The benchmark's floor for a Scene tick (never part of the package: only
-// bench/peers/scene-floor.ts compiles and loads it). Equal square ranges over
+// The floor module (build/floor.wasm): the benchmark's floor for a Scene tick,
+// never part of the package (only bench/peers/scene-floor.ts loads it; built
+// with no runtime, as it allocates through heap alone). Equal square ranges over
 // a uniform grid of cells; each cell's records (x, y, id) sit in one block,
 // the blocks laid out in cell order, so a move reads the cells under its old
 // and new view box as a few runs of memory and writes the enter, leave and
