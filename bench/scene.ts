@@ -298,7 +298,7 @@ const peers = (mixed = false): Runner[] => [...(mixed ? [] : [peerRunner('rbush 
 /**
  * The floor: a kernel that only reads the cells under each mover's old and new
  * box and writes the events it finds, one call a tick (bench/peers/scene-floor.ts
- * and assembly/scene/floor.ts say what it leaves out): a lower bound for any
+ * and assembly/floor.ts say what it leaves out): a lower bound for any
  * index that emits the same events.
  */
 function floorRunner(): Runner {

@@ -1,12 +1,10 @@
-// The floor of an AOI tick with equal square ranges: assembly/scene/floor.ts,
-// compiled here for the benchmark only (the package never ships it), reads
-// the cells under each mover's old and new box and writes the events it
-// finds. What it leaves out against a Scene is listed at the top of that
-// file; it also skips the copy of the events out (drainArray returns a view
-// of the kernel's memory, valid until the next move).
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import asc from 'assemblyscript/asc';
+// The floor of an AOI tick with equal square ranges: assembly/floor.ts, the
+// floor module (build/floor.wasm, for the benchmark only: the package never
+// ships it), reads the cells under each mover's old and new box and writes
+// the events it finds. What it leaves out against a Scene is listed at the
+// top of that file; it also skips the copy of the events out (drainArray
+// returns a view of the kernel's memory, valid until the next move).
+import floorBytes from '../../build/floor.wasm';
 
 interface FloorKernel {
   memory: WebAssembly.Memory;
@@ -21,31 +19,9 @@ interface FloorKernel {
 
 let compiled: WebAssembly.Module | null = null;
 
-/**
- * Compiles the floor kernel once (asc, release settings, no runtime), and
- * keeps the binary in build/ under a hash of the source, the settings and
- * asc's version, for the next run.
- */
+/** Compiles the floor kernel once (build/floor.wasm: release settings, no runtime). */
 export async function compileFloor(): Promise<void> {
-  if (compiled !== null) return;
-  const key = createHash('sha256');
-  for (const file of ['assembly/scene/floor.ts', 'asconfig.json']) key.update(readFileSync(file));
-  key.update(asc.version);
-  const cached = `build/bench-floor-${key.digest('hex').slice(0, 16)}.wasm`;
-  if (existsSync(cached)) {
-    compiled = new WebAssembly.Module(readFileSync(cached));
-    return;
-  }
-  let binary: Uint8Array | null = null;
-  const { error, stderr } = await asc.main(['assembly/scene/floor.ts', '--config', 'asconfig.json', '--target', 'release', '--runtime', 'stub', '--outFile', 'floor.wasm'], {
-    writeFile: (name: string, contents: Uint8Array | string) => {
-      if (name.endsWith('.wasm') && typeof contents !== 'string') binary = contents;
-    },
-  });
-  if (error !== null || binary === null) throw new Error(`asc failed on the floor kernel: ${error?.message}\n${stderr.toString()}`);
-  compiled = new WebAssembly.Module(binary);
-  mkdirSync('build', { recursive: true });
-  writeFileSync(cached, binary);
+  if (compiled === null) compiled = await WebAssembly.compile(floorBytes as Uint8Array<ArrayBuffer>);
 }
 
 /** The floor kernel behind the calls a tick makes: add everyone, move a batch, drain. */

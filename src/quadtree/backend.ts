@@ -1,6 +1,6 @@
-// The contract between the QuadTree facade and its cores (the wasm core and
-// the js reference): what both provide, on slots (dense indices the facade
-// hands out) rather than user ids.
+// The contracts between the tree facades and their cores (the wasm core and
+// the js reference): what both provide to QuadTree, on slots (dense indices
+// the facade hands out) rather than user ids, and to StaticQuadTree.
 
 /** A rect as [minX, minY, maxX, maxY]. */
 export type Box = [number, number, number, number];
@@ -72,4 +72,18 @@ export interface SegmentHits {
 export interface QuadTreeSettings {
   bounds: Box | null;
   levels: number;
+}
+
+/** The search a static core offers; what both backends of StaticQuadTree and both its layouts implement. */
+export interface StaticCore {
+  /** Items in the tree. */
+  readonly size: number;
+  /** Bytes of its block. */
+  readonly byteLength: number;
+  /** The block's bytes, a fresh copy. */
+  bytes(): Uint8Array;
+  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array;
+  within(x: number, y: number, r2: number): Int32Array;
+  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array;
+  dispose(): void;
 }

@@ -5,7 +5,7 @@ import { WasmBuffer } from '../core/memory.js';
 import { forgetOnCollect, freeOnCollect } from '../core/reclaim.js';
 import { quadtreeModule, type QuadTreeCore as Core } from './module.js';
 import { checkBlock } from './static-format.js';
-import type { StaticCore } from './js/static.js';
+import type { StaticCore } from './backend.js';
 import { WasmBatchQueries } from './wasm-batch.js';
 
 export class WasmStaticTree implements StaticCore {

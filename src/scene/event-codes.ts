@@ -1,4 +1,6 @@
-// The type codes of a Scene's flat event streams ([type, watcher, target, ...]).
+// The type codes of a Scene's flat event streams ([type, watcher, target, ...]),
+// defined once for the TypeScript side; the wasm cores write the same values
+// (assembly/scene/codes.ts).
 
 /** Type code of an `enter` event in flat event arrays: the watcher starts seeing the target. */
 export const ENTER = 0;

@@ -148,6 +148,7 @@ const RADIUS_KEYS = ['radius'];
 /** The keys a box range may have (z is ignored in 2-D). */
 const BOX_KEYS = ['x', 'y', 'z'];
 
+/** Event names by type code: ENTER, LEAVE, MOVE of event-codes.ts in turn. */
 const EVENT_TYPES: ReadonlyArray<AoiEvent['type']> = ['enter', 'leave', 'move'];
 
 const ascending = (a: number, b: number): number => a - b;

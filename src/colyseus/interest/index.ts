@@ -5,10 +5,10 @@
 // the external 'spatialkit'), so both share one Scene class, one wasm module
 // and one SpatialError.
 import { $changes, $refId, type Schema, type StateView } from '@colyseus/schema';
-import { SpatialError, type AoiRange, type Scene } from '../../scene/index.js';
+import { ENTER, LEAVE, SpatialError, type AoiRange, type Scene } from '../../scene/index.js';
 import { checkFinite, checkOptions } from '../../core/validate.js';
 import { SharedViews } from './shared-views.js';
-import { ENTER, LEAVE, SightQueue } from './sight-queue.js';
+import { SightQueue } from './sight-queue.js';
 
 const INTEREST_OPTION_KEYS = ['onNpcSight', 'seeSelf', 'sharedViews'];
 const SHARED_VIEW_OPTION_KEYS = ['cell'];

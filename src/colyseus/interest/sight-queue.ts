@@ -11,7 +11,7 @@
 //   +-------+---------+--------+
 //   | type  | watcher | target |     type: ENTER or LEAVE
 //   +-------+---------+--------+
-import { SpatialError } from '../../scene/index.js';
+import { ENTER, LEAVE, SpatialError } from '../../scene/index.js';
 
 /**
  * Hooks whose calls keep causing sights end in HOOK_LOOP: one outermost call
@@ -21,9 +21,6 @@ import { SpatialError } from '../../scene/index.js';
  */
 export const MAX_HOOK_ROUNDS = 64;
 export const HOOK_FLOOR = 4096;
-
-export const ENTER = 0;
-export const LEAVE = 1;
 
 const TYPE = 0;
 const WATCHER = 1;

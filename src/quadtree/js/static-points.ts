@@ -3,7 +3,8 @@
 // layout), so both backends give identical bytes and identical answers in
 // identical order.
 import { RankHeap } from './rank-heap.js';
-import { Found, type StaticCore } from './static-core.js';
+import type { StaticCore } from '../backend.js';
+import { Found } from './found.js';
 import { blockChecksum, CHECKSUM_AT, KD_LEAF, pointParts, writeHeader, type PointParts } from '../static-format.js';
 
 /** Whether every rect of rects (4 numbers each) is a point. */

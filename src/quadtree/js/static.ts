@@ -3,7 +3,8 @@
 // (layout drawn there, named in ../static-format.ts), so both backends give
 // identical bytes and identical answers in identical order.
 import { RankHeap } from './rank-heap.js';
-import { Found, type StaticCore } from './static-core.js';
+import type { StaticCore } from '../backend.js';
+import { Found } from './found.js';
 import { allPoints, buildPointBlock } from './static-points.js';
 import { blockChecksum, blockParts, CHECKSUM_AT, forEachNode, nodeCount, writeHeader, type BlockParts } from '../static-format.js';
 
@@ -132,8 +133,6 @@ function boxReach(boxes: Float64Array, b: number, x: number, y: number): number 
   const dy = Math.max(y - boxes[b * 4 + 1], boxes[b * 4 + 3] - y);
   return dx * dx + dy * dy;
 }
-
-export type { StaticCore };
 
 export class ReferenceStaticTree implements StaticCore {
   readonly size: number;

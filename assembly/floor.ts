@@ -1,5 +1,6 @@
-// The benchmark's floor for a Scene tick (never part of the package: only
-// bench/peers/scene-floor.ts compiles and loads it). Equal square ranges over
+// The floor module (build/floor.wasm): the benchmark's floor for a Scene tick,
+// never part of the package (only bench/peers/scene-floor.ts loads it; built
+// with no runtime, as it allocates through heap alone). Equal square ranges over
 // a uniform grid of cells; each cell's records (x, y, id) sit in one block,
 // the blocks laid out in cell order, so a move reads the cells under its old
 // and new view box as a few runs of memory and writes the enter, leave and
@@ -7,6 +8,7 @@
 // swap-remove and an append when the cell changes. Everything a Scene does
 // beside that (ids to slots, ranges per entity, levels, margins, layers,
 // circles, 3-D, checks) is left out.
+import { EVENT_ENTER } from './scene/codes';
 
 /** Bytes per record: x and y (one v128), the id, 4 bytes of padding. */
 const RECORD: usize = 24;
@@ -174,7 +176,7 @@ export function addAll(n: i32): void {
           const jx = load<f64>(r), jy = load<f64>(r, 8);
           if (other == id || !(x - range <= jx && jx <= x + range && y - range <= jy && jy <= y + range)) continue;
           const e = at32(events, eventInts);
-          store<i32>(e, 0);
+          store<i32>(e, EVENT_ENTER);
           store<i32>(e, id, 4);
           store<i32>(e, other, 8);
           eventInts += 3;
@@ -228,7 +230,7 @@ export function moveMany(n: i32): void {
           const was = <i32>(i64x2.bitmask(v128.and(f64x2.ge(v, oLo), f64x2.le(v, oHi))) == 3) & other;
           const is = <i32>(i64x2.bitmask(v128.and(f64x2.ge(v, nLo), f64x2.le(v, nHi))) == 3) & other;
           const tid = load<i32>(r, RECORD_ID);
-          // Move (2) when it was and is in view, leave (1) when it only was, enter (0) when it only is.
+          // EVENT_MOVE (2) when it was and is in view, EVENT_LEAVE (1) when it only was, EVENT_ENTER (0) when it only is (scene/codes.ts).
           const type = was + (was & is);
           store<i32>(e, type);
           store<i32>(e, tid, 4);

@@ -1,19 +1,4 @@
-// What both backends of StaticQuadTree and both its layouts offer, and the
-// growing id output the TypeScript searches write into.
-
-/** The search a static core offers; what both backends implement. */
-export interface StaticCore {
-  /** Items in the tree. */
-  readonly size: number;
-  /** Bytes of its block. */
-  readonly byteLength: number;
-  /** The block's bytes, a fresh copy. */
-  bytes(): Uint8Array;
-  query(minX: number, minY: number, maxX: number, maxY: number): Int32Array;
-  within(x: number, y: number, r2: number): Int32Array;
-  nearest(x: number, y: number, k: number, maxSquared: number): Int32Array;
-  dispose(): void;
-}
+// The growing id output the TypeScript searches of StaticQuadTree write into.
 
 /** Growing id output of one search. */
 export class Found {
