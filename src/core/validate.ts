@@ -133,6 +133,7 @@ export function checkOptions(
  * entries when given; returns its length.
  */
 export function checkArrayLike(name: string, values: unknown, length?: number): number {
+  if (isDetached(values)) throw new SpatialError('INVALID_ARGUMENT', `${name} is a typed array whose buffer was detached (transferred)`);
   const count = typeof values === 'object' && values !== null ? (values as { length?: unknown }).length : undefined;
   if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) {
     throw new SpatialError('INVALID_ARGUMENT', `${name} must be an array or a typed array of numbers`);
@@ -141,6 +142,17 @@ export function checkArrayLike(name: string, values: unknown, length?: number): 
     throw new SpatialError('INVALID_ARGUMENT', `${name} must have ${length} entries, got ${count}`);
   }
   return count;
+}
+
+/** Whether values is a typed array over a detached buffer (one transferred away), which reads as empty. */
+function isDetached(values: unknown): boolean {
+  if (!ArrayBuffer.isView(values) || values.buffer.byteLength !== 0) return false;
+  try {
+    new Uint8Array(values.buffer);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**

@@ -47,6 +47,7 @@ export interface QuadTreeOptions {
    * 'split': a leaf over `capacity` splits in four. Default 32: on 100,000
    * rects (bench `quadtree-capacity`), larger leaves than 8 build and answer
    * range queries faster, and 32 keeps the all-pairs frame fastest among them.
+   * 1..8,388,608 (2^23, the most items a tree holds).
    */
   capacity?: number;
   /**
@@ -73,6 +74,8 @@ const FROM_BUFFER_OPTION_KEYS = ['backend'];
 /** Option names other quadtree libraries use (maxObjects, maxLevels: @timohausmann/quadtree-ts) and what they mean here. */
 const QUADTREE_OPTION_ALIASES = { maxObjects: 'capacity', maxLevels: 'maxDepth' };
 
+/** The most capacity: a leaf that may hold every item a tree can hold (limits.md), an i32 in either core and a u32 in a snapshot. */
+const MAX_CAPACITY = 2 ** 23;
 const MAX_SPLIT_LEVELS = 32;
 const MAX_FIXED_LEVELS = 10;
 
@@ -147,7 +150,7 @@ export class QuadTree implements Iterable<number> {
       throw new SpatialError('INVALID_ARGUMENT', `mode must be 'split' or 'fixed', got ${String(mode)}`);
     }
     const capacity = options.capacity ?? DEFAULT_CAPACITY;
-    checkPositiveInteger('capacity', capacity);
+    checkAtMost('capacity', capacity, MAX_CAPACITY);
     const maxDepth = options.maxDepth ?? 16;
     checkAtMost('maxDepth', maxDepth, MAX_SPLIT_LEVELS);
     const depth = options.depth ?? 8;
@@ -607,10 +610,14 @@ export class QuadTree implements Iterable<number> {
     this.core.setBounds(readBounds(bounds));
   }
 
-  /** Sets the split capacity: lowering it rebuilds the tree, raising it only affects later splits. Contents unchanged. */
+  /**
+   * Sets the split capacity, an integer in 1..8,388,608 (INVALID_ARGUMENT
+   * otherwise): lowering it rebuilds the tree, raising it only affects later
+   * splits. Contents unchanged.
+   */
   setCapacity(capacity: number): void {
     this.change();
-    checkPositiveInteger('capacity', capacity);
+    checkAtMost('capacity', capacity, MAX_CAPACITY);
     this.core.setCapacity(capacity);
     this.cap = capacity;
   }
