@@ -10,13 +10,13 @@ import type { Suite } from './harness.js';
 import { mulberry32 } from './random.js';
 import { hasRedis, runRegionProcesses, runRoomClients } from './region-processes.js';
 
-const WORLD = 2_000;
-const RANGE = 20;
-const MARGIN = 2;
-const STEP = 2;
+export const WORLD = 2_000;
+export const RANGE = 20;
+export const MARGIN = 2;
+export const STEP = 2;
 
 /** Walkers stepping at most STEP per axis per tick, turned back at the world's edges. */
-class Walk {
+export class Walk {
   readonly ids: Int32Array;
   readonly xs: Float64Array;
   readonly ys: Float64Array;

@@ -3,7 +3,7 @@
 // checked exactly as a Scene would check it. RegionWorld routes through one;
 // so does each process of a world spread over several, each keeping the
 // same owner map from the hand-offs every region announces.
-import { checkMask } from '../core/validate.js';
+import { checkFinite, checkMask } from '../core/validate.js';
 import { Scene, SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
 import type { RegionLayout } from './layout.js';
 import type { EntityOp, Handoff } from './messages.js';
@@ -94,8 +94,9 @@ export class RegionRouter {
   /** Routes a move; throws what Scene.move throws, and OUTSIDE_REGIONS. */
   move(id: number, x: number, y: number): RoutedOp {
     const route = this.routeOf(id);
-    this.checker.add(0, x, y, null);
-    this.checker.remove(0);
+    // Scene.move checks its id, then x, then y: the id is live (routeOf), so these are the checks left.
+    checkFinite('x', x);
+    checkFinite('y', y);
     this.layout.regionAt(x, y);
     return { ...route, id, op: { kind: 'move', x, y } };
   }
