@@ -6,11 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPacked, root, type Installed } from '../support/packed.js';
-
-function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
+import { installPacked, npm, root, type Installed } from '../support/packed.js';
 
 describe('a user of the package', () => {
   let installed: Installed;

@@ -7,13 +7,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { npm } from '../support/packed.js';
 
 const root = resolve(__dirname, '../..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-
-function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 /** Runs tsc on one file of the consumer project; returns its diagnostics ('' when clean). */
 function typeCheck(dir: string, file: string, module: string, moduleResolution: string): string {

@@ -17,7 +17,8 @@ export interface Installed {
   remove(): void;
 }
 
-function npm(args: string[], cwd: string): string {
+/** Runs npm in cwd; its output, or a thrown error with what it printed. */
+export function npm(args: string[], cwd: string): string {
   return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
