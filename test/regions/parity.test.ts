@@ -74,18 +74,18 @@ describe.each(Object.keys(LAYOUTS))('regions against one Scene (%s)', (name) => 
     ['js', 'lists', true],
     ['wasm', 'lists', false],
   ];
-  // Each case crosses borders over 4,000 times: over 10,000 for each layout.
+  // Every run crosses borders hundreds of times (1,000 to 2,600 over 60 seeds
+  // of the 2 × 2 grid), so each case checks thousands of hand-offs.
   it.each(cases)('agrees pair for pair at every tick (%s, %s index, move events %s)', (backend, index, moveEvents) => {
     const totals: Run = { crossings: 0, events: 0 };
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
         const run = compare(LAYOUTS[name](), backend, index, moveEvents, seed, 90, 150);
-        totals.crossings += run.crossings;
+        expect(run.crossings, `border crossings, seed ${seed}`).toBeGreaterThan(500);
         totals.events += run.events;
       }),
       { numRuns: 3 },
     );
-    expect(totals.crossings).toBeGreaterThan(4_000);
     expect(totals.events).toBeGreaterThan(10_000);
   });
 });
