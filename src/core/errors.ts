@@ -19,6 +19,7 @@ export type SpatialErrorCode =
   | 'OUTSIDE_REGIONS'
   | 'RANGE_TOO_LARGE'
   | 'REGION_TIMEOUT'
+  | 'REGION_SUPERSEDED'
   | 'HOOK_FAILED'
   | 'HOOK_LOOP'
   | 'INTERNAL';

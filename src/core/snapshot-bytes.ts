@@ -86,6 +86,14 @@ export class SnapshotWriter {
     this.at += 8;
   }
 
+  /** Writes a length (u32) and the bytes. */
+  blob(bytes: Uint8Array): void {
+    this.u32(bytes.length);
+    this.room(bytes.length);
+    this.bytes.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
   /** The finished snapshot: exactly the bytes written, length and checksum filled in. */
   finish(): Uint8Array {
     return sealSnapshot(this.bytes.slice(0, this.at));
@@ -148,6 +156,13 @@ export class SnapshotReader {
 
   f64(): number {
     return this.view.getFloat64(this.take(8), true);
+  }
+
+  /** Reads what {@link SnapshotWriter.blob} wrote: a copy of the bytes. */
+  blob(): Uint8Array {
+    const length = this.u32();
+    const at = this.take(length);
+    return new Uint8Array(this.view.buffer.slice(this.view.byteOffset + at, this.view.byteOffset + at + length));
   }
 
   /** Bytes not yet read. */

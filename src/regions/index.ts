@@ -11,5 +11,8 @@ export type { RegionWorldOptions, TickTraffic } from './world.js';
 export type { EntityOp, EntityState, GhostBatch, GhostEntity, GhostOp, GhostRecord, Handoff } from './messages.js';
 export { RegionPeer } from './peer.js';
 export type { PeerTick, RegionBus, RegionPeerOptions } from './peer.js';
+export { RegionStandby } from './standby.js';
+export type { RegionStandbyOptions } from './standby.js';
+export type { RegionStore, TakeoverOptions } from './store.js';
 export { RedisRegionBus } from './redis-bus.js';
 export type { RedisConnection } from './redis-bus.js';

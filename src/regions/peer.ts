@@ -8,8 +8,10 @@
 //   handoffs phase 1, to every region: this region's hand-offs (JSON)
 //   ghosts   phase 3, to one region: a ghost batch (encodeGhostBatch)
 //   done     phase 3, to every region: all my batches of the tick are sent
+//   takeover "I hold this region now, rebuilt at this tick": each region
+//            sends the new holder again what it sent since that tick
 //
-//   frame: u8 kind | i32 from | i32 tick | payload, little-endian
+//   frame: u8 kind | i32 from | i32 epoch | i32 tick | payload, little-endian
 //
 // A bus delivers one sender's messages in the order sent, so a region that
 // has a sender's `done` has its batches too. Without lockstep, a tick waits
@@ -19,13 +21,25 @@
 // by `timeoutMs` is taken for dead: onTimeout hears a REGION_TIMEOUT, and
 // the others go on without it: its entities leave their neighbours' views,
 // and their ids are free again.
+//
+// With takeovers (the `takeover` option), a region saves a checkpoint at the
+// start of every tick, before it sends anything of the tick, and holds a
+// lease. A region that misses a barrier is waited for while a standby
+// claims its lease (a new epoch), rebuilds it from the checkpoint and runs
+// the checkpoint's tick again: what it sends then is what the lost holder
+// sent or would have sent, so the others take it as though nothing had
+// happened. Messages carry their sender's epoch; those of an epoch taken
+// over are dropped, and the bus's fence keeps a stalled old holder from
+// publishing at all.
 import { checkBoolean, checkOptions } from '../core/validate.js';
 import { SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
+import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
 import { checkLayout, type RegionLayout } from './layout.js';
 import type { GhostBatch, Handoff } from './messages.js';
 import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
 import { RegionRouter, type RoutedOp } from './router.js';
+import type { TakeoverOptions } from './store.js';
 
 /** Carries a region's messages: to one region, or to every region (the sender included). */
 export interface RegionBus {
@@ -35,6 +49,13 @@ export interface RegionBus {
   subscribe(id: number, handler: (bytes: Uint8Array) => void): Promise<void>;
   /** Stops listening and sending. */
   close(): Promise<void>;
+  /**
+   * From now on, publishes only while `epoch` is region's current epoch,
+   * checked where the messages are delivered (so a holder whose region was
+   * taken over publishes nothing), and calls superseded when a publish is
+   * refused. Needed for takeovers.
+   */
+  fence?(region: number, epoch: number, superseded: () => void): void;
 }
 
 /** Options of a {@link RegionPeer}. */
@@ -54,9 +75,14 @@ export interface RegionPeerOptions extends RegionOptions {
    * behind their owners (see docs/regions.md, "Lag").
    */
   lockstep?: boolean;
+  /** Checkpoints, a lease and takeovers (see docs/regions.md, "When a process dies"); needs lockstep and a bus with a fence. */
+  takeover?: TakeoverOptions;
+  /** Told when a silent region has been taken over by a new holder (its epoch), which runs again from tick `tick`. */
+  onTakeover?: (region: number, epoch: number, tick: number) => void;
 }
 
-const PEER_OPTION_KEYS = [...REGION_OPTION_KEYS, 'defaultRange', 'timeoutMs', 'startTimeoutMs', 'onTimeout', 'lockstep'];
+const PEER_OPTION_KEYS = [...REGION_OPTION_KEYS, 'defaultRange', 'timeoutMs', 'startTimeoutMs', 'onTimeout', 'lockstep', 'takeover', 'onTakeover'];
+const TAKEOVER_OPTION_KEYS = ['store', 'leaseMs', 'takeoverMs', 'extra'];
 
 /** What one tick of a {@link RegionPeer} gave. */
 export interface PeerTick {
@@ -74,8 +100,16 @@ const HELLO = 0;
 const HANDOFFS = 1;
 const GHOSTS = 2;
 const DONE = 3;
-const FRAME_BYTES = 9;
-const PHASE_NAMES = ['hello', 'hand-off', 'ghosts', 'done'];
+const TAKEOVER = 4;
+const FRAME_BYTES = 13;
+const PHASE_NAMES = ['hello', 'hand-off', 'ghosts', 'done', 'takeover'];
+
+/** A frame this region sent in a recent tick, kept to send again to a region's new holder. */
+interface Sent {
+  to: number | 'all';
+  tick: number;
+  bytes: Uint8Array;
+}
 
 /**
  * One region run apart from the others: its operations are routed as in a
@@ -84,8 +118,8 @@ const PHASE_NAMES = ['hello', 'hand-off', 'ghosts', 'done'];
  * phases in lockstep with every other live region over the bus.
  */
 export class RegionPeer {
-  /** The region simulated here. */
-  readonly region: Region;
+  /** The region simulated here (replaced when a checkpoint is resumed). */
+  private here: Region;
   private readonly router: RegionRouter;
   private readonly timeoutMs: number;
   private readonly startTimeoutMs: number;
@@ -100,6 +134,21 @@ export class RegionPeer {
   private readonly heard = new Set<number>();
   private wake: (() => void) | null = null;
   private closed = false;
+  private readonly takeover: Required<TakeoverOptions> | null;
+  private readonly onTakeover: (region: number, epoch: number, tick: number) => void;
+  /** This holder's epoch (0 without takeovers). */
+  private epoch = 0;
+  /** The latest epoch heard from each region: older ones are a holder taken over. */
+  private readonly epochs = new Map<number, number>();
+  /** The frames sent in this tick and the one before, for a new holder of a region. */
+  private sent: Sent[] = [];
+  /** Why this holder stopped: its region was taken over. */
+  private superseded: SpatialError | null = null;
+  private renewal: ReturnType<typeof setInterval> | null = null;
+  private extraRestored: Uint8Array = new Uint8Array(0);
+  private readonly regionOptions: RegionOptions;
+  /** Regions taken over since a barrier last looked: it waits timeoutMs more for them. */
+  private readonly taken = new Set<number>();
 
   /**
    * Region id of layout, talking over bus. Call {@link start} before the
@@ -120,47 +169,57 @@ export class RegionPeer {
     checkLayout(layout);
     checkBus(bus);
     checkOptions('RegionPeer', options, PEER_OPTION_KEYS);
-    const { defaultRange = 2, timeoutMs = 2000, startTimeoutMs = 30_000, onTimeout = () => {}, lockstep = true, ...regionOptions } = options;
+    const { defaultRange = 2, timeoutMs = 2000, startTimeoutMs = 30_000, onTimeout = () => {}, lockstep = true, takeover, onTakeover = () => {}, ...regionOptions } = options;
     checkMilliseconds('timeoutMs', timeoutMs);
     checkMilliseconds('startTimeoutMs', startTimeoutMs, true);
-    if (typeof onTimeout !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'onTimeout must be a function');
+    for (const [name, f] of [['onTimeout', onTimeout], ['onTakeover', onTakeover]] as const) {
+      if (typeof f !== 'function') throw new SpatialError('INVALID_ARGUMENT', `${name} must be a function`);
+    }
     checkBoolean('lockstep', lockstep);
+    this.takeover = takeover === undefined ? null : checkTakeover(takeover, bus, lockstep);
+    this.onTakeover = onTakeover;
     this.router = new RegionRouter(layout, defaultRange);
-    this.region = new Region(layout, id, regionOptions);
+    this.here = new Region(layout, id, regionOptions);
+    this.regionOptions = regionOptions;
     this.timeoutMs = timeoutMs;
     this.startTimeoutMs = startTimeoutMs;
     this.onTimeout = onTimeout;
     this.lockstep = lockstep;
   }
 
+  /** The region simulated here. */
+  get region(): Region {
+    return this.here;
+  }
+
   /** This region's id. */
   get id(): number {
-    return this.region.id;
+    return this.here.id;
   }
 
   /** Ticks completed. */
   get ticks(): number {
-    return this.region.ticks;
+    return this.here.ticks;
   }
 
   /** Entities this region owns. */
   get ownedCount(): number {
-    return this.region.ownedCount;
+    return this.here.ownedCount;
   }
 
   /** True when this region owns entity id (not a ghost of another's). */
   owns(id: number): boolean {
-    return this.region.owns(id);
+    return this.here.owns(id);
   }
 
   /** The ids entity id (owned here) sees now, ghosts included, ascending. */
   query(id: number): number[] {
-    return this.region.query(id);
+    return this.here.query(id);
   }
 
   /** Where entity id (owned or a ghost here) stands. */
   position(id: number): { x: number; y: number } {
-    return this.region.position(id);
+    return this.here.position(id);
   }
 
   /** The regions taken for dead, ascending. */
@@ -173,27 +232,75 @@ export class RegionPeer {
     return this.layout.regions.map((r) => r.id).filter((r) => !this.heard.has(r)).sort((a, b) => a - b);
   }
 
+  /** This holder's epoch: 1 for the region's first holder, one more for each takeover (0 without takeovers). */
+  get holderEpoch(): number {
+    return this.epoch;
+  }
+
+  /** The bytes the takeover option's `extra` gave with the checkpoint this peer resumed from (empty otherwise). */
+  get restoredExtra(): Uint8Array {
+    return this.extraRestored;
+  }
+
   /**
    * Listens, and resolves once every region of the layout has been heard
-   * from (so all listen); REGION_TIMEOUT when some stay silent past startTimeoutMs.
+   * from (so all listen); REGION_TIMEOUT when some stay silent past
+   * startTimeoutMs. With takeovers, first claims the region's lease as a
+   * world starting (its last checkpoint forgotten), waiting while an
+   * earlier holder's lease lasts.
    */
   async start(): Promise<void> {
-    await this.bus.subscribe(this.id, (bytes) => this.deliver(bytes));
     const deadline = Date.now() + this.startTimeoutMs;
+    const late = (what: string): SpatialError => new SpatialError('REGION_TIMEOUT', `region ${this.id} ${what} in ${this.startTimeoutMs} ms`);
+    while (this.takeover !== null && this.epoch === 0) {
+      this.epoch = await this.takeover.store.claim(this.id, this.takeover.leaseMs, true);
+      if (this.epoch === 0 && Date.now() > deadline) throw late('found its lease held by a live holder');
+      if (this.epoch === 0) await this.until(50);
+    }
+    await this.listen();
     while (this.waitingFor.length > 0) {
       if (this.closed) throw new SpatialError('DISPOSED', `region ${this.id} is closed`);
-      if (Date.now() > deadline) {
-        throw new SpatialError('REGION_TIMEOUT', `region ${this.id} never heard from regions ${this.waitingFor.join(', ')} in ${this.startTimeoutMs} ms`);
-      }
-      this.bus.publish('all', frame(HELLO, this.id, 0, new Uint8Array(0)));
+      if (Date.now() > deadline) throw late(`never heard from regions ${this.waitingFor.join(', ')}`);
+      this.send('all', HELLO, 0, new Uint8Array(0));
       await this.until(50);
     }
+  }
+
+  /**
+   * Takes over the region, in place of {@link start}, once its holder has
+   * stopped renewing its lease (RegionStandby calls this): claims the lease
+   * (a new epoch), rebuilds the region from its last checkpoint as of the
+   * checkpoint's tick, with that tick's operations, tells every region, and
+   * resolves true; the next {@link tick} runs the checkpoint's tick again.
+   * Resolves false, changing nothing, when a live holder has the lease.
+   * INVALID_SNAPSHOT (nothing rebuilt) for a missing checkpoint, or one cut
+   * short, altered, of another region or another layout.
+   */
+  async takeOver(): Promise<boolean> {
+    const takeover = this.takeover;
+    if (takeover === null) throw new SpatialError('INVALID_ARGUMENT', 'takeOver needs the takeover option');
+    const epoch = await takeover.store.claim(this.id, takeover.leaseMs, false);
+    if (epoch === 0) return false;
+    const checkpoint = await takeover.store.load(this.id);
+    if (checkpoint === null) throw new SpatialError('INVALID_SNAPSHOT', `region ${this.id} has no checkpoint to be rebuilt from`);
+    const cp = decodeCheckpoint(this.layout, this.id, checkpoint);
+    const restored = Region.restore(this.layout, cp, this.regionOptions);
+    this.here.dispose();
+    this.here = restored;
+    this.router.adopt(restored.ownedIds(), this.id);
+    for (const [id, ops] of cp.ops) if (ops.reduce((alive, op) => (op.kind === 'add' ? true : op.kind === 'remove' ? false : alive), restored.owns(id))) this.router.adopt([id], this.id);
+    this.extraRestored = cp.extra;
+    this.epoch = epoch;
+    await this.listen();
+    for (const r of this.layout.regions) this.heard.add(r.id);
+    this.send('all', TAKEOVER, cp.tick, new Uint8Array(0));
+    return true;
   }
 
   /** Routes an add (as RegionWorld.add, with its checks); true when the entity lands in this region. */
   add(id: number, x: number, y: number, range?: AoiRange, options?: AddOptions): boolean {
     // An id added by another process's region, which this router never saw, may stand here as a ghost.
-    if (!this.router.knows(id) && this.region.holdsGhost(id)) throw new SpatialError('DUPLICATE_ID', `entity ${id} is in the world already, owned by another region`);
+    if (!this.router.knows(id) && this.here.holdsGhost(id)) throw new SpatialError('DUPLICATE_ID', `entity ${id} is in the world already, owned by another region`);
     return this.take(this.router.add(id, x, y, range, options));
   }
 
@@ -239,44 +346,49 @@ export class RegionPeer {
    * it) and the tick goes on without it.
    */
   async tick(): Promise<PeerTick> {
-    const tick = this.region.ticks;
+    if (this.superseded !== null) throw this.superseded;
+    const tick = this.here.ticks;
     let busyMs = 0;
+    this.sent = this.sent.filter((f) => f.tick >= tick - 1);
+    if (this.takeover !== null) busyMs += await this.saveCheckpoint();
     let late: Int32Array = new Int32Array(0);
     if (!this.lockstep && tick > 0) {
       // The previous tick's batches: every sender published them before its "done", long ago as a rule.
       await this.barrier(DONE, tick - 1);
       const started = performance.now();
       this.forgetLost([]);
-      late = this.region.applyLate(this.batchesOf(tick - 1));
+      late = this.here.applyLate(this.batchesOf(tick - 1));
       busyMs += performance.now() - started;
     }
     let started = performance.now();
-    const mine = this.region.handOff();
-    this.bus.publish('all', frame(HANDOFFS, this.id, tick, new TextEncoder().encode(JSON.stringify(mine))));
+    const mine = this.here.handOff();
+    this.send('all', HANDOFFS, tick, new TextEncoder().encode(JSON.stringify(mine)));
     busyMs += performance.now() - started;
     const arrived = await this.barrier(HANDOFFS, tick);
+    if (this.superseded !== null) throw this.superseded;
     started = performance.now();
     const handoffs = [...arrived.values()].flatMap((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as Handoff[]);
-    this.region.receive(handoffs);
+    this.here.receive(handoffs);
     this.router.endTick(handoffs);
     this.forgetLost(handoffs);
     let sentBytes = 0;
-    for (const batch of this.region.ghostBatches()) {
+    for (const batch of this.here.ghostBatches()) {
       if (this.lost.has(batch.to)) continue;
       const bytes = encodeGhostBatch(batch);
       sentBytes += bytes.byteLength;
-      this.bus.publish(batch.to, frame(GHOSTS, this.id, tick, bytes));
+      this.send(batch.to, GHOSTS, tick, bytes);
     }
-    this.bus.publish('all', frame(DONE, this.id, tick, new Uint8Array(0)));
+    this.send('all', DONE, tick, new Uint8Array(0));
     busyMs += performance.now() - started;
     if (this.lockstep) await this.barrier(DONE, tick);
+    if (this.superseded !== null) throw this.superseded;
     started = performance.now();
     let events: Int32Array;
     if (this.lockstep) {
       this.forgetLost([]);
-      events = this.region.step(this.batchesOf(tick));
+      events = this.here.step(this.batchesOf(tick));
     } else {
-      const own = this.region.step([]);
+      const own = this.here.step([]);
       events = new Int32Array(late.length + own.length);
       events.set(late);
       events.set(own, late.length);
@@ -288,9 +400,10 @@ export class RegionPeer {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.renewal !== null) clearInterval(this.renewal);
     this.wake?.();
     await this.bus.close();
-    this.region.dispose();
+    this.here.dispose();
     this.router.dispose();
   }
 
@@ -308,7 +421,7 @@ export class RegionPeer {
       this.router.forgetRegion(r);
     }
     for (const h of handoffs) if (this.lost.has(h.to)) this.router.forget(h.id);
-    this.region.dropGhostsOf(this.lost);
+    this.here.dropGhostsOf(this.lost);
   }
 
   /**
@@ -318,8 +431,63 @@ export class RegionPeer {
    * the region that removed it replays and hands over.
    */
   private take(routed: RoutedOp): boolean {
-    if (routed.region === this.id) this.region.submit(routed.id, routed.op);
+    if (routed.region === this.id) this.here.submit(routed.id, routed.op);
     return routed.owner === this.id;
+  }
+
+  /** Subscribes to the bus; with takeovers, fences it to this holder's epoch and keeps the lease renewed. */
+  private async listen(): Promise<void> {
+    await this.bus.subscribe(this.id, (bytes) => this.deliver(bytes));
+    const takeover = this.takeover;
+    if (takeover === null) return;
+    this.epochs.set(this.id, this.epoch);
+    this.bus.fence!(this.id, this.epoch, () => this.supersede(`a publish of region ${this.id} was refused`));
+    // Every tick renews the lease with its checkpoint; the timer keeps it while a tick waits at a barrier.
+    this.renewal = setInterval(() => {
+      takeover.store.renew(this.id, this.epoch, takeover.leaseMs).then(
+        (held) => held || this.supersede(`region ${this.id}'s lease was claimed by another holder`),
+        () => {},
+      );
+    }, takeover.leaseMs / 3);
+  }
+
+  /** Saves the checkpoint of the tick about to run (before anything of it is sent); resolves to the milliseconds spent encoding. */
+  private async saveCheckpoint(): Promise<number> {
+    const { store, leaseMs, extra } = this.takeover!;
+    const started = performance.now();
+    const bytes = encodeCheckpoint(this.layout, { ...this.here.checkpoint(), epoch: this.epoch, extra: extra() });
+    const busyMs = performance.now() - started;
+    if (!(await store.save(this.id, this.epoch, leaseMs, bytes))) this.supersede(`region ${this.id}'s checkpoint was refused`);
+    if (this.superseded !== null) throw this.superseded;
+    return busyMs;
+  }
+
+  /** Stops this holder for good: its region has a newer holder. Every later tick rejects with REGION_SUPERSEDED. */
+  private supersede(why: string): void {
+    if (this.superseded !== null) return;
+    this.superseded = new SpatialError('REGION_SUPERSEDED', `${why}: region ${this.id} (epoch ${this.epoch}) was taken over, and this holder stops`);
+    if (this.renewal !== null) clearInterval(this.renewal);
+    this.wake?.();
+  }
+
+  /** Publishes a frame, and keeps it to send again to a region's new holder. */
+  private send(to: number | 'all', kind: number, tick: number, payload: Uint8Array): void {
+    const bytes = frame(kind, this.id, this.epoch, tick, payload);
+    this.bus.publish(to, bytes);
+    if (this.takeover !== null && kind !== HELLO && kind !== TAKEOVER) this.sent.push({ to, tick, bytes });
+  }
+
+  /**
+   * A region's new holder, rebuilt at `tick`: what came from its old holder
+   * is dropped, the barriers wait for it again, and it gets again what this
+   * region sent it since `tick`.
+   */
+  private welcome(region: number, epoch: number, tick: number): void {
+    for (const got of this.inbox.values()) got.delete(region);
+    for (const f of this.sent) if (f.tick >= tick && (f.to === 'all' || f.to === region)) this.bus.publish(region, f.bytes);
+    this.taken.add(region);
+    this.wake?.();
+    this.onTakeover(region, epoch, tick);
   }
 
   private deliver(bytes: Uint8Array): void {
@@ -327,10 +495,19 @@ export class RegionPeer {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const kind = view.getUint8(0);
     const from = view.getInt32(1, true);
-    const tick = view.getInt32(5, true);
+    const epoch = view.getInt32(5, true);
+    const tick = view.getInt32(9, true);
+    const known = this.epochs.get(from) ?? 0;
+    if (epoch < known) return; // from a holder taken over
+    if (epoch > known) {
+      this.epochs.set(from, epoch);
+      if (from === this.id) return this.supersede(`region ${this.id} has a holder of epoch ${epoch}`);
+      if (kind === TAKEOVER && !this.lost.has(from)) this.welcome(from, epoch, tick);
+    }
     this.heard.add(from);
+    if (kind === TAKEOVER) return;
     // Without lockstep, the previous tick's batches and "done" are still wanted.
-    if (kind === HELLO || this.lost.has(from) || tick < this.region.ticks - (this.lockstep ? 0 : 1)) return;
+    if (kind === HELLO || this.lost.has(from) || tick < this.here.ticks - (this.lockstep ? 0 : 1)) return;
     const key = `${kind}:${tick}`;
     let got = this.inbox.get(key);
     if (got === undefined) this.inbox.set(key, (got = new Map()));
@@ -339,12 +516,20 @@ export class RegionPeer {
     this.wake?.();
   }
 
-  /** Waits until every live region's message of kind for tick is in; the ones missing by timeoutMs are lost. */
+  /**
+   * Waits until every live region's message of kind for tick is in; the
+   * ones missing by timeoutMs are lost. With takeovers, a missing region is
+   * waited for takeoverMs longer, and timeoutMs more from each takeover.
+   */
   private async barrier(kind: number, tick: number): Promise<Map<number, Uint8Array>> {
-    const deadline = Date.now() + this.timeoutMs;
+    let deadline = Date.now() + this.timeoutMs + (this.takeover?.takeoverMs ?? 0);
     const key = `${kind}:${tick}`;
     const missing = (): number[] => this.layout.regions.map((r) => r.id).filter((r) => !this.lost.has(r) && !this.inbox.get(key)?.has(r));
-    while (missing().length > 0 && !this.closed) {
+    while (missing().length > 0 && !this.closed && this.superseded === null) {
+      if (this.taken.size > 0) {
+        this.taken.clear();
+        deadline = Math.max(deadline, Date.now() + this.timeoutMs);
+      }
       const left = deadline - Date.now();
       if (left <= 0) {
         const silent = missing();
@@ -405,13 +590,31 @@ function checkMilliseconds(name: string, ms: number, forever = false): void {
   throw new SpatialError('INVALID_NUMBER', `${name} must be a ${forever ? '' : 'finite '}number of milliseconds >= 0, got ${String(ms)}`);
 }
 
-/** A bus message: kind, sender, tick, payload. */
-function frame(kind: number, from: number, tick: number, payload: Uint8Array): Uint8Array {
+/** Checks the takeover option: an object with a store, durations in milliseconds, a function for extra; lockstep and a bus with a fence. */
+function checkTakeover(options: TakeoverOptions, bus: RegionBus, lockstep: boolean): Required<TakeoverOptions> {
+  checkOptions('takeover', options, TAKEOVER_OPTION_KEYS);
+  const { store, leaseMs = 1000, takeoverMs = 10_000, extra = () => new Uint8Array(0) } = options;
+  const methods = ['claim', 'renew', 'save', 'load', 'vacant'] as const;
+  if (typeof store !== 'object' || store === null || methods.some((m) => typeof store[m] !== 'function')) {
+    throw new SpatialError('INVALID_ARGUMENT', `a takeover store must have the methods ${methods.join(', ')}`);
+  }
+  checkMilliseconds('leaseMs', leaseMs);
+  checkMilliseconds('takeoverMs', takeoverMs);
+  if (!(leaseMs > 0)) throw new SpatialError('INVALID_NUMBER', `leaseMs must be above 0, got ${leaseMs}`);
+  if (typeof extra !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'takeover.extra must be a function');
+  if (!lockstep) throw new SpatialError('INVALID_ARGUMENT', 'takeovers need lockstep: true');
+  if (typeof bus.fence !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'takeovers need a bus with a fence (RedisRegionBus has one)');
+  return { store, leaseMs, takeoverMs, extra };
+}
+
+/** A bus message: kind, sender, sender's epoch, tick, payload. */
+function frame(kind: number, from: number, epoch: number, tick: number, payload: Uint8Array): Uint8Array {
   const bytes = new Uint8Array(FRAME_BYTES + payload.byteLength);
   const view = new DataView(bytes.buffer);
   view.setUint8(0, kind);
   view.setInt32(1, from, true);
-  view.setInt32(5, tick, true);
+  view.setInt32(5, epoch, true);
+  view.setInt32(9, tick, true);
   bytes.set(payload, FRAME_BYTES);
   return bytes;
 }

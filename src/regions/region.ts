@@ -26,6 +26,7 @@
 import { checkOptions } from '../core/validate.js';
 import { Scene, type SceneIndex, type Backend } from '../scene/index.js';
 import { checkLayout, type RegionLayout, type RegionRect } from './layout.js';
+import type { RegionCheckpoint } from './checkpoint.js';
 import { MoveRun } from './move-run.js';
 import type { EntityOp, EntityState, GhostBatch, GhostOp, GhostRecord, Handoff } from './messages.js';
 
@@ -75,7 +76,7 @@ export class Region {
   readonly id: number;
   /** This region's rectangle. */
   readonly rect: RegionRect;
-  private readonly scene: Scene;
+  private scene: Scene;
   private readonly owned = new Map<number, Owned>();
   /**
    * Ghosts held here, by id. Each one's owner is kept from the ghost
@@ -110,6 +111,30 @@ export class Region {
     this.id = id;
     const cellSize = options.cellSize ?? (layout.maxRange > 0 ? layout.maxRange : undefined);
     this.scene = new Scene({ ...options, cellSize, dimensions: 2, events: 'net' });
+  }
+
+  /**
+   * The region rebuilt from a checkpoint of layout's region `cp.region`,
+   * its Scene on options' backend: at the start of tick `cp.tick`, with the
+   * operations submitted for it, so that the tick runs again as it ran, or
+   * would have run, where the checkpoint was taken.
+   */
+  static restore(layout: RegionLayout, cp: Omit<RegionCheckpoint, 'epoch' | 'extra'>, options: RegionOptions = {}): Region {
+    const region = new Region(layout, cp.region, options);
+    region.scene.dispose();
+    region.scene = Scene.fromBuffer(cp.scene, { backend: options.backend });
+    for (const { id, holders, ...state } of cp.owned) region.owned.set(id, { ...state, holders: new Set(holders) });
+    for (const g of cp.ghosts) region.ghosts.set(g.id, { layer: g.layer, owner: g.owner });
+    for (const [id, ops] of cp.ops) region.ops.set(id, ops);
+    region.tickCount = cp.tick;
+    return region;
+  }
+
+  /** What {@link restore} needs to rebuild this region as it stands now, between two ticks. */
+  checkpoint(): Omit<RegionCheckpoint, 'epoch' | 'extra'> {
+    const owned = [...this.owned].sort((a, b) => a[0] - b[0]).map(([id, o]) => ({ id, x: o.x, y: o.y, range: o.range, margin: o.margin, layer: o.layer, sees: o.sees, holders: [...o.holders] }));
+    const ghosts = [...this.ghosts].sort((a, b) => a[0] - b[0]).map(([id, g]) => ({ id, layer: g.layer, owner: g.owner }));
+    return { region: this.id, tick: this.tickCount, scene: this.scene.toBuffer(), owned, ghosts, ops: [...this.ops] };
   }
 
   /** Ticks completed. */

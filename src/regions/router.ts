@@ -147,6 +147,11 @@ export class RegionRouter {
     this.removed.clear();
   }
 
+  /** Makes region the owner of ids (a region rebuilt from its checkpoint: the entities it owns). */
+  adopt(ids: Iterable<number>, region: number): void {
+    for (const id of ids) this.owner.set(id, region);
+  }
+
   /** Forgets entity id (handed to a region lost with its process): its id is free again. */
   forget(id: number): void {
     this.owner.delete(id);

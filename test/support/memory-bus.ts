@@ -1,24 +1,81 @@
 // An in-process RegionBus for regions run apart in one process: each message
-// reaches its subscribers on a later turn, in the order sent.
-import type { RegionBus } from '../../src/regions/index.js';
+// reaches its subscribers on a later turn, in the order sent. Each end is
+// also a RegionStore over the bus's shared leases, epochs and checkpoints,
+// so that regions can be taken over, and can be killed: a killed end sends,
+// hears and stores nothing any more, as a process that died.
+import type { RegionBus, RegionStore } from '../../src/regions/index.js';
+
+/** One region's end of a {@link MemoryBus}. */
+export interface MemoryEnd extends RegionBus, RegionStore {
+  /** Ends this end as its process's death would: nothing sent, heard or stored from now on. */
+  kill(): void;
+}
 
 /** The bus every region of one world shares; for() gives one region's end of it. */
 export class MemoryBus {
   private readonly handlers = new Map<number, (bytes: Uint8Array) => void>();
+  private readonly epochs = new Map<number, number>();
+  private readonly leases = new Map<number, number>();
+  private readonly checkpoints = new Map<number, Uint8Array>();
+  /** Checkpoints saved, all regions together. */
+  saves = 0;
 
   /** The bus one region uses. */
-  for(): RegionBus {
+  for(): MemoryEnd {
+    let dead = false;
+    let fence: { region: number; epoch: number; superseded: () => void } | null = null;
+    let subscribed = -1;
+    const never = new Promise<never>(() => {});
+    const live = <T>(f: () => T): Promise<T> => (dead ? never : Promise.resolve().then(f));
+    const current = (region: number, epoch: number): boolean => this.epochs.get(region) === epoch;
+    const leased = (region: number): boolean => (this.leases.get(region) ?? 0) > Date.now();
     return {
       publish: (to, bytes) => {
+        if (dead) return;
+        if (fence !== null && !current(fence.region, fence.epoch)) return fence.superseded();
         const copy = bytes.slice();
         setImmediate(() => {
           for (const [id, handler] of this.handlers) if (to === 'all' || to === id) handler(copy);
         });
       },
       subscribe: async (id, handler) => {
-        this.handlers.set(id, handler);
+        subscribed = id;
+        this.handlers.set(id, (bytes) => dead || handler(bytes));
       },
-      close: async () => {},
+      close: async () => {
+        if (subscribed >= 0 && !dead) this.handlers.delete(subscribed);
+      },
+      fence: (region, epoch, superseded) => {
+        fence = { region, epoch, superseded };
+      },
+      claim: (region, leaseMs, fresh) =>
+        live(() => {
+          if (leased(region)) return 0;
+          if (fresh) this.checkpoints.delete(region);
+          const epoch = (this.epochs.get(region) ?? 0) + 1;
+          this.epochs.set(region, epoch);
+          this.leases.set(region, Date.now() + leaseMs);
+          return epoch;
+        }),
+      renew: (region, epoch, leaseMs) =>
+        live(() => {
+          if (!current(region, epoch)) return false;
+          this.leases.set(region, Date.now() + leaseMs);
+          return true;
+        }),
+      save: (region, epoch, leaseMs, checkpoint) =>
+        live(() => {
+          if (!current(region, epoch)) return false;
+          this.checkpoints.set(region, checkpoint.slice());
+          this.leases.set(region, Date.now() + leaseMs);
+          this.saves++;
+          return true;
+        }),
+      load: (region) => live(() => this.checkpoints.get(region) ?? null),
+      vacant: (regions) => live(() => regions.filter((r) => !leased(r) && this.checkpoints.has(r))),
+      kill: () => {
+        dead = true;
+      },
     };
   }
 }

@@ -1,0 +1,36 @@
+// Where a region's holder keeps what outlives its process: a lease that says
+// a live process holds the region, an epoch that counts its holders, and the
+// region's last checkpoint. A process that stops renewing its lease (it died,
+// or stalled past the lease) leaves the region vacant; a standby claims it,
+// which starts a new epoch, and from then on every write of the old epoch is
+// refused: its checkpoints and (through the bus's fence) its messages.
+
+/** Leases, epochs and checkpoints of a world's regions; RedisRegionBus keeps them in Redis. */
+export interface RegionStore {
+  /**
+   * Claims region while no live lease holds it: the new epoch
+   * (the one before plus 1, from 1), or 0 when a live holder has the region.
+   * `fresh` (a world starting) also forgets the region's last checkpoint.
+   */
+  claim(region: number, leaseMs: number, fresh: boolean): Promise<number>;
+  /** Extends region's lease by leaseMs while epoch is its current one; false when it is not (the region was taken over). */
+  renew(region: number, epoch: number, leaseMs: number): Promise<boolean>;
+  /** Saves a checkpoint of region, replacing the last, and extends the lease, while epoch is current; false, saving nothing, when it is not. */
+  save(region: number, epoch: number, leaseMs: number, checkpoint: Uint8Array): Promise<boolean>;
+  /** The region's last checkpoint, or null. */
+  load(region: number): Promise<Uint8Array | null>;
+  /** Those of regions that have a checkpoint and no live lease: lost by their holder, waiting to be taken over. */
+  vacant(regions: ReadonlyArray<number>): Promise<number[]>;
+}
+
+/** The options of a region that takes part in takeovers. */
+export interface TakeoverOptions {
+  /** Where leases, epochs and checkpoints live. */
+  store: RegionStore;
+  /** How long a lease lasts unless renewed (default 1,000 ms); the holder renews it every tick and every third of it. */
+  leaseMs?: number;
+  /** How long, past timeoutMs, a barrier waits for a silent region to be taken over before taking it for lost (default 10,000 ms). */
+  takeoverMs?: number;
+  /** Bytes of the caller's own saved with each checkpoint (a room's players); restored as `RegionPeer.restoredExtra`. */
+  extra?: () => Uint8Array;
+}
