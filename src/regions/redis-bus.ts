@@ -109,7 +109,7 @@ export class RedisRegionBus implements RegionBus, RegionStore {
   /** See {@link RegionStore.vacant}. */
   async vacant(regions: ReadonlyArray<number>): Promise<number[]> {
     if (regions.length === 0) return [];
-    const keys = regions.flatMap((r) => [this.key('lease', r), this.key('checkpoint', r)]);
+    const keys = regions.flatMap((r) => [this.key('lease', r), this.key('epoch', r)]);
     const found = (await this.script(VACANT, keys)) as number[];
     return found.map((i) => regions[i - 1]);
   }

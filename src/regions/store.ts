@@ -19,7 +19,7 @@ export interface RegionStore {
   save(region: number, epoch: number, leaseMs: number, checkpoint: Uint8Array): Promise<boolean>;
   /** The region's last checkpoint, or null. */
   load(region: number): Promise<Uint8Array | null>;
-  /** Those of regions that have a checkpoint and no live lease: lost by their holder, waiting to be taken over. */
+  /** Those of regions that have had a holder and have no live lease: lost by their holder, waiting to be taken over. */
   vacant(regions: ReadonlyArray<number>): Promise<number[]>;
 }
 

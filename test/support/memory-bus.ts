@@ -20,6 +20,22 @@ export class MemoryBus {
   /** Checkpoints saved, all regions together. */
   saves = 0;
 
+  /** The last checkpoint saved for region, or null. */
+  checkpointOf(region: number): Uint8Array | null {
+    return this.checkpoints.get(region) ?? null;
+  }
+
+  /** Puts bytes (or nothing) in place of region's checkpoint, as a damaged store would. */
+  replaceCheckpoint(region: number, bytes: Uint8Array | null): void {
+    if (bytes === null) this.checkpoints.delete(region);
+    else this.checkpoints.set(region, bytes);
+  }
+
+  /** Ends region's lease now, as though its holder had stalled past it. */
+  expireLease(region: number): void {
+    this.leases.delete(region);
+  }
+
   /** The bus one region uses. */
   for(): MemoryEnd {
     let dead = false;
@@ -72,7 +88,7 @@ export class MemoryBus {
           return true;
         }),
       load: (region) => live(() => this.checkpoints.get(region) ?? null),
-      vacant: (regions) => live(() => regions.filter((r) => !leased(r) && this.checkpoints.has(r))),
+      vacant: (regions) => live(() => regions.filter((r) => !leased(r) && this.epochs.has(r))),
       kill: () => {
         dead = true;
       },
