@@ -264,6 +264,8 @@ export class RegionPeer {
       this.send('all', HELLO, 0, new Uint8Array(0));
       await this.until(50);
     }
+    // Every region heard from listens, but may have subscribed after this region's last hello.
+    this.send('all', HELLO, 0, new Uint8Array(0));
   }
 
   /**
