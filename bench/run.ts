@@ -21,9 +21,10 @@ import { colyseusSuite } from './colyseus.js';
 import { sceneNearestSuite } from './scene-nearest.js';
 import { queriesSuite } from './queries.js';
 import { regionsSuite } from './regions.js';
+import { takeoverSuite } from './takeover.js';
 import { adversarialSuite } from './adversarial.js';
 
-const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, queriesSuite, quadtreeCastsSuite, quadtreeUnboundedSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite, regionsSuite, adversarialSuite];
+const suites: Suite[] = [boundarySuite, sceneSuite, sceneNearestSuite, sceneSnapshotSuite, quadtreeSuite, quadtreeCapacitySuite, quadtreeSearchSuite, queriesSuite, quadtreeCastsSuite, quadtreeUnboundedSuite, pathsGraphSuite, pathsGridSuite, colyseusSuite, regionsSuite, takeoverSuite, adversarialSuite];
 const MODES: Record<string, BenchMode> = { '--full': 'full', '--smoke': 'smoke' };
 
 const args = process.argv.slice(2);

@@ -12,6 +12,10 @@
 //   ops      the operations submitted for the tick, entity by entity
 //   extra    the caller's bytes (a room's players and their inputs)
 //
+// Between two checkpoints, a journal entry per tick holds that tick's
+// operations and extra: a region rebuilt from the last checkpoint runs each
+// journaled tick again with them.
+//
 // The bytes are a snapshot (src/core/snapshot-bytes.ts: magic, version,
 // length, checksum), stamped with the layout's fingerprint and the region's
 // id, so that bytes cut short, altered, of another region or of another
@@ -22,6 +26,7 @@ import type { RegionLayout } from './layout.js';
 import type { EntityOp, EntityState } from './messages.js';
 
 const MAGIC = 'SKRC';
+const JOURNAL_MAGIC = 'SKRJ';
 const VERSION = 1;
 
 /** An owned entity in a checkpoint. */
@@ -62,6 +67,20 @@ export interface RegionCheckpoint {
   extra: Uint8Array;
 }
 
+/** A tick between two checkpoints: the operations submitted for it and the caller's bytes, as at its start. */
+export interface JournalEntry {
+  /** The region's id. */
+  region: number;
+  /** The holder's epoch that wrote it. */
+  epoch: number;
+  /** The tick it starts. */
+  tick: number;
+  /** The operations submitted for the tick, by entity, each entity's in order. */
+  ops: Array<[number, EntityOp[]]>;
+  /** The caller's bytes. */
+  extra: Uint8Array;
+}
+
 const RANGE_KINDS = ['marker', 'square', 'box', 'circle'] as const;
 const OP_KINDS: ReadonlyArray<EntityOp['kind']> = ['add', 'move', 'range', 'layers', 'remove'];
 
@@ -77,11 +96,7 @@ export function layoutFingerprint(layout: RegionLayout): number {
 
 /** The checkpoint as bytes that {@link decodeCheckpoint} reads back, for layout. */
 export function encodeCheckpoint(layout: RegionLayout, cp: RegionCheckpoint): Uint8Array {
-  const w = new SnapshotWriter(MAGIC, VERSION, 0, 64 + cp.scene.length + cp.owned.length * 64 + cp.ghosts.length * 12 + cp.extra.length);
-  w.u32(layoutFingerprint(layout));
-  w.i32(cp.region);
-  w.i32(cp.epoch);
-  w.i32(cp.tick);
+  const w = stamped(MAGIC, layout, cp, 64 + cp.scene.length + cp.owned.length * 64 + cp.ghosts.length * 12 + cp.extra.length);
   w.blob(cp.scene);
   w.u32(cp.owned.length);
   for (const e of cp.owned) {
@@ -100,14 +115,68 @@ export function encodeCheckpoint(layout: RegionLayout, cp: RegionCheckpoint): Ui
     w.i32(g.layer);
     w.i32(g.owner);
   }
-  w.u32(cp.ops.length);
-  for (const [id, ops] of cp.ops) {
+  writeOps(w, cp.ops);
+  w.blob(cp.extra);
+  return w.finish();
+}
+
+/** The journal entry as bytes that {@link decodeJournalEntry} reads back, for layout. */
+export function encodeJournalEntry(layout: RegionLayout, entry: JournalEntry): Uint8Array {
+  const w = stamped(JOURNAL_MAGIC, layout, entry, 64 + entry.ops.length * 32 + entry.extra.length);
+  writeOps(w, entry.ops);
+  w.blob(entry.extra);
+  return w.finish();
+}
+
+/** The journal entry of region `region` that bytes hold, for layout; INVALID_SNAPSHOT as {@link decodeCheckpoint}. */
+export function decodeJournalEntry(layout: RegionLayout, region: number, bytes: Uint8Array): JournalEntry {
+  const r = new SnapshotReader(bytes, JOURNAL_MAGIC, VERSION, 'region journal entry');
+  const { epoch, tick } = readStamp(r, layout, region);
+  const ops = readOps(r);
+  const extra = r.blob();
+  r.end();
+  return { region, epoch, tick, ops, extra };
+}
+
+/** A writer whose bytes start with the layout's fingerprint, the region, the epoch and the tick. */
+function stamped(magic: string, layout: RegionLayout, at: { region: number; epoch: number; tick: number }, sizeHint: number): SnapshotWriter {
+  const w = new SnapshotWriter(magic, VERSION, 0, sizeHint);
+  w.u32(layoutFingerprint(layout));
+  w.i32(at.region);
+  w.i32(at.epoch);
+  w.i32(at.tick);
+  return w;
+}
+
+/** Reads what {@link stamped} wrote, refusing another layout's or another region's bytes. */
+function readStamp(r: SnapshotReader, layout: RegionLayout, region: number): { epoch: number; tick: number } {
+  if (r.u32() !== layoutFingerprint(layout)) throw snapshotError('the bytes were written for another layout');
+  const found = r.i32();
+  if (found !== region) throw snapshotError(`the bytes are region ${found}'s, not region ${region}'s`);
+  const epoch = r.i32();
+  const tick = r.i32();
+  if (epoch < 0 || tick < 0) throw snapshotError(`an epoch and a tick are >= 0, got ${epoch} and ${tick}`);
+  return { epoch, tick };
+}
+
+function writeOps(w: SnapshotWriter, entities: ReadonlyArray<[number, EntityOp[]]>): void {
+  w.u32(entities.length);
+  for (const [id, ops] of entities) {
     w.i32(id);
     w.u32(ops.length);
     for (const op of ops) writeOp(w, op);
   }
-  w.blob(cp.extra);
-  return w.finish();
+}
+
+function readOps(r: SnapshotReader): Array<[number, EntityOp[]]> {
+  const entities: Array<[number, EntityOp[]]> = [];
+  for (let n = r.u32(); n > 0; n--) {
+    const id = checkId(r.i32());
+    const list: EntityOp[] = [];
+    for (let k = r.u32(); k > 0; k--) list.push(readOp(r));
+    entities.push([id, list]);
+  }
+  return entities;
 }
 
 /**
@@ -117,12 +186,7 @@ export function encodeCheckpoint(layout: RegionLayout, cp: RegionCheckpoint): Ui
  */
 export function decodeCheckpoint(layout: RegionLayout, region: number, bytes: Uint8Array): RegionCheckpoint {
   const r = new SnapshotReader(bytes, MAGIC, VERSION, 'region checkpoint');
-  if (r.u32() !== layoutFingerprint(layout)) throw snapshotError('the region checkpoint was written for another layout');
-  const found = r.i32();
-  if (found !== region) throw snapshotError(`the checkpoint is region ${found}'s, not region ${region}'s`);
-  const epoch = r.i32();
-  const tick = r.i32();
-  if (epoch < 0 || tick < 0) throw snapshotError(`a checkpoint's epoch and tick are >= 0, got ${epoch} and ${tick}`);
+  const { epoch, tick } = readStamp(r, layout, region);
   const scene = r.blob();
   const owned: CheckpointEntity[] = [];
   for (let n = r.u32(); n > 0; n--) {
@@ -134,13 +198,7 @@ export function decodeCheckpoint(layout: RegionLayout, region: number, bytes: Ui
   }
   const ghosts: CheckpointGhost[] = [];
   for (let n = r.u32(); n > 0; n--) ghosts.push({ id: checkId(r.i32()), layer: r.i32(), owner: r.i32() });
-  const ops: Array<[number, EntityOp[]]> = [];
-  for (let n = r.u32(); n > 0; n--) {
-    const id = checkId(r.i32());
-    const list: EntityOp[] = [];
-    for (let k = r.u32(); k > 0; k--) list.push(readOp(r));
-    ops.push([id, list]);
-  }
+  const ops = readOps(r);
   const extra = r.blob();
   r.end();
   const ids = new Set<number>();

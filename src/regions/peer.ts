@@ -33,10 +33,10 @@
 // publishing at all.
 import { checkBoolean, checkOptions } from '../core/validate.js';
 import { SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
-import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
+import { decodeCheckpoint, decodeJournalEntry, encodeCheckpoint, encodeJournalEntry } from './checkpoint.js';
 import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
 import { checkLayout, type RegionLayout } from './layout.js';
-import type { GhostBatch, Handoff } from './messages.js';
+import type { EntityOp, GhostBatch, Handoff } from './messages.js';
 import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
 import { RegionRouter, type RoutedOp } from './router.js';
 import type { TakeoverOptions } from './store.js';
@@ -82,7 +82,7 @@ export interface RegionPeerOptions extends RegionOptions {
 }
 
 const PEER_OPTION_KEYS = [...REGION_OPTION_KEYS, 'defaultRange', 'timeoutMs', 'startTimeoutMs', 'onTimeout', 'lockstep', 'takeover', 'onTakeover'];
-const TAKEOVER_OPTION_KEYS = ['store', 'leaseMs', 'takeoverMs', 'extra'];
+const TAKEOVER_OPTION_KEYS = ['store', 'every', 'leaseMs', 'takeoverMs', 'extra'];
 
 /** What one tick of a {@link RegionPeer} gave. */
 export interface PeerTick {
@@ -146,6 +146,10 @@ export class RegionPeer {
   private superseded: SpatialError | null = null;
   private renewal: ReturnType<typeof setInterval> | null = null;
   private extraRestored: Uint8Array = new Uint8Array(0);
+  /** The tick of the last checkpoint saved (its journal follows it). */
+  private lastCheckpoint = -Infinity;
+  /** Operations of ticks to run again after a takeover, by tick. */
+  private readonly journal = new Map<number, Array<[number, EntityOp[]]>>();
   private readonly regionOptions: RegionOptions;
   /** Regions taken over since a barrier last looked: it waits timeoutMs more for them. */
   private readonly taken = new Set<number>();
@@ -273,30 +277,46 @@ export class RegionPeer {
    * stopped renewing its lease (RegionStandby calls this): claims the lease
    * (a new epoch), rebuilds the region from its last checkpoint as of the
    * checkpoint's tick, with that tick's operations, tells every region, and
-   * resolves true; the next {@link tick} runs the checkpoint's tick again.
+   * resolves true; the next {@link tick} runs the checkpoint's tick again,
+   * and the ticks after it run again with their journaled operations.
    * Resolves false, changing nothing, when a live holder has the lease.
-   * INVALID_SNAPSHOT (nothing rebuilt) for a missing checkpoint, or one cut
-   * short, altered, of another region or another layout.
+   * INVALID_SNAPSHOT (nothing rebuilt) for a missing checkpoint, or a
+   * checkpoint or journal cut short, altered, with a gap, of another region
+   * or another layout.
    */
   async takeOver(): Promise<boolean> {
     const takeover = this.takeover;
     if (takeover === null) throw new SpatialError('INVALID_ARGUMENT', 'takeOver needs the takeover option');
     const epoch = await takeover.store.claim(this.id, takeover.leaseMs, false);
     if (epoch === 0) return false;
-    const checkpoint = await takeover.store.load(this.id);
-    if (checkpoint === null) throw new SpatialError('INVALID_SNAPSHOT', `region ${this.id} has no checkpoint to be rebuilt from`);
-    const cp = decodeCheckpoint(this.layout, this.id, checkpoint);
+    const saved = await takeover.store.load(this.id);
+    if (saved === null) throw new SpatialError('INVALID_SNAPSHOT', `region ${this.id} has no checkpoint to be rebuilt from`);
+    const cp = decodeCheckpoint(this.layout, this.id, saved.checkpoint);
+    const journal = saved.journal.map((bytes) => decodeJournalEntry(this.layout, this.id, bytes));
+    journal.forEach((entry, k) => {
+      if (entry.tick !== cp.tick + 1 + k) throw new SpatialError('INVALID_SNAPSHOT', `region ${this.id}'s journal holds tick ${entry.tick} where tick ${cp.tick + 1 + k} belongs`);
+    });
     const restored = Region.restore(this.layout, cp, this.regionOptions);
     this.here.dispose();
     this.here = restored;
     this.router.adopt(restored.ownedIds(), this.id);
-    for (const [id, ops] of cp.ops) if (ops.reduce((alive, op) => (op.kind === 'add' ? true : op.kind === 'remove' ? false : alive), restored.owns(id))) this.router.adopt([id], this.id);
-    this.extraRestored = cp.extra;
+    this.routeReplayed(cp.ops);
+    for (const entry of journal) this.journal.set(entry.tick, entry.ops);
+    this.extraRestored = journal.at(-1)?.extra ?? cp.extra;
     this.epoch = epoch;
     await this.listen();
     for (const r of this.layout.regions) this.heard.add(r.id);
     this.send('all', TAKEOVER, cp.tick, new Uint8Array(0));
     return true;
+  }
+
+  /** Makes this peer's router follow operations run again from a checkpoint or journal: their entities are this region's while they live. */
+  private routeReplayed(entities: ReadonlyArray<[number, EntityOp[]]>): void {
+    for (const [id, ops] of entities) {
+      const alive = ops.reduce((live, op) => (op.kind === 'add' ? true : op.kind === 'remove' ? false : live), this.router.has(id));
+      if (alive) this.router.adopt([id], this.id);
+      else this.router.forget(id);
+    }
   }
 
   /** Routes an add (as RegionWorld.add, with its checks); true when the entity lands in this region. */
@@ -351,8 +371,16 @@ export class RegionPeer {
     if (this.superseded !== null) throw this.superseded;
     const tick = this.here.ticks;
     let busyMs = 0;
-    this.sent = this.sent.filter((f) => f.tick >= tick - 1);
-    if (this.takeover !== null) busyMs += await this.saveCheckpoint();
+    const replayed = this.journal.get(tick);
+    if (replayed !== undefined) {
+      this.journal.delete(tick);
+      for (const [id, ops] of replayed) for (const op of ops) this.here.submit(id, op);
+      this.routeReplayed(replayed);
+    }
+    if (this.takeover !== null) {
+      this.sent = this.sent.filter((f) => f.tick >= tick - this.takeover!.every);
+      busyMs += await this.saveCheckpoint();
+    }
     let late: Int32Array = new Int32Array(0);
     if (!this.lockstep && tick > 0) {
       // The previous tick's batches: every sender published them before its "done", long ago as a rule.
@@ -453,13 +481,22 @@ export class RegionPeer {
     }, takeover.leaseMs / 3);
   }
 
-  /** Saves the checkpoint of the tick about to run (before anything of it is sent); resolves to the milliseconds spent encoding. */
+  /**
+   * Saves, before anything of the tick about to run is sent, its checkpoint
+   * (every `every` ticks) or its journal entry; resolves to the
+   * milliseconds spent encoding.
+   */
   private async saveCheckpoint(): Promise<number> {
-    const { store, leaseMs, extra } = this.takeover!;
+    const { store, leaseMs, extra, every } = this.takeover!;
     const started = performance.now();
-    const bytes = encodeCheckpoint(this.layout, { ...this.here.checkpoint(), epoch: this.epoch, extra: extra() });
+    const tick = this.here.ticks;
+    const full = tick - this.lastCheckpoint >= every;
+    const at = { region: this.id, epoch: this.epoch, tick, extra: extra() };
+    const bytes = full ? encodeCheckpoint(this.layout, { ...this.here.checkpoint(), ...at }) : encodeJournalEntry(this.layout, { ...at, ops: this.here.pendingOps() });
     const busyMs = performance.now() - started;
-    if (!(await store.save(this.id, this.epoch, leaseMs, bytes))) this.supersede(`region ${this.id}'s checkpoint was refused`);
+    const saved = await (full ? store.save(this.id, this.epoch, leaseMs, bytes) : store.append(this.id, this.epoch, leaseMs, bytes));
+    if (full && saved) this.lastCheckpoint = tick;
+    if (!saved) this.supersede(`region ${this.id}'s checkpoint was refused`);
     if (this.superseded !== null) throw this.superseded;
     return busyMs;
   }
@@ -595,18 +632,19 @@ function checkMilliseconds(name: string, ms: number, forever = false): void {
 /** Checks the takeover option: an object with a store, durations in milliseconds, a function for extra; lockstep and a bus with a fence. */
 function checkTakeover(options: TakeoverOptions, bus: RegionBus, lockstep: boolean): Required<TakeoverOptions> {
   checkOptions('takeover', options, TAKEOVER_OPTION_KEYS);
-  const { store, leaseMs = 1000, takeoverMs = 10_000, extra = () => new Uint8Array(0) } = options;
-  const methods = ['claim', 'renew', 'save', 'load', 'vacant'] as const;
+  const { store, every = 10, leaseMs = 1000, takeoverMs = 10_000, extra = () => new Uint8Array(0) } = options;
+  const methods = ['claim', 'renew', 'save', 'append', 'load', 'vacant'] as const;
   if (typeof store !== 'object' || store === null || methods.some((m) => typeof store[m] !== 'function')) {
     throw new SpatialError('INVALID_ARGUMENT', `a takeover store must have the methods ${methods.join(', ')}`);
   }
   checkMilliseconds('leaseMs', leaseMs);
   checkMilliseconds('takeoverMs', takeoverMs);
   if (!(leaseMs > 0)) throw new SpatialError('INVALID_NUMBER', `leaseMs must be above 0, got ${leaseMs}`);
+  if (!Number.isInteger(every) || every < 1 || every > 1_000_000) throw new SpatialError('INVALID_ARGUMENT', `every must be an integer from 1 to 1,000,000, got ${String(every)}`);
   if (typeof extra !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'takeover.extra must be a function');
   if (!lockstep) throw new SpatialError('INVALID_ARGUMENT', 'takeovers need lockstep: true');
   if (typeof bus.fence !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'takeovers need a bus with a fence (RedisRegionBus has one)');
-  return { store, leaseMs, takeoverMs, extra };
+  return { store, every, leaseMs, takeoverMs, extra };
 }
 
 /** A bus message: kind, sender, sender's epoch, tick, payload. */

@@ -22,11 +22,13 @@ export interface RedisConnection {
   eval?(script: string, keys: number, ...args: Array<string | number | never>): Promise<unknown>;
   /** GET, answering bytes (needed for takeovers). */
   getBuffer?(key: string): Promise<Uint8Array | null>;
+  /** LRANGE, answering bytes (needed for takeovers). */
+  lrangeBuffer?(key: string, start: number, stop: number): Promise<Uint8Array[]>;
 }
 
 // Each script checks the region's epoch and acts in one step, so nothing of an epoch taken over lands after the claim.
 const CLAIM = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-if ARGV[3] == '1' then redis.call('DEL', KEYS[3]) end
+if ARGV[3] == '1' then redis.call('DEL', KEYS[3], KEYS[4]) end
 local epoch = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], epoch, 'PX', ARGV[2])
 return epoch`;
@@ -35,6 +37,11 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 const SAVE = `if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[3], ARGV[3])
+redis.call('DEL', KEYS[4])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+const APPEND = `if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+redis.call('RPUSH', KEYS[3], ARGV[3])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 const VACANT = `local out = {}
@@ -86,7 +93,8 @@ export class RedisRegionBus implements RegionBus, RegionStore {
 
   /** See {@link RegionStore.claim}. */
   async claim(region: number, leaseMs: number, fresh: boolean): Promise<number> {
-    return Number(await this.script(CLAIM, [this.key('lease', region), this.key('epoch', region), this.key('checkpoint', region)], 0, Math.ceil(leaseMs), fresh ? '1' : '0'));
+    const keys = [this.key('lease', region), this.key('epoch', region), this.key('checkpoint', region), this.key('journal', region)];
+    return Number(await this.script(CLAIM, keys, 0, Math.ceil(leaseMs), fresh ? '1' : '0'));
   }
 
   /** See {@link RegionStore.renew}. */
@@ -96,14 +104,22 @@ export class RedisRegionBus implements RegionBus, RegionStore {
 
   /** See {@link RegionStore.save}. */
   async save(region: number, epoch: number, leaseMs: number, checkpoint: Uint8Array): Promise<boolean> {
-    const keys = [this.key('lease', region), this.key('epoch', region), this.key('checkpoint', region)];
+    const keys = [this.key('lease', region), this.key('epoch', region), this.key('checkpoint', region), this.key('journal', region)];
     return Number(await this.script(SAVE, keys, String(epoch), Math.ceil(leaseMs), nodeBuffer(checkpoint) as never)) === 1;
   }
 
-  /** See {@link RegionStore.load}. */
-  async load(region: number): Promise<Uint8Array | null> {
+  /** See {@link RegionStore.append}. */
+  async append(region: number, epoch: number, leaseMs: number, entry: Uint8Array): Promise<boolean> {
+    const keys = [this.key('lease', region), this.key('epoch', region), this.key('journal', region)];
+    return Number(await this.script(APPEND, keys, String(epoch), Math.ceil(leaseMs), nodeBuffer(entry) as never)) === 1;
+  }
+
+  /** See {@link RegionStore.load}: read after a claim, when no older holder can write any more. */
+  async load(region: number): Promise<{ checkpoint: Uint8Array; journal: Uint8Array[] } | null> {
     if (typeof this.pub.getBuffer !== 'function') throw needs('getBuffer');
-    return this.pub.getBuffer(this.key('checkpoint', region));
+    if (typeof this.pub.lrangeBuffer !== 'function') throw needs('lrangeBuffer');
+    const [checkpoint, journal] = await Promise.all([this.pub.getBuffer(this.key('checkpoint', region)), this.pub.lrangeBuffer(this.key('journal', region), 0, -1)]);
+    return checkpoint === null ? null : { checkpoint, journal };
   }
 
   /** See {@link RegionStore.vacant}. */
@@ -134,7 +150,7 @@ export class RedisRegionBus implements RegionBus, RegionStore {
     return this.pub.eval(source, keys.length, ...keys, ...args);
   }
 
-  private key(what: 'lease' | 'epoch' | 'checkpoint', region: number): string {
+  private key(what: 'lease' | 'epoch' | 'checkpoint' | 'journal', region: number): string {
     return `${this.prefix}:${what}:${region}`;
   }
 

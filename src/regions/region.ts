@@ -134,7 +134,12 @@ export class Region {
   checkpoint(): Omit<RegionCheckpoint, 'epoch' | 'extra'> {
     const owned = [...this.owned].sort((a, b) => a[0] - b[0]).map(([id, o]) => ({ id, x: o.x, y: o.y, range: o.range, margin: o.margin, layer: o.layer, sees: o.sees, holders: [...o.holders] }));
     const ghosts = [...this.ghosts].sort((a, b) => a[0] - b[0]).map(([id, g]) => ({ id, layer: g.layer, owner: g.owner }));
-    return { region: this.id, tick: this.tickCount, scene: this.scene.toBuffer(), owned, ghosts, ops: [...this.ops] };
+    return { region: this.id, tick: this.tickCount, scene: this.scene.toBuffer(), owned, ghosts, ops: this.pendingOps() };
+  }
+
+  /** The operations submitted for the next tick so far, by entity, each entity's in order. */
+  pendingOps(): Array<[number, EntityOp[]]> {
+    return [...this.ops];
   }
 
   /** Ticks completed. */

@@ -15,10 +15,12 @@ export interface RegionStore {
   claim(region: number, leaseMs: number, fresh: boolean): Promise<number>;
   /** Extends region's lease by leaseMs while epoch is its current one; false when it is not (the region was taken over). */
   renew(region: number, epoch: number, leaseMs: number): Promise<boolean>;
-  /** Saves a checkpoint of region, replacing the last, and extends the lease, while epoch is current; false, saving nothing, when it is not. */
+  /** Saves a checkpoint of region, replacing the last and its journal, and extends the lease, while epoch is current; false, saving nothing, when it is not. */
   save(region: number, epoch: number, leaseMs: number, checkpoint: Uint8Array): Promise<boolean>;
-  /** The region's last checkpoint, or null. */
-  load(region: number): Promise<Uint8Array | null>;
+  /** Adds an entry to the journal of region's last checkpoint, and extends the lease, while epoch is current; false, adding nothing, when it is not. */
+  append(region: number, epoch: number, leaseMs: number, entry: Uint8Array): Promise<boolean>;
+  /** The region's last checkpoint and its journal, in the order appended; null without a checkpoint. */
+  load(region: number): Promise<{ checkpoint: Uint8Array; journal: Uint8Array[] } | null>;
   /** Those of regions that have had a holder and have no live lease: lost by their holder, waiting to be taken over. */
   vacant(regions: ReadonlyArray<number>): Promise<number[]>;
 }
@@ -29,6 +31,15 @@ export interface TakeoverOptions {
   store: RegionStore;
   /** How long a lease lasts unless renewed (default 1,000 ms); the holder renews it every tick and every third of it. */
   leaseMs?: number;
+  /**
+   * Ticks from one checkpoint to the next (default 10); the ticks between
+   * are journaled (their operations only). A region is rebuilt from its last
+   * checkpoint and runs the journaled ticks again, so a larger value saves
+   * less each tick and takes longer to rebuild. Every region of a world
+   * uses the same value: each keeps what it sent for that many ticks, for a
+   * region being rebuilt.
+   */
+  every?: number;
   /** How long, past timeoutMs, a barrier waits for a silent region to be taken over before taking it for lost (default 10,000 ms). */
   takeoverMs?: number;
   /** Bytes of the caller's own saved with each checkpoint (a room's players); restored as `RegionPeer.restoredExtra`. */

@@ -11,13 +11,17 @@ import { runTakeover, takeoverLayout } from './takeover-run.js';
 beforeAll(() => init());
 
 describe('a region taken over from its checkpoint', () => {
-  it.each([0, 3])('goes on as one Scene of the recovered world when region %i dies', async (lost) => {
+  // Region 0 dies at a tick that starts with a checkpoint, region 3 seven ticks after one.
+  it.each([
+    [0, 1, 40],
+    [3, 10, 47],
+  ])('goes on as one Scene of the recovered world when region %i dies (a checkpoint every %i ticks, death at tick %i)', async (lost, every, killAt) => {
     const bus = new MemoryBus();
     const endFor = () => {
       const end = bus.for();
       return { bus: end, store: end, kill: () => end.kill() };
     };
-    const run = await runTakeover(endFor, lost, 40, 80, { backend: 'js', timeoutMs: 50, takeover: { store: bus.for(), leaseMs: 60, takeoverMs: 5000 } });
+    const run = await runTakeover(endFor, lost, killAt, 80, { backend: 'js', timeoutMs: 50, takeover: { store: bus.for(), every, leaseMs: 60, takeoverMs: 5000 } });
     expect(run.handoffs).toBeGreaterThan(100);
   });
 });
@@ -87,8 +91,10 @@ describe('a holder whose region was taken over', () => {
     bus.expireLease(1);
     const heir = new RegionPeer(two(), 1, bus.for(), { backend: 'js', takeover: { store: bus.for() } });
     expect(await heir.takeOver()).toBe(true);
-    // The heir runs the checkpoint's tick (2) again, then tick 3 with the survivor.
-    const [left, old, rerun] = await Promise.allSettled([peers[0].tick(), peers[1].tick(), heir.tick().then(() => heir.tick())]);
+    // The heir runs the ticks from its checkpoint's again, then tick 3 with the survivor.
+    const [left, old, rerun] = await Promise.allSettled([peers[0].tick(), peers[1].tick(), heir.tick().then(async () => {
+        while (heir.ticks <= 3) await heir.tick();
+      })]);
     expect(old).toMatchObject({ status: 'rejected', reason: { code: 'REGION_SUPERSEDED' } });
     expect([left.status, rerun.status]).toEqual(['fulfilled', 'fulfilled']);
     expect([heir.holderEpoch, heir.owns(2), peers[0].lostRegions]).toEqual([2, true, []]);

@@ -17,7 +17,8 @@ export class MemoryBus {
   private readonly epochs = new Map<number, number>();
   private readonly leases = new Map<number, number>();
   private readonly checkpoints = new Map<number, Uint8Array>();
-  /** Checkpoints saved, all regions together. */
+  private readonly journals = new Map<number, Uint8Array[]>();
+  /** Checkpoints saved, all regions together (journal entries apart). */
   saves = 0;
 
   /** The last checkpoint saved for region, or null. */
@@ -68,6 +69,7 @@ export class MemoryBus {
         live(() => {
           if (leased(region)) return 0;
           if (fresh) this.checkpoints.delete(region);
+          if (fresh) this.journals.delete(region);
           const epoch = (this.epochs.get(region) ?? 0) + 1;
           this.epochs.set(region, epoch);
           this.leases.set(region, Date.now() + leaseMs);
@@ -83,11 +85,23 @@ export class MemoryBus {
         live(() => {
           if (!current(region, epoch)) return false;
           this.checkpoints.set(region, checkpoint.slice());
+          this.journals.set(region, []);
           this.leases.set(region, Date.now() + leaseMs);
           this.saves++;
           return true;
         }),
-      load: (region) => live(() => this.checkpoints.get(region) ?? null),
+      append: (region, epoch, leaseMs, entry) =>
+        live(() => {
+          if (!current(region, epoch)) return false;
+          this.journals.get(region)?.push(entry.slice());
+          this.leases.set(region, Date.now() + leaseMs);
+          return true;
+        }),
+      load: (region) =>
+        live(() => {
+          const checkpoint = this.checkpoints.get(region);
+          return checkpoint === undefined ? null : { checkpoint, journal: [...(this.journals.get(region) ?? [])] };
+        }),
       vacant: (regions) => live(() => regions.filter((r) => !leased(r) && this.epochs.has(r))),
       kill: () => {
         dead = true;
