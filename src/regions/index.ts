@@ -13,6 +13,7 @@ export { RegionPeer } from './peer.js';
 export type { PeerTick, RegionBus, RegionPeerOptions } from './peer.js';
 export { RegionStandby } from './standby.js';
 export type { RegionStandbyOptions } from './standby.js';
-export type { RegionStore, TakeoverOptions } from './store.js';
+export type { RegionStore, SavedRegion, TakeoverOptions } from './store.js';
+export type { CheckpointEntity, CheckpointGhost, RegionCheckpoint } from './checkpoint.js';
 export { RedisRegionBus } from './redis-bus.js';
 export type { RedisConnection } from './redis-bus.js';

@@ -6,7 +6,7 @@
 // methods), so this package imports no Redis client of its own.
 import { SpatialError } from '../scene/index.js';
 import type { RegionBus } from './peer.js';
-import type { RegionStore } from './store.js';
+import type { RegionStore, SavedRegion } from './store.js';
 
 /** What the bus needs of a Redis connection; an ioredis `Redis` has it. */
 export interface RedisConnection {
@@ -115,7 +115,7 @@ export class RedisRegionBus implements RegionBus, RegionStore {
   }
 
   /** See {@link RegionStore.load}: read after a claim, when no older holder can write any more. */
-  async load(region: number): Promise<{ checkpoint: Uint8Array; journal: Uint8Array[] } | null> {
+  async load(region: number): Promise<SavedRegion | null> {
     if (typeof this.pub.getBuffer !== 'function') throw needs('getBuffer');
     if (typeof this.pub.lrangeBuffer !== 'function') throw needs('lrangeBuffer');
     const [checkpoint, journal] = await Promise.all([this.pub.getBuffer(this.key('checkpoint', region)), this.pub.lrangeBuffer(this.key('journal', region), 0, -1)]);

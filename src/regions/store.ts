@@ -5,6 +5,14 @@
 // which starts a new epoch, and from then on every write of the old epoch is
 // refused: its checkpoints and (through the bus's fence) its messages.
 
+/** What a store holds to rebuild a region: its last checkpoint, and a journal entry for each tick since. */
+export interface SavedRegion {
+  /** The checkpoint, as RegionPeer saved it. */
+  checkpoint: Uint8Array;
+  /** The journal entries after it, in the order appended. */
+  journal: Uint8Array[];
+}
+
 /** Leases, epochs and checkpoints of a world's regions; RedisRegionBus keeps them in Redis. */
 export interface RegionStore {
   /**
@@ -20,7 +28,7 @@ export interface RegionStore {
   /** Adds an entry to the journal of region's last checkpoint, and extends the lease, while epoch is current; false, adding nothing, when it is not. */
   append(region: number, epoch: number, leaseMs: number, entry: Uint8Array): Promise<boolean>;
   /** The region's last checkpoint and its journal, in the order appended; null without a checkpoint. */
-  load(region: number): Promise<{ checkpoint: Uint8Array; journal: Uint8Array[] } | null>;
+  load(region: number): Promise<SavedRegion | null>;
   /** Those of regions that have had a holder and have no live lease: lost by their holder, waiting to be taken over. */
   vacant(regions: ReadonlyArray<number>): Promise<number[]>;
 }

@@ -51,7 +51,7 @@ describe('a checkpoint that cannot be trusted', () => {
     await Promise.all([peer.close(), left.close()]);
     return bus.checkpointOf(1)!;
   };
-  const damages: Record<string, (bytes: Uint8Array) => Promise<Uint8Array | null>> = {
+  const damages: Record<string, (bytes: Uint8Array, bus: MemoryBus) => Promise<Uint8Array | null>> = {
     missing: async () => null,
     'cut short': async (bytes) => bytes.slice(0, bytes.length - 3),
     altered: async (bytes) => {
@@ -60,13 +60,17 @@ describe('a checkpoint that cannot be trusted', () => {
       return copy;
     },
     "another layout's": () => other(),
+    'its journal has a gap': async (bytes, bus) => {
+      bus.dropJournalEntry(1, 0);
+      return bytes;
+    },
   };
 
   it.each(Object.keys(damages))('is refused when %s: INVALID_SNAPSHOT, and the region stays lost', async (damage) => {
     const bus = new MemoryBus();
     const { two, ends, peers, timeouts } = await twoRegions(bus, 3, 300);
     ends[1].kill();
-    bus.replaceCheckpoint(1, await damages[damage](bus.checkpointOf(1)!));
+    bus.replaceCheckpoint(1, await damages[damage](bus.checkpointOf(1)!, bus));
     const refused: Array<[string, number]> = [];
     const standby = new RegionStandby(two(), bus.for(), (region) => new RegionPeer(two(), region, bus.for(), { backend: 'js', takeover: { store: bus.for() } }), {
       onError: (error, region) => refused.push([error.code, region]),

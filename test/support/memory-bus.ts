@@ -32,6 +32,11 @@ export class MemoryBus {
     else this.checkpoints.set(region, bytes);
   }
 
+  /** Drops the journal entry at index k of region's checkpoint, as a damaged store would. */
+  dropJournalEntry(region: number, k: number): void {
+    this.journals.get(region)?.splice(k, 1);
+  }
+
   /** Ends region's lease now, as though its holder had stalled past it. */
   expireLease(region: number): void {
     this.leases.delete(region);
