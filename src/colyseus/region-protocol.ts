@@ -18,6 +18,8 @@ export interface RegionWelcome {
   id: number;
   /** The last input applied to the player (0: none yet). */
   seq: number;
+  /** With takeovers, a secret of this client's: it claims the player again in the room that takes the region over if this room's process dies. */
+  key?: string;
 }
 
 /**

@@ -148,6 +148,8 @@ export class RegionPeer {
   private extraRestored: Uint8Array = new Uint8Array(0);
   /** The tick of the last checkpoint saved (its journal follows it). */
   private lastCheckpoint = -Infinity;
+  /** The first tick after a takeover that is not run again from the checkpoint or its journal. */
+  private replayUntil = 0;
   /** Operations of ticks to run again after a takeover, by tick. */
   private readonly journal = new Map<number, Array<[number, EntityOp[]]>>();
   private readonly regionOptions: RegionOptions;
@@ -236,9 +238,23 @@ export class RegionPeer {
     return this.layout.regions.map((r) => r.id).filter((r) => !this.heard.has(r)).sort((a, b) => a - b);
   }
 
+  /** True when this region saves checkpoints and can be taken over (the takeover option). */
+  get takesOver(): boolean {
+    return this.takeover !== null;
+  }
+
   /** This holder's epoch: 1 for the region's first holder, one more for each takeover (0 without takeovers). */
   get holderEpoch(): number {
     return this.epoch;
+  }
+
+  /**
+   * True while the next {@link tick} runs again a tick of the checkpoint
+   * this peer took over from (its operations are saved): submit no new
+   * operations for it. A room's tick loop skips its inputs and hooks then.
+   */
+  get replaying(): boolean {
+    return this.here.ticks < this.replayUntil;
   }
 
   /** The bytes the takeover option's `extra` gave with the checkpoint this peer resumed from (empty otherwise). */
@@ -302,6 +318,7 @@ export class RegionPeer {
     this.router.adopt(restored.ownedIds(), this.id);
     this.routeReplayed(cp.ops);
     for (const entry of journal) this.journal.set(entry.tick, entry.ops);
+    this.replayUntil = cp.tick + 1 + journal.length;
     this.extraRestored = journal.at(-1)?.extra ?? cp.extra;
     this.epoch = epoch;
     await this.listen();

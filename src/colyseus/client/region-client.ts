@@ -58,6 +58,14 @@ export interface RegionClientOptions {
    * which the room has taken the player out of the world.
    */
   reconnectMs?: number;
+  /**
+   * How long the player's room may send nothing (no patch, no message)
+   * before the client also tries to claim its player in a room that took
+   * the region over (its process may be stalled). Default 2,000 ms; the
+   * attempts, refused while the player's room holds it, end once the room
+   * speaks again.
+   */
+  silenceMs?: number;
 }
 
 /** An entity as the client sees it. */
@@ -124,17 +132,32 @@ export class RegionClient {
   /** Rooms given up on after a drop: their closing is not told again. */
   private readonly abandoned = new WeakSet<RegionSdkRoom>();
   private readonly reconnectMs: number;
+  private readonly silenceMs: number;
+  /** The room name the player joined with: rooms of every region share it. */
+  private roomName = '';
+  /** The secret the player's room gave, to claim the player in a room that takes the region over. */
+  private key: string | null = null;
+  /** When the player's room last said anything. */
+  private heardAt = 0;
+  private watch: ReturnType<typeof setInterval> | null = null;
+  /** A claim in a taken-over room is being tried. */
+  private rejoining = false;
   /** Hand-offs followed so far. */
   handoffs = 0;
+  /** Times the player was claimed again in a room that took its region over. */
+  takeovers = 0;
 
   /** A player of client (an @colyseus/sdk Client); nothing is joined until {@link join}. INVALID_NUMBER for a reconnectMs that is negative or not finite. */
   constructor(
     private readonly client: RegionSdkClient,
     options: RegionClientOptions = {},
   ) {
-    const reconnectMs = options.reconnectMs ?? 20_000;
-    if (!Number.isFinite(reconnectMs) || reconnectMs < 0) throw new SpatialError('INVALID_NUMBER', `reconnectMs must be a finite number of milliseconds, at least 0: got ${reconnectMs}`);
+    const { reconnectMs = 20_000, silenceMs = 2_000 } = options;
+    for (const [name, ms] of [['reconnectMs', reconnectMs], ['silenceMs', silenceMs]] as const) {
+      if (!Number.isFinite(ms) || ms < 0) throw new SpatialError('INVALID_NUMBER', `${name} must be a finite number of milliseconds, at least 0: got ${ms}`);
+    }
     this.reconnectMs = reconnectMs;
+    this.silenceMs = silenceMs;
   }
 
   /**
@@ -151,7 +174,11 @@ export class RegionClient {
     } catch (error) {
       throw asSpatialError(error, 'INVALID_ARGUMENT', `region ${region}'s room refused the player`);
     }
+    this.roomName = roomName;
     this.enter(room, region);
+    this.watch = setInterval(() => {
+      if (this.room !== null && !this.moving && this.key !== null && Date.now() - this.heardAt > this.silenceMs) void this.rejoin(this.room, this.region);
+    }, Math.max(50, this.silenceMs / 4));
   }
 
   /** The player's entity id; NOT_INITIALIZED before the first view. */
@@ -217,6 +244,7 @@ export class RegionClient {
   async leave(): Promise<void> {
     if (this.left) return;
     this.left = true;
+    if (this.watch !== null) clearInterval(this.watch);
     if (this.room !== null && !this.closed.has(this.room)) await this.room.leave(true);
   }
 
@@ -236,8 +264,16 @@ export class RegionClient {
     this.moving = false;
     this.dropped = false; // a drop of the room left behind is not this one's
     const mine = (): boolean => this.room === room && !this.moving;
-    room.onMessage(REGION_MESSAGES.welcome, (welcome) => {
-      if (this.room === room) this.selfId = (welcome as RegionWelcome).id;
+    this.heardAt = Date.now();
+    const heard = (): void => {
+      if (this.room === room) this.heardAt = Date.now();
+    };
+    room.onMessage(REGION_MESSAGES.welcome, (message) => {
+      heard();
+      const welcome = message as RegionWelcome;
+      if (this.room !== room) return;
+      this.selfId = welcome.id;
+      this.key = welcome.key ?? null;
     });
     room.onMessage(REGION_MESSAGES.leaving, () => {
       if (this.room === room) this.moving = true;
@@ -252,6 +288,7 @@ export class RegionClient {
       if (this.room === room) this.fail(new SpatialError(failure.code as SpatialError['code'], failure.message));
     });
     room.onStateChange((state) => {
+      heard();
       if (mine()) this.present(state as DecodedState);
     });
     // A hand-off starts a new room, so stays shorter than the SDK's guard (5 s by default) are usual: reconnect after any.
@@ -262,6 +299,8 @@ export class RegionClient {
       if (this.room !== room || this.dropped || this.abandoned.has(room)) return;
       this.dropped = true;
       giveUp = setTimeout(() => this.abandon(room, region), this.reconnectMs);
+      // Its process may have died: a room that took the region over may hold the player already.
+      void this.rejoin(room, region);
     });
     room.onReconnect?.(() => {
       clearTimeout(giveUp);
@@ -274,9 +313,47 @@ export class RegionClient {
       clearTimeout(giveUp);
       this.closed.add(room);
       if (this.room === room) this.dropped = false;
-      // A room closed under the player (its process died): the view stays at its last patch.
-      if (this.room === room && !this.left && !this.abandoned.has(room)) this.fail(new SpatialError('REGION_TIMEOUT', `the room of region ${region} closed (code ${code})`));
+      if (this.room !== room || this.left || this.abandoned.has(room)) return;
+      // A room closed under the player: its region may have been taken over, else the view stays at its last patch.
+      void this.rejoin(room, region).then((back) => back || this.fail(new SpatialError('REGION_TIMEOUT', `the room of region ${region} closed (code ${code})`)));
     });
+  }
+
+  /**
+   * Claims the player, with its key, in a room that took region over, until
+   * reconnectMs have passed or room speaks again; true once the client has
+   * moved to that room (the inputs not yet applied sent to it).
+   */
+  private async rejoin(room: RegionSdkRoom, region: number): Promise<boolean> {
+    if (this.rejoining || this.key === null) return false;
+    this.rejoining = true;
+    const deadline = Date.now() + this.reconnectMs;
+    const stale = (): boolean => this.room === room && !this.left && Date.now() - this.heardAt > Math.min(this.silenceMs, 200);
+    try {
+      while (stale() && Date.now() < deadline) {
+        let next: RegionSdkRoom;
+        try {
+          next = await this.client.join(this.roomName, { region, resume: { id: this.selfId, key: this.key } });
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          continue;
+        }
+        if (this.room !== room || this.left) {
+          await next.leave(true).catch(() => undefined);
+          return false;
+        }
+        this.abandoned.add(room);
+        if (room.reconnection !== undefined) room.reconnection.enabled = false;
+        this.enter(next, region);
+        for (const input of this.queue) next.send(REGION_MESSAGES.input, input);
+        this.takeovers++;
+        if (!this.closed.has(room)) void room.leave(true).catch(() => undefined);
+        return true;
+      }
+      return false;
+    } finally {
+      this.rejoining = false;
+    }
   }
 
   /** Stops reconnecting to room, whose connection has not come back in reconnectMs, and says so. */

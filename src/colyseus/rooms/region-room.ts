@@ -22,6 +22,8 @@ import { WorldIds } from './world-ids.js';
 export interface RegionRoomOptions {
   /** The id, in the layout, of the region this room simulates. */
   region: number;
+  /** true: the room takes its region over from the region's last checkpoint, as {@link standByForRegions} creates it (needs the takeover option in peerOptions()). */
+  takeover?: boolean;
 }
 
 /** A player's entity as it enters the world, as {@link RegionRoom.spawn} gives it. */
@@ -74,7 +76,9 @@ type Stage =
   /** Handed to region `to`: its client is on its way there, with the reservation sent (again, should it reconnect here). */
   | { readonly kind: 'departed'; readonly to: number; handoff: RegionHandoffMessage | null }
   /** Its client left for good: its entity leaves the world at the next tick. */
-  | { readonly kind: 'leaving' };
+  | { readonly kind: 'leaving' }
+  /** Restored with its region after a takeover: its client has until the deadline to come back with its key. */
+  | { readonly kind: 'restored'; readonly deadline: ReturnType<typeof setTimeout> };
 
 /** A client's player, in the room that owns it (or has just handed it on). */
 interface Player {
@@ -89,7 +93,26 @@ interface Player {
   stage: Stage;
   /** The client's connection is down: its inputs wait until it is back (apart from the stage). */
   dropped: boolean;
+  /** The secret its client shows to claim the player again in the room that takes its region over. */
+  readonly key: string;
 }
+
+/** What a room saves of a player with its region's checkpoints. */
+interface SavedPlayer {
+  id: number;
+  seq: number;
+  key: string;
+}
+
+/** A promise and the function that settles it. */
+function settled<T>(): { promise: Promise<T>; settle: (value: T) => void } {
+  let settle!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (settle = resolve));
+  return { promise, settle };
+}
+
+/** The client of a player restored after a takeover until its own comes back: it hears nothing. */
+const ABSENT = { sessionId: '', view: undefined, send: () => {}, leave: () => {} } as unknown as Client;
 
 /**
  * One region as a Colyseus room, with the region's players. A subclass
@@ -138,6 +161,7 @@ export abstract class RegionRoom extends Room<{
   /** How often {@link onWaiting} hears, until every region's room is heard from, which ones the room waits for (default 5,000 ms). */
   waitReportMs = 5000;
   override state = new RegionState({ tick: -1 });
+  private readonly readiness = settled<boolean>();
   private ids!: WorldIds;
   private readonly playerById = new Map<number, Player>();
   private readonly playerBySession = new Map<string, Player>();
@@ -150,6 +174,8 @@ export abstract class RegionRoom extends Room<{
   private readonly onUnclaimed = (id: unknown): void => void this.unclaimed.push(Number(id));
   /** Checks, one per hand-off made, that its client took its seat. */
   private readonly claimChecks = new Set<ReturnType<typeof setTimeout>>();
+  /** The room is taking its region over: joins wait. */
+  private resuming = false;
 
   /** The messages a client sends: its inputs. */
   override messages = {
@@ -159,6 +185,11 @@ export abstract class RegionRoom extends Room<{
 
   /** The layout every region room of the world shares. */
   protected abstract layout(): RegionLayout;
+
+  /** Resolves true once the room ticks (every region heard from, or its region taken over), false when it never will (closed first, or another room took the region). */
+  get ready(): Promise<boolean> {
+    return this.readiness.promise;
+  }
 
   /** A new bus for this room (each room its own connections). */
   protected abstract bus(): RegionBus;
@@ -241,11 +272,19 @@ export abstract class RegionRoom extends Room<{
       for (const region of regions) void this.ids.releaseRegion(region);
       onTimeout?.(error, regions);
     };
+    // With takeovers, each checkpoint carries the players, so that the room taking the region over knows them.
+    if (peerOptions.takeover !== undefined) peerOptions.takeover = { ...peerOptions.takeover, extra: () => this.savePlayers() };
+    else if (options.takeover === true) throw new SpatialError('INVALID_ARGUMENT', 'a room takes its region over only with the takeover option in peerOptions()');
     this.peer = new RegionPeer(this.layout(), options.region, this.bus(), { startTimeoutMs: Infinity, ...peerOptions });
+    this.resuming = options.takeover === true;
     void this.setMetadata({ region: options.region });
     void this.presence.subscribe(this.unclaimedChannel(options.region), this.onUnclaimed);
     this.running = true;
-    this.loop = this.run().catch((error: unknown) => this.onLoopError(error));
+    this.loop = this.run().catch((error: unknown) => {
+      // A holder whose region was taken over stops for good, and sends its clients on to the new room.
+      if (error instanceof SpatialError && error.code === 'REGION_SUPERSEDED') void this.disconnect();
+      this.onLoopError(error);
+    });
   }
 
   /**
@@ -257,12 +296,17 @@ export abstract class RegionRoom extends Room<{
    * {@link waitReportMs}, then is refused with NOT_INITIALIZED, naming the
    * regions the room waits for.
    */
-  override async onJoin(client: Client, options: { handoff?: unknown } = {}): Promise<void> {
+  override async onJoin(client: Client, options: { handoff?: unknown; resume?: { id?: unknown; key?: unknown } } = {}): Promise<void> {
     const deadline = Date.now() + this.waitReportMs;
-    while (this.peer.waitingFor.length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((this.peer.waitingFor.length > 0 || this.resuming) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const waiting = this.peer.waitingFor;
     if (waiting.length > 0) throw new SpatialError('NOT_INITIALIZED', `region ${this.peer.id} does not run yet: it waits for regions ${waiting.join(', ')}`);
+    if (this.resuming) throw new SpatialError('NOT_INITIALIZED', `region ${this.peer.id} is being taken over`);
     client.view = new StateView();
+    if (options?.resume !== undefined) {
+      this.resume(client, options.resume);
+      return;
+    }
     if (typeof options?.handoff === 'string') {
       const key = TICKET_PREFIX + options.handoff;
       const ticket = (await this.presence.get(key)) as string | null;
@@ -327,7 +371,7 @@ export abstract class RegionRoom extends Room<{
 
   private admit(client: Client, id: number, seq: number, spawn: PlayerSpawn | null): void {
     const stage: Stage = spawn === null ? { kind: 'arriving' } : { kind: 'entering', spawn };
-    const player: Player = { id, client, seq, inputs: [], seen: new Set(), stage, dropped: false };
+    const player: Player = { id, client, seq, inputs: [], seen: new Set(), stage, dropped: false, key: this.peer.takesOver ? crypto.randomUUID() : '' };
     this.playerById.set(id, player);
     this.playerBySession.set(client.sessionId, player);
   }
@@ -356,11 +400,16 @@ export abstract class RegionRoom extends Room<{
   }
 
   private async run(): Promise<void> {
-    if (!(await this.started())) return;
+    const ticking = await (this.resuming ? this.takeOver() : this.started());
+    this.readiness.settle(ticking);
+    if (!ticking) return;
     while (this.running) {
       const tick = this.peer.ticks;
-      this.applyPlayers();
-      this.guard('beforeTick', undefined, () => this.beforeTick(tick));
+      // A tick run again from the checkpoint has its operations already: the room adds none.
+      if (!this.peer.replaying) {
+        this.applyPlayers();
+        this.guard('beforeTick', undefined, () => this.beforeTick(tick));
+      }
       const result = await this.peer.tick();
       const departed = this.departures(result);
       this.refreshViews();
@@ -373,6 +422,56 @@ export abstract class RegionRoom extends Room<{
       if (!goOn) break;
       await new Promise((resolve) => setTimeout(resolve, this.tickDelayMs));
     }
+  }
+
+  /**
+   * Takes the region over from its last checkpoint, with its players, who
+   * wait for their clients; false (the room closes) when another room got
+   * the region first or the checkpoint is refused.
+   */
+  private async takeOver(): Promise<boolean> {
+    let taken = false;
+    try {
+      taken = await this.peer.takeOver();
+    } catch (error) {
+      this.onLoopError(error);
+    }
+    this.resuming = false;
+    if (!taken) {
+      void this.disconnect();
+      return false;
+    }
+    const saved = JSON.parse(new TextDecoder().decode(this.peer.restoredExtra)) as SavedPlayer[];
+    for (const { id, seq, key } of saved) {
+      const deadline = setTimeout(() => {
+        const player = this.playerById.get(id);
+        if (player?.stage.kind === 'restored') player.stage = { kind: 'leaving' };
+      }, this.reconnectSeconds * 1000);
+      this.playerById.set(id, { id, client: ABSENT, seq, inputs: [], seen: new Set(), stage: { kind: 'restored', deadline }, dropped: true, key });
+    }
+    return true;
+  }
+
+  /** The players a checkpoint saves: those whose entity is in this region's world or enters it at this tick. */
+  private savePlayers(): Uint8Array {
+    const saved: SavedPlayer[] = [];
+    for (const p of this.playerById.values()) {
+      if (p.stage.kind === 'arriving' || p.stage.kind === 'playing' || p.stage.kind === 'restored') saved.push({ id: p.id, seq: p.seq, key: p.key });
+    }
+    return new TextEncoder().encode(JSON.stringify(saved));
+  }
+
+  /** A client claiming its player again after a takeover, with the key its old room gave it; UNKNOWN_ID for anything else. */
+  private resume(client: Client, claim: { id?: unknown; key?: unknown }): void {
+    const player = typeof claim?.id === 'number' ? this.playerById.get(claim.id) : undefined;
+    if (player === undefined || player.stage.kind !== 'restored' || claim.key !== player.key) {
+      throw new SpatialError('UNKNOWN_ID', `region ${this.peer.id} holds no player waiting for this client`);
+    }
+    clearTimeout(player.stage.deadline);
+    player.client = client;
+    player.dropped = false;
+    player.stage = { kind: 'arriving' };
+    this.playerBySession.set(client.sessionId, player);
   }
 
   /** Waits until the peer has heard from every region, telling {@link onWaiting} meanwhile; false when the room is disposed first. */
@@ -469,6 +568,7 @@ export abstract class RegionRoom extends Room<{
     for (const h of result.handoffs) {
       const player = this.playerById.get(h.id);
       if (h.from !== this.peer.id || player === undefined || player.stage.kind === 'departed' || player.stage.kind === 'leaving') continue;
+      if (player.stage.kind === 'restored') clearTimeout(player.stage.deadline);
       player.stage = { kind: 'departed', to: h.to, handoff: null };
       void this.ids.transfer(h.id, h.from, h.to);
       // Its client's view stops here: what it holds leaves the state (the client, told first, keeps its last patch).
@@ -482,7 +582,7 @@ export abstract class RegionRoom extends Room<{
   private refreshViews(): void {
     const welcomed: Player[] = [];
     for (const player of this.playerById.values()) {
-      if (player.stage.kind === 'departed' || player.stage.kind === 'leaving' || !this.peer.owns(player.id)) continue;
+      if (player.stage.kind === 'departed' || player.stage.kind === 'leaving' || player.stage.kind === 'restored' || !this.peer.owns(player.id)) continue;
       const now = new Set(this.peer.query(player.id)).add(player.id);
       this.unview(player, [...player.seen].filter((id) => !now.has(id)));
       for (const id of now) {
@@ -510,7 +610,7 @@ export abstract class RegionRoom extends Room<{
 
   /** Tells the player's client which entity is its own: its view follows that player. */
   private welcome(player: Player): void {
-    const welcome: RegionWelcome = { id: player.id, seq: player.seq };
+    const welcome: RegionWelcome = { id: player.id, seq: player.seq, ...(player.key === '' ? {} : { key: player.key }) };
     player.client.send(REGION_MESSAGES.welcome, welcome);
   }
 
