@@ -36,6 +36,8 @@ export interface RegionHandoffMessage {
   seq: number;
   /** The region the player now belongs to. */
   region: number;
+  /** The one-use ticket the reservation carries: should the reserved room be gone (taken over), the client joins the region's room with it. */
+  ticket: string;
 }
 
 /** Sent by a room when something a client asked for failed: a SpatialError code, and why. */

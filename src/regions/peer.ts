@@ -39,7 +39,7 @@ import { checkLayout, type RegionLayout } from './layout.js';
 import type { EntityOp, GhostBatch, Handoff } from './messages.js';
 import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
 import { RegionRouter, type RoutedOp } from './router.js';
-import type { TakeoverOptions } from './store.js';
+import type { RegionStore, TakeoverOptions } from './store.js';
 
 /** Carries a region's messages: to one region, or to every region (the sender included). */
 export interface RegionBus {
@@ -649,10 +649,10 @@ function checkMilliseconds(name: string, ms: number, forever = false): void {
 /** Checks the takeover option: an object with a store, durations in milliseconds, a function for extra; lockstep and a bus with a fence. */
 function checkTakeover(options: TakeoverOptions, bus: RegionBus, lockstep: boolean): Required<TakeoverOptions> {
   checkOptions('takeover', options, TAKEOVER_OPTION_KEYS);
-  const { store, every = 10, leaseMs = 1000, takeoverMs = 10_000, extra = () => new Uint8Array(0) } = options;
+  const { store = bus as Partial<RegionStore>, every = 10, leaseMs = 1000, takeoverMs = 10_000, extra = () => new Uint8Array(0) } = options;
   const methods = ['claim', 'renew', 'save', 'append', 'load', 'vacant'] as const;
   if (typeof store !== 'object' || store === null || methods.some((m) => typeof store[m] !== 'function')) {
-    throw new SpatialError('INVALID_ARGUMENT', `a takeover store must have the methods ${methods.join(', ')}`);
+    throw new SpatialError('INVALID_ARGUMENT', `a takeover store must have the methods ${methods.join(', ')}; without one, the bus must be a store too (RedisRegionBus is)`);
   }
   checkMilliseconds('leaseMs', leaseMs);
   checkMilliseconds('takeoverMs', takeoverMs);
@@ -661,7 +661,7 @@ function checkTakeover(options: TakeoverOptions, bus: RegionBus, lockstep: boole
   if (typeof extra !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'takeover.extra must be a function');
   if (!lockstep) throw new SpatialError('INVALID_ARGUMENT', 'takeovers need lockstep: true');
   if (typeof bus.fence !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'takeovers need a bus with a fence (RedisRegionBus has one)');
-  return { store, every, leaseMs, takeoverMs, extra };
+  return { store: store as RegionStore, every, leaseMs, takeoverMs, extra };
 }
 
 /** A bus message: kind, sender, sender's epoch, tick, payload. */

@@ -35,8 +35,8 @@ export interface RegionStore {
 
 /** The options of a region that takes part in takeovers. */
 export interface TakeoverOptions {
-  /** Where leases, epochs and checkpoints live. */
-  store: RegionStore;
+  /** Where leases, epochs and checkpoints live (default: the peer's bus, when it is a store too, as RedisRegionBus is). */
+  store?: RegionStore;
   /** How long a lease lasts unless renewed (default 1,000 ms); the holder renews it every tick and every third of it. */
   leaseMs?: number;
   /**

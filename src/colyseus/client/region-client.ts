@@ -327,10 +327,12 @@ export class RegionClient {
   private async rejoin(room: RegionSdkRoom, region: number): Promise<boolean> {
     if (this.rejoining || this.key === null) return false;
     this.rejoining = true;
-    const deadline = Date.now() + this.reconnectMs;
-    const stale = (): boolean => this.room === room && !this.left && Date.now() - this.heardAt > Math.min(this.silenceMs, 200);
+    const started = Date.now();
+    const deadline = started + this.reconnectMs;
+    // Until room speaks again (a connection back, a stall over): then the player is still its.
+    const gone = (): boolean => this.room === room && !this.left && this.heardAt < started;
     try {
-      while (stale() && Date.now() < deadline) {
+      while (gone() && Date.now() < deadline) {
         let next: RegionSdkRoom;
         try {
           next = await this.client.join(this.roomName, { region, resume: { id: this.selfId, key: this.key } });
@@ -391,8 +393,13 @@ export class RegionClient {
     try {
       next = await this.client.consumeSeatReservation(message.reservation as never);
     } catch (error) {
-      this.fail(asSpatialError(error, 'REGION_TIMEOUT', `the room of region ${message.region} did not take the player`));
-      return;
+      // The reserved room may have gone with its process: the region's room that took it over takes the ticket.
+      const other = await this.retry(() => this.client.join(this.roomName, { region: message.region, handoff: message.ticket }));
+      if (other === null) {
+        this.fail(asSpatialError(error, 'REGION_TIMEOUT', `the room of region ${message.region} did not take the player`));
+        return;
+      }
+      next = other;
     }
     if (this.left) {
       await next.leave(true);
@@ -403,6 +410,19 @@ export class RegionClient {
     for (const input of this.queue) next.send(REGION_MESSAGES.input, input);
     this.handoffs++;
     if (!this.closed.has(old)) await old.leave(true).catch(() => undefined);
+  }
+
+  /** What join resolves with, tried again every 200 ms for reconnectMs; null if it never resolves, or once the client has left. */
+  private async retry(join: () => Promise<RegionSdkRoom>): Promise<RegionSdkRoom | null> {
+    const deadline = Date.now() + this.reconnectMs;
+    while (!this.left && Date.now() < deadline) {
+      try {
+        return await join();
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    return null;
   }
 
   private fail(error: SpatialError): void {

@@ -16,6 +16,7 @@ import type { PeerTick, RegionBus, RegionLayout, RegionPeerOptions } from '../..
 import { RegionPeer } from '../../regions/index.js';
 import { REGION_MESSAGES, type RegionFailure, type RegionHandoffMessage, type RegionInput, type RegionWelcome } from '../region-protocol.js';
 import { RegionEntity, RegionState } from './region-state.js';
+import { PlayerKeys } from './player-keys.js';
 import { WorldIds } from './world-ids.js';
 
 /** What a region room is created with (`matchMaker.createRoom(name, { region })`). */
@@ -93,15 +94,12 @@ interface Player {
   stage: Stage;
   /** The client's connection is down: its inputs wait until it is back (apart from the stage). */
   dropped: boolean;
-  /** The secret its client shows to claim the player again in the room that takes its region over. */
-  readonly key: string;
 }
 
 /** What a room saves of a player with its region's checkpoints. */
 interface SavedPlayer {
   id: number;
   seq: number;
-  key: string;
 }
 
 /** A promise and the function that settles it. */
@@ -176,6 +174,8 @@ export abstract class RegionRoom extends Room<{
   private readonly claimChecks = new Set<ReturnType<typeof setTimeout>>();
   /** The room is taking its region over: joins wait. */
   private resuming = false;
+  /** With takeovers, the keys of the players. */
+  private keys: PlayerKeys | null = null;
 
   /** The messages a client sends: its inputs. */
   override messages = {
@@ -277,6 +277,7 @@ export abstract class RegionRoom extends Room<{
     else if (options.takeover === true) throw new SpatialError('INVALID_ARGUMENT', 'a room takes its region over only with the takeover option in peerOptions()');
     this.peer = new RegionPeer(this.layout(), options.region, this.bus(), { startTimeoutMs: Infinity, ...peerOptions });
     this.resuming = options.takeover === true;
+    if (this.peer.takesOver) this.keys = new PlayerKeys(this.presence, this.roomName);
     void this.setMetadata({ region: options.region });
     void this.presence.subscribe(this.unclaimedChannel(options.region), this.onUnclaimed);
     this.running = true;
@@ -304,7 +305,7 @@ export abstract class RegionRoom extends Room<{
     if (this.resuming) throw new SpatialError('NOT_INITIALIZED', `region ${this.peer.id} is being taken over`);
     client.view = new StateView();
     if (options?.resume !== undefined) {
-      this.resume(client, options.resume);
+      await this.resume(client, options.resume);
       return;
     }
     if (typeof options?.handoff === 'string') {
@@ -371,7 +372,7 @@ export abstract class RegionRoom extends Room<{
 
   private admit(client: Client, id: number, seq: number, spawn: PlayerSpawn | null): void {
     const stage: Stage = spawn === null ? { kind: 'arriving' } : { kind: 'entering', spawn };
-    const player: Player = { id, client, seq, inputs: [], seen: new Set(), stage, dropped: false, key: this.peer.takesOver ? crypto.randomUUID() : '' };
+    const player: Player = { id, client, seq, inputs: [], seen: new Set(), stage, dropped: false };
     this.playerById.set(id, player);
     this.playerBySession.set(client.sessionId, player);
   }
@@ -442,12 +443,12 @@ export abstract class RegionRoom extends Room<{
       return false;
     }
     const saved = JSON.parse(new TextDecoder().decode(this.peer.restoredExtra)) as SavedPlayer[];
-    for (const { id, seq, key } of saved) {
+    for (const { id, seq } of saved) {
       const deadline = setTimeout(() => {
         const player = this.playerById.get(id);
         if (player?.stage.kind === 'restored') player.stage = { kind: 'leaving' };
       }, this.reconnectSeconds * 1000);
-      this.playerById.set(id, { id, client: ABSENT, seq, inputs: [], seen: new Set(), stage: { kind: 'restored', deadline }, dropped: true, key });
+      this.playerById.set(id, { id, client: ABSENT, seq, inputs: [], seen: new Set(), stage: { kind: 'restored', deadline }, dropped: true });
     }
     return true;
   }
@@ -456,22 +457,36 @@ export abstract class RegionRoom extends Room<{
   private savePlayers(): Uint8Array {
     const saved: SavedPlayer[] = [];
     for (const p of this.playerById.values()) {
-      if (p.stage.kind === 'arriving' || p.stage.kind === 'playing' || p.stage.kind === 'restored') saved.push({ id: p.id, seq: p.seq, key: p.key });
+      if (p.stage.kind === 'arriving' || p.stage.kind === 'playing' || p.stage.kind === 'restored') saved.push({ id: p.id, seq: p.seq });
     }
     return new TextEncoder().encode(JSON.stringify(saved));
   }
 
-  /** A client claiming its player again after a takeover, with the key its old room gave it; UNKNOWN_ID for anything else. */
-  private resume(client: Client, claim: { id?: unknown; key?: unknown }): void {
-    const player = typeof claim?.id === 'number' ? this.playerById.get(claim.id) : undefined;
-    if (player === undefined || player.stage.kind !== 'restored' || claim.key !== player.key) {
-      throw new SpatialError('UNKNOWN_ID', `region ${this.peer.id} holds no player waiting for this client`);
+  /**
+   * A client claiming its player again after a takeover, with the key its
+   * old room gave it: a player restored from the checkpoint, or one whose
+   * entity the region holds though no checkpoint named the player yet (it
+   * came in the tick its room died in). UNKNOWN_ID for anything else.
+   */
+  private async resume(client: Client, claim: { id?: unknown; key?: unknown }): Promise<void> {
+    const id = claim?.id;
+    const refused = (): SpatialError => new SpatialError('UNKNOWN_ID', `region ${this.peer.id} holds no player waiting for this client`);
+    if (typeof id !== 'number' || this.keys === null || !(await this.keys.check(id, claim.key))) throw refused();
+    let player = this.playerById.get(id);
+    if (player === undefined && this.peer.owns(id)) {
+      player = { id, client: ABSENT, seq: 0, inputs: [], seen: new Set(), stage: { kind: 'arriving' }, dropped: true };
+      this.playerById.set(id, player);
     }
-    clearTimeout(player.stage.deadline);
+    // A restored player may have been handed on while the region ran its saved ticks again: its client follows from here.
+    if (player === undefined || player.client !== ABSENT || !['restored', 'departed', 'arriving'].includes(player.stage.kind)) throw refused();
     player.client = client;
     player.dropped = false;
-    player.stage = { kind: 'arriving' };
     this.playerBySession.set(client.sessionId, player);
+    const { stage } = player;
+    if (stage.kind === 'restored') {
+      clearTimeout(stage.deadline);
+      player.stage = { kind: 'arriving' };
+    } else if (stage.kind === 'departed' && stage.handoff !== null) client.send(REGION_MESSAGES.handoff, stage.handoff);
   }
 
   /** Waits until the peer has heard from every region, telling {@link onWaiting} meanwhile; false when the room is disposed first. */
@@ -610,8 +625,9 @@ export abstract class RegionRoom extends Room<{
 
   /** Tells the player's client which entity is its own: its view follows that player. */
   private welcome(player: Player): void {
-    const welcome: RegionWelcome = { id: player.id, seq: player.seq, ...(player.key === '' ? {} : { key: player.key }) };
-    player.client.send(REGION_MESSAGES.welcome, welcome);
+    const send = (key?: string): void => player.client.send(REGION_MESSAGES.welcome, { id: player.id, seq: player.seq, ...(key === undefined ? {} : { key }) } satisfies RegionWelcome);
+    if (this.keys === null) send();
+    else void this.keys.of(player.id).then(send);
   }
 
   /** Takes ids out of the player's client view, and out of the state once no view holds them. */
@@ -642,6 +658,26 @@ export abstract class RegionRoom extends Room<{
     this.presence.publish(this.unclaimedChannel(region), id);
   }
 
+  /**
+   * A seat for the bearer of ticket in region's room. The room may be down
+   * a moment (its process died, and a standby is taking the region over):
+   * it is looked for again until the reservation would have expired.
+   */
+  private async reserveIn(region: number, ticket: string): Promise<unknown> {
+    const deadline = Date.now() + this.seatReservationTimeout * 1000;
+    for (;;) {
+      try {
+        const rooms = await matchMaker.query({ name: this.roomName });
+        const room = rooms.find((r) => (r.metadata as { region?: number } | undefined)?.region === region);
+        if (room === undefined) throw new SpatialError('REGION_TIMEOUT', `no room of region ${region} is listed`);
+        return await matchMaker.reserveSeatFor(room, { handoff: ticket });
+      } catch (error) {
+        if (Date.now() >= deadline || !this.running) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  }
+
   private unclaimedChannel(region: number): string {
     return `${UNCLAIMED_PREFIX}${this.roomName}:${region}`;
   }
@@ -652,9 +688,6 @@ export abstract class RegionRoom extends Room<{
     if (stage.kind !== 'departed') return;
     const { to } = stage;
     try {
-      const rooms = await matchMaker.query({ name: this.roomName });
-      const room = rooms.find((r) => (r.metadata as { region?: number } | undefined)?.region === to);
-      if (room === undefined) throw new SpatialError('REGION_TIMEOUT', `no room of region ${to} is listed`);
       const ticket = crypto.randomUUID();
       // The ticket outlives the reservation, so that the check after it expires tells a seat never taken.
       await this.presence.setex(TICKET_PREFIX + ticket, JSON.stringify({ id: player.id, seq: player.seq, region: to }), 2 * this.seatReservationTimeout + 5);
@@ -663,9 +696,9 @@ export abstract class RegionRoom extends Room<{
         void this.checkClaimed(ticket, player.id, to);
       }, (this.seatReservationTimeout + 2) * 1000);
       this.claimChecks.add(check);
-      const reservation = await matchMaker.reserveSeatFor(room, { handoff: ticket });
+      const reservation = await this.reserveIn(to, ticket);
       this.handoffCount++;
-      const message: RegionHandoffMessage = { reservation, id: player.id, seq: player.seq, region: to };
+      const message: RegionHandoffMessage = { reservation, id: player.id, seq: player.seq, region: to, ticket };
       stage.handoff = message;
       player.client.send(REGION_MESSAGES.handoff, message);
     } catch (error) {

@@ -42,6 +42,7 @@ export class Cluster {
   port = 0;
   /** The WebSocket port of each room process started, in order. */
   readonly ports: number[] = [];
+  private readonly portByChild = new Map<ChildProcess, number>();
   private readonly children: ChildProcess[] = [];
   private readonly clients: Redis[] = [];
   /** What the processes printed, for a failing test to show. */
@@ -60,14 +61,20 @@ export class Cluster {
     for (let attempt = 1; ; attempt++) {
       const child = this.spawn(process.execPath, [BUNDLE, JSON.stringify({ ...settings, redisPort: this.port })]);
       try {
-        const up = await waitForOutput(child, /regions [\d,]+ up on port (\d+)/, 30_000, `room process ${settings.regions.join(',')}`);
+        const up = await waitForOutput(child, /(?:regions [\d,]+|standby) up on port (\d+)/, 30_000, `room process ${settings.regions.join(',')}`);
         this.ports.push(Number(up[1]));
+        this.portByChild.set(child, Number(up[1]));
         return child;
       } catch (error) {
         // The free port it chose was taken by another process before it listened: it starts again on another.
         if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
       }
     }
+  }
+
+  /** The WebSocket port of a room process started. */
+  portOf(child: ChildProcess): number {
+    return this.portByChild.get(child)!;
   }
 
   /** A Redis connection to this cluster's server, closed by stop(). */

@@ -36,6 +36,10 @@ export interface ProcessSettings {
   seatReservationSeconds?: number;
   /** A tick whose beforeTick throws once it has applied the walkers (a hook that fails: the tick must go on). */
   throwAtTick?: number;
+  /** Rooms save checkpoints and can be taken over (the peers' takeover option). */
+  takeover?: boolean;
+  /** The process hosts no region: it stands by to take one over (standByForRegions). */
+  standby?: boolean;
 }
 
 /** An input to this x makes the rooms' applyInput throw a plain Error before it moves anything. */

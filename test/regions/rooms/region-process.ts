@@ -14,9 +14,9 @@ import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
 import { init, SpatialError } from '../../../src/index.js';
 import { RedisRegionBus, type PeerTick, type RegionBus, type RegionLayout, type RegionPeerOptions } from '../../../src/regions/index.js';
-import { RegionRoom, type PlayerSpawn, type RegionHook, type RegionInput } from '../../../src/colyseus/rooms/index.js';
+import { RegionRoom, standByForRegions, type PlayerSpawn, type RegionHook, type RegionInput } from '../../../src/colyseus/rooms/index.js';
 import { freePort } from '../../../bench/redis-server.js';
-import { applyToWorld, Walkers } from '../walkers.js';
+import { applyToWorld, Walkers, type WorldOp } from '../walkers.js';
 import { encodeReport, HOOK_TRAP_X, PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES, type PlayerOp, type ProcessSettings } from './protocol.js';
 
 // Colyseus 0.18 reads a global WebSocket when a dropped client reconnects, which Node 20 lacks.
@@ -27,6 +27,8 @@ const redisUrl = `redis://127.0.0.1:${settings.redisPort}`;
 
 class WalkerRegionRoom extends RegionRoom {
   private readonly walkers = new Walkers(ROOM_SIZES, settings.walkers, settings.seed);
+  /** The last tick the walkers have walked (a room that takes a region over starts late, and catches up). */
+  private walked = -1;
   private readonly reports = new Redis(redisUrl);
   private playerOps: PlayerOp[] = [];
   override tickDelayMs = settings.tickDelayMs ?? 0;
@@ -66,12 +68,14 @@ class WalkerRegionRoom extends RegionRoom {
       backend: 'wasm',
       index: 'grid',
       timeoutMs: settings.timeoutMs,
+      ...(settings.takeover === true ? { takeover: {} } : {}),
       onTimeout: (error, regions) => void this.reports.publish(`${settings.prefix}:timeout`, JSON.stringify({ region: this.peer.id, code: error.code, regions, message: error.message })),
     };
   }
 
   protected override beforeTick(tick: number): void {
-    const ops = tick === 0 ? this.walkers.start() : this.walkers.next();
+    let ops: WorldOp[] = [];
+    for (; this.walked < tick; this.walked++) ops = this.walked < 0 ? this.walkers.start() : this.walkers.next();
     for (const op of ops) {
       try {
         applyToWorld(this.peer, op);
@@ -104,4 +108,7 @@ const server = new Server({ transport, greet: false, gracefullyShutdown: false, 
 server.define(roomName, WalkerRegionRoom).filterBy(['region']);
 await server.listen(port, '127.0.0.1');
 for (const region of settings.regions) await matchMaker.handleCreateRoom(roomName, { region });
-console.log(`regions ${settings.regions.join(',')} up on port ${port}`);
+if (settings.standby === true) {
+  standByForRegions(roomName, ROOM_LAYOUT(), new RedisRegionBus(new Redis(redisUrl), new Redis(redisUrl), settings.prefix));
+  console.log(`standby up on port ${port}`);
+} else console.log(`regions ${settings.regions.join(',')} up on port ${port}`);
