@@ -65,6 +65,7 @@ async function world(prefix: string, count: number, ticks: number) {
       await player.join(settings.roomName!, layout.regionAt(at.x, at.y), { id: FIRST_PLAYER + k, x: at.x, y: at.y });
     }),
   );
+  await until(() => clients.every((_, k) => last[k] !== undefined), 20_000, 'every client shown a view');
   const walking = setInterval(() => {
     for (let k = 0; k < count; k++) {
       if (last[k] === undefined || clients[k].pending >= 3) continue;

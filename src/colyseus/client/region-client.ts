@@ -394,7 +394,8 @@ export class RegionClient {
       next = await this.client.consumeSeatReservation(message.reservation as never);
     } catch (error) {
       // The reserved room may have gone with its process: the region's room that took it over takes the ticket.
-      const other = await this.retry(() => this.client.join(this.roomName, { region: message.region, handoff: message.ticket }));
+      const ticket = message.ticket;
+      const other = typeof ticket === 'string' ? await this.retry(() => this.client.join(this.roomName, { region: message.region, handoff: ticket })) : null;
       if (other === null) {
         this.fail(asSpatialError(error, 'REGION_TIMEOUT', `the room of region ${message.region} did not take the player`));
         return;
