@@ -396,7 +396,8 @@ export class RegionPeer {
     }
     if (this.takeover !== null) {
       this.sent = this.sent.filter((f) => f.tick >= tick - this.takeover!.every);
-      busyMs += await this.saveCheckpoint();
+      // A tick run again is saved already: saving it anew would drop the journal after it.
+      if (tick >= this.replayUntil) busyMs += await this.saveCheckpoint();
     }
     let late: Int32Array = new Int32Array(0);
     if (!this.lockstep && tick > 0) {

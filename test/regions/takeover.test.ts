@@ -24,6 +24,15 @@ describe('a region taken over from its checkpoint', () => {
     const run = await runTakeover(endFor, lost, killAt, 80, { backend: 'js', timeoutMs: 50, takeover: { store: bus.for(), every, leaseMs: 60, takeoverMs: 5000 } });
     expect(run.handoffs).toBeGreaterThan(100);
   });
+
+  it('goes on as one Scene of the recovered world when the standby that takes the region over dies during the takeover', async () => {
+    const bus = new MemoryBus();
+    const endFor = () => {
+      const end = bus.for();
+      return { bus: end, store: end, kill: () => end.kill() };
+    };
+    await runTakeover(endFor, 1, 45, 70, { backend: 'js', timeoutMs: 50, takeover: { store: bus.for(), leaseMs: 60, takeoverMs: 5000 } }, 2);
+  });
 });
 
 /** Two regions over a memory bus, with takeovers; region 1's holder dies after `ticks` ticks. */
