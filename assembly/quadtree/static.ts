@@ -455,7 +455,8 @@ function nearestInto(p: Parts, x: f64, y: f64, k: i32, maxSquared: f64): void {
     let nearest = -1, least = Infinity, at = 0;
     for (let c = firstChild(p, node); c < end; c++) {
       const d = boxDistance(boxAt(p, c), x, y);
-      if (d < least) {
+      // The first child is taken when none is nearer: squared distances that overflow are all Infinity.
+      if (d < least || nearest < 0) {
         least = d;
         nearest = c;
         at = asideSize;

@@ -210,7 +210,8 @@ export class ReferenceStaticTree implements StaticCore {
       let nearest = -1, least = Infinity, at = 0;
       for (let c = firsts[node - n], end = ends[node - n]; c < end; c++) {
         const d = boxDistance(boxes, c, x, y);
-        if (d < least) {
+        // The first child is taken when none is nearer: squared distances that overflow are all Infinity.
+        if (d < least || nearest < 0) {
           least = d;
           nearest = c;
           at = aside;
