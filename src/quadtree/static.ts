@@ -4,10 +4,10 @@
 // every call and delegates to a backend (the wasm core or the reference).
 import { SpatialError } from '../core/errors.js';
 import { INSPECT, summary, keepName } from '../core/inspect.js';
-import { asInt32Array, checkAlive, checkArrayLike, checkFinite, checkIdEntries, checkMaxDistance, checkCount, checkOptions, checkRange, checkRect } from '../core/validate.js';
+import { checkAlive, checkFinite, checkMaxDistance, checkCount, checkOptions, checkRange, checkRect } from '../core/validate.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 import type { StaticCore } from './backend.js';
-import { readBoxes, readNearestMany, readPoints, readSquaredRadii, checkInto, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
+import { readBoxes, readItems, readNearestMany, readPoints, readSquaredRadii, checkInto, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
 import { LoopBatchQueries } from './js/batch.js';
 import { buildBlock, ReferenceStaticTree } from './js/static.js';
 import { ReferencePointTree } from './js/static-points.js';
@@ -61,12 +61,8 @@ export class StaticQuadTree {
   static build(ids: ArrayLike<number>, rects: ArrayLike<number>, options?: StaticQuadTreeOptions): StaticQuadTree {
     checkOptions('StaticQuadTree.build', options, OPTION_KEYS);
     const backend = resolveBackend(options?.backend);
-    const count = checkArrayLike('ids', ids);
-    checkArrayLike('rects (four coordinates per id)', rects, count * 4);
-    checkIdEntries(ids);
-    const [boxes] = readBoxes(rects);
-    checkUnique(ids);
-    const idArray = asInt32Array(ids);
+    const [idArray, boxes] = readItems(ids, rects);
+    checkUnique(idArray);
     if (backend === 'wasm') {
       const core = WasmStaticTree.build(idArray, boxes);
       return new StaticQuadTree(backend, core, core.batch);
@@ -175,8 +171,8 @@ export class StaticQuadTree {
    */
   queryMany(boxes: ArrayLike<number>, into?: QueryResults): QueryResults {
     this.alive();
-    const [flat, count] = readBoxes(boxes);
-    return this.batch.queryMany(flat, count, checkInto(into));
+    const flat = readBoxes(boxes);
+    return this.batch.queryMany(flat, flat.length / 4, checkInto(into));
   }
 
   /**
@@ -188,9 +184,9 @@ export class StaticQuadTree {
    */
   queryCircleMany(xs: ArrayLike<number>, ys: ArrayLike<number>, radius: number | ArrayLike<number>, into?: QueryResults): QueryResults {
     this.alive();
-    const [px, py, count] = readPoints(xs, ys);
-    const r2s = readSquaredRadii(radius, count);
-    return this.batch.withinMany(px, py, r2s, count, checkInto(into));
+    const [px, py] = readPoints(xs, ys);
+    const r2s = readSquaredRadii(radius, px.length);
+    return this.batch.withinMany(px, py, r2s, px.length, checkInto(into));
   }
 
   /**
@@ -204,9 +200,9 @@ export class StaticQuadTree {
    */
   nearestMany(xs: ArrayLike<number>, ys: ArrayLike<number>, k: number, options?: NearestManyOptions): QueryResults {
     this.alive();
-    const [px, py, count] = readPoints(xs, ys);
+    const [px, py] = readPoints(xs, ys);
     const [maxSquared, into] = readNearestMany('StaticQuadTree.nearestMany', k, options);
-    return this.batch.nearestMany(px, py, count, Math.min(k, this.core.size), maxSquared, into);
+    return this.batch.nearestMany(px, py, px.length, Math.min(k, this.core.size), maxSquared, into);
   }
 
   /** The tree's bytes, a fresh copy: what {@link StaticQuadTree.fromBuffer} restores. Both backends give the same bytes for the same build. */
@@ -232,8 +228,8 @@ export class StaticQuadTree {
 }
 
 /** Throws DUPLICATE_ID when an id appears twice. */
-function checkUnique(ids: ArrayLike<number>): void {
-  const sorted = Int32Array.from(ids).sort();
+function checkUnique(ids: Int32Array): void {
+  const sorted = ids.slice().sort();
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i] === sorted[i - 1]) throw new SpatialError('DUPLICATE_ID', `id ${sorted[i]} is given twice`);
   }
