@@ -25,7 +25,7 @@
 //   +-------------------------------------------------------------------+
 import { RankHeap } from './rank-heap';
 import { claimResults, markQuery, pushResult, pushResults, reserveResults, resultCount, startResults } from './results';
-import { allPoints, buildPoints, KD_LEAF, pointBlockBytes, pointsNearest, pointsQuery, pointsWithin, POINTS_AT } from './static-points';
+import { allPoints, buildPoints, KD_LEAF, pointBlockBytes, pointsNearest, pointsQuery, pointsVerify, pointsWithin, POINTS_AT } from './static-points';
 
 const MAGIC: u32 = 0x53514b53; // 'SKQS'
 const VERSION: u32 = 2;
@@ -167,9 +167,20 @@ function hilbert(x: u32, y: u32): u32 {
   return d;
 }
 
-/** The cell of coordinate c on [lo, lo + span]. */
-@inline function cell(c: f64, lo: f64, span: f64): u32 {
-  return span > 0 ? <u32>floor((c - lo) / span * <f64>(HILBERT_SIDE - 1)) : 0;
+/**
+ * The cell of coordinate c on [lo, hi]. Differences are taken of halves,
+ * which cannot overflow (the full difference of two centres near ±MAX_VALUE
+ * would be Infinity, and the ratio NaN), and equal the halved difference for
+ * every ordinary coordinate, so the order is that of (c - lo) / (hi - lo).
+ */
+@inline function cell(c: f64, lo: f64, hi: f64): u32 {
+  const span = hi * 0.5 - lo * 0.5;
+  return span > 0 ? <u32>floor((c * 0.5 - lo * 0.5) / span * <f64>(HILBERT_SIDE - 1)) : 0;
+}
+
+/** The centre of [a, b], from halves so that it cannot overflow. */
+@inline function centre(a: f64, b: f64): f64 {
+  return a * 0.5 + b * 0.5;
 }
 
 /**
@@ -180,7 +191,7 @@ function hilbertOrder(rects: usize, n: i32): usize {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (let i = 0; i < n; i++) {
     const r = rects + <usize>i * BOX_BYTES;
-    const cx = (load<f64>(r, BX0) + load<f64>(r, BX1)) * 0.5, cy = (load<f64>(r, BY0) + load<f64>(r, BY1)) * 0.5;
+    const cx = centre(load<f64>(r, BX0), load<f64>(r, BX1)), cy = centre(load<f64>(r, BY0), load<f64>(r, BY1));
     minX = min(minX, cx);
     minY = min(minY, cy);
     maxX = max(maxX, cx);
@@ -191,8 +202,8 @@ function hilbertOrder(rects: usize, n: i32): usize {
   let keysTo = heap.alloc(bytes), orderTo = heap.alloc(bytes);
   for (let i = 0; i < n; i++) {
     const r = rects + <usize>i * BOX_BYTES;
-    const cx = (load<f64>(r, BX0) + load<f64>(r, BX1)) * 0.5, cy = (load<f64>(r, BY0) + load<f64>(r, BY1)) * 0.5;
-    store<u32>(keys + (<usize>i << 2), hilbert(cell(cx, minX, maxX - minX), cell(cy, minY, maxY - minY)));
+    const cx = centre(load<f64>(r, BX0), load<f64>(r, BX1)), cy = centre(load<f64>(r, BY0), load<f64>(r, BY1));
+    store<u32>(keys + (<usize>i << 2), hilbert(cell(cx, minX, maxX), cell(cy, minY, maxY)));
     store<i32>(order + (<usize>i << 2), i);
   }
   const counts = heap.alloc(256 << 2);
@@ -296,7 +307,10 @@ function buildLevels(p: Parts): void {
  * Checks the body of a block of `bytes` bytes whose header the TypeScript
  * side has checked (./static-format.ts), where it already lies: 0 if it is
  * intact, 1 if its checksum does not match, 2 if it holds a negative id, 3
- * if a node has other children than a build gives it.
+ * if a node has other children than a build gives it, 4 if a coordinate is
+ * not finite or an item's box has min > max, 5 if a node's box is not the
+ * union of its children's or a point lies outside its k-d cell: every value
+ * a search reads is one a build could have written.
  */
 export function sqtVerify(block: usize, bytes: usize): i32 {
   if (load<u32>(block, CHECKSUM_AT) != checksum(block, bytes)) return 1;
@@ -308,7 +322,39 @@ export function sqtVerify(block: usize, bytes: usize): i32 {
   for (; i + 4 <= n; i += 4) signs = v128.or(signs, v128.load(ids + (<usize>i << 2)));
   for (; i < n; i++) signs = v128.or(signs, i32x4.splat(load<i32>(ids + (<usize>i << 2))));
   if (i32x4.bitmask(signs) != 0) return 2;
-  return points || nodesAsBuilt(readParts(block)) ? 0 : 3;
+  if (points) return pointsVerify(block);
+  const p = readParts(block);
+  if (!nodesAsBuilt(p)) return 3;
+  if (!itemBoxesValid(p)) return 4;
+  return nodeBoxesTight(p) ? 0 : 5;
+}
+
+/** Whether every item's box is finite with min <= max on both axes (x - x is 0 only for a finite x; a comparison with NaN is false). */
+function itemBoxesValid(p: Parts): bool {
+  for (let i = 0; i < p.n; i++) {
+    const b = boxAt(p, i);
+    const x0 = load<f64>(b, BX0), y0 = load<f64>(b, BY0), x1 = load<f64>(b, BX1), y1 = load<f64>(b, BY1);
+    if (!(x0 <= x1 && y0 <= y1 && (x0 - x0) + (y0 - y0) + (x1 - x1) + (y1 - y1) == 0)) return false;
+  }
+  return true;
+}
+
+/** Whether every node's box is the union of its children's boxes, as buildLevels makes it (children checked by nodesAsBuilt). */
+function nodeBoxesTight(p: Parts): bool {
+  for (let node = p.n; node < p.n + p.m; node++) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    const end = endChild(p, node);
+    for (let c = firstChild(p, node); c < end; c++) {
+      const b = boxAt(p, c);
+      x0 = min(x0, load<f64>(b, BX0));
+      y0 = min(y0, load<f64>(b, BY0));
+      x1 = max(x1, load<f64>(b, BX1));
+      y1 = max(y1, load<f64>(b, BY1));
+    }
+    const b = boxAt(p, node);
+    if (load<f64>(b, BX0) != x0 || load<f64>(b, BY0) != y0 || load<f64>(b, BX1) != x1 || load<f64>(b, BY1) != y1) return false;
+  }
+  return true;
 }
 
 /** Whether every node has the children buildLevels gives it. */

@@ -32,13 +32,25 @@ function hilbert(x: number, y: number): number {
   return d;
 }
 
-const cell = (c: number, lo: number, span: number): number => (span > 0 ? Math.floor(((c - lo) / span) * (HILBERT_SIDE - 1)) : 0);
+/**
+ * The cell of coordinate c on [lo, hi]. Differences are taken of halves,
+ * which cannot overflow (the full difference of two centres near ±MAX_VALUE
+ * would be Infinity, and the ratio NaN), and equal the halved difference for
+ * every ordinary coordinate, so the order is that of (c - lo) / (hi - lo).
+ */
+function cell(c: number, lo: number, hi: number): number {
+  const span = hi * 0.5 - lo * 0.5;
+  return span > 0 ? Math.floor(((c * 0.5 - lo * 0.5) / span) * (HILBERT_SIDE - 1)) : 0;
+}
+
+/** The centre of [a, b], from halves so that it cannot overflow. */
+const centre = (a: number, b: number): number => a * 0.5 + b * 0.5;
 
 /** The order of the n items along the Hilbert curve of their centres, ties in input order (four stable byte passes). */
 function hilbertOrder(rects: Float64Array, n: number): Int32Array {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (let i = 0; i < n; i++) {
-    const cx = (rects[i * 4] + rects[i * 4 + 2]) * 0.5, cy = (rects[i * 4 + 1] + rects[i * 4 + 3]) * 0.5;
+    const cx = centre(rects[i * 4], rects[i * 4 + 2]), cy = centre(rects[i * 4 + 1], rects[i * 4 + 3]);
     minX = Math.min(minX, cx);
     minY = Math.min(minY, cy);
     maxX = Math.max(maxX, cx);
@@ -47,8 +59,8 @@ function hilbertOrder(rects: Float64Array, n: number): Int32Array {
   let keys = new Uint32Array(n), order = new Int32Array(n);
   let keysTo = new Uint32Array(n), orderTo = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const cx = (rects[i * 4] + rects[i * 4 + 2]) * 0.5, cy = (rects[i * 4 + 1] + rects[i * 4 + 3]) * 0.5;
-    keys[i] = hilbert(cell(cx, minX, maxX - minX), cell(cy, minY, maxY - minY));
+    const cx = centre(rects[i * 4], rects[i * 4 + 2]), cy = centre(rects[i * 4 + 1], rects[i * 4 + 3]);
+    keys[i] = hilbert(cell(cx, minX, maxX), cell(cy, minY, maxY));
     order[i] = i;
   }
   const counts = new Int32Array(256);
