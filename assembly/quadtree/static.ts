@@ -309,8 +309,9 @@ function buildLevels(p: Parts): void {
  * intact, 1 if its checksum does not match, 2 if it holds a negative id, 3
  * if a node has other children than a build gives it, 4 if a coordinate is
  * not finite or an item's box has min > max, 5 if a node's box is not the
- * union of its children's or a point lies outside its k-d cell: every value
- * a search reads is one a build could have written.
+ * union of its children's or a point lies outside its k-d cell, 6 if an id
+ * appears twice: every value a search reads is one a build could have
+ * written.
  */
 export function sqtVerify(block: usize, bytes: usize): i32 {
   if (load<u32>(block, CHECKSUM_AT) != checksum(block, bytes)) return 1;
@@ -322,11 +323,40 @@ export function sqtVerify(block: usize, bytes: usize): i32 {
   for (; i + 4 <= n; i += 4) signs = v128.or(signs, v128.load(ids + (<usize>i << 2)));
   for (; i < n; i++) signs = v128.or(signs, i32x4.splat(load<i32>(ids + (<usize>i << 2))));
   if (i32x4.bitmask(signs) != 0) return 2;
+  if (!idsUnique(ids, n)) return 6;
   if (points) return pointsVerify(block);
   const p = readParts(block);
   if (!nodesAsBuilt(p)) return 3;
   if (!itemBoxesValid(p)) return 4;
   return nodeBoxesTight(p) ? 0 : 5;
+}
+
+/** Whether no id of the n at ids (each >= 0) appears twice: an open-addressing set of at least twice their count, in one pass. */
+function idsUnique(ids: usize, n: i32): bool {
+  let bits: u32 = 1;
+  while ((<i64>1 << bits) < <i64>n * 2) bits++;
+  const mask: u32 = (<u32>1 << bits) - 1;
+  const table = heap.alloc((<usize>mask + 1) << 2);
+  memory.fill(table, 0xff, (<usize>mask + 1) << 2); // every slot -1: empty
+  let unique = true;
+  for (let i = 0; i < n && unique; i++) {
+    const id = load<i32>(ids + (<usize>i << 2));
+    let at = <u32>(id * 0x9e3779b1) >> (32 - bits);
+    for (;;) {
+      const held = load<i32>(table + (<usize>at << 2));
+      if (held == -1) {
+        store<i32>(table + (<usize>at << 2), id);
+        break;
+      }
+      if (held == id) {
+        unique = false;
+        break;
+      }
+      at = (at + 1) & mask;
+    }
+  }
+  heap.free(table);
+  return unique;
 }
 
 /** Whether every item's box is finite with min <= max on both axes (x - x is 0 only for a finite x; a comparison with NaN is false). */

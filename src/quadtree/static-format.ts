@@ -145,6 +145,7 @@ const FAULTS = [
   'has a node whose children no build gives it',
   'holds a coordinate that is not finite or a box with min > max',
   'holds a node box or a point order no build gives it',
+  'holds an id twice',
 ];
 
 /** A check of a block's body (header already checked): 0 if intact, else the number of its fault in FAULTS. */
@@ -156,8 +157,8 @@ export type BodyCheck = (words: Uint32Array, parts: BlockParts | PointParts) => 
  * version or layout, a length other than the header says or the counts
  * need, a checksum mismatch, a node structure other than a build's, a
  * negative id, a coordinate that is not finite, a box with min > max, a
- * node box other than the union of its children's, or points out of k-d
- * order (a POINTS block stores no nodes: every range a search reads follows
+ * node box other than the union of its children's, points out of k-d
+ * order, or an id given twice (a POINTS block stores no nodes: every range a search reads follows
  * from its count). `words` gives the block's bytes as
  * aligned u32 words; `body` checks all but the header (the wasm core runs
  * it where the block already lies).
@@ -184,7 +185,7 @@ export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32A
 
 /**
  * The TypeScript check of a block's body, as sqtVerify in the wasm core:
- * checksum (by `checksum`), ids, a RECTS block's nodes, then every value a
+ * checksum (by `checksum`), ids (>= 0, none twice), a RECTS block's nodes, then every value a
  * search reads (finite coordinates, boxes with min <= max, node boxes the
  * union of their children's, points in k-d order).
  */
@@ -194,11 +195,34 @@ export function verifyBody(w: Uint32Array, parts: BlockParts | PointParts, check
   let signs = 0;
   for (let i = 0; i < parts.n; i++) signs |= ids[i];
   if (signs < 0) return 2;
+  if (!idsUnique(ids)) return 6;
   if (parts.layout === 'points') return pointsFault(new Float64Array(w.buffer, w.byteOffset + parts.coords, parts.n * 2));
   if (!nodesAsBuilt(w, parts)) return 3;
   const boxes = new Float64Array(w.buffer, w.byteOffset + parts.boxes, (parts.n + parts.m) * 4);
   if (!itemBoxesValid(boxes, parts.n)) return 4;
   return nodeBoxesTight(boxes, parts.n) ? 0 : 5;
+}
+
+/**
+ * Whether no id (each >= 0) appears twice: an open-addressing set of at
+ * least twice their count, in one pass (as idsUnique in
+ * assembly/quadtree/static.ts).
+ */
+function idsUnique(ids: Int32Array): boolean {
+  let bits = 1;
+  while (1 << bits < ids.length * 2) bits++;
+  const mask = (1 << bits) - 1;
+  const table = new Int32Array(mask + 1).fill(-1);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    let at = Math.imul(id, 0x9e3779b1) >>> (32 - bits);
+    while (table[at] !== -1) {
+      if (table[at] === id) return false;
+      at = (at + 1) & mask;
+    }
+    table[at] = id;
+  }
+  return true;
 }
 
 /** Whether each of the first n boxes is finite with min <= max on both axes (x - x is 0 only for a finite x; a comparison with NaN is false). */

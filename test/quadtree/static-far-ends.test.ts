@@ -8,110 +8,13 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, QuadTree, StaticQuadTree } from '../../src/index.js';
-import { blockChecksum, CHECKSUM_AT } from '../../src/quadtree/static-format.js';
 import { codeOf } from '../support/codes.js';
 import { inChild } from '../support/child.js';
 import { runs } from '../support/sweep.js';
-import { RectOracle, type Rect } from './rect-oracle.js';
+import { caseArb, expectOracleAnswers, itemsOf, MAX, sealed, searchInChild } from './far-static.js';
+import { RectOracle } from './rect-oracle.js';
 
 beforeAll(() => init());
-
-const MAX = Number.MAX_VALUE;
-/** The double just below x (x > 0, normal). */
-const below = (x: number): number => {
-  const bits = new BigInt64Array(Float64Array.of(x).buffer);
-  bits[0] -= 1n;
-  return new Float64Array(bits.buffer)[0];
-};
-
-/** Coordinates where arithmetic on doubles stops being ordinary, and a few plain ones to mix them with. */
-const FAR = [MAX, -MAX, below(MAX), -below(MAX), 1e300, -1e300, 1.34e154, -1.34e154, 1e154, 5e-324, -5e-324, 2.2250738585072014e-308, -0, 0, 1, -1, 7, 1e6];
-const coordinate = fc.oneof(fc.constantFrom(...FAR), fc.integer({ min: -20, max: 20 }), fc.double({ noNaN: true, noDefaultInfinity: true }));
-/** A rect from two coordinates per axis, or a point (every item a point gives the k-d layout). */
-const rectArb = (points: boolean) =>
-  fc.tuple(coordinate, coordinate, coordinate, coordinate).map(([a, b, c, d]): Rect => (points ? [a, b, a, b] : [Math.min(a, c), Math.min(b, d), Math.max(a, c), Math.max(b, d)]));
-const radius = fc.oneof(fc.constantFrom(0, 1, 1e154, 1e200, MAX, 5e-324), fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }));
-const queryArb = fc.record({ x: coordinate, y: coordinate, k: fc.integer({ min: 0, max: 25 }), maxDistance: fc.oneof(fc.constant(Infinity), radius), r: radius, box: rectArb(false) });
-const caseArb = (points: boolean) =>
-  fc.record({
-    items: fc.uniqueArray(fc.tuple(fc.nat(300), rectArb(points)), { selector: ([id]) => id, maxLength: 60, size: "medium" }),
-    queries: fc.array(queryArb, { minLength: 1, maxLength: 6 }),
-  });
-type Case = fc.Infer<ReturnType<typeof caseArb>>;
-
-/** Numbers through JSON: -0 and non-finite numbers as tagged strings. */
-const encode = (value: unknown): string =>
-  JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v)) ? `#${Object.is(v, -0) ? '-0' : v}` : v));
-
-/** What one case gives on one backend. */
-interface Answers {
-  nearest: number[][];
-  nearestMany: number[][];
-  circle: number[][];
-  circleMany: number[][];
-  box: number[][];
-  boxMany: number[][];
-  bytes: string;
-  /** The same answers from the other backend's restore of this backend's bytes, and whether it writes the same bytes. */
-  restored: { nearest: number[][]; box: number[][]; sameBytes: boolean };
-}
-
-/**
- * Runs in the child, given the package and the encoded cases: every search of
- * every case on both backends. Self-contained: it is sent as source text.
- */
-function searchAll(sk: typeof import('../../src/index.js'), text: string): Array<Record<'wasm' | 'js', Answers>> {
-  const cases = JSON.parse(text, (_, v: unknown) => (typeof v === 'string' && v.startsWith('#') ? (v === '#-0' ? -0 : Number(v.slice(1))) : v)) as Case[];
-  const sorted = (ids: ArrayLike<number>): number[] => Array.from(ids).sort((a, b) => a - b);
-  const each = (r: { offsets: Int32Array; ids: Int32Array }, sort: boolean): number[][] =>
-    Array.from({ length: r.offsets.length - 1 }, (_, q) => {
-      const ids = Array.from(r.ids.subarray(r.offsets[q], r.offsets[q + 1]));
-      return sort ? sorted(ids) : ids;
-    });
-  return cases.map(({ items, queries }) => {
-    const ids = items.map(([id]) => id), rects = items.flatMap(([, rect]) => rect);
-    const xs = queries.map((q) => q.x), ys = queries.map((q) => q.y);
-    const out = {} as Record<'wasm' | 'js', Answers>;
-    for (const backend of ['wasm', 'js'] as const) {
-      const tree = sk.StaticQuadTree.build(ids, rects, { backend });
-      const { k, maxDistance } = queries[0];
-      const bytes = tree.toBuffer();
-      const restored = sk.StaticQuadTree.fromBuffer(bytes, { backend: backend === 'wasm' ? 'js' : 'wasm' });
-      out[backend] = {
-        nearest: queries.map((q) => tree.nearest(q.x, q.y, q.k, q.maxDistance)),
-        nearestMany: each(tree.nearestMany(xs, ys, k, { maxDistance }), false),
-        circle: queries.map((q) => tree.queryCircle(q.x, q.y, q.r)),
-        circleMany: each(tree.queryCircleMany(xs, ys, queries.map((q) => q.r)), true),
-        box: queries.map((q) => tree.query(q.box[0], q.box[1], q.box[2], q.box[3])),
-        boxMany: each(tree.queryMany(queries.flatMap((q) => q.box)), true),
-        bytes: Buffer.from(bytes).toString('base64'),
-        restored: {
-          nearest: queries.map((q) => restored.nearest(q.x, q.y, q.k, q.maxDistance)),
-          box: queries.map((q) => restored.query(q.box[0], q.box[1], q.box[2], q.box[3])),
-          sameBytes: Buffer.from(restored.toBuffer()).equals(Buffer.from(bytes)),
-        },
-      };
-      tree.dispose();
-      restored.dispose();
-    }
-    return out;
-  });
-}
-
-/** The oracle's answers to a case, in the layout of Answers. */
-function expected({ items, queries }: Case) {
-  const oracle = new RectOracle();
-  for (const [id, rect] of items) oracle.insert(id, rect);
-  const { k, maxDistance } = queries[0];
-  return {
-    nearest: queries.map((q) => oracle.nearest(q.x, q.y, q.k, q.maxDistance)),
-    nearestMany: queries.map((q) => oracle.nearest(q.x, q.y, k, maxDistance)),
-    circle: queries.map((q) => oracle.circle(q.x, q.y, q.r)),
-    circleMany: queries.map((q) => oracle.circle(q.x, q.y, q.r)),
-    box: queries.map((q) => oracle.query(q.box)),
-    boxMany: queries.map((q) => oracle.query(q.box)),
-  };
-}
 
 describe('StaticQuadTree at the far ends of the number line', () => {
   it.each([
@@ -119,16 +22,7 @@ describe('StaticQuadTree at the far ends of the number line', () => {
     ['points (the k-d layout)', true],
   ] as const)('answers every search among %s as brute force does, on both backends, restored or built, and never hangs', (_, points) => {
     const cases = fc.sample(caseArb(points), runs(400));
-    const answers = inChild(`return (${searchAll.toString()})(sk, input);`, 10_000, encode(cases)) as Array<Record<'wasm' | 'js', Answers>>;
-    cases.forEach((c, i) => {
-      const want = expected(c);
-      for (const backend of ['wasm', 'js'] as const) {
-        const got = answers[i][backend];
-        expect({ case: c, backend, ...got, bytes: undefined, restored: undefined }).toEqual({ case: c, backend, ...want, bytes: undefined, restored: undefined });
-        expect({ case: c, backend, restored: got.restored }).toEqual({ case: c, backend, restored: { nearest: want.nearest, box: want.box, sameBytes: true } });
-      }
-      expect({ case: c, bytes: answers[i].js.bytes }).toEqual({ case: c, bytes: answers[i].wasm.bytes });
-    });
+    expectOracleAnswers(cases, searchInChild(cases));
   });
 
   it('a point past 1.34e154 gets the k items by id, since every squared distance is Infinity, on both backends and every way in', () => {
@@ -171,22 +65,6 @@ describe('StaticQuadTree at the far ends of the number line', () => {
   });
 });
 
-/** bytes with their checksum made to match again, so fromBuffer has to judge the values inside. */
-function sealed(bytes: Uint8Array): Uint8Array {
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
-  words[CHECKSUM_AT / 4] = blockChecksum(words);
-  return bytes;
-}
-
-/** The items a block holds, read by its layout (drawn in assembly/quadtree/static.ts and static-points.ts). */
-function itemsOf(bytes: Uint8Array): Array<[number, Rect]> {
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
-  const n = words[4], m = words[5], points = words[1] >>> 16 === 1;
-  const values = new Float64Array(bytes.buffer, bytes.byteOffset + 32, points ? 2 * n : 4 * (n + m));
-  const ids = new Int32Array(bytes.buffer, bytes.byteOffset + 32 + values.byteLength, n);
-  return Array.from(ids, (id, i): [number, Rect] => [id, points ? [values[2 * i], values[2 * i + 1], values[2 * i], values[2 * i + 1]] : [values[4 * i], values[4 * i + 1], values[4 * i + 2], values[4 * i + 3]]]);
-}
-
 /** What fromBuffer makes of bytes: the error code, or the tree's answers to a few searches and whether it writes the bytes back. */
 function restore(bytes: Uint8Array, backend: 'wasm' | 'js') {
   try {
@@ -225,12 +103,19 @@ describe('StaticQuadTree snapshots whose checksum was repaired', () => {
   const diagonal = ids.flatMap((i) => [i, i, i + 1, i + 1]);
   const scattered = Array.from({ length: 30 }, (_, i) => [(i * 37) % 50, (i * 11) % 45]).flatMap(([x, y]) => [x, y, x, y]);
 
-  it.each(['wasm', 'js'] as const)('refuse a coordinate that is not finite, a box with min > max, a loosened node box or points out of order (%s backend)', (backend) => {
+  it.each(['wasm', 'js'] as const)('refuse a coordinate that is not finite, a box with min > max, a loosened node box, points out of order or an id twice (%s backend)', (backend) => {
     const rects = StaticQuadTree.build(ids, diagonal, { backend }).toBuffer();
     const points = StaticQuadTree.build(Array.from({ length: 30 }, (_, i) => i), scattered, { backend }).toBuffer();
     const edited = (bytes: Uint8Array, edit: (values: Float64Array) => void): Uint8Array => {
       const copy = bytes.slice();
       edit(new Float64Array(copy.buffer, 32));
+      return sealed(copy);
+    };
+    /** The block with its second id set to its first (the ids start at byte `ids`). */
+    const twice = (bytes: Uint8Array, ids: number): Uint8Array => {
+      const copy = bytes.slice();
+      const view = new Int32Array(copy.buffer, ids, 2);
+      view[1] = view[0];
       return sealed(copy);
     };
     const refused: Array<[string, Uint8Array]> = [
@@ -242,6 +127,8 @@ describe('StaticQuadTree snapshots whose checksum was repaired', () => {
       ['a point x NaN', edited(points, (v) => (v[0] = NaN))],
       ['a point y -Infinity', edited(points, (v) => (v[7] = -Infinity))],
       ['the first median past its right side', edited(points, (v) => (v[2 * 14] = 1e6))],
+      ['an id given twice', twice(rects, 32 + 23 * 32)],
+      ["a point's id given twice", twice(points, 32 + 30 * 16)],
     ];
     for (const [what, bytes] of refused) expect([what, restore(bytes, backend)]).toEqual([what, 'INVALID_SNAPSHOT']);
     expect(restore(rects, backend)).toEqual(oracleOf(rects));

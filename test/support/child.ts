@@ -5,9 +5,13 @@
 // given on the child's stdin (larger than a command line may be); they hand
 // back a value by `return`, which the child prints as JSON.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const entry = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+/** The bundle beside this file's checkout; from the checkout's root when this file was bundled elsewhere (npm run fuzz). */
+const besideThis = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+const entry = existsSync(besideThis) ? besideThis : resolve('dist/index.js');
 
 /** What `body` returns (as JSON), run in a fresh Node process with `input` on its stdin; throws when it does not finish within timeoutMs. */
 export function inChild(body: string, timeoutMs = 5000, input = ''): unknown {
