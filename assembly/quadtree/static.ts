@@ -318,21 +318,34 @@ export function sqtVerify(block: usize, bytes: usize): i32 {
   const n = load<i32>(block, COUNT_AT);
   const points = holdsPoints(block);
   const ids = points ? block + POINTS_AT + (<usize>n << 4) : readParts(block).ids;
-  let signs = i32x4.splat(0);
+  let signs = i32x4.splat(0), most = i32x4.splat(0);
   let i = 0;
-  for (; i + 4 <= n; i += 4) signs = v128.or(signs, v128.load(ids + (<usize>i << 2)));
-  for (; i < n; i++) signs = v128.or(signs, i32x4.splat(load<i32>(ids + (<usize>i << 2))));
+  for (; i + 4 <= n; i += 4) {
+    const four = v128.load(ids + (<usize>i << 2));
+    signs = v128.or(signs, four);
+    most = i32x4.max_s(most, four);
+  }
+  for (; i < n; i++) {
+    const one = i32x4.splat(load<i32>(ids + (<usize>i << 2)));
+    signs = v128.or(signs, one);
+    most = i32x4.max_s(most, one);
+  }
   if (i32x4.bitmask(signs) != 0) return 2;
-  if (!idsUnique(ids, n)) return 6;
+  const largest = max(max(i32x4.extract_lane(most, 0), i32x4.extract_lane(most, 1)), max(i32x4.extract_lane(most, 2), i32x4.extract_lane(most, 3)));
+  if (!idsUnique(ids, n, largest)) return 6;
   if (points) return pointsVerify(block);
   const p = readParts(block);
-  if (!nodesAsBuilt(p)) return 3;
-  if (!itemBoxesValid(p)) return 4;
-  return nodeBoxesTight(p) ? 0 : 5;
+  return nodesAsBuilt(p) ? boxesFault(p) : 3;
 }
 
-/** Whether no id of the n at ids (each >= 0) appears twice: an open-addressing set of at least twice their count, in one pass. */
-function idsUnique(ids: usize, n: i32): bool {
+/**
+ * Whether no id of the n at ids (each >= 0, the largest `largest`) appears
+ * twice, in one pass: a bitmap of the ids when the largest is below 32n
+ * (four bytes an id at most; a build's ids are usually dense), else an
+ * open-addressing set of at least twice their count.
+ */
+function idsUnique(ids: usize, n: i32, largest: i32): bool {
+  if (<i64>largest < <i64>n * 32) return idsUniqueBitmap(ids, n, largest);
   let bits: u32 = 1;
   while ((<i64>1 << bits) < <i64>n * 2) bits++;
   const mask: u32 = (<u32>1 << bits) - 1;
@@ -359,32 +372,59 @@ function idsUnique(ids: usize, n: i32): bool {
   return unique;
 }
 
-/** Whether every item's box is finite with min <= max on both axes (x - x is 0 only for a finite x; a comparison with NaN is false). */
-function itemBoxesValid(p: Parts): bool {
-  for (let i = 0; i < p.n; i++) {
-    const b = boxAt(p, i);
-    const x0 = load<f64>(b, BX0), y0 = load<f64>(b, BY0), x1 = load<f64>(b, BX1), y1 = load<f64>(b, BY1);
-    if (!(x0 <= x1 && y0 <= y1 && (x0 - x0) + (y0 - y0) + (x1 - x1) + (y1 - y1) == 0)) return false;
+/** idsUnique over a bitmap of [0, largest]. */
+function idsUniqueBitmap(ids: usize, n: i32, largest: i32): bool {
+  const bytes = ((<usize>largest >> 5) + 1) << 2;
+  const seen = heap.alloc(bytes);
+  memory.fill(seen, 0, bytes);
+  let unique = true;
+  for (let i = 0; i < n; i++) {
+    const id = load<u32>(ids + (<usize>i << 2));
+    const word = seen + (<usize>(id >> 5) << 2), bit: u32 = 1 << (id & 31);
+    const was = load<u32>(word);
+    if ((was & bit) != 0) {
+      unique = false;
+      break;
+    }
+    store<u32>(word, was | bit);
   }
-  return true;
+  heap.free(seen);
+  return unique;
 }
 
-/** Whether every node's box is the union of its children's boxes, as buildLevels makes it (children checked by nodesAsBuilt). */
-function nodeBoxesTight(p: Parts): bool {
+/**
+ * 4 if an item's box is not finite or has min > max, else 5 if a node's box
+ * is not the union of its children's (as buildLevels makes it), else 0. One
+ * pass over the nodes (their children checked by nodesAsBuilt), both axes
+ * at once: a box is two vectors, (minX, minY) and (maxX, maxY); each item is
+ * checked as the child of its leaf; x - x is 0 only for a finite x.
+ */
+function boxesFault(p: Parts): i32 {
+  const zero = f64x2.splat(0);
+  let valid = i64x2.splat(-1), tight = i64x2.splat(-1);
   for (let node = p.n; node < p.n + p.m; node++) {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    const end = endChild(p, node);
-    for (let c = firstChild(p, node); c < end; c++) {
-      const b = boxAt(p, c);
-      x0 = min(x0, load<f64>(b, BX0));
-      y0 = min(y0, load<f64>(b, BY0));
-      x1 = max(x1, load<f64>(b, BX1));
-      y1 = max(y1, load<f64>(b, BY1));
+    let lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity);
+    const first = firstChild(p, node), end = endChild(p, node);
+    if (first < p.n) {
+      for (let c = first; c < end; c++) {
+        const b = boxAt(p, c);
+        const bl = v128.load(b, BX0), bh = v128.load(b, BX1);
+        valid = v128.and(valid, v128.and(f64x2.le(bl, bh), v128.and(f64x2.eq(f64x2.sub(bl, bl), zero), f64x2.eq(f64x2.sub(bh, bh), zero))));
+        lo = f64x2.min(lo, bl);
+        hi = f64x2.max(hi, bh);
+      }
+    } else {
+      for (let c = first; c < end; c++) {
+        const b = boxAt(p, c);
+        lo = f64x2.min(lo, v128.load(b, BX0));
+        hi = f64x2.max(hi, v128.load(b, BX1));
+      }
     }
     const b = boxAt(p, node);
-    if (load<f64>(b, BX0) != x0 || load<f64>(b, BY0) != y0 || load<f64>(b, BX1) != x1 || load<f64>(b, BY1) != y1) return false;
+    tight = v128.and(tight, v128.and(f64x2.eq(lo, v128.load(b, BX0)), f64x2.eq(hi, v128.load(b, BX1))));
   }
-  return true;
+  if (!i64x2.all_true(valid)) return 4;
+  return i64x2.all_true(tight) ? 0 : 5;
 }
 
 /** Whether every node has the children buildLevels gives it. */

@@ -204,11 +204,23 @@ export function verifyBody(w: Uint32Array, parts: BlockParts | PointParts, check
 }
 
 /**
- * Whether no id (each >= 0) appears twice: an open-addressing set of at
- * least twice their count, in one pass (as idsUnique in
- * assembly/quadtree/static.ts).
+ * Whether no id (each >= 0) appears twice, in one pass: a bitmap of the
+ * ids when the largest is below 32n (four bytes an id at most; a build's
+ * ids are usually dense), else an open-addressing set of at least twice
+ * their count (as idsUnique in assembly/quadtree/static.ts).
  */
 function idsUnique(ids: Int32Array): boolean {
+  let largest = 0;
+  for (let i = 0; i < ids.length; i++) largest = Math.max(largest, ids[i]);
+  if (largest < ids.length * 32) {
+    const seen = new Uint32Array((largest >>> 5) + 1);
+    for (let i = 0; i < ids.length; i++) {
+      const word = ids[i] >>> 5, bit = 1 << (ids[i] & 31);
+      if ((seen[word] & bit) !== 0) return false;
+      seen[word] |= bit;
+    }
+    return true;
+  }
   let bits = 1;
   while (1 << bits < ids.length * 2) bits++;
   const mask = (1 << bits) - 1;

@@ -73,11 +73,14 @@ export class StaticQuadTree {
   /**
    * A tree restored from {@link toBuffer}'s bytes, written by either
    * backend: the same items in the same tree, so the same answers in the same
-   * order. The bytes are checked (header, length, checksum, node structure)
-   * and copied in; nothing is rebuilt. `options.backend` picks the backend.
-   * Throws INVALID_SNAPSHOT for bytes that are not an intact StaticQuadTree
-   * snapshot of this format version or of version 1, INVALID_ARGUMENT for something other
-   * than a Uint8Array or bad options.
+   * order. The bytes are checked (header, length, checksum, node structure,
+   * and every value a search reads) and copied in; nothing is rebuilt.
+   * `options.backend` picks the backend. Throws INVALID_SNAPSHOT for bytes
+   * that are not an intact StaticQuadTree snapshot of this format version or
+   * of version 1, or that hold a value no build writes (a coordinate that is
+   * not finite, a box with min > max, a node box other than the union of its
+   * children's, points out of k-d order, an id twice); INVALID_ARGUMENT for
+   * something other than a Uint8Array or bad options.
    */
   static fromBuffer(bytes: Uint8Array, options?: StaticQuadTreeOptions): StaticQuadTree {
     checkOptions('StaticQuadTree.fromBuffer', options, OPTION_KEYS);
@@ -150,7 +153,9 @@ export class StaticQuadTree {
   /**
    * The ids of the k items nearest to (x, y), nearest first; items at equal
    * distance by id, ascending; only items at distance <= maxDistance. As
-   * {@link QuadTree.nearest}, with the same answers for the same items.
+   * {@link QuadTree.nearest}, with the same answers for the same items:
+   * squared distances past the largest double are Infinity, so items that
+   * far all tie and come by id.
    */
   nearest(x: number, y: number, k: number, maxDistance = Infinity): number[] {
     this.alive();

@@ -106,6 +106,7 @@ describe('StaticQuadTree snapshots whose checksum was repaired', () => {
   it.each(['wasm', 'js'] as const)('refuse a coordinate that is not finite, a box with min > max, a loosened node box, points out of order or an id twice (%s backend)', (backend) => {
     const rects = StaticQuadTree.build(ids, diagonal, { backend }).toBuffer();
     const points = StaticQuadTree.build(Array.from({ length: 30 }, (_, i) => i), scattered, { backend }).toBuffer();
+    const sparse = StaticQuadTree.build(ids.map((i) => i * 99_991 + 2 ** 30), diagonal, { backend }).toBuffer(); // ids far apart: checked by a hash set, not a bitmap
     const edited = (bytes: Uint8Array, edit: (values: Float64Array) => void): Uint8Array => {
       const copy = bytes.slice();
       edit(new Float64Array(copy.buffer, 32));
@@ -128,11 +129,13 @@ describe('StaticQuadTree snapshots whose checksum was repaired', () => {
       ['a point y -Infinity', edited(points, (v) => (v[7] = -Infinity))],
       ['the first median past its right side', edited(points, (v) => (v[2 * 14] = 1e6))],
       ['an id given twice', twice(rects, 32 + 23 * 32)],
+      ['a sparse id given twice', twice(sparse, 32 + 23 * 32)],
       ["a point's id given twice", twice(points, 32 + 30 * 16)],
     ];
     for (const [what, bytes] of refused) expect([what, restore(bytes, backend)]).toEqual([what, 'INVALID_SNAPSHOT']);
     expect(restore(rects, backend)).toEqual(oracleOf(rects));
     expect(restore(points, backend)).toEqual(oracleOf(points));
+    expect(restore(sparse, backend)).toEqual(oracleOf(sparse));
   });
 
   it('every value of a block set to a far or nearby value: both backends refuse it alike or answer as brute force over what they hold', () => {
