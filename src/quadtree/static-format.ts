@@ -250,17 +250,29 @@ function itemBoxesValid(boxes: Float64Array, n: number): boolean {
 function nodeBoxesTight(boxes: Float64Array, n: number): boolean {
   let node = n, tight = true;
   forEachNode(n, (first, end) => {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (let c = first; c < end; c++) {
-      x0 = Math.min(x0, boxes[c * 4]);
-      y0 = Math.min(y0, boxes[c * 4 + 1]);
-      x1 = Math.max(x1, boxes[c * 4 + 2]);
-      y1 = Math.max(y1, boxes[c * 4 + 3]);
-    }
+    const [x0, y0, x1, y1] = childrenUnion(boxes, first, end);
     tight &&= boxes[node * 4] === x0 && boxes[node * 4 + 1] === y0 && boxes[node * 4 + 2] === x1 && boxes[node * 4 + 3] === y1;
     node++;
   });
   return tight;
+}
+
+const union = new Float64Array(4);
+
+/** The union of boxes [first, end) of boxes (4 f64 each), as [minX, minY, maxX, maxY]: a node's box (valid until the next call). */
+export function childrenUnion(boxes: Float64Array, first: number, end: number): Float64Array {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let c = first; c < end; c++) {
+    x0 = Math.min(x0, boxes[c * 4]);
+    y0 = Math.min(y0, boxes[c * 4 + 1]);
+    x1 = Math.max(x1, boxes[c * 4 + 2]);
+    y1 = Math.max(y1, boxes[c * 4 + 3]);
+  }
+  union[0] = x0;
+  union[1] = y0;
+  union[2] = x1;
+  union[3] = y1;
+  return union;
 }
 
 /** 0 when every coordinate (x, y pairs) is finite and every point lies in its k-d cell, 4 for a coordinate that is not, 5 for a point out of order. */

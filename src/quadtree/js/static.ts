@@ -6,7 +6,7 @@ import { RankHeap } from './rank-heap.js';
 import type { StaticCore } from '../backend.js';
 import { Found } from './found.js';
 import { allPoints, buildPointBlock } from './static-points.js';
-import { blockChecksum, blockParts, CHECKSUM_AT, forEachNode, nodeCount, writeHeader, type BlockParts } from '../static-format.js';
+import { blockChecksum, blockParts, CHECKSUM_AT, childrenUnion, forEachNode, nodeCount, writeHeader, type BlockParts } from '../static-format.js';
 
 /** Hilbert cells per axis: 2^16, so a key fits 32 bits. */
 const HILBERT_SIDE = 1 << 16;
@@ -100,14 +100,7 @@ export function buildBlock(ids: Int32Array, rects: Float64Array): Uint8Array {
   const boxes = view.boxes;
   let node = n;
   forEachNode(n, (first, end) => {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (let c = first; c < end; c++) {
-      x0 = Math.min(x0, boxes[c * 4]);
-      y0 = Math.min(y0, boxes[c * 4 + 1]);
-      x1 = Math.max(x1, boxes[c * 4 + 2]);
-      y1 = Math.max(y1, boxes[c * 4 + 3]);
-    }
-    boxes.set([x0, y0, x1, y1], node * 4);
+    boxes.set(childrenUnion(boxes, first, end), node * 4);
     view.firsts[node - n] = first;
     view.ends[node - n] = end;
     node++;
