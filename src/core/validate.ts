@@ -194,6 +194,35 @@ export class CopyRoom {
   }
 }
 
+/**
+ * How many user arrays are being read right now. Reading one may run the
+ * user's code (a getter, a Proxy), which may start another batch; a copy
+ * begun then goes into fresh arrays, so the rooms the outer call has
+ * filled stay as they were.
+ */
+let readingUserArrays = 0;
+
+/** n entries for numbers: of room, unless none was given or this copy began while a user array was being read. */
+function numbersFor(n: number, room: CopyRoom | undefined, nested: boolean): Float64Array {
+  return room === undefined || nested ? new Float64Array(n) : room.f64(n);
+}
+
+/** n entries for ids, as {@link numbersFor}. */
+function idsFor(n: number, room: CopyRoom | undefined, nested: boolean): Int32Array {
+  return room === undefined || nested ? new Int32Array(n) : room.i32(n);
+}
+
+/** What `read` returns, given whether this read began inside the read of another user array; counted as one meanwhile. */
+function readingUser<T>(read: (nested: boolean) => T): T {
+  const nested = readingUserArrays > 0;
+  readingUserArrays++;
+  try {
+    return read(nested);
+  } finally {
+    readingUserArrays--;
+  }
+}
+
 /** The length of values when it is a typed array of numbers (not BigInts), else -1; INVALID_ARGUMENT when detached or of another length than `length`. */
 function typedCount(name: string, values: unknown, length: number | undefined): number {
   const kind = typedKind.call(values);
@@ -232,21 +261,25 @@ export type NumberRule =
  * entry that is not a finite number; then as `rule` says.
  */
 export function copyNumbers(name: string, values: unknown, length?: number, rule: NumberRule = 'finite', room?: CopyRoom): Float64Array {
-  let count = typedCount(name, values, length);
+  const typed = typedCount(name, values, length);
   let copy: Float64Array;
-  if (count >= 0) {
-    copy = room === undefined ? new Float64Array(count) : room.f64(count);
+  if (typed >= 0) {
+    copy = numbersFor(typed, room, readingUserArrays > 0);
     copy.set(values as ArrayLike<number>); // every number a typed array holds fits a double exactly
   } else {
-    count = checkArrayLike(name, values, length);
-    const entries = values as ArrayLike<unknown>;
-    copy = room === undefined ? new Float64Array(count) : room.f64(count);
-    for (let i = 0; i < count; i++) {
-      const v = entries[i];
-      if (typeof v !== 'number') throw new SpatialError('INVALID_NUMBER', `${name}[${i}] must be a finite number, got ${described(v)}`);
-      copy[i] = v;
-    }
+    copy = readingUser((nested) => {
+      const count = checkArrayLike(name, values, length);
+      const entries = values as ArrayLike<unknown>;
+      const out = numbersFor(count, room, nested);
+      for (let i = 0; i < count; i++) {
+        const v = entries[i];
+        if (typeof v !== 'number') throw new SpatialError('INVALID_NUMBER', `${name}[${i}] must be a finite number, got ${described(v)}`);
+        out[i] = v;
+      }
+      return out;
+    });
   }
+  const count = copy.length;
   if (rule === 'boxes') checkBoxes(name, copy);
   else {
     if (!allFinite(copy)) for (let i = 0; i < count; i++) checkFinite(`${name}[${i}]`, copy[i]);
@@ -287,29 +320,37 @@ function checkBoxes(name: string, flat: Float64Array): void {
  * an entry that is not an integer in [0, 2^31 - 1].
  */
 export function copyIds(name: string, values: unknown, length?: number, room?: CopyRoom): Int32Array {
+  const typed = typedCount(name, values, length);
+  if (typed < 0) {
+    return readingUser((nested) => {
+      const count = checkArrayLike(name, values, length);
+      const entries = values as ArrayLike<unknown>;
+      const out = idsFor(count, room, nested);
+      for (let i = 0; i < count; i++) out[i] = anId(name, entries[i], i);
+      return out;
+    });
+  }
+  const copy = idsFor(typed, room, readingUserArrays > 0);
   if (typedKind.call(values) === 'Int32Array') {
-    const count = typedCount(name, values, length);
-    const copy = room === undefined ? new Int32Array(count) : room.i32(count);
     copy.set(values as Int32Array);
     // Int32Array entries are integers below 2^31: only the sign can be wrong.
     let signs = 0;
-    for (let i = 0; i < count; i++) signs |= copy[i];
-    if (signs < 0) for (let i = 0; i < count; i++) checkId(copy[i]);
+    for (let i = 0; i < typed; i++) signs |= copy[i];
+    if (signs < 0) for (let i = 0; i < typed; i++) checkId(copy[i]);
     return copy;
   }
   // Another typed array is copied into doubles, which hold its every entry exactly, and checked there.
-  const typed = typedCount(name, values, length);
-  const count = typed >= 0 ? typed : checkArrayLike(name, values, length);
-  const entries = typed >= 0 ? new Float64Array(count) : (values as ArrayLike<unknown>);
-  if (typed >= 0) (entries as Float64Array).set(values as ArrayLike<number>);
-  const copy = room === undefined ? new Int32Array(count) : room.i32(count);
-  for (let i = 0; i < count; i++) {
-    const id = entries[i];
-    if (typeof id !== 'number') throw new SpatialError('INVALID_ID', `${name}[${i}] must be an id, got ${described(id)}`);
-    if ((id | 0) !== id || id < 0) checkId(id);
-    copy[i] = id;
-  }
+  const numbers = new Float64Array(typed);
+  numbers.set(values as ArrayLike<number>);
+  for (let i = 0; i < typed; i++) copy[i] = anId(name, numbers[i], i);
   return copy;
+}
+
+/** The id entry i of `name` holds: INVALID_ID unless it is an integer in [0, 2^31 - 1]. */
+function anId(name: string, id: unknown, i: number): number {
+  if (typeof id !== 'number') throw new SpatialError('INVALID_ID', `${name}[${i}] must be an id, got ${described(id)}`);
+  if ((id | 0) !== id || id < 0) checkId(id);
+  return id;
 }
 
 /** A value as an error message names it, without calling anything of its own (an object's toString may throw). */

@@ -197,3 +197,21 @@ describe.each(backends)('arrays read once (%s backend)', (backend) => {
     scene.dispose();
   });
 });
+
+describe.each(backends)('a batch started while another reads its arrays (%s backend)', (backend) => {
+  it('leaves the outer batch its own entries', () => {
+    const scene = new Scene({ backend });
+    // Reading the outer batch's xs runs a getter that adds entity 9 with a batch of its own.
+    const xs = Object.defineProperty([0, 3], 0, { get: () => (scene.addMany(Int32Array.of(9), Float64Array.of(50), Float64Array.of(50)), 0) });
+    scene.addMany(Int32Array.of(1, 2), xs, Float64Array.of(0, 0));
+    expect(scene.ids()).toEqual([1, 2, 9]);
+    expect([1, 2, 9].map((id) => scene.position(id).x)).toEqual([0, 3, 50]);
+    const tree = new QuadTree({ bounds, backend });
+    const rects = Object.defineProperty([0, 0, 1, 1], 0, { get: () => (tree.insertMany(Int32Array.of(7), Float64Array.of(5, 5, 6, 6)), 0) });
+    tree.insertMany(Int32Array.of(3), rects);
+    expect(tree.ids()).toEqual([3, 7]);
+    expect(tree.rect(3)).toEqual({ minX: 0, minY: 0, maxX: 1, maxY: 1 });
+    scene.dispose();
+    tree.dispose();
+  });
+});
