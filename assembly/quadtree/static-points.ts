@@ -139,6 +139,41 @@ export function buildPoints(block: usize, idsPtr: usize, rects: usize, n: i32): 
   sortRange(0, n - 1, 0);
 }
 
+/**
+ * Checks the points of a block the TypeScript side has checked otherwise: 0
+ * if every coordinate is finite and every point lies in its k-d cell (the
+ * order sortRange leaves), 4 if a coordinate is not finite, 5 if a point is
+ * out of order. Each point is checked once, as a median or in a leaf.
+ */
+export function pointsVerify(block: usize): i32 {
+  const n = use(block);
+  for (let i = 0; i < n; i++) {
+    const x = coordAt(i, 0), y = coordAt(i, 1);
+    if ((x - x) + (y - y) != 0) return 4; // x - x is 0 only for a finite x
+  }
+  return n == 0 || inCells(0, n - 1, 0, -Infinity, -Infinity, Infinity, Infinity) ? 0 : 5;
+}
+
+/** Whether every point of [left, right] lies in the closed cell [cx0, cx1] x [cy0, cy1] and, below each median, in the cell its split leaves it. */
+function inCells(left: i32, right: i32, axis: i32, cx0: f64, cy0: f64, cx1: f64, cy1: f64): bool {
+  while (right - left > KD_LEAF) {
+    const m = (left + right) >> 1;
+    const x = coordAt(m, 0), y = coordAt(m, 1);
+    if (!(x >= cx0 && x <= cx1 && y >= cy0 && y <= cy1)) return false;
+    const split = axis == 0 ? x : y;
+    if (!inCells(left, m - 1, 1 - axis, cx0, cy0, axis == 0 ? split : cx1, axis == 0 ? cy1 : split)) return false;
+    left = m + 1;
+    if (axis == 0) cx0 = split;
+    else cy0 = split;
+    axis = 1 - axis;
+  }
+  for (let i = left; i <= right; i++) {
+    const x = coordAt(i, 0), y = coordAt(i, 1);
+    if (!(x >= cx0 && x <= cx1 && y >= cy0 && y <= cy1)) return false;
+  }
+  return true;
+}
+
 // ---- searches ----------------------------------------------------------------------
 
 // A range's points lie in its cell: the box its ancestors' splits bound

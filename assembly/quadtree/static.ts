@@ -25,7 +25,7 @@
 //   +-------------------------------------------------------------------+
 import { RankHeap } from './rank-heap';
 import { claimResults, markQuery, pushResult, pushResults, reserveResults, resultCount, startResults } from './results';
-import { allPoints, buildPoints, KD_LEAF, pointBlockBytes, pointsNearest, pointsQuery, pointsWithin, POINTS_AT } from './static-points';
+import { allPoints, buildPoints, KD_LEAF, pointBlockBytes, pointsNearest, pointsQuery, pointsVerify, pointsWithin, POINTS_AT } from './static-points';
 
 const MAGIC: u32 = 0x53514b53; // 'SKQS'
 const VERSION: u32 = 2;
@@ -167,9 +167,20 @@ function hilbert(x: u32, y: u32): u32 {
   return d;
 }
 
-/** The cell of coordinate c on [lo, lo + span]. */
-@inline function cell(c: f64, lo: f64, span: f64): u32 {
-  return span > 0 ? <u32>floor((c - lo) / span * <f64>(HILBERT_SIDE - 1)) : 0;
+/**
+ * The cell of coordinate c on [lo, hi]. Differences are taken of halves,
+ * which cannot overflow (the full difference of two centres near ±MAX_VALUE
+ * would be Infinity, and the ratio NaN), and equal the halved difference for
+ * every ordinary coordinate, so the order is that of (c - lo) / (hi - lo).
+ */
+@inline function cell(c: f64, lo: f64, hi: f64): u32 {
+  const span = hi * 0.5 - lo * 0.5;
+  return span > 0 ? <u32>floor((c * 0.5 - lo * 0.5) / span * <f64>(HILBERT_SIDE - 1)) : 0;
+}
+
+/** The centre of [a, b], from halves so that it cannot overflow. */
+@inline function centre(a: f64, b: f64): f64 {
+  return a * 0.5 + b * 0.5;
 }
 
 /**
@@ -180,7 +191,7 @@ function hilbertOrder(rects: usize, n: i32): usize {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (let i = 0; i < n; i++) {
     const r = rects + <usize>i * BOX_BYTES;
-    const cx = (load<f64>(r, BX0) + load<f64>(r, BX1)) * 0.5, cy = (load<f64>(r, BY0) + load<f64>(r, BY1)) * 0.5;
+    const cx = centre(load<f64>(r, BX0), load<f64>(r, BX1)), cy = centre(load<f64>(r, BY0), load<f64>(r, BY1));
     minX = min(minX, cx);
     minY = min(minY, cy);
     maxX = max(maxX, cx);
@@ -191,8 +202,8 @@ function hilbertOrder(rects: usize, n: i32): usize {
   let keysTo = heap.alloc(bytes), orderTo = heap.alloc(bytes);
   for (let i = 0; i < n; i++) {
     const r = rects + <usize>i * BOX_BYTES;
-    const cx = (load<f64>(r, BX0) + load<f64>(r, BX1)) * 0.5, cy = (load<f64>(r, BY0) + load<f64>(r, BY1)) * 0.5;
-    store<u32>(keys + (<usize>i << 2), hilbert(cell(cx, minX, maxX - minX), cell(cy, minY, maxY - minY)));
+    const cx = centre(load<f64>(r, BX0), load<f64>(r, BX1)), cy = centre(load<f64>(r, BY0), load<f64>(r, BY1));
+    store<u32>(keys + (<usize>i << 2), hilbert(cell(cx, minX, maxX), cell(cy, minY, maxY)));
     store<i32>(order + (<usize>i << 2), i);
   }
   const counts = heap.alloc(256 << 2);
@@ -296,19 +307,124 @@ function buildLevels(p: Parts): void {
  * Checks the body of a block of `bytes` bytes whose header the TypeScript
  * side has checked (./static-format.ts), where it already lies: 0 if it is
  * intact, 1 if its checksum does not match, 2 if it holds a negative id, 3
- * if a node has other children than a build gives it.
+ * if a node has other children than a build gives it, 4 if a coordinate is
+ * not finite or an item's box has min > max, 5 if a node's box is not the
+ * union of its children's or a point lies outside its k-d cell, 6 if an id
+ * appears twice: every value a search reads is one a build could have
+ * written.
  */
 export function sqtVerify(block: usize, bytes: usize): i32 {
   if (load<u32>(block, CHECKSUM_AT) != checksum(block, bytes)) return 1;
   const n = load<i32>(block, COUNT_AT);
   const points = holdsPoints(block);
   const ids = points ? block + POINTS_AT + (<usize>n << 4) : readParts(block).ids;
-  let signs = i32x4.splat(0);
+  let signs = i32x4.splat(0), most = i32x4.splat(0);
   let i = 0;
-  for (; i + 4 <= n; i += 4) signs = v128.or(signs, v128.load(ids + (<usize>i << 2)));
-  for (; i < n; i++) signs = v128.or(signs, i32x4.splat(load<i32>(ids + (<usize>i << 2))));
+  for (; i + 4 <= n; i += 4) {
+    const four = v128.load(ids + (<usize>i << 2));
+    signs = v128.or(signs, four);
+    most = i32x4.max_s(most, four);
+  }
+  for (; i < n; i++) {
+    const one = i32x4.splat(load<i32>(ids + (<usize>i << 2)));
+    signs = v128.or(signs, one);
+    most = i32x4.max_s(most, one);
+  }
   if (i32x4.bitmask(signs) != 0) return 2;
-  return points || nodesAsBuilt(readParts(block)) ? 0 : 3;
+  const largest = max(max(i32x4.extract_lane(most, 0), i32x4.extract_lane(most, 1)), max(i32x4.extract_lane(most, 2), i32x4.extract_lane(most, 3)));
+  if (!idsUnique(ids, n, largest)) return 6;
+  if (points) return pointsVerify(block);
+  const p = readParts(block);
+  return nodesAsBuilt(p) ? boxesFault(p) : 3;
+}
+
+/**
+ * Whether no id of the n at ids (each >= 0, the largest `largest`) appears
+ * twice, in one pass: a bitmap of the ids when the largest is below 32n
+ * (four bytes an id at most; a build's ids are usually dense), else an
+ * open-addressing set of at least twice their count.
+ */
+function idsUnique(ids: usize, n: i32, largest: i32): bool {
+  if (<i64>largest < <i64>n * 32) return idsUniqueBitmap(ids, n, largest);
+  let bits: u32 = 1;
+  while ((<i64>1 << bits) < <i64>n * 2) bits++;
+  const mask: u32 = (<u32>1 << bits) - 1;
+  const table = heap.alloc((<usize>mask + 1) << 2);
+  memory.fill(table, 0xff, (<usize>mask + 1) << 2); // every slot -1: empty
+  let unique = true;
+  for (let i = 0; i < n && unique; i++) {
+    const id = load<i32>(ids + (<usize>i << 2));
+    let at = <u32>(id * 0x9e3779b1) >> (32 - bits);
+    for (;;) {
+      const held = load<i32>(table + (<usize>at << 2));
+      if (held == -1) {
+        store<i32>(table + (<usize>at << 2), id);
+        break;
+      }
+      if (held == id) {
+        unique = false;
+        break;
+      }
+      at = (at + 1) & mask;
+    }
+  }
+  heap.free(table);
+  return unique;
+}
+
+/** idsUnique over a bitmap of [0, largest]. */
+function idsUniqueBitmap(ids: usize, n: i32, largest: i32): bool {
+  const bytes = ((<usize>largest >> 5) + 1) << 2;
+  const seen = heap.alloc(bytes);
+  memory.fill(seen, 0, bytes);
+  let unique = true;
+  for (let i = 0; i < n; i++) {
+    const id = load<u32>(ids + (<usize>i << 2));
+    const word = seen + (<usize>(id >> 5) << 2), bit: u32 = 1 << (id & 31);
+    const was = load<u32>(word);
+    if ((was & bit) != 0) {
+      unique = false;
+      break;
+    }
+    store<u32>(word, was | bit);
+  }
+  heap.free(seen);
+  return unique;
+}
+
+/**
+ * 4 if an item's box is not finite or has min > max, else 5 if a node's box
+ * is not the union of its children's (as buildLevels makes it), else 0. One
+ * pass over the nodes (their children checked by nodesAsBuilt), both axes
+ * at once: a box is two vectors, (minX, minY) and (maxX, maxY); each item is
+ * checked as the child of its leaf; x - x is 0 only for a finite x.
+ */
+function boxesFault(p: Parts): i32 {
+  const zero = f64x2.splat(0);
+  let valid = i64x2.splat(-1), tight = i64x2.splat(-1);
+  for (let node = p.n; node < p.n + p.m; node++) {
+    let lo = f64x2.splat(Infinity), hi = f64x2.splat(-Infinity);
+    const first = firstChild(p, node), end = endChild(p, node);
+    if (first < p.n) {
+      for (let c = first; c < end; c++) {
+        const b = boxAt(p, c);
+        const bl = v128.load(b, BX0), bh = v128.load(b, BX1);
+        valid = v128.and(valid, v128.and(f64x2.le(bl, bh), v128.and(f64x2.eq(f64x2.sub(bl, bl), zero), f64x2.eq(f64x2.sub(bh, bh), zero))));
+        lo = f64x2.min(lo, bl);
+        hi = f64x2.max(hi, bh);
+      }
+    } else {
+      for (let c = first; c < end; c++) {
+        const b = boxAt(p, c);
+        lo = f64x2.min(lo, v128.load(b, BX0));
+        hi = f64x2.max(hi, v128.load(b, BX1));
+      }
+    }
+    const b = boxAt(p, node);
+    tight = v128.and(tight, v128.and(f64x2.eq(lo, v128.load(b, BX0)), f64x2.eq(hi, v128.load(b, BX1))));
+  }
+  if (!i64x2.all_true(valid)) return 4;
+  return i64x2.all_true(tight) ? 0 : 5;
 }
 
 /** Whether every node has the children buildLevels gives it. */
@@ -455,7 +571,8 @@ function nearestInto(p: Parts, x: f64, y: f64, k: i32, maxSquared: f64): void {
     let nearest = -1, least = Infinity, at = 0;
     for (let c = firstChild(p, node); c < end; c++) {
       const d = boxDistance(boxAt(p, c), x, y);
-      if (d < least) {
+      // The first child is taken when none is nearer: squared distances that overflow are all Infinity.
+      if (d < least || nearest < 0) {
         least = d;
         nearest = c;
         at = asideSize;

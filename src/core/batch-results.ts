@@ -2,9 +2,10 @@
 // Int32Arrays (the layout of Scene.drainGrouped), and the checks of their
 // inputs. Inputs are checked whole before any search runs, and answers are
 // written into caller-provided arrays only once they are known to fit, so a
-// rejected call writes nothing.
+// rejected call writes nothing. The inputs are copied once, into rooms kept
+// from call to call, and checked there (copyNumbers in ./validate.ts).
 import { SpatialError } from './errors.js';
-import { asFloat64Array, checkArrayLike, checkNumbers, checkRect } from './validate.js';
+import { copyNumbers, CopyRoom } from './validate.js';
 
 /**
  * The answers of a batch of queries: query q's ids are
@@ -53,23 +54,17 @@ export function checkInto(into: unknown): QueryResults | undefined {
   return r as QueryResults;
 }
 
-/** Checks flat boxes (four numbers each, each a valid rect); returns them as a Float64Array and their count. */
-export function readBoxes(boxes: ArrayLike<number>): [Float64Array, number] {
-  const length = checkArrayLike('boxes', boxes);
-  if (length % 4 !== 0) throw new SpatialError('INVALID_ARGUMENT', `boxes must hold four numbers per box, got ${length}`);
-  for (let i = 0; i < length; i += 4) {
-    const x0 = boxes[i], y0 = boxes[i + 1], x1 = boxes[i + 2], y1 = boxes[i + 3];
-    // x - x is 0 only for a finite number; x0 <= x1 fails for NaN.
-    if (!(x0 <= x1 && y0 <= y1 && x0 - x0 === 0 && x1 - x1 === 0 && y0 - y0 === 0 && y1 - y1 === 0)) checkRect(x0, y0, x1, y1);
-  }
-  return [asFloat64Array(boxes), length / 4];
+const boxRoom = new CopyRoom(), xRoom = new CopyRoom(), yRoom = new CopyRoom();
+
+/** Flat query boxes [minX, minY, maxX, maxY, ...], copied once and checked (valid until the next batch). */
+export function readBoxes(boxes: ArrayLike<number>): Float64Array {
+  return copyNumbers('boxes', boxes, undefined, 'boxes', boxRoom);
 }
 
-/** Checks query points: xs and ys of one length, every entry finite; returns them as Float64Arrays and their count. */
-export function readPoints(xs: ArrayLike<number>, ys: ArrayLike<number>): [Float64Array, Float64Array, number] {
-  const count = checkNumbers('xs', xs);
-  checkNumbers('ys', ys, count);
-  return [asFloat64Array(xs), asFloat64Array(ys), count];
+/** Query points, xs and ys of one length, copied once and checked finite (valid until the next batch). */
+export function readPoints(xs: ArrayLike<number>, ys: ArrayLike<number>): [Float64Array, Float64Array] {
+  const px = copyNumbers('xs', xs, undefined, 'finite', xRoom);
+  return [px, copyNumbers('ys', ys, px.length, 'finite', yRoom)];
 }
 
 /** Answers gathered query by query into one growing id array. */

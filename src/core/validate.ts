@@ -146,47 +146,214 @@ export function checkArrayLike(name: string, values: unknown, length?: number): 
 
 /** Whether values is a typed array over a detached buffer (one transferred away), which reads as empty. */
 function isDetached(values: unknown): boolean {
-  if (!ArrayBuffer.isView(values) || values.buffer.byteLength !== 0) return false;
+  return typedKind.call(values) !== undefined && isDetachedBuffer(typedBuffer.call(values as ArrayBufferView));
+}
+
+// ---- batch input: copied once, then checked --------------------------------
+//
+// A batch reads the caller's array exactly once, into a typed array of its
+// own, and every check and the core read that copy. An array whose entries
+// change between reads (a getter, a Proxy, a typed array another thread
+// writes) then cannot pass a check with one value and reach the core with
+// another.
+
+const typedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype) as object;
+/** A getter of every typed array, called on the object itself: reads its internal slots, which no own property or Proxy can stand in for. */
+const typedGetter = (key: PropertyKey) => Object.getOwnPropertyDescriptor(typedArrayPrototype, key)!.get! as (this: unknown) => unknown;
+/** A typed array's kind ('Float64Array', ...); undefined for anything else, a Proxy of one included. */
+const typedKind = typedGetter(Symbol.toStringTag) as (this: unknown) => string | undefined;
+const typedLength = typedGetter('length') as (this: ArrayBufferView) => number;
+const typedBuffer = typedGetter('buffer') as (this: ArrayBufferView) => ArrayBufferLike;
+
+/** Batches up to this many entries are copied into arrays kept for the next batch; larger ones into fresh arrays, so a rare huge batch holds no memory after it. */
+const KEPT_ENTRIES = 1 << 20;
+
+/**
+ * Room one role of a batch (its ids, its xs, ...) copies into, kept from
+ * call to call so that a tick's batch allocates nothing. A copy is a view
+ * of it, valid until the next copy into the same room: a call copies each
+ * of its arrays into a room of its own, and the cores read the copies
+ * during the call only.
+ */
+export class CopyRoom {
+  private numbers = new Float64Array(0);
+  private ids = new Int32Array(0);
+
+  /** n entries for numbers. */
+  f64(n: number): Float64Array {
+    if (n > KEPT_ENTRIES) return new Float64Array(n);
+    if (this.numbers.length < n) this.numbers = new Float64Array(Math.min(KEPT_ENTRIES, Math.max(n, this.numbers.length * 2)));
+    return this.numbers.subarray(0, n);
+  }
+
+  /** n entries for ids. */
+  i32(n: number): Int32Array {
+    if (n > KEPT_ENTRIES) return new Int32Array(n);
+    if (this.ids.length < n) this.ids = new Int32Array(Math.min(KEPT_ENTRIES, Math.max(n, this.ids.length * 2)));
+    return this.ids.subarray(0, n);
+  }
+}
+
+/**
+ * How many user arrays are being read right now. Reading one may run the
+ * user's code (a getter, a Proxy), which may start another batch; a copy
+ * begun then goes into fresh arrays, so the rooms the outer call has
+ * filled stay as they were.
+ */
+let readingUserArrays = 0;
+
+/** n entries for numbers: of room, unless none was given or this copy began while a user array was being read. */
+function numbersFor(n: number, room: CopyRoom | undefined, nested: boolean): Float64Array {
+  return room === undefined || nested ? new Float64Array(n) : room.f64(n);
+}
+
+/** n entries for ids, as {@link numbersFor}. */
+function idsFor(n: number, room: CopyRoom | undefined, nested: boolean): Int32Array {
+  return room === undefined || nested ? new Int32Array(n) : room.i32(n);
+}
+
+/** What `read` returns, given whether this read began inside the read of another user array; counted as one meanwhile. */
+function readingUser<T>(read: (nested: boolean) => T): T {
+  const nested = readingUserArrays > 0;
+  readingUserArrays++;
   try {
-    new Uint8Array(values.buffer);
+    return read(nested);
+  } finally {
+    readingUserArrays--;
+  }
+}
+
+/** The length of values when it is a typed array of numbers (not BigInts), else -1; INVALID_ARGUMENT when detached or of another length than `length`. */
+function typedCount(name: string, values: unknown, length: number | undefined): number {
+  const kind = typedKind.call(values);
+  if (kind === undefined || kind.startsWith('Big')) return -1;
+  if (isDetached(values)) throw new SpatialError('INVALID_ARGUMENT', `${name} is a typed array whose buffer was detached (transferred)`);
+  const count = typedLength.call(values as ArrayBufferView);
+  if (length !== undefined && count !== length) throw new SpatialError('INVALID_ARGUMENT', `${name} must have ${length} entries, got ${count}`);
+  return count;
+}
+
+/** Whether a buffer was detached (transferred away): it then reads as empty and no view of it can be made. */
+function isDetachedBuffer(buffer: ArrayBufferLike): boolean {
+  if (buffer.byteLength !== 0) return false;
+  try {
+    new Uint8Array(buffer);
     return false;
   } catch {
     return true;
   }
 }
 
+/** How the entries of a batch of numbers must relate, beyond being finite. */
+export type NumberRule =
+  /** Finite, nothing more. */
+  | 'finite'
+  /** Flat boxes [minX, minY, maxX, maxY, ...]: a multiple of four entries, each box a valid rect (INVALID_RECT). */
+  | 'boxes'
+  /** Ranges and radii: each >= 0 (NEGATIVE_RANGE). */
+  | 'ranges';
+
 /**
- * Throws as {@link checkArrayLike}, then INVALID_NUMBER unless every entry of
- * values is a finite number (a hole or a non-number is not); returns the length.
+ * The entries of values (an array, a typed array or an array-like), each
+ * read once, in a Float64Array of `room` (or a fresh one); the checks run on
+ * that copy. Throws INVALID_ARGUMENT for something else, a detached typed
+ * array or a length other than `length` (when given); INVALID_NUMBER for an
+ * entry that is not a finite number; then as `rule` says.
  */
-export function checkNumbers(name: string, values: unknown, length?: number): number {
-  const count = checkArrayLike(name, values, length);
-  const entries = values as ArrayLike<unknown>;
-  for (let i = 0; i < count; i++) {
-    if (!Number.isFinite(entries[i])) {
-      throw new SpatialError('INVALID_NUMBER', `${name}[${i}] must be a finite number, got ${String(entries[i])}`);
-    }
+export function copyNumbers(name: string, values: unknown, length?: number, rule: NumberRule = 'finite', room?: CopyRoom): Float64Array {
+  const typed = typedCount(name, values, length);
+  let copy: Float64Array;
+  if (typed >= 0) {
+    copy = numbersFor(typed, room, readingUserArrays > 0);
+    copy.set(values as ArrayLike<number>); // every number a typed array holds fits a double exactly
+  } else {
+    copy = readingUser((nested) => {
+      const count = checkArrayLike(name, values, length);
+      const entries = values as ArrayLike<unknown>;
+      const out = numbersFor(count, room, nested);
+      for (let i = 0; i < count; i++) {
+        const v = entries[i];
+        if (typeof v !== 'number') throw new SpatialError('INVALID_NUMBER', `${name}[${i}] must be a finite number, got ${described(v)}`);
+        out[i] = v;
+      }
+      return out;
+    });
   }
-  return count;
+  const count = copy.length;
+  if (rule === 'boxes') checkBoxes(name, copy);
+  else {
+    if (!allFinite(copy)) for (let i = 0; i < count; i++) checkFinite(`${name}[${i}]`, copy[i]);
+    if (rule === 'ranges') for (let i = 0; i < count; i++) if (copy[i] < 0) checkRange(`${name}[${i}]`, copy[i]);
+  }
+  return copy;
 }
 
-/** Throws INVALID_ID unless every entry of values is an id (see {@link checkId}). */
-export function checkIdEntries(values: ArrayLike<number>): void {
-  if (values instanceof Int32Array) {
+/** Whether every entry is finite: x * 0 is 0 for a finite x and NaN otherwise, summed on four lanes that do not wait for each other. */
+function allFinite(values: Float64Array): boolean {
+  let a = 0, b = 0, c = 0, d = 0, i = 0;
+  for (; i + 4 <= values.length; i += 4) {
+    a += values[i] * 0;
+    b += values[i + 1] * 0;
+    c += values[i + 2] * 0;
+    d += values[i + 3] * 0;
+  }
+  for (; i < values.length; i++) a += values[i] * 0;
+  return a + b + c + d === 0;
+}
+
+/** Throws INVALID_ARGUMENT unless flat holds whole boxes, then INVALID_NUMBER or INVALID_RECT for the first bad one (one pass when all are good). */
+function checkBoxes(name: string, flat: Float64Array): void {
+  if (flat.length % 4 !== 0) throw new SpatialError('INVALID_ARGUMENT', `${name} must hold four numbers per box, got ${flat.length}`);
+  let zero = 0, ordered = true;
+  for (let i = 0; i < flat.length; i += 4) {
+    const x0 = flat[i], y0 = flat[i + 1], x1 = flat[i + 2], y1 = flat[i + 3];
+    zero += x0 * 0 + y0 * 0 + x1 * 0 + y1 * 0;
+    ordered = ordered && x0 <= x1 && y0 <= y1;
+  }
+  if (zero !== 0 || !ordered) for (let i = 0; i < flat.length; i += 4) checkRect(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]);
+}
+
+/**
+ * The ids in values (an array, a typed array or an array-like), each read
+ * once, in an Int32Array of `room` (or a fresh one); the checks run on that
+ * copy. Throws as {@link copyNumbers} for the array itself, INVALID_ID for
+ * an entry that is not an integer in [0, 2^31 - 1].
+ */
+export function copyIds(name: string, values: unknown, length?: number, room?: CopyRoom): Int32Array {
+  const typed = typedCount(name, values, length);
+  if (typed < 0) {
+    return readingUser((nested) => {
+      const count = checkArrayLike(name, values, length);
+      const entries = values as ArrayLike<unknown>;
+      const out = idsFor(count, room, nested);
+      for (let i = 0; i < count; i++) out[i] = anId(name, entries[i], i);
+      return out;
+    });
+  }
+  const copy = idsFor(typed, room, readingUserArrays > 0);
+  if (typedKind.call(values) === 'Int32Array') {
+    copy.set(values as Int32Array);
     // Int32Array entries are integers below 2^31: only the sign can be wrong.
     let signs = 0;
-    for (let i = 0; i < values.length; i++) signs |= values[i];
-    if (signs >= 0) return;
+    for (let i = 0; i < typed; i++) signs |= copy[i];
+    if (signs < 0) for (let i = 0; i < typed; i++) checkId(copy[i]);
+    return copy;
   }
-  for (let i = 0; i < values.length; i++) checkId(values[i]);
+  // Another typed array is copied into doubles, which hold its every entry exactly, and checked there.
+  const numbers = new Float64Array(typed);
+  numbers.set(values as ArrayLike<number>);
+  for (let i = 0; i < typed; i++) copy[i] = anId(name, numbers[i], i);
+  return copy;
 }
 
-/** values as a Float64Array: itself when it is one, else a copy. For entries already checked to be numbers. */
-export function asFloat64Array(values: ArrayLike<number>): Float64Array {
-  return values instanceof Float64Array ? values : Float64Array.from(values);
+/** The id entry i of `name` holds: INVALID_ID unless it is an integer in [0, 2^31 - 1]. */
+function anId(name: string, id: unknown, i: number): number {
+  if (typeof id !== 'number') throw new SpatialError('INVALID_ID', `${name}[${i}] must be an id, got ${described(id)}`);
+  if ((id | 0) !== id || id < 0) checkId(id);
+  return id;
 }
 
-/** values as an Int32Array: itself when it is one, else a copy. For entries already checked to be ids. */
-export function asInt32Array(values: ArrayLike<number>): Int32Array {
-  return values instanceof Int32Array ? values : Int32Array.from(values);
+/** A value as an error message names it, without calling anything of its own (an object's toString may throw). */
+function described(value: unknown): string {
+  return typeof value === 'object' || typeof value === 'function' ? (value === null ? 'null' : `a ${typeof value}`) : shown(value);
 }

@@ -21,17 +21,7 @@ import { decodeGraph, encodeGraph } from './snapshot.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
 import { WasmGraph } from './wasm.js';
 import { ReferenceGraph } from './js/graph.js';
-import {
-  asFloat64Array,
-  asInt32Array,
-  checkAlive,
-  checkArrayLike,
-  checkFinite,
-  checkId,
-  checkIdEntries,
-  checkNumbers,
-  checkOptions,
-} from '../core/validate.js';
+import { checkAlive, checkFinite, checkId, checkOptions, copyIds, copyNumbers } from '../core/validate.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 
 export type { VertexId } from './ids.js';
@@ -258,15 +248,14 @@ export class Graph<Id extends VertexId = VertexId> {
    */
   static fromEdges<Id extends VertexId = number>(from: ArrayLike<number>, to: ArrayLike<number>, weight: ArrayLike<number>, options: FromEdgesOptions = {}): Graph<Id> {
     checkOptions('Graph.fromEdges', options, FROM_EDGES_OPTION_KEYS);
-    const edges = checkArrayLike('from', from);
-    checkArrayLike('to', to, edges);
-    checkNumbers('weight', weight, edges);
-    checkIdEntries(from);
-    checkIdEntries(to);
+    const ints = copyIds('from', from);
+    const edges = ints.length;
+    const tos = copyIds('to', to, edges);
+    const weights = copyNumbers('weight', weight, edges);
     let largest = -1;
     for (let e = 0; e < edges; e++) {
-      if (from[e] > largest) largest = from[e];
-      if (to[e] > largest) largest = to[e];
+      if (ints[e] > largest) largest = ints[e];
+      if (tos[e] > largest) largest = tos[e];
     }
     const n = options.vertexCount ?? largest + 1;
     if (!Number.isInteger(n) || n < 0) throw new SpatialError('INVALID_ARGUMENT', `vertexCount must be an integer >= 0, got ${String(n)}`);
@@ -275,13 +264,8 @@ export class Graph<Id extends VertexId = VertexId> {
     if (largest >= n) throw new SpatialError('INVALID_ID', `edge id ${largest} is outside 0..${n - 1}`);
     const { x, y } = options;
     if ((x === undefined) !== (y === undefined)) throw new SpatialError('INVALID_ARGUMENT', 'give both x and y, or neither');
-    if (x !== undefined && y !== undefined) {
-      checkNumbers('x', x, n);
-      checkNumbers('y', y, n);
-    }
+    const [xs, ys] = x === undefined || y === undefined ? [undefined, undefined] : [copyNumbers('x', x, n), copyNumbers('y', y, n)];
     const graph = new Graph<Id>({ backend: options.backend, directed: options.directed });
-    const [ints, tos, weights] = [asInt32Array(from), asInt32Array(to), asFloat64Array(weight)];
-    const [xs, ys] = x === undefined || y === undefined ? [undefined, undefined] : [asFloat64Array(x), asFloat64Array(y)];
     graph.building(() => {
       if (graph.directed) graph.backend.load(n, ints, tos, weights, xs, ys);
       else graph.loadUndirected(n, ints, tos, weights, xs, ys);

@@ -1,8 +1,8 @@
 // Batch queries on a QuadTree: what a core answers in bulk, and the checks
-// of the inputs only trees take (radii, the nearest search's options). The
-// answers' layout and the checks every concept shares are in
-// ../core/batch-results.ts.
-import { checkCount, checkMaxDistance, checkNumbers, checkOptions, checkRange } from '../core/validate.js';
+// of the inputs only trees take (items, radii, the nearest search's
+// options). The answers' layout is in ../core/batch-results.ts, the copy
+// and checks of every batch input in ../core/validate.ts.
+import { checkCount, checkMaxDistance, checkOptions, checkRange, copyIds, copyNumbers, CopyRoom } from '../core/validate.js';
 import { checkInto, type QueryResults } from '../core/batch-results.js';
 
 export { checkInto, deliver, noResults, readBoxes, readPoints, type QueryResults } from '../core/batch-results.js';
@@ -27,18 +27,22 @@ export interface NearestManyOptions {
 
 const NEAREST_MANY_KEYS = ['maxDistance', 'into'];
 
-/** The squared radii of `count` discs: one radius for all or one each, finite and >= 0. */
+const idRoom = new CopyRoom(), rectRoom = new CopyRoom(), radiusRoom = new CopyRoom();
+
+/** A batch of items, ids[i] with the rect rects[4i..4i+3], each array copied once and checked (valid until the next batch). */
+export function readItems(ids: ArrayLike<number>, rects: ArrayLike<number>): [Int32Array, Float64Array] {
+  const idCopy = copyIds('ids', ids, undefined, idRoom);
+  return [idCopy, copyNumbers('rects (four coordinates per id)', rects, idCopy.length * 4, 'boxes', rectRoom)];
+}
+
+/** The squared radii of `count` discs: one radius for all or one each (copied once), finite and >= 0. */
 export function readSquaredRadii(radius: number | ArrayLike<number>, count: number): Float64Array {
-  const r2s = new Float64Array(count);
   if (typeof radius === 'number') {
     checkRange('radius', radius);
-    return r2s.fill(radius * radius);
+    return new Float64Array(count).fill(radius * radius);
   }
-  checkNumbers('radii', radius, count);
-  for (let i = 0; i < count; i++) {
-    checkRange(`radii[${i}]`, radius[i]);
-    r2s[i] = radius[i] * radius[i];
-  }
+  const r2s = copyNumbers('radii', radius, count, 'ranges', radiusRoom);
+  for (let i = 0; i < count; i++) r2s[i] *= r2s[i];
   return r2s;
 }
 

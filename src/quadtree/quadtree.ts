@@ -5,7 +5,7 @@ import { SpatialError } from '../core/errors.js';
 import { INSPECT, summary, keepName } from '../core/inspect.js';
 import { CORE } from '../core/internals.js';
 import { SlotTable } from '../core/slot-table.js';
-import { asFloat64Array, asInt32Array, checkAlive, checkArrayLike, checkCount, checkFinite, checkId, checkMaxDistance, checkOptions, checkPositiveInteger, checkRange, checkRect } from '../core/validate.js';
+import { checkAlive, checkCount, checkFinite, checkId, checkMaxDistance, checkOptions, checkPositiveInteger, checkRange, checkRect } from '../core/validate.js';
 import { readQuadTreeSnapshot, writeQuadTreeSnapshot } from './snapshot.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
@@ -14,7 +14,7 @@ import { RecoveringCore } from './recovering.js';
 import { checkLimit, limits, outOfMemory } from '../core/limits.js';
 import { ReferenceQuadTree } from './js/quadtree.js';
 import type { Box, QuadTreeBackend, QuadTreeMode, SegmentHits } from './backend.js';
-import { checkInto, noResults, readBoxes, readNearestMany, readPoints, readSquaredRadii, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
+import { checkInto, noResults, readBoxes, readItems, readNearestMany, readPoints, readSquaredRadii, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
 import { LoopBatchQueries } from './js/batch.js';
 import { StaticQuadTree } from './static.js';
 
@@ -256,13 +256,14 @@ export class QuadTree implements Iterable<number> {
    */
   insertMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
     this.change();
-    const count = checkBatch(ids, rects);
+    const [items, boxes] = readItems(ids, rects);
+    const count = items.length;
     checkLimit('the number of items', this.slots.size + count, limits.quadtreeItems);
-    const slots = this.slots.addMany(ids, 'the tree');
+    const slots = this.slots.addMany(items, 'the tree');
     try {
-      this.core.insertMany(slots, asInt32Array(ids), asFloat64Array(rects));
+      this.core.insertMany(slots, items, boxes);
     } catch (error) {
-      for (let i = count - 1; i >= 0; i--) this.slots.delete(ids[i]);
+      for (let i = count - 1; i >= 0; i--) this.slots.delete(items[i]);
       throw error;
     }
   }
@@ -275,14 +276,14 @@ export class QuadTree implements Iterable<number> {
    */
   updateMany(ids: ArrayLike<number>, rects: ArrayLike<number>): void {
     this.change();
-    const count = checkBatch(ids, rects);
-    const slots = new Int32Array(count);
-    for (let i = 0; i < count; i++) {
-      const slot = this.slots.get(ids[i]);
-      if (slot === undefined) throw new SpatialError('UNKNOWN_ID', `id ${ids[i]} is not in the tree`);
+    const [items, boxes] = readItems(ids, rects);
+    const slots = new Int32Array(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const slot = this.slots.get(items[i]);
+      if (slot === undefined) throw new SpatialError('UNKNOWN_ID', `id ${items[i]} is not in the tree`);
       slots[i] = slot;
     }
-    this.core.updateMany(slots, asFloat64Array(rects));
+    this.core.updateMany(slots, boxes);
   }
 
   /**
@@ -544,8 +545,8 @@ export class QuadTree implements Iterable<number> {
    */
   queryMany(boxes: ArrayLike<number>, into?: QueryResults): QueryResults {
     this.alive();
-    const [flat, count] = readBoxes(boxes);
-    return this.batchQueries().queryMany(flat, count, checkInto(into));
+    const flat = readBoxes(boxes);
+    return this.batchQueries().queryMany(flat, flat.length / 4, checkInto(into));
   }
 
   /**
@@ -558,9 +559,9 @@ export class QuadTree implements Iterable<number> {
    */
   queryCircleMany(xs: ArrayLike<number>, ys: ArrayLike<number>, radius: number | ArrayLike<number>, into?: QueryResults): QueryResults {
     this.alive();
-    const [px, py, count] = readPoints(xs, ys);
-    const r2s = readSquaredRadii(radius, count);
-    return this.batchQueries().withinMany(px, py, r2s, count, checkInto(into));
+    const [px, py] = readPoints(xs, ys);
+    const r2s = readSquaredRadii(radius, px.length);
+    return this.batchQueries().withinMany(px, py, r2s, px.length, checkInto(into));
   }
 
   /**
@@ -573,11 +574,11 @@ export class QuadTree implements Iterable<number> {
    */
   nearestMany(xs: ArrayLike<number>, ys: ArrayLike<number>, k: number, options?: NearestManyOptions): QueryResults {
     this.alive();
-    const [px, py, count] = readPoints(xs, ys);
+    const [px, py] = readPoints(xs, ys);
     const [maxSquared, into] = readNearestMany('QuadTree.nearestMany', k, options);
     const most = Math.min(k, this.slots.size);
-    if (most === 0) return noResults(count, into);
-    return this.batchQueries().nearestMany(px, py, count, most, maxSquared, into);
+    if (most === 0) return noResults(px.length, into);
+    return this.batchQueries().nearestMany(px, py, px.length, most, maxSquared, into);
   }
 
   /**
@@ -707,49 +708,6 @@ interface Visit {
 
 /** A visit asks the core for this many ids first, and for all of them when it needs more. */
 const FIRST_VISIT_CHUNK = 64;
-
-/** Validates a batch of ids and flat rects; returns the number of entries. */
-function checkBatch(ids: ArrayLike<number>, rects: ArrayLike<number>): number {
-  const count = checkArrayLike('ids', ids);
-  checkArrayLike('rects (four coordinates per id)', rects, count * 4);
-  if (ids instanceof Int32Array && rects instanceof Float64Array && typedBatchFine(ids, rects, count)) return count;
-  // One cheap pass over well-formed input; the exact checks (and their
-  // messages) only for the first entry it doubts.
-  const typed = rects instanceof Float64Array;
-  for (let i = 0; i < count; i++) {
-    const id = ids[i], x0 = rects[i * 4], y0 = rects[i * 4 + 1], x1 = rects[i * 4 + 2], y1 = rects[i * 4 + 3];
-    // Types first: arithmetic on a bigint or a symbol would throw. Then
-    // x - x is 0 only for a finite number; x0 <= x1 fails for NaN.
-    const fine =
-      typeof id === 'number' && (typed || (typeof x0 === 'number' && typeof y0 === 'number' && typeof x1 === 'number' && typeof y1 === 'number')) &&
-      (id | 0) === id && id >= 0 && x0 <= x1 && y0 <= y1 && x0 - x0 === 0 && x1 - x1 === 0 && y0 - y0 === 0 && y1 - y1 === 0;
-    if (!fine) {
-      checkId(id);
-      checkRect(x0, y0, x1, y1);
-    }
-  }
-  return count;
-}
-
-/**
- * Whether a typed batch is surely valid, in one branch-light pass: Int32Array
- * ids are integers, so only their sign is checked; x * 0 is 0 only for a
- * finite x, so one sum tells whether every coordinate is finite. False sends
- * the batch to the exact checks, which find the first bad entry.
- */
-function typedBatchFine(ids: Int32Array, rects: Float64Array, count: number): boolean {
-  let signs = 0; // the OR of the ids is negative when one is
-  for (let i = 0; i < count; i++) signs |= ids[i];
-  if (signs < 0) return false;
-  let zero = 0;
-  let ordered = true;
-  for (let i = 0; i < count * 4; i += 4) {
-    const x0 = rects[i], y0 = rects[i + 1], x1 = rects[i + 2], y1 = rects[i + 3];
-    zero += x0 * 0 + y0 * 0 + x1 * 0 + y1 * 0;
-    ordered = ordered && x0 <= x1 && y0 <= y1;
-  }
-  return zero === 0 && ordered;
-}
 
 /** Pair indices of a flat pair array, sorted by (a, b). */
 function sortPairs(flat: Int32Array): Uint32Array {

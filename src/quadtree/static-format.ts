@@ -4,7 +4,9 @@
 // This file names the layouts for the TypeScript side and checks bytes
 // handed to StaticQuadTree.fromBuffer before they are searched: a block that
 // passes holds exactly the structure a build of its item count makes, so no
-// search can leave it.
+// search can leave it, and only values a build could have written (finite
+// coordinates, ordered boxes, tight node boxes, points in k-d order), so
+// both backends answer it as they answer a build.
 import { SpatialError } from '../core/errors.js';
 
 export const MAGIC = 0x53514b53; // 'SKQS', little-endian
@@ -136,7 +138,15 @@ function invalid(message: string): SpatialError {
 }
 
 /** What sqtVerify (assembly/quadtree/static.ts) and verifyBody report of a block's body, by fault number (0: intact). */
-const FAULTS = ['', 'checksum does not match its contents', 'holds a negative id', 'has a node whose children no build gives it'];
+const FAULTS = [
+  '',
+  'checksum does not match its contents',
+  'holds a negative id',
+  'has a node whose children no build gives it',
+  'holds a coordinate that is not finite or a box with min > max',
+  'holds a node box or a point order no build gives it',
+  'holds an id twice',
+];
 
 /** A check of a block's body (header already checked): 0 if intact, else the number of its fault in FAULTS. */
 export type BodyCheck = (words: Uint32Array, parts: BlockParts | PointParts) => number;
@@ -145,9 +155,11 @@ export type BodyCheck = (words: Uint32Array, parts: BlockParts | PointParts) => 
  * The parts of a block, after checking that bytes are one: INVALID_ARGUMENT
  * for something other than a Uint8Array; INVALID_SNAPSHOT for another magic,
  * version or layout, a length other than the header says or the counts
- * need, a checksum mismatch, a node structure other than a build's, or a
- * negative id. A POINTS block has no stored structure to check: every range
- * a search reads follows from its count. `words` gives the block's bytes as
+ * need, a checksum mismatch, a node structure other than a build's, a
+ * negative id, a coordinate that is not finite, a box with min > max, a
+ * node box other than the union of its children's, points out of k-d
+ * order, or an id given twice (a POINTS block stores no nodes: every range a search reads follows
+ * from its count). `words` gives the block's bytes as
  * aligned u32 words; `body` checks all but the header (the wasm core runs
  * it where the block already lies).
  */
@@ -171,14 +183,126 @@ export function checkBlock(bytes: unknown, words: (bytes: Uint8Array) => Uint32A
   return parts;
 }
 
-/** The TypeScript check of a block's body: checksum (by `checksum`), ids, then a RECTS block's nodes. */
+/**
+ * The TypeScript check of a block's body, as sqtVerify in the wasm core:
+ * checksum (by `checksum`), ids (>= 0, none twice), a RECTS block's nodes, then every value a
+ * search reads (finite coordinates, boxes with min <= max, node boxes the
+ * union of their children's, points in k-d order).
+ */
 export function verifyBody(w: Uint32Array, parts: BlockParts | PointParts, checksum = blockChecksum): number {
   if (w[CHECKSUM_AT / 4] !== checksum(w)) return 1;
   const ids = new Int32Array(w.buffer, w.byteOffset + parts.ids, parts.n);
   let signs = 0;
   for (let i = 0; i < parts.n; i++) signs |= ids[i];
   if (signs < 0) return 2;
-  return parts.layout === 'rects' && !nodesAsBuilt(w, parts) ? 3 : 0;
+  if (!idsUnique(ids)) return 6;
+  if (parts.layout === 'points') return pointsFault(new Float64Array(w.buffer, w.byteOffset + parts.coords, parts.n * 2));
+  if (!nodesAsBuilt(w, parts)) return 3;
+  const boxes = new Float64Array(w.buffer, w.byteOffset + parts.boxes, (parts.n + parts.m) * 4);
+  if (!itemBoxesValid(boxes, parts.n)) return 4;
+  return nodeBoxesTight(boxes, parts.n) ? 0 : 5;
+}
+
+/**
+ * Whether no id (each >= 0) appears twice, in one pass: a bitmap of the
+ * ids when the largest is below 32n (four bytes an id at most; a build's
+ * ids are usually dense), else an open-addressing set of at least twice
+ * their count (as idsUnique in assembly/quadtree/static.ts).
+ */
+function idsUnique(ids: Int32Array): boolean {
+  let largest = 0;
+  for (let i = 0; i < ids.length; i++) largest = Math.max(largest, ids[i]);
+  if (largest < ids.length * 32) {
+    const seen = new Uint32Array((largest >>> 5) + 1);
+    for (let i = 0; i < ids.length; i++) {
+      const word = ids[i] >>> 5, bit = 1 << (ids[i] & 31);
+      if ((seen[word] & bit) !== 0) return false;
+      seen[word] |= bit;
+    }
+    return true;
+  }
+  let bits = 1;
+  while (1 << bits < ids.length * 2) bits++;
+  const mask = (1 << bits) - 1;
+  const table = new Int32Array(mask + 1).fill(-1);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    let at = Math.imul(id, 0x9e3779b1) >>> (32 - bits);
+    while (table[at] !== -1) {
+      if (table[at] === id) return false;
+      at = (at + 1) & mask;
+    }
+    table[at] = id;
+  }
+  return true;
+}
+
+/** Whether each of the first n boxes is finite with min <= max on both axes (x - x is 0 only for a finite x; a comparison with NaN is false). */
+function itemBoxesValid(boxes: Float64Array, n: number): boolean {
+  for (let i = 0; i < n * 4; i += 4) {
+    const x0 = boxes[i], y0 = boxes[i + 1], x1 = boxes[i + 2], y1 = boxes[i + 3];
+    if (!(x0 <= x1 && y0 <= y1 && x0 - x0 + (y0 - y0) + (x1 - x1) + (y1 - y1) === 0)) return false;
+  }
+  return true;
+}
+
+/** Whether every node's box (after the n items') is the union of its children's, as a build makes it. */
+function nodeBoxesTight(boxes: Float64Array, n: number): boolean {
+  let node = n, tight = true;
+  forEachNode(n, (first, end) => {
+    const [x0, y0, x1, y1] = childrenUnion(boxes, first, end);
+    tight &&= boxes[node * 4] === x0 && boxes[node * 4 + 1] === y0 && boxes[node * 4 + 2] === x1 && boxes[node * 4 + 3] === y1;
+    node++;
+  });
+  return tight;
+}
+
+const union = new Float64Array(4);
+
+/** The union of boxes [first, end) of boxes (4 f64 each), as [minX, minY, maxX, maxY]: a node's box (valid until the next call). */
+export function childrenUnion(boxes: Float64Array, first: number, end: number): Float64Array {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let c = first; c < end; c++) {
+    x0 = Math.min(x0, boxes[c * 4]);
+    y0 = Math.min(y0, boxes[c * 4 + 1]);
+    x1 = Math.max(x1, boxes[c * 4 + 2]);
+    y1 = Math.max(y1, boxes[c * 4 + 3]);
+  }
+  union[0] = x0;
+  union[1] = y0;
+  union[2] = x1;
+  union[3] = y1;
+  return union;
+}
+
+/** 0 when every coordinate (x, y pairs) is finite and every point lies in its k-d cell, 4 for a coordinate that is not, 5 for a point out of order. */
+function pointsFault(coords: Float64Array): number {
+  let zero = 0;
+  for (let i = 0; i < coords.length; i++) zero += coords[i] * 0;
+  if (zero !== 0) return 4;
+  return coords.length === 0 || inCells(coords, 0, coords.length / 2 - 1, 0, -Infinity, -Infinity, Infinity, Infinity) ? 0 : 5;
+}
+
+/**
+ * Whether every point of [left, right] lies in the closed cell [cx0, cx1] x
+ * [cy0, cy1] and, below each median, in the cell its split leaves it: the
+ * order a build's k-d sort leaves (as inCells in
+ * assembly/quadtree/static-points.ts). Each point is checked once.
+ */
+function inCells(coords: Float64Array, left: number, right: number, axis: number, cx0: number, cy0: number, cx1: number, cy1: number): boolean {
+  const inside = (i: number): boolean => coords[2 * i] >= cx0 && coords[2 * i] <= cx1 && coords[2 * i + 1] >= cy0 && coords[2 * i + 1] <= cy1;
+  while (right - left > KD_LEAF) {
+    const m = (left + right) >> 1;
+    if (!inside(m)) return false;
+    const split = coords[2 * m + axis];
+    if (!inCells(coords, left, m - 1, 1 - axis, cx0, cy0, axis === 0 ? split : cx1, axis === 0 ? cy1 : split)) return false;
+    left = m + 1;
+    if (axis === 0) cx0 = split;
+    else cy0 = split;
+    axis = 1 - axis;
+  }
+  for (let i = left; i <= right; i++) if (!inside(i)) return false;
+  return true;
 }
 
 /** Whether every node of a RECTS block has the children a build gives it. */

@@ -4,10 +4,10 @@
 // every call and delegates to a backend (the wasm core or the reference).
 import { SpatialError } from '../core/errors.js';
 import { INSPECT, summary, keepName } from '../core/inspect.js';
-import { asInt32Array, checkAlive, checkArrayLike, checkFinite, checkIdEntries, checkMaxDistance, checkCount, checkOptions, checkRange, checkRect } from '../core/validate.js';
+import { checkAlive, checkFinite, checkMaxDistance, checkCount, checkOptions, checkRange, checkRect } from '../core/validate.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
 import type { StaticCore } from './backend.js';
-import { readBoxes, readNearestMany, readPoints, readSquaredRadii, checkInto, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
+import { readBoxes, readItems, readNearestMany, readPoints, readSquaredRadii, checkInto, type BatchQueries, type NearestManyOptions, type QueryResults } from './batch.js';
 import { LoopBatchQueries } from './js/batch.js';
 import { buildBlock, ReferenceStaticTree } from './js/static.js';
 import { ReferencePointTree } from './js/static-points.js';
@@ -61,12 +61,8 @@ export class StaticQuadTree {
   static build(ids: ArrayLike<number>, rects: ArrayLike<number>, options?: StaticQuadTreeOptions): StaticQuadTree {
     checkOptions('StaticQuadTree.build', options, OPTION_KEYS);
     const backend = resolveBackend(options?.backend);
-    const count = checkArrayLike('ids', ids);
-    checkArrayLike('rects (four coordinates per id)', rects, count * 4);
-    checkIdEntries(ids);
-    const [boxes] = readBoxes(rects);
-    checkUnique(ids);
-    const idArray = asInt32Array(ids);
+    const [idArray, boxes] = readItems(ids, rects);
+    checkUnique(idArray);
     if (backend === 'wasm') {
       const core = WasmStaticTree.build(idArray, boxes);
       return new StaticQuadTree(backend, core, core.batch);
@@ -77,11 +73,14 @@ export class StaticQuadTree {
   /**
    * A tree restored from {@link toBuffer}'s bytes, written by either
    * backend: the same items in the same tree, so the same answers in the same
-   * order. The bytes are checked (header, length, checksum, node structure)
-   * and copied in; nothing is rebuilt. `options.backend` picks the backend.
-   * Throws INVALID_SNAPSHOT for bytes that are not an intact StaticQuadTree
-   * snapshot of this format version or of version 1, INVALID_ARGUMENT for something other
-   * than a Uint8Array or bad options.
+   * order. The bytes are checked (header, length, checksum, node structure,
+   * and every value a search reads) and copied in; nothing is rebuilt.
+   * `options.backend` picks the backend. Throws INVALID_SNAPSHOT for bytes
+   * that are not an intact StaticQuadTree snapshot of this format version or
+   * of version 1, or that hold a value no build writes (a coordinate that is
+   * not finite, a box with min > max, a node box other than the union of its
+   * children's, points out of k-d order, an id twice); INVALID_ARGUMENT for
+   * something other than a Uint8Array or bad options.
    */
   static fromBuffer(bytes: Uint8Array, options?: StaticQuadTreeOptions): StaticQuadTree {
     checkOptions('StaticQuadTree.fromBuffer', options, OPTION_KEYS);
@@ -154,7 +153,9 @@ export class StaticQuadTree {
   /**
    * The ids of the k items nearest to (x, y), nearest first; items at equal
    * distance by id, ascending; only items at distance <= maxDistance. As
-   * {@link QuadTree.nearest}, with the same answers for the same items.
+   * {@link QuadTree.nearest}, with the same answers for the same items:
+   * squared distances past the largest double are Infinity, so items that
+   * far all tie and come by id.
    */
   nearest(x: number, y: number, k: number, maxDistance = Infinity): number[] {
     this.alive();
@@ -175,8 +176,8 @@ export class StaticQuadTree {
    */
   queryMany(boxes: ArrayLike<number>, into?: QueryResults): QueryResults {
     this.alive();
-    const [flat, count] = readBoxes(boxes);
-    return this.batch.queryMany(flat, count, checkInto(into));
+    const flat = readBoxes(boxes);
+    return this.batch.queryMany(flat, flat.length / 4, checkInto(into));
   }
 
   /**
@@ -188,9 +189,9 @@ export class StaticQuadTree {
    */
   queryCircleMany(xs: ArrayLike<number>, ys: ArrayLike<number>, radius: number | ArrayLike<number>, into?: QueryResults): QueryResults {
     this.alive();
-    const [px, py, count] = readPoints(xs, ys);
-    const r2s = readSquaredRadii(radius, count);
-    return this.batch.withinMany(px, py, r2s, count, checkInto(into));
+    const [px, py] = readPoints(xs, ys);
+    const r2s = readSquaredRadii(radius, px.length);
+    return this.batch.withinMany(px, py, r2s, px.length, checkInto(into));
   }
 
   /**
@@ -204,9 +205,9 @@ export class StaticQuadTree {
    */
   nearestMany(xs: ArrayLike<number>, ys: ArrayLike<number>, k: number, options?: NearestManyOptions): QueryResults {
     this.alive();
-    const [px, py, count] = readPoints(xs, ys);
+    const [px, py] = readPoints(xs, ys);
     const [maxSquared, into] = readNearestMany('StaticQuadTree.nearestMany', k, options);
-    return this.batch.nearestMany(px, py, count, Math.min(k, this.core.size), maxSquared, into);
+    return this.batch.nearestMany(px, py, px.length, Math.min(k, this.core.size), maxSquared, into);
   }
 
   /** The tree's bytes, a fresh copy: what {@link StaticQuadTree.fromBuffer} restores. Both backends give the same bytes for the same build. */
@@ -232,8 +233,8 @@ export class StaticQuadTree {
 }
 
 /** Throws DUPLICATE_ID when an id appears twice. */
-function checkUnique(ids: ArrayLike<number>): void {
-  const sorted = Int32Array.from(ids).sort();
+function checkUnique(ids: Int32Array): void {
+  const sorted = ids.slice().sort();
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i] === sorted[i - 1]) throw new SpatialError('DUPLICATE_ID', `id ${sorted[i]} is given twice`);
   }

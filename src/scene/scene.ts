@@ -18,20 +18,19 @@ import { SlotTable } from '../core/slot-table.js';
 import { checkInto, deliver, Gather, noResults, readBoxes, readPoints, type QueryResults } from '../core/batch-results.js';
 import type { FromBufferOptions } from '../core/snapshot-bytes.js';
 import {
-  asFloat64Array,
-  asInt32Array,
   checkAlive,
   checkArrayLike,
   checkCount,
   checkFinite,
   checkId,
-  checkIdEntries,
   checkMask,
   checkMaxDistance,
-  checkNumbers,
   checkOptions,
   checkRange,
   checkRect,
+  copyIds,
+  copyNumbers,
+  CopyRoom,
   shown,
 } from '../core/validate.js';
 import { resolveBackend, type Backend } from '../core/wasm.js';
@@ -152,6 +151,9 @@ const BOX_KEYS = ['x', 'y', 'z'];
 const EVENT_TYPES: ReadonlyArray<AoiEvent['type']> = ['enter', 'leave', 'move'];
 
 const ascending = (a: number, b: number): number => a - b;
+
+/** Where addMany and moveMany copy their arrays (see CopyRoom): shared by every scene, since no batch runs inside another. */
+const batchRooms = { ids: new CopyRoom(), xs: new CopyRoom(), ys: new CopyRoom(), zs: new CopyRoom(), ranges: new CopyRoom() };
 
 /**
  * A set of entities in 2-D or 3-D space, each with its own view box, that
@@ -479,7 +481,8 @@ export class Scene {
   nearestMany(xs: ArrayLike<number>, ys: ArrayLike<number>, k: number, options?: SceneNearestManyOptions): QueryResults {
     this.alive();
     if (this.dimensions !== 2) this.fail('INVALID_ARGUMENT', 'nearestMany needs a 2-D scene; use nearest3 in 3-D');
-    const [px, py, count] = readPoints(xs, ys);
+    const [px, py] = readPoints(xs, ys);
+    const count = px.length;
     const [most, maxDistance, filtered, mask] = this.readNearest('Scene.nearestMany', k, options, NEAREST_MANY_OPTION_KEYS);
     const into = checkInto(options?.into);
     if (most === 0 || count === 0) return noResults(count, into);
@@ -504,7 +507,8 @@ export class Scene {
    */
   queryBoxMany(boxes: ArrayLike<number>, into?: QueryResults): QueryResults {
     this.alive();
-    const [flat, count] = readBoxes(boxes);
+    const flat = readBoxes(boxes);
+    const count = flat.length / 4;
     const checked = checkInto(into);
     const core = this.core;
     const found = this.reading(() => {
@@ -760,10 +764,10 @@ export class Scene {
    */
   moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>): void {
     this.alive();
-    const n = this.checkBatch(ids, xs, ys, zs);
+    const [batchIds, x, y, z] = this.readBatch(ids, xs, ys, zs);
+    const n = batchIds.length;
     const slots = this.batch(n);
-    for (let k = 0; k < n; k++) slots[k] = this.slotOf(ids[k]);
-    const [x, y, z] = this.coordinates(xs, ys, zs);
+    for (let k = 0; k < n; k++) slots[k] = this.slotOf(batchIds[k]);
     const moved = slots.subarray(0, n);
     this.changing(() => this.core.moveMany(moved, x, y, z));
     this.shapes.placeMany(moved, x, y, z);
@@ -782,22 +786,16 @@ export class Scene {
    */
   addMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>, zs?: ArrayLike<number>, ranges?: ArrayLike<number>): void {
     this.alive();
-    const n = this.checkBatch(ids, xs, ys, zs);
-    if (ranges !== undefined) {
-      checkNumbers('ranges', ranges, n);
-      for (let k = 0; k < n; k++) if (ranges[k] < 0) checkRange(`ranges[${k}]`, ranges[k]);
-    }
-    checkIdEntries(ids);
+    const [batchIds, x, y, z] = this.readBatch(ids, xs, ys, zs);
+    const n = batchIds.length;
+    const r = ranges === undefined ? new Float64Array(n).fill(this.defaultRange) : copyNumbers('ranges', ranges, n, 'ranges', batchRooms.ranges);
     checkLimit(`the number of entities (${this.index} index)`, this.slots.size + n, this.maxEntities);
     const fresh = new Set<number>();
     for (let k = 0; k < n; k++) {
-      const id = ids[k];
+      const id = batchIds[k];
       if (this.slots.has(id) || fresh.has(id)) this.fail('DUPLICATE_ID', `entity ${id} is already in the scene (addMany entry ${k})`);
       fresh.add(id);
     }
-    const [x, y, z] = this.coordinates(xs, ys, zs);
-    const r = ranges === undefined ? new Float64Array(n).fill(this.defaultRange) : asFloat64Array(ranges);
-    const batchIds = asInt32Array(ids);
     const slots = this.batch(n).subarray(0, n);
     for (let k = 0; k < n; k++) slots[k] = this.freeSlot(k);
     this.changing(() => this.core.addMany(slots, batchIds, x, y, z, r));
@@ -1025,22 +1023,18 @@ export class Scene {
   }
 
   /**
-   * Checks that a batch's arrays are array-likes of one length (zs required
-   * in 3-D) and that its coordinates are finite; returns the length.
+   * A batch's ids and coordinates, each array copied once and checked: one
+   * length for all, finite coordinates, zs required in 3-D (and only
+   * checked to be an array of that length in 2-D, where it is ignored).
    */
-  private checkBatch(ids: unknown, xs: unknown, ys: unknown, zs: unknown): number {
-    const n = checkArrayLike('ids', ids);
-    checkNumbers('xs', xs, n);
-    checkNumbers('ys', ys, n);
+  private readBatch(ids: unknown, xs: unknown, ys: unknown, zs: unknown): [Int32Array, Float64Array, Float64Array, Float64Array | null] {
+    const batchIds = copyIds('ids', ids, undefined, batchRooms.ids);
+    const n = batchIds.length;
+    const x = copyNumbers('xs', xs, n, 'finite', batchRooms.xs), y = copyNumbers('ys', ys, n, 'finite', batchRooms.ys);
     if (this.dimensions === 3 && zs === undefined) this.fail('INVALID_ARGUMENT', 'zs is required in a 3-D scene');
+    if (this.dimensions === 3) return [batchIds, x, y, copyNumbers('zs', zs, n, 'finite', batchRooms.zs)];
     if (zs !== undefined) checkArrayLike('zs', zs, n);
-    if (this.dimensions === 3) checkNumbers('zs', zs, n);
-    return n;
-  }
-
-  /** A checked batch's coordinates as the Float64Arrays the cores take (zs null in 2-D). */
-  private coordinates(xs: ArrayLike<number>, ys: ArrayLike<number>, zs: ArrayLike<number> | undefined): [Float64Array, Float64Array, Float64Array | null] {
-    return [asFloat64Array(xs), asFloat64Array(ys), this.dimensions === 3 ? asFloat64Array(zs!) : null];
+    return [batchIds, x, y, null];
   }
 
   private batch(n: number): Int32Array {

@@ -6,8 +6,9 @@
 // operations ran and how many runs disagreed. Not part of `npm test`; CI runs
 // a short one. Each workload gets its share of the operations, in batches
 // of random runs; a run that disagrees is counted and its seed and path are
-// printed, so fast-check can replay it. Last, clients send region rooms
-// random messages (room.ts).
+// printed, so fast-check can replay it (the far-end StaticQuadTree batches
+// are fc.sample draws from the printed seed). Last, clients send region
+// rooms random messages (room.ts).
 import fc from 'fast-check';
 import { Graph, init, type SceneIndex } from '../../src/index.js';
 import { DEFAULT_LIMITS, LIMITS } from '../../src/core/internals.js';
@@ -20,6 +21,7 @@ import { checkScenario } from '../gridmap/check.js';
 import { scenario } from '../gridmap/scenarios.js';
 import { fuzzRooms } from './room.js';
 import { mutatedSnapshots } from './snapshots.js';
+import { caseArb, expectOracleAnswers, searchInChild } from '../quadtree/far-static.js';
 
 /** What a batch of random runs of a workload came to. */
 interface Outcome {
@@ -120,6 +122,22 @@ const WORKLOADS: Workload[] = [
         checkScenario(s);
       }),
     ),
+  },
+  {
+    name: 'StaticQuadTree at the far ends (MAX_VALUE, 1e300, subnormals, -0): both layouts, wasm, js and oracle, in a child process',
+    share: 0.05,
+    batches: (count) => (seed, runs) => {
+      // One child process a batch: a search that never returns fails the batch instead of hanging the run.
+      const cases = [false, true].flatMap((points) => fc.sample(caseArb(points), { seed, numRuns: runs }));
+      count(cases.reduce((operations, c) => operations + c.items.length + c.queries.length, 0));
+      const outcome = { numRuns: cases.length, seed, counterexamplePath: null };
+      try {
+        expectOracleAnswers(cases, searchInChild(cases, 30_000));
+        return { ...outcome, failed: false, errorInstance: null };
+      } catch (error) {
+        return { ...outcome, failed: true, errorInstance: error };
+      }
+    },
   },
   {
     name: 'Snapshots: mutated bytes, both backends alike, SpatialError or a whole object',

@@ -4,7 +4,7 @@
 // points so far away that squared distances overflow. Calls that once never
 // returned run in a child process (test/support/child.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Graph, init, QuadTree, Scene, StaticQuadTree } from '../../src/index.js';
+import { Graph, init, QuadTree, Scene, StaticQuadTree, type QueryResults } from '../../src/index.js';
 import { codeOf } from '../support/codes.js';
 import { inChild } from '../support/child.js';
 
@@ -96,5 +96,122 @@ describe.each(backends)('detached typed arrays (%s backend)', (backend) => {
     expect(scene.size).toBe(2);
     expect(scene.drain()).toHaveLength(2);
     for (const disposable of [tree, frozen, scene]) disposable.dispose();
+  });
+});
+
+/**
+ * values behind a Proxy that counts the reads of each entry and of the
+ * length; from the second read of an entry on it answers `later` (NaN, an
+ * id out of range), as an array that changes while a call reads it would.
+ */
+function shifting(values: number[], later: number): { array: ArrayLike<number>; reads: number[] } {
+  const reads = values.map(() => 0);
+  const array = new Proxy(values, {
+    get(target, key, receiver) {
+      if (typeof key !== 'string' || !/^\d+$/.test(key)) return Reflect.get(target, key, receiver);
+      const i = Number(key);
+      reads[i]++;
+      return reads[i] === 1 ? target[i] : later;
+    },
+  });
+  return { array, reads };
+}
+
+describe.each(backends)('arrays read once (%s backend)', (backend) => {
+  const rects = [0, 0, 1, 1, 5, 5, 6, 6, 2, 2, 3, 3];
+
+  it('every batch reads each entry of its arrays once, and acts on what it read', () => {
+    const tree = new QuadTree({ bounds, backend });
+    const frozenIds = shifting([1, 2, 3], -5), frozenRects = shifting(rects, NaN);
+    const frozen = StaticQuadTree.build(frozenIds.array, frozenRects.array, { backend });
+    const scene = new Scene({ backend });
+    const calls: Array<[string, () => unknown, number[][]]> = [];
+    const call = (what: string, run: (...arrays: ArrayLike<number>[]) => unknown, ...arrays: Array<[number[], number]>) => {
+      const wrapped = arrays.map(([values, later]) => shifting(values, later));
+      calls.push([what, () => run(...wrapped.map((w) => w.array)), wrapped.map((w) => w.reads)]);
+    };
+    call('QuadTree.insertMany', (ids, r) => tree.insertMany(ids, r), [[1, 2, 3], 2 ** 31], [rects, NaN]);
+    call('QuadTree.updateMany', (ids, r) => tree.updateMany(ids, r), [[3], 7], [[2, 2, 4, 4], -Infinity]);
+    call('QuadTree.queryMany', (b) => tree.queryMany(b), [[0, 0, 2, 2], NaN]);
+    call('QuadTree.queryCircleMany', (xs, ys, r) => tree.queryCircleMany(xs, ys, r), [[0], NaN], [[0], NaN], [[1], -1]);
+    call('QuadTree.nearestMany', (xs, ys) => tree.nearestMany(xs, ys, 2), [[6], NaN], [[6], NaN]);
+    call('StaticQuadTree#queryMany', (b) => frozen.queryMany(b), [[0, 0, 2, 2], NaN]);
+    call('StaticQuadTree#queryCircleMany', (xs, ys, r) => frozen.queryCircleMany(xs, ys, r), [[0], NaN], [[0], NaN], [[1], -1]);
+    call('StaticQuadTree#nearestMany', (xs, ys) => frozen.nearestMany(xs, ys, 2), [[6], NaN], [[6], NaN]);
+    call('Scene.addMany', (ids, xs, ys, r) => scene.addMany(ids, xs, ys, undefined, r), [[1, 2], -1], [[0, 3], NaN], [[0, 0], NaN], [[5, 1], -1]);
+    call('Scene.moveMany', (ids, xs, ys) => scene.moveMany(ids, xs, ys), [[2], 99], [[4], NaN], [[0], Infinity]);
+    call('Scene.queryBoxMany', (b) => scene.queryBoxMany(b), [[-1, -1, 1, 1], NaN]);
+    call('Scene.nearestMany', (xs, ys) => scene.nearestMany(xs, ys, 1), [[4], NaN], [[0], NaN]);
+    call('Graph.fromEdges', (from, to, w) => Graph.fromEdges(from, to, w, { backend }), [[0, 1], -1], [[1, 2], 2 ** 40], [[1, 2], NaN]);
+    const answers = calls.map(([what, run, reads]) => {
+      const answer = run();
+      expect([what, reads.map((r) => r.every((count) => count === 1))]).toEqual([what, reads.map(() => true)]);
+      return answer;
+    });
+    expect([frozenIds.reads, frozenRects.reads].flat().every((count) => count === 1)).toBe(true);
+    // What each call did is what its arrays held at their one read.
+    expect(tree.ids()).toEqual([1, 2, 3]);
+    expect(tree.rect(3)).toEqual({ minX: 2, minY: 2, maxX: 4, maxY: 4 });
+    const [queried, discs, near, frozenQueried, frozenDiscs, frozenNear] = answers.slice(2, 8) as QueryResults[];
+    expect(Array.from(queried.ids).sort()).toEqual([1, 3]);
+    expect(Array.from(discs.ids)).toEqual([1]);
+    expect(Array.from(near.ids)).toEqual([2, 3]);
+    expect(Array.from(frozenQueried.ids).sort()).toEqual([1, 3]);
+    expect(Array.from(frozenDiscs.ids)).toEqual([1]);
+    expect(Array.from(frozenNear.ids)).toEqual([2, 3]);
+    expect(frozen.size).toBe(3);
+    expect(scene.position(2)).toEqual({ x: 4, y: 0, z: 0 });
+    expect(scene.query(1)).toEqual([2]); // range 5 at the origin: 2 is at (4, 0)
+    expect(Array.from((answers[10] as QueryResults).ids)).toEqual([1]);
+    expect(Array.from((answers[11] as QueryResults).ids)).toEqual([2]);
+    const graph = answers[12] as Graph<number>;
+    expect(graph.vertexCount).toBe(3);
+    expect(graph.path(0, 2)).toEqual({ path: [0, 1, 2], cost: 3 });
+    for (const disposable of [tree, frozen, scene, graph]) disposable.dispose();
+  });
+
+  it('a length that changes between reads is read once: the batch is as long as it said first', () => {
+    let lengthReads = 0;
+    const ids = new Proxy([1, 2], { get: (target, key, receiver) => (key === 'length' ? (++lengthReads === 1 ? 2 : 1e6) : Reflect.get(target, key, receiver)) });
+    const tree = new QuadTree({ bounds, backend });
+    tree.insertMany(ids, [0, 0, 1, 1, 2, 2, 3, 3]);
+    expect(lengthReads).toBe(1);
+    expect(tree.ids()).toEqual([1, 2]);
+    expect(tree.size).toBe(2);
+    tree.dispose();
+  });
+
+  it('a Proxy around a typed array is read through the Proxy, once per entry', () => {
+    const reads: number[] = [];
+    const xs = new Proxy(Float64Array.of(0, 10), {
+      get: (target, key) => {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads.push(Number(key));
+        const value = Reflect.get(target, key, target) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const scene = new Scene({ backend });
+    scene.addMany([1, 2], xs, [0, 0]);
+    expect(reads.sort()).toEqual([0, 1]);
+    expect(scene.position(2)).toEqual({ x: 10, y: 0, z: 0 });
+    scene.dispose();
+  });
+});
+
+describe.each(backends)('a batch started while another reads its arrays (%s backend)', (backend) => {
+  it('leaves the outer batch its own entries', () => {
+    const scene = new Scene({ backend });
+    // Reading the outer batch's xs runs a getter that adds entity 9 with a batch of its own.
+    const xs = Object.defineProperty([0, 3], 0, { get: () => (scene.addMany(Int32Array.of(9), Float64Array.of(50), Float64Array.of(50)), 0) });
+    scene.addMany(Int32Array.of(1, 2), xs, Float64Array.of(0, 0));
+    expect(scene.ids()).toEqual([1, 2, 9]);
+    expect([1, 2, 9].map((id) => scene.position(id).x)).toEqual([0, 3, 50]);
+    const tree = new QuadTree({ bounds, backend });
+    const rects = Object.defineProperty([0, 0, 1, 1], 0, { get: () => (tree.insertMany(Int32Array.of(7), Float64Array.of(5, 5, 6, 6)), 0) });
+    tree.insertMany(Int32Array.of(3), rects);
+    expect(tree.ids()).toEqual([3, 7]);
+    expect(tree.rect(3)).toEqual({ minX: 0, minY: 0, maxX: 1, maxY: 1 });
+    scene.dispose();
+    tree.dispose();
   });
 });

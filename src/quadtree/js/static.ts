@@ -6,7 +6,7 @@ import { RankHeap } from './rank-heap.js';
 import type { StaticCore } from '../backend.js';
 import { Found } from './found.js';
 import { allPoints, buildPointBlock } from './static-points.js';
-import { blockChecksum, blockParts, CHECKSUM_AT, forEachNode, nodeCount, writeHeader, type BlockParts } from '../static-format.js';
+import { blockChecksum, blockParts, CHECKSUM_AT, childrenUnion, forEachNode, nodeCount, writeHeader, type BlockParts } from '../static-format.js';
 
 /** Hilbert cells per axis: 2^16, so a key fits 32 bits. */
 const HILBERT_SIDE = 1 << 16;
@@ -32,13 +32,25 @@ function hilbert(x: number, y: number): number {
   return d;
 }
 
-const cell = (c: number, lo: number, span: number): number => (span > 0 ? Math.floor(((c - lo) / span) * (HILBERT_SIDE - 1)) : 0);
+/**
+ * The cell of coordinate c on [lo, hi]. Differences are taken of halves,
+ * which cannot overflow (the full difference of two centres near ±MAX_VALUE
+ * would be Infinity, and the ratio NaN), and equal the halved difference for
+ * every ordinary coordinate, so the order is that of (c - lo) / (hi - lo).
+ */
+function cell(c: number, lo: number, hi: number): number {
+  const span = hi * 0.5 - lo * 0.5;
+  return span > 0 ? Math.floor(((c * 0.5 - lo * 0.5) / span) * (HILBERT_SIDE - 1)) : 0;
+}
+
+/** The centre of [a, b], from halves so that it cannot overflow. */
+const centre = (a: number, b: number): number => a * 0.5 + b * 0.5;
 
 /** The order of the n items along the Hilbert curve of their centres, ties in input order (four stable byte passes). */
 function hilbertOrder(rects: Float64Array, n: number): Int32Array {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (let i = 0; i < n; i++) {
-    const cx = (rects[i * 4] + rects[i * 4 + 2]) * 0.5, cy = (rects[i * 4 + 1] + rects[i * 4 + 3]) * 0.5;
+    const cx = centre(rects[i * 4], rects[i * 4 + 2]), cy = centre(rects[i * 4 + 1], rects[i * 4 + 3]);
     minX = Math.min(minX, cx);
     minY = Math.min(minY, cy);
     maxX = Math.max(maxX, cx);
@@ -47,8 +59,8 @@ function hilbertOrder(rects: Float64Array, n: number): Int32Array {
   let keys = new Uint32Array(n), order = new Int32Array(n);
   let keysTo = new Uint32Array(n), orderTo = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const cx = (rects[i * 4] + rects[i * 4 + 2]) * 0.5, cy = (rects[i * 4 + 1] + rects[i * 4 + 3]) * 0.5;
-    keys[i] = hilbert(cell(cx, minX, maxX - minX), cell(cy, minY, maxY - minY));
+    const cx = centre(rects[i * 4], rects[i * 4 + 2]), cy = centre(rects[i * 4 + 1], rects[i * 4 + 3]);
+    keys[i] = hilbert(cell(cx, minX, maxX), cell(cy, minY, maxY));
     order[i] = i;
   }
   const counts = new Int32Array(256);
@@ -88,14 +100,7 @@ export function buildBlock(ids: Int32Array, rects: Float64Array): Uint8Array {
   const boxes = view.boxes;
   let node = n;
   forEachNode(n, (first, end) => {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (let c = first; c < end; c++) {
-      x0 = Math.min(x0, boxes[c * 4]);
-      y0 = Math.min(y0, boxes[c * 4 + 1]);
-      x1 = Math.max(x1, boxes[c * 4 + 2]);
-      y1 = Math.max(y1, boxes[c * 4 + 3]);
-    }
-    boxes.set([x0, y0, x1, y1], node * 4);
+    boxes.set(childrenUnion(boxes, first, end), node * 4);
     view.firsts[node - n] = first;
     view.ends[node - n] = end;
     node++;
@@ -210,7 +215,8 @@ export class ReferenceStaticTree implements StaticCore {
       let nearest = -1, least = Infinity, at = 0;
       for (let c = firsts[node - n], end = ends[node - n]; c < end; c++) {
         const d = boxDistance(boxes, c, x, y);
-        if (d < least) {
+        // The first child is taken when none is nearer: squared distances that overflow are all Infinity.
+        if (d < least || nearest < 0) {
           least = d;
           nearest = c;
           at = aside;
