@@ -63,7 +63,7 @@ describe('the published package', () => {
     const pages = tracked.map((file) => `package/${file}`);
     const entries = ['colyseus', 'colyseus-client', 'colyseus-regions', 'graph', 'gridmap', 'index', 'quadtree', 'regions', 'scene'].flatMap((name) => ['.d.cts', '.d.ts', '.js'].map((ending) => `package/dist/${name}${ending}`));
     // The Colyseus adapter's region room and client declare their parts in files of their own beside them.
-    const adapterParts = ['region-client', 'region-protocol', 'region-room', 'region-state'].flatMap((name) => ['.d.cts', '.d.ts'].map((ending) => `package/dist/colyseus-${name}${ending}`));
+    const adapterParts = ['region-client', 'region-protocol', 'region-room', 'region-state', 'standby'].flatMap((name) => ['.d.cts', '.d.ts'].map((ending) => `package/dist/colyseus-${name}${ending}`));
     const chunks = listed.filter((file) => /^package\/dist\/chunks\/chunk-\w+\.js$/.test(file));
     expect(chunks.length).toBeGreaterThan(0);
     expect(listed).toEqual(['package/CHANGELOG.md', 'package/LICENSE', 'package/README.md', ...chunks, ...entries, ...adapterParts, 'package/package.json', ...pages].sort());
