@@ -28,6 +28,17 @@ export interface RegionStandbyRooms {
 }
 
 /**
+ * Asks the processes of the region's other listed rooms whether they are
+ * alive: Colyseus drops the rooms of one that does not answer, so clients
+ * matchmaking for the region stop reaching the dead room.
+ */
+async function dropDeadListings(roomName: string, region: number): Promise<void> {
+  const listed = await matchMaker.query({ name: roomName });
+  const others = listed.filter((r) => (r.metadata as { region?: number } | undefined)?.region === region && r.processId !== matchMaker.processId);
+  await Promise.allSettled(others.map((r) => matchMaker.healthCheckProcessId(r.processId)));
+}
+
+/**
  * Stands this process by for the region rooms named roomName (defined on
  * this process's server with `filterBy(['region'])`, peerOptions() with the
  * takeover option on `store`): it polls the store, and creates the room of
@@ -46,7 +57,10 @@ export function standByForRegions(roomName: string, layout: RegionLayout, store:
         if (stopped || taken.length >= capacity) break;
         const listed = await matchMaker.handleCreateRoom(roomName, { region, takeover: true });
         const room = matchMaker.getLocalRoomById(listed.roomId) as RegionRoom | undefined;
-        if (room !== undefined && (await room.ready)) taken.push(region);
+        if (room !== undefined && (await room.ready)) {
+          taken.push(region);
+          void dropDeadListings(roomName, region);
+        }
       }
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
