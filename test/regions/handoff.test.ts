@@ -17,7 +17,7 @@ import { init, Scene, SpatialError } from '../../src/index.js';
 import { RegionClient, type RegionSdkClient, type RegionView } from '../../src/colyseus/client/index.js';
 import { applyToScene, byPair, Walkers } from './walkers.js';
 import { Cluster } from './rooms/cluster.js';
-import { recording, walk, type SdkRoom } from './rooms/player-walks.js';
+import { keepWalking, recording, walk, type SdkRoom } from './rooms/player-walks.js';
 import { Intruders, type Entry, type Outcome } from './rooms/intruders.js';
 import { PLAYER_MARGIN, PLAYER_RANGE, ROOM_LAYOUT, ROOM_SIZES } from './rooms/protocol.js';
 
@@ -273,13 +273,7 @@ describe('players handed from room to room on three processes', () => {
         }
       }),
     );
-    const walking = setInterval(() => {
-      for (let k = 0; k < clients; k++) {
-        if (lastView[k] === undefined || group[k].pending >= 3) continue;
-        const next = walk(k)(group[k].nextInput);
-        group[k].move(next.x, next.y);
-      }
-    }, 10);
+    const stopWalking = keepWalking(group, (k) => lastView[k] !== undefined);
     let inRegion3: number[] = [];
     try {
       await reports.until(30, REGIONS, 20_000);
@@ -293,7 +287,7 @@ describe('players handed from room to room on three processes', () => {
       third.kill('SIGKILL'); // region 3's process
       await reports.until(ticks - 1, [0, 1, 2], 30_000);
     } finally {
-      clearInterval(walking);
+      stopWalking();
     }
 
     // Every client in region 3's room at its death heard REGION_TIMEOUT (unless it was already on its way to another

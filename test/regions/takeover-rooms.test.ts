@@ -12,7 +12,7 @@ import { init, Scene } from '../../src/index.js';
 import { RegionClient, type RegionView } from '../../src/colyseus/client/index.js';
 import { applyToScene, Walkers } from './walkers.js';
 import { Cluster, type Reports } from './rooms/cluster.js';
-import { recording, walk, type SdkRoom } from './rooms/player-walks.js';
+import { keepWalking, recording, walk, type SdkRoom } from './rooms/player-walks.js';
 import { ROOM_LAYOUT, ROOM_SIZES, type ProcessSettings } from './rooms/protocol.js';
 
 const REGIONS = [0, 1, 2, 3];
@@ -66,14 +66,8 @@ async function world(prefix: string, count: number, ticks: number) {
     }),
   );
   await until(() => clients.every((_, k) => last[k] !== undefined), 20_000, 'every client shown a view');
-  const walking = setInterval(() => {
-    for (let k = 0; k < count; k++) {
-      if (last[k] === undefined || clients[k].pending >= 3) continue;
-      const next = walk(k)(clients[k].nextInput);
-      clients[k].move(next.x, next.y);
-    }
-  }, 10);
-  return { settings, reports, processes, clients, last, errors, stop: () => clearInterval(walking) };
+  const stop = keepWalking(clients, (k) => last[k] !== undefined);
+  return { settings, reports, processes, clients, last, errors, stop };
 }
 
 /** The walkers' ids alive after tick, as one Scene of the walkers' operations has them. */

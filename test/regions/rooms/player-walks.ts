@@ -1,7 +1,7 @@
 // Where the test players walk, and an SDK client that keeps the rooms it
 // joins: shared by the multi-process tests with @colyseus/sdk clients.
 import type { Client } from '@colyseus/sdk';
-import type { RegionSdkClient } from '../../../src/colyseus/client/index.js';
+import type { RegionClient, RegionSdkClient } from '../../../src/colyseus/client/index.js';
 
 /**
  * Player k's walk: the place of its n-th input (n = 0: where it enters),
@@ -63,3 +63,15 @@ export function recording(client: Client, rooms: SdkRoom[], takesSeats = () => t
   };
 }
 
+
+/** Sends each client the next place of its walk every 10 ms once shown(k), with at most 3 inputs pending; returns what stops it. */
+export function keepWalking(clients: RegionClient[], shown: (k: number) => boolean): () => void {
+  const timer = setInterval(() => {
+    for (let k = 0; k < clients.length; k++) {
+      if (!shown(k) || clients[k].pending >= 3) continue;
+      const next = walk(k)(clients[k].nextInput);
+      clients[k].move(next.x, next.y);
+    }
+  }, 10);
+  return () => clearInterval(timer);
+}
