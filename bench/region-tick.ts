@@ -5,17 +5,17 @@
 // before its timed run. Beside them, each world's tick replayed phase by
 // phase from outside (the router and the Regions RegionWorld.tick drives, in
 // its order), each phase timed with performance.now(); the Regions' Scenes
-// have their moveMany, drainArray and net fold wrapped per instance, so the
-// step splits into the merge, the Scene's moves and the drain. Work no
-// wrapper can reach (the per-id outcome, the merge's id sort, the wire
-// formats) is timed by doing it again on the same data, outside the
-// replayed tick ('again:'). Last, the Scene alone with the default event
-// log against 'net', without and with margins. Events are checked equal
-// before timing. Run alone: `node scripts/run-ts.mjs bench/region-tick.ts [ticks]`.
+// have their moveMany, drainArray and net fold wrapped per instance, and
+// their operation columns their grouping, so the step splits into the
+// merge, the Scene's moves and the drain. The wire formats are timed by
+// doing them again on the same data, outside the replayed tick ('again:').
+// Last, the Scene alone with the default event log against 'net', without
+// and with margins. Events are checked equal before timing. Run alone:
+// `node scripts/run-ts.mjs bench/region-tick.ts [ticks]`.
 import { init, Scene, type SceneEventMode } from '../src/index.js';
 import { decodeGhostBatch, encodeGhostBatch, Region, RegionLayout, RegionWorld, type GhostBatch, type Handoff } from '../src/regions/index.js';
-import { RegionRouter, type RoutedOp } from '../src/regions/router.js';
-import type { EntityOp } from '../src/regions/messages.js';
+import { RegionRouter } from '../src/regions/router.js';
+import type { OpColumns } from '../src/regions/op-columns.js';
 import { MARGIN, RANGE, STEP, Walk, WORLD } from './regions.js';
 
 const N = 20_000;
@@ -63,8 +63,7 @@ function wrap(target: object, name: string, samples: Samples, label: string, pre
 /** The private parts of a Region this script reads. */
 interface RegionInside {
   scene: Scene;
-  ops: Map<number, EntityOp[]>;
-  outcome(id: number, ops: EntityOp[]): unknown;
+  ops: OpColumns;
 }
 
 /** RegionWorld.tick replayed from outside, phase by phase, over its own router and Regions. */
@@ -84,26 +83,22 @@ class PhasedWorld {
       wrap(scene, 'drainArray', this.samples, 'scene drain', () => this.phase);
       wrap(net, 'fold', this.samples, 'net fold', () => this.phase);
       wrap(net, 'movedMany', this.samples, 'net positions', () => this.phase);
+      wrap(inside(r).ops, 'group', this.samples, 'ops grouped by id', () => this.phase);
     }
-    for (let i = 0; i < walk.ids.length; i++) this.queue(this.router.add(walk.ids[i], walk.xs[i], walk.ys[i], RANGE, { margin: MARGIN }));
+    for (let i = 0; i < walk.ids.length; i++) {
+      const routed = this.router.add(walk.ids[i], walk.xs[i], walk.ys[i], RANGE, { margin: MARGIN });
+      this.regions[routed.region].submit(routed.id, routed.op);
+    }
   }
 
   tick(walk: Walk | null): Int32Array[] {
     const s = this.samples;
     const { regions, router } = this;
     if (walk !== null) {
-      const routed: RoutedOp[] = new Array(walk.ids.length);
-      timed(s, 'route router.move', () => {
-        for (let i = 0; i < walk.ids.length; i++) routed[i] = router.move(walk.ids[i], walk.xs[i], walk.ys[i]);
-      });
-      timed(s, 'route submit', () => {
-        for (const r of routed) this.queue(r);
-      });
-    }
-    for (const r of regions) {
-      const { ops } = inside(r);
-      timed(s, 'again: outcome per id', () => {
-        for (const [id, list] of ops) inside(r).outcome(id, list);
+      const { ids, xs, ys } = walk;
+      timed(s, 'routing: moveMany', () => {
+        const to = router.moveMany(ids, xs, ys).regions;
+        for (let i = 0; i < ids.length; i++) regions[to[i]].submitMove(ids[i], xs[i], ys[i]);
       });
     }
     // Each phase's time goes to its name and to its region's busy time.
@@ -119,16 +114,8 @@ class PhasedWorld {
     const handoffs: Handoff[] = regions.flatMap((r, k) => inRegion(k, 'handOff', () => r.handOff()));
     this.phase = 'receive > ';
     regions.forEach((r, k) => inRegion(k, 'receive', () => r.receive(handoffs)));
-    this.phase = '';
+    this.phase = 'ghostBatches > ';
     const batches: GhostBatch[] = regions.flatMap((r, k) => inRegion(k, 'ghostBatches', () => r.ghostBatches()));
-    for (const r of regions) {
-      const { ops } = inside(r);
-      timed(s, 'again: merge id sort', () => {
-        const ghost = new Map<number, number>();
-        for (const b of batches) if (b.to === r.id) for (const e of b.entities) ghost.set(e.id, b.from);
-        Int32Array.from(new Set([...ops.keys(), ...ghost.keys()])).sort();
-      });
-    }
     this.phase = 'step > ';
     const parts = regions.map((r, k) => inRegion(k, 'step', () => r.step(batches)));
     this.phase = '';
@@ -149,10 +136,6 @@ class PhasedWorld {
     s.add('ghost ops (count)', batches.reduce((n, b) => n + b.entities.reduce((m, e) => m + e.ops.length, 0), 0));
     s.add('encoded bytes (count)', encoded.reduce((n, b) => n + b.byteLength, 0));
     return parts;
-  }
-
-  private queue(routed: RoutedOp): void {
-    this.regions[routed.region].submit(routed.id, routed.op);
   }
 }
 
@@ -195,7 +178,7 @@ function worldOf(layout: RegionLayout, walk: Walk): RegionWorld {
   return world;
 }
 
-function moveAll(world: RegionWorld, walk: Walk): void {
+function moveEach(world: RegionWorld, walk: Walk): void {
   for (let i = 0; i < walk.ids.length; i++) world.move(walk.ids[i], walk.xs[i], walk.ys[i]);
 }
 
@@ -232,13 +215,17 @@ const sceneOf = (name: string, events: SceneEventMode, margin: number, perMove =
   });
 sceneOf('Scene net margin 2 (moveMany)', 'net', MARGIN);
 sceneOf('Scene net margin 2, one move each', 'net', MARGIN, true);
-add('RegionWorld 1 region', (walk) => {
+add('RegionWorld 1 region (moveMany)', (walk) => {
   const world = worldOf(one, walk);
-  return (w) => (moveAll(world, w), [world.tick()]);
+  return (w) => (world.moveMany(w.ids, w.xs, w.ys), [world.tick()]);
 });
-add('RegionWorld 2 x 2', (walk) => {
+add('RegionWorld 1 region, one move each', (walk) => {
+  const world = worldOf(one, walk);
+  return (w) => (moveEach(world, w), [world.tick()]);
+});
+add('RegionWorld 2 x 2 (moveMany)', (walk) => {
   const world = worldOf(four, walk);
-  return (w) => (moveAll(world, w), [world.tick()]);
+  return (w) => (world.moveMany(w.ids, w.xs, w.ys), [world.tick()]);
 });
 const phased = new Map<string, PhasedWorld>();
 for (const [name, layout] of [['phased 1 region', one], ['phased 2 x 2', four]] as const) {

@@ -345,7 +345,23 @@ export class RegionPeer {
 
   /** Routes a move (as RegionWorld.move); true when the entity is this region's ({@link ownerOf}). */
   move(id: number, x: number, y: number): boolean {
-    return this.take(this.router.move(id, x, y));
+    if (this.router.move(id, x, y) === this.id) this.here.submitMove(id, x, y);
+    return this.router.ownerOf(id) === this.id;
+  }
+
+  /**
+   * Routes a batch of moves (as RegionWorld.moveMany, refused whole with its
+   * codes) and queues those this region applies; answers how many of the
+   * entries move an entity that is this region's ({@link ownerOf}).
+   */
+  moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>): number {
+    const { regions, owners } = this.router.moveMany(ids, xs, ys);
+    let mine = 0;
+    for (let k = 0; k < ids.length; k++) {
+      if (regions[k] === this.id) this.here.submitMove(ids[k], xs[k], ys[k]);
+      if (owners[k] === this.id) mine++;
+    }
+    return mine;
   }
 
   /** Routes a removal (as RegionWorld.remove); true when the entity is this region's ({@link ownerOf}). */

@@ -28,6 +28,8 @@ import { Scene, type SceneIndex, type Backend } from '../scene/index.js';
 import { checkLayout, type RegionLayout, type RegionRect } from './layout.js';
 import type { RegionCheckpoint } from './checkpoint.js';
 import { MoveRun } from './move-run.js';
+import { MOVE_REF, OpColumns } from './op-columns.js';
+import { ReceivedGhosts } from './received-ghosts.js';
 import type { EntityOp, EntityState, GhostBatch, GhostOp, GhostRecord, Handoff } from './messages.js';
 
 /** Options of a {@link Region}'s Scene. */
@@ -45,8 +47,11 @@ export interface RegionOptions {
 /** The keys of {@link RegionOptions}. */
 export const REGION_OPTION_KEYS = ['backend', 'index', 'cellSize', 'moveEvents'] as const;
 
-/** An owned entity's state, as at the start of the tick. */
-interface Owned extends EntityState {
+/**
+ * An owned entity's state, as at the start of the tick, but for its place:
+ * the Scene holds that (until the step, where the tick started).
+ */
+interface Owned extends Omit<EntityState, 'x' | 'y'> {
   /** The other regions holding a ghost of it. */
   holders: Set<number>;
 }
@@ -55,12 +60,6 @@ interface Owned extends EntityState {
 interface Ghost {
   layer: number;
   owner: number;
-}
-
-/** The ghost operations of a batch on one entity, and the region that sent them (its owner). */
-interface ReceivedOps {
-  from: number;
-  ops: GhostOp[];
 }
 
 /** Where an entity's operations of this tick leave it: alive or not, and where. */
@@ -84,8 +83,12 @@ export class Region {
    * ghosts of a region lost with its process can be dropped.
    */
   private readonly ghosts = new Map<number, Ghost>();
-  /** The current tick's operations on entities this region owns or will own, by id. */
-  private readonly ops = new Map<number, EntityOp[]>();
+  /** The current tick's operations on entities this region owns or will own. */
+  private readonly ops = new OpColumns();
+  /** Where the entity of the last {@link outcome} ends: one record, refilled for each entity. */
+  private readonly end: Outcome = { alive: false, x: 0, y: 0 };
+  /** The ghost operations received for a step: sender, entity and operations, by entity ascending once sorted. */
+  private readonly received = new ReceivedGhosts();
   /** Holders of entities added this tick and not yet in `owned`. */
   private readonly newHolders = new Map<number, Set<number>>();
   private tickCount = 0;
@@ -123,23 +126,23 @@ export class Region {
     const region = new Region(layout, cp.region, options);
     region.scene.dispose();
     region.scene = Scene.fromBuffer(cp.scene, { backend: options.backend });
-    for (const { id, holders, ...state } of cp.owned) region.owned.set(id, { ...state, holders: new Set(holders) });
+    for (const { id, holders, range, margin, layer, sees } of cp.owned) region.owned.set(id, { range, margin, layer, sees, holders: new Set(holders) });
     for (const g of cp.ghosts) region.ghosts.set(g.id, { layer: g.layer, owner: g.owner });
-    for (const [id, ops] of cp.ops) region.ops.set(id, ops);
+    for (const [id, ops] of cp.ops) for (const op of ops) region.ops.push(id, op);
     region.tickCount = cp.tick;
     return region;
   }
 
   /** What {@link restore} needs to rebuild this region as it stands now, between two ticks. */
   checkpoint(): Omit<RegionCheckpoint, 'epoch' | 'extra'> {
-    const owned = [...this.owned].sort((a, b) => a[0] - b[0]).map(([id, o]) => ({ id, x: o.x, y: o.y, range: o.range, margin: o.margin, layer: o.layer, sees: o.sees, holders: [...o.holders] }));
+    const owned = [...this.owned].sort((a, b) => a[0] - b[0]).map(([id, o]) => ({ id, ...this.stateOf(id, o), holders: [...o.holders] }));
     const ghosts = [...this.ghosts].sort((a, b) => a[0] - b[0]).map(([id, g]) => ({ id, layer: g.layer, owner: g.owner }));
     return { region: this.id, tick: this.tickCount, scene: this.scene.toBuffer(), owned, ghosts, ops: this.pendingOps() };
   }
 
-  /** The operations submitted for the next tick so far, by entity, each entity's in order. */
+  /** The operations submitted for the next tick so far, by entity in ascending id, each entity's in order. */
   pendingOps(): Array<[number, EntityOp[]]> {
-    return [...this.ops];
+    return this.ops.entities();
   }
 
   /** Ticks completed. */
@@ -194,16 +197,22 @@ export class Region {
    * this tick). The caller has checked it, as RegionWorld does.
    */
   submit(id: number, op: EntityOp): void {
-    const list = this.ops.get(id);
-    if (list === undefined) this.ops.set(id, [op]);
-    else list.push(op);
+    this.ops.push(id, op);
+  }
+
+  /** Queues a move of the current tick, as {@link submit} does, with no object made for it. */
+  submitMove(id: number, x: number, y: number): void {
+    this.ops.pushMove(id, x, y);
   }
 
   /** Phase 1: the hand-offs of the entities whose tick ends in another region; each becomes a ghost here. */
   handOff(): Handoff[] {
     const out: Handoff[] = [];
-    for (const [id, ops] of this.ops) {
-      const end = this.outcome(id, ops);
+    const { ops, end } = this;
+    ops.group();
+    for (let g = 0; g < ops.groups; g++) {
+      const id = ops.groupIds[g];
+      this.outcome(g);
       if (!end.alive || this.layout.contains(this.id, end.x, end.y)) continue;
       const to = this.layout.regionAt(end.x, end.y);
       const o = this.owned.get(id);
@@ -215,15 +224,15 @@ export class Region {
         from: this.id,
         to,
         tick: this.tickCount,
-        state: o === undefined ? null : { x: o.x, y: o.y, range: o.range, margin: o.margin, layer: o.layer, sees: o.sees },
+        state: o === undefined ? null : this.stateOf(id, o),
         seen,
         far: seen.filter((t) => !this.layout.inBand(to, t.x, t.y)).map((t) => t.id),
         holders: [...holders],
-        ops,
+        ops: ops.opsOf(g),
       });
+      ops.dropGroup(g);
     }
     for (const h of out) {
-      this.ops.delete(h.id);
       const o = this.owned.get(h.id);
       if (o === undefined) continue;
       this.scene.setRange(h.id, null);
@@ -243,8 +252,10 @@ export class Region {
    */
   receive(handoffs: ReadonlyArray<Handoff>): void {
     const mine = handoffs.filter((h) => h.to === this.id).sort((a, b) => a.id - b.id);
+    // A hand-off's operations are its entity's whole tick: they replace any routed here (by a router that had not seen the entity's removal elsewhere).
+    for (const h of mine) this.ops.dropEntity(h.id);
     for (const h of mine) {
-      this.ops.set(h.id, h.ops);
+      for (const op of h.ops) this.ops.push(h.id, op);
       if (h.state === null) {
         this.newHolders.set(h.id, new Set(h.holders));
         continue;
@@ -257,7 +268,7 @@ export class Region {
       } else {
         this.scene.add(h.id, s.x, s.y, s.range, { layer: s.layer, sees: s.sees, margin: s.margin });
       }
-      this.owned.set(h.id, { ...s, holders: new Set(h.holders) });
+      this.owned.set(h.id, { range: s.range, margin: s.margin, layer: s.layer, sees: s.sees, holders: new Set(h.holders) });
     }
     for (const h of mine) {
       for (const t of h.seen) {
@@ -288,20 +299,22 @@ export class Region {
       if (b === undefined) batches.set(to, (b = { from: this.id, to, tick: this.tickCount, entities: [] }));
       return b;
     };
-    for (const n of this.layout.neighbours(this.id)) batchFor(n);
-    const ids = [...this.ops.keys()].sort((a, b) => a - b);
-    for (const id of ids) {
-      const ops = this.ops.get(id)!;
+    const neighbours = this.layout.neighbours(this.id);
+    for (const n of neighbours) batchFor(n);
+    const { ops, end } = this;
+    ops.group();
+    for (let g = 0; g < ops.groups; g++) {
+      const id = ops.groupIds[g];
+      this.outcome(g);
       const holders = this.holdersOf(id);
-      const end = this.outcome(id, ops);
-      if (holders.size === 0 && (!end.alive || this.layout.deepInside(this.id, end.x, end.y))) continue;
-      const candidates = new Set([...holders, ...this.layout.neighbours(this.id)]);
+      if (holders.size === 0 && !(end.alive && this.wantedByNeighbour(neighbours, end))) continue;
+      const candidates = new Set([...holders, ...neighbours]);
       candidates.delete(this.id);
       for (const n of candidates) {
         const wanted = end.alive && this.layout.inBand(n, end.x, end.y);
         // A neighbour that neither holds a ghost nor should hold one hears nothing: whatever passes outside its band cannot change what its watchers see.
         if (!wanted && !holders.has(n)) continue;
-        const ghostOps = this.ghostOps(id, ops, holders.has(n), wanted, end);
+        const ghostOps = this.ghostOps(g, holders.has(n), wanted);
         if (wanted) holders.add(n);
         else holders.delete(n);
         if (ghostOps.length > 0) batchFor(n).entities.push({ id, ops: ghostOps });
@@ -318,7 +331,8 @@ export class Region {
    * pair's change over the tick, for every watcher this region owned.
    */
   step(batches: ReadonlyArray<GhostBatch>): Int32Array {
-    this.apply(this.ops, this.ghostOpsOf(batches));
+    this.received.take(this.id, batches);
+    this.apply(true);
     this.ops.clear();
     this.newHolders.clear();
     this.tickCount++;
@@ -333,7 +347,8 @@ export class Region {
    * behind their owners.
    */
   applyLate(batches: ReadonlyArray<GhostBatch>): Int32Array {
-    this.apply(new Map(), this.ghostOpsOf(batches));
+    this.received.take(this.id, batches);
+    this.apply(false);
     return this.scene.drainArray();
   }
 
@@ -355,71 +370,117 @@ export class Region {
     this.scene.dispose();
   }
 
-  /** The ghost operations of the batches addressed to this region, by entity, with their senders. */
-  private ghostOpsOf(batches: ReadonlyArray<GhostBatch>): Map<number, ReceivedOps> {
-    const ghostOps = new Map<number, ReceivedOps>();
-    for (const b of batches) {
-      if (b.to !== this.id) continue;
-      for (const e of b.entities) ghostOps.set(e.id, { from: b.from, ops: e.ops });
-    }
-    return ghostOps;
-  }
-
-  /** Applies own and ghost operations entity by entity in ascending id. */
-  private apply(ownOps: ReadonlyMap<number, EntityOp[]>, ghostOps: ReadonlyMap<number, ReceivedOps>): void {
-    const ids = Int32Array.from(new Set([...ownOps.keys(), ...ghostOps.keys()])).sort();
-    for (const id of ids) {
-      const own = ownOps.get(id);
-      const ghost = ghostOps.get(id);
-      for (const op of own ?? ghost!.ops) {
-        if (op.kind === 'move') this.moves.push(id, op.x, op.y);
+  /**
+   * Applies the received ghost operations, and with `own` this region's
+   * operations, entity by entity in ascending id; an entity with operations
+   * of its own here takes those.
+   */
+  private apply(own: boolean): void {
+    const { ops, received } = this;
+    if (own) ops.group();
+    const groups = own ? ops.groups : 0;
+    let g = 0;
+    let k = 0;
+    while (g < groups || k < received.count) {
+      const ownId = g < groups ? ops.groupIds[g] : Infinity;
+      const ghostId = k < received.count ? received.idAt(k) : Infinity;
+      if (ownId <= ghostId) {
+        if (ghostId === ownId) k++;
+        this.applyOwnGroup(g++);
+        continue;
+      }
+      const from = received.fromAt(k);
+      for (const op of received.opsAt(k++)) {
+        if (op.kind === 'move') this.moves.push(ghostId, op.x, op.y);
         else {
           this.moves.flush(this.scene);
-          if (own !== undefined) this.applyOwn(id, op as Exclude<EntityOp, { kind: 'move' }>);
-          else this.applyGhost(id, op as Exclude<GhostOp, { kind: 'move' }>, ghost!.from);
-        }
-        if (op.kind === 'move' && own !== undefined) {
-          const o = this.owned.get(id)!;
-          o.x = op.x;
-          o.y = op.y;
+          this.applyGhost(ghostId, op, from);
         }
       }
     }
     this.moves.flush(this.scene);
   }
 
-  /** Where entity id's operations of this tick leave it. */
-  private outcome(id: number, ops: ReadonlyArray<EntityOp>): Outcome {
-    const o = this.owned.get(id);
-    const end: Outcome = o === undefined ? { alive: false, x: 0, y: 0 } : { alive: true, x: o.x, y: o.y };
-    for (const op of ops) {
-      if (op.kind === 'remove') end.alive = false;
-      else if (op.kind === 'add' || op.kind === 'move') {
-        if (op.kind === 'add') end.alive = true;
-        end.x = op.x;
-        end.y = op.y;
+  /** Applies entity g's own operations, its moves gathered into the run. */
+  private applyOwnGroup(g: number): void {
+    const { ids, xs, ys, refs, others, order, starts } = this.ops;
+    for (let k = starts[g]; k < starts[g + 1]; k++) {
+      const row = order[k];
+      const ref = refs[row];
+      if (ref === MOVE_REF) this.moves.push(ids[row], xs[row], ys[row]);
+      else {
+        this.moves.flush(this.scene);
+        this.applyOwn(ids[row], others[ref] as Exclude<EntityOp, { kind: 'move' }>);
       }
     }
-    return end;
   }
 
   /**
-   * Entity id's operations as a neighbour's ghost sees them, given whether
-   * that neighbour holds a ghost of it now (`present`) and should once the
-   * tick is over (`wanted`).
+   * Where entity g's operations of this tick leave it, into `this.end`. A
+   * move or an add places it; an entity that has neither stays where the
+   * Scene holds it, alive when this region owns it.
    */
-  private ghostOps(id: number, ops: ReadonlyArray<EntityOp>, present: boolean, wanted: boolean, end: Outcome): GhostOp[] {
+  private outcome(g: number): void {
+    const { ids, xs, ys, refs, others, order, starts } = this.ops;
+    const end = this.end;
+    let placed = false;
+    // A move is only ever routed to a live entity: after it, the entity is alive.
+    let alive: boolean | null = null;
+    for (let k = starts[g]; k < starts[g + 1]; k++) {
+      const row = order[k];
+      const ref = refs[row];
+      if (ref === MOVE_REF) {
+        end.x = xs[row];
+        end.y = ys[row];
+        alive = placed = true;
+        continue;
+      }
+      const op = others[ref];
+      if (op.kind === 'remove') alive = false;
+      else if (op.kind === 'add') {
+        end.x = op.x;
+        end.y = op.y;
+        alive = placed = true;
+      }
+    }
+    const id = ids[order[starts[g]]];
+    end.alive = alive ?? this.owned.has(id);
+    if (end.alive && !placed) {
+      const { x, y } = this.scene.position(id);
+      end.x = x;
+      end.y = y;
+    }
+  }
+
+  /** True when a neighbour's band holds (x, y) (false at once deep inside this region, where none does). */
+  private wantedByNeighbour(neighbours: ReadonlyArray<number>, { x, y }: Outcome): boolean {
+    if (neighbours.length === 0 || this.layout.deepInside(this.id, x, y)) return false;
+    for (const n of neighbours) if (this.layout.inBand(n, x, y)) return true;
+    return false;
+  }
+
+  /**
+   * Entity g's operations as a neighbour's ghost sees them, given whether
+   * that neighbour holds a ghost of it now (`present`) and should once the
+   * tick is over (`wanted`); `this.end` holds the entity's outcome.
+   */
+  private ghostOps(g: number, present: boolean, wanted: boolean): GhostOp[] {
+    const { ids, xs, ys, refs, others, order, starts } = this.ops;
     const out: GhostOp[] = [];
-    let layer = this.owned.get(id)?.layer ?? 0;
-    for (const op of ops) {
+    let layer = this.owned.get(ids[order[starts[g]]])?.layer ?? 0;
+    for (let k = starts[g]; k < starts[g + 1]; k++) {
+      const row = order[k];
+      const ref = refs[row];
+      if (ref === MOVE_REF) {
+        out.push(present ? { kind: 'move', x: xs[row], y: ys[row] } : { kind: 'add', x: xs[row], y: ys[row], layer });
+        present = true;
+        continue;
+      }
+      const op = others[ref];
       switch (op.kind) {
         case 'add':
           layer = op.layer;
           out.push({ kind: 'add', x: op.x, y: op.y, layer });
-          present = true;
-          break;
-        case 'move':
-          out.push(present ? { kind: 'move', x: op.x, y: op.y } : { kind: 'add', x: op.x, y: op.y, layer });
           present = true;
           break;
         case 'layers':
@@ -430,12 +491,12 @@ export class Region {
           if (present) out.push({ kind: 'remove' });
           present = false;
           break;
-        case 'range':
+        default:
           break;
       }
     }
     if (present && !wanted) out.push({ kind: 'remove' });
-    if (!present && wanted) out.push({ kind: 'add', x: end.x, y: end.y, layer });
+    if (!present && wanted) out.push({ kind: 'add', x: this.end.x, y: this.end.y, layer });
     return out;
   }
 
@@ -444,7 +505,7 @@ export class Region {
       case 'add': {
         this.scene.add(id, op.x, op.y, op.range, { layer: op.layer, sees: op.sees, margin: op.margin });
         const holders = this.newHolders.get(id) ?? this.owned.get(id)?.holders ?? new Set<number>();
-        this.owned.set(id, { x: op.x, y: op.y, range: op.range, margin: op.margin, layer: op.layer, sees: op.sees, holders });
+        this.owned.set(id, { range: op.range, margin: op.margin, layer: op.layer, sees: op.sees, holders });
         break;
       }
       case 'range': {
@@ -503,6 +564,12 @@ export class Region {
     let h = this.newHolders.get(id);
     if (h === undefined) this.newHolders.set(id, (h = new Set()));
     return h;
+  }
+
+  /** Owned entity id's state as at the start of the tick: its place is the Scene's until the step. */
+  private stateOf(id: number, o: Owned): EntityState {
+    const { x, y } = this.scene.position(id);
+    return { x, y, range: o.range, margin: o.margin, layer: o.layer, sees: o.sees };
   }
 
   /** Entity id (owned or a ghost) as a neighbour needs to see it. */

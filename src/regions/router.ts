@@ -3,7 +3,7 @@
 // checked exactly as a Scene would check it. RegionWorld routes through one;
 // so does each process of a world spread over several, each keeping the
 // same owner map from the hand-offs every region announces.
-import { checkFinite, checkMask } from '../core/validate.js';
+import { checkArrayLike, checkFinite, checkId, checkMask, checkNumbers } from '../core/validate.js';
 import { Scene, SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
 import type { RegionLayout } from './layout.js';
 import type { EntityOp, Handoff } from './messages.js';
@@ -18,6 +18,14 @@ export interface RoutedOp {
   id: number;
   /** The operation. */
   op: EntityOp;
+}
+
+/** Where each move of a batch goes: the region that applies it and the entity's owner, by entry (valid until the next batch). */
+export interface RoutedMoves {
+  /** The region that applies entry k's move. */
+  regions: Int32Array;
+  /** The region that owns entry k's entity (see {@link RoutedOp.owner}). */
+  owners: Int32Array;
 }
 
 /**
@@ -41,6 +49,8 @@ export class RegionRouter {
   private removedBefore = new Set<number>();
   /** A Scene with nothing in it whose add and setRange check an operation's arguments exactly as a region's Scene will. */
   private readonly checker = new Scene({ backend: 'js' });
+  /** The last batch's routes, kept for the next one. */
+  private readonly moves: RoutedMoves = { regions: new Int32Array(0), owners: new Int32Array(0) };
 
   /** A router over layout; RANGE_TOO_LARGE when defaultRange exceeds the layout's maxRange. */
   constructor(
@@ -91,14 +101,45 @@ export class RegionRouter {
     return { region, owner, id, op };
   }
 
-  /** Routes a move; throws what Scene.move throws, and OUTSIDE_REGIONS. */
-  move(id: number, x: number, y: number): RoutedOp {
-    const route = this.routeOf(id);
-    // Scene.move checks its id, then x, then y: the id is live (routeOf), so these are the checks left.
+  /** Routes a move: the region that applies it. Throws what Scene.move throws, and OUTSIDE_REGIONS. */
+  move(id: number, x: number, y: number): number {
+    const owner = this.ownerOf(id);
+    // Scene.move checks its id, then x, then y: the id is live (ownerOf), so these are the checks left.
     checkFinite('x', x);
     checkFinite('y', y);
     this.layout.regionAt(x, y);
-    return { ...route, id, op: { kind: 'move', x, y } };
+    return this.replayedBy.size === 0 ? owner : (this.replayedBy.get(id) ?? owner);
+  }
+
+  /**
+   * Routes a batch of moves, entry k moving ids[k] to (xs[k], ys[k]): where
+   * each goes. Throws what Scene.moveMany throws (INVALID_ARGUMENT,
+   * INVALID_NUMBER, INVALID_ID, UNKNOWN_ID), and OUTSIDE_REGIONS for an
+   * entry in no region; routing changes nothing, so a throw leaves all as it was.
+   */
+  moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>): RoutedMoves {
+    const n = checkArrayLike('ids', ids);
+    checkNumbers('xs', xs, n);
+    checkNumbers('ys', ys, n);
+    if (this.moves.regions.length < n) {
+      const size = Math.max(n, this.moves.regions.length * 2);
+      this.moves.regions = new Int32Array(size);
+      this.moves.owners = new Int32Array(size);
+    }
+    const { regions, owners } = this.moves;
+    const replaying = this.replayedBy.size > 0;
+    for (let k = 0; k < n; k++) {
+      const id = ids[k];
+      const owner = this.owner.get(id);
+      if (owner === undefined) {
+        checkId(id);
+        throw new SpatialError('UNKNOWN_ID', `no entity ${id} (moveMany entry ${k})`);
+      }
+      if (this.layout.findRegion(xs[k], ys[k]) === -1) throw new SpatialError('OUTSIDE_REGIONS', `(${xs[k]}, ${ys[k]}) is outside every region (moveMany entry ${k})`);
+      owners[k] = owner;
+      regions[k] = replaying ? (this.replayedBy.get(id) ?? owner) : owner;
+    }
+    return this.moves;
   }
 
   /** Routes a removal; null, changing nothing, when id is not live. */

@@ -113,7 +113,43 @@ export class RegionWorld {
 
   /** Moves id to (x, y) at the next tick. Throws what Scene.move throws, and OUTSIDE_REGIONS for a position in no region. */
   move(id: number, x: number, y: number): void {
-    this.queue(this.router.move(id, x, y));
+    this.regionsById.get(this.router.move(id, x, y))!.submitMove(id, x, y);
+  }
+
+  /**
+   * Moves ids[k] to (xs[k], ys[k]) at the next tick, for every k in array
+   * order, as as many {@link move} calls would: the path for a big tick, with
+   * no object made per move. The arrays are plain arrays or typed arrays of
+   * numbers, of one length. A batch with any invalid entry is refused whole,
+   * before anything changes: INVALID_ARGUMENT (not an array, lengths
+   * differ), INVALID_NUMBER, INVALID_ID, UNKNOWN_ID (as Scene.moveMany), and
+   * OUTSIDE_REGIONS for a position in no region.
+   *
+   * @example
+   * ```ts
+   * import { init } from 'spatialkit';
+   * import { RegionLayout, RegionWorld } from 'spatialkit/regions';
+   * await init();
+   *
+   * const layout = RegionLayout.grid({ minX: 0, minY: 0, maxX: 100, maxY: 100 }, 2, 1, { maxRange: 10, maxStep: 5 });
+   * const world = new RegionWorld(layout, { defaultRange: 10 });
+   * world.add(1, 45, 50);
+   * world.add(2, 52, 50);
+   * world.tick();                                    // -> Int32Array [0, 1, 2, 0, 2, 1] in any order
+   * world.moveMany(new Int32Array([1, 2]), new Float64Array([48, 55]), new Float64Array([50, 50]));
+   * world.tick();                                    // -> Int32Array [2, 1, 2, 2, 2, 1] in any order
+   * world.moveMany([1], [Infinity], [50]);           // -> throws INVALID_NUMBER
+   * world.moveMany([1, 2], [48, 500], [50, 50]);     // -> throws OUTSIDE_REGIONS, and 1 stays put
+   * ```
+   */
+  moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>): void {
+    const { regions } = this.router.moveMany(ids, xs, ys);
+    let current = -1;
+    let region: Region | undefined;
+    for (let k = 0; k < ids.length; k++) {
+      if (regions[k] !== current) region = this.regionsById.get((current = regions[k]));
+      region!.submitMove(ids[k], xs[k], ys[k]);
+    }
   }
 
   /** Removes id at the next tick; false, changing nothing, when it is not live. */
@@ -160,6 +196,7 @@ export class RegionWorld {
       batches: batches.length,
       bytes,
     };
+    if (parts.length === 1) return parts[0];
     const out = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
     for (const p of parts) {
