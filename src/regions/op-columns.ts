@@ -71,14 +71,17 @@ export class OpColumns {
     this.pushed = false;
     const n = this.length;
     this.fit(n);
-    const { ids, order } = this;
-    let ascending = true;
-    for (let row = 0; row < n; row++) {
-      order[row] = row;
-      if (row > 0 && ids[row] < ids[row - 1]) ascending = false;
+    const { ids } = this;
+    // A tick fed in id order (a server's moveMany over its entities, as a rule) needs no sort, and
+    // one with a few rows after such a run (the entities handed in) sorts those alone and merges.
+    let sorted = 1;
+    while (sorted < n && ids[sorted] >= ids[sorted - 1]) sorted++;
+    for (let row = 0; row < n; row++) this.order[row] = row;
+    if (sorted < n) {
+      this.sortRows(this.order.subarray(sorted < n / 2 ? 0 : sorted, n), this.scratch);
+      if (sorted >= n / 2) this.mergeSortedTail(sorted, n);
     }
-    // A tick fed in id order (a server's moveMany over its entities, as a rule) needs no sort.
-    if (!ascending) this.sortOrder(n);
+    const order = this.order;
     let groups = 0;
     for (let k = 0; k < n; k++) {
       const id = ids[order[k]];
@@ -121,6 +124,12 @@ export class OpColumns {
   /** Removes entity id's rows, if it has any. */
   dropEntity(id: number): void {
     if (this.pushed) this.group();
+    const g = this.find(id);
+    if (g >= 0) this.dropGroup(g);
+  }
+
+  /** After {@link group}: entity id's group, or -1 when it has no rows. */
+  find(id: number): number {
     let low = 0;
     let high = this.groups;
     while (low < high) {
@@ -128,7 +137,15 @@ export class OpColumns {
       if (this.groupIds[mid] < id) low = mid + 1;
       else high = mid;
     }
-    if (low < this.groups && this.groupIds[low] === id) this.dropGroup(low);
+    return low < this.groups && this.groupIds[low] === id ? low : -1;
+  }
+
+  /** After {@link group}: the row of entity g's one operation when that is a move (the common case), else -1. */
+  singleMove(g: number): number {
+    const k = this.starts[g];
+    if (this.starts[g + 1] - k !== 1) return -1;
+    const row = this.order[k];
+    return this.refs[row] === MOVE_REF ? row : -1;
   }
 
   /** Forgets every row. */
@@ -179,11 +196,12 @@ export class OpColumns {
     this.dropped = false;
   }
 
-  /** Sorts order[0, n) by id, stably (rows of one id keep their order): a least-significant-digit radix sort. */
-  private sortOrder(n: number): void {
+  /** Sorts rows by id, stably (rows of one id keep their order), with spare room of at least as many entries: a least-significant-digit radix sort. */
+  private sortRows(rows: Int32Array, spare: Int32Array): void {
     const { ids, counts } = this;
-    let from = this.order;
-    let to = this.scratch;
+    const n = rows.length;
+    let from = rows;
+    let to = spare;
     for (let shift = 0; shift < 31; shift += DIGIT_BITS) {
       counts.fill(0);
       for (let k = 0; k < n; k++) counts[(ids[from[k]] >>> shift) & DIGIT_MASK]++;
@@ -198,7 +216,18 @@ export class OpColumns {
       for (let k = 0; k < n; k++) to[counts[(ids[from[k]] >>> shift) & DIGIT_MASK]++] = from[k];
       [from, to] = [to, from];
     }
-    if (from !== this.order) this.order.set(from.subarray(0, n));
+    if (from !== rows) rows.set(from.subarray(0, n));
+  }
+
+  /** Merges order[0, sorted), rows in id order, with order[sorted, n), sorted by id: the earlier rows first among equal ids. */
+  private mergeSortedTail(sorted: number, n: number): void {
+    const { ids, order, scratch } = this;
+    let a = 0;
+    let b = sorted;
+    for (let k = 0; k < n; k++) {
+      scratch[k] = b >= n || (a < sorted && ids[order[a]] <= ids[order[b]]) ? order[a++] : order[b++];
+    }
+    [this.order, this.scratch] = [scratch, order];
   }
 }
 

@@ -25,7 +25,7 @@
 // from its owner alone.
 import { checkOptions } from '../core/validate.js';
 import { Scene, type SceneIndex, type Backend } from '../scene/index.js';
-import { checkLayout, type RegionLayout, type RegionRect } from './layout.js';
+import { checkLayout, type RegionLayout, type RegionRect, type WorldBounds } from './layout.js';
 import type { RegionCheckpoint } from './checkpoint.js';
 import { MoveRun } from './move-run.js';
 import { MOVE_REF, OpColumns } from './op-columns.js';
@@ -67,6 +67,8 @@ interface Outcome {
   alive: boolean;
   x: number;
   y: number;
+  /** True when its operations are moves alone: it is owned here, and stays alive. */
+  movesOnly: boolean;
 }
 
 /** One region: its own entities, its ghosts, and the phases of a tick (see the file comment). */
@@ -75,8 +77,16 @@ export class Region {
   readonly id: number;
   /** This region's rectangle. */
   readonly rect: RegionRect;
+  /** The part of the rectangle farther inside than the band: no other region holds a ghost of an entity there. */
+  private readonly deep: WorldBounds;
   private scene: Scene;
   private readonly owned = new Map<number, Owned>();
+  /**
+   * Owned entities that may have holders: every one that has (and some
+   * whose holders have emptied since), so that the ghost batches read the
+   * holders of these alone, not of every entity that moves.
+   */
+  private readonly mayBeHeld = new Set<number>();
   /**
    * Ghosts held here, by id. Each one's owner is kept from the ghost
    * batches, hand-off records and hand-offs every region hears, so that the
@@ -86,9 +96,11 @@ export class Region {
   /** The current tick's operations on entities this region owns or will own. */
   private readonly ops = new OpColumns();
   /** Where the entity of the last {@link outcome} ends: one record, refilled for each entity. */
-  private readonly end: Outcome = { alive: false, x: 0, y: 0 };
+  private readonly end: Outcome = { alive: false, x: 0, y: 0, movesOnly: false };
   /** The ghost operations received for a step: sender, entity and operations, by entity ascending once sorted. */
   private readonly received = new ReceivedGhosts();
+  /** The groups ghostBatches looks at (see {@link groupsNearNeighbours}), kept for the next tick. */
+  private readonly nearby: number[] = [];
   /** Holders of entities added this tick and not yet in `owned`. */
   private readonly newHolders = new Map<number, Set<number>>();
   private tickCount = 0;
@@ -111,6 +123,9 @@ export class Region {
     checkLayout(layout);
     checkOptions('Region', options, REGION_OPTION_KEYS);
     this.rect = layout.rect(id);
+    const { minX, minY, maxX, maxY } = this.rect;
+    const band = layout.band;
+    this.deep = { minX: minX + band, minY: minY + band, maxX: maxX - band, maxY: maxY - band };
     this.id = id;
     const cellSize = options.cellSize ?? (layout.maxRange > 0 ? layout.maxRange : undefined);
     this.scene = new Scene({ ...options, cellSize, dimensions: 2, events: 'net' });
@@ -126,7 +141,7 @@ export class Region {
     const region = new Region(layout, cp.region, options);
     region.scene.dispose();
     region.scene = Scene.fromBuffer(cp.scene, { backend: options.backend });
-    for (const { id, holders, range, margin, layer, sees } of cp.owned) region.owned.set(id, { range, margin, layer, sees, holders: new Set(holders) });
+    for (const { id, holders, range, margin, layer, sees } of cp.owned) region.own(id, { range, margin, layer, sees, holders: new Set(holders) });
     for (const g of cp.ghosts) region.ghosts.set(g.id, { layer: g.layer, owner: g.owner });
     for (const [id, ops] of cp.ops) for (const op of ops) region.ops.push(id, op);
     region.tickCount = cp.tick;
@@ -208,9 +223,12 @@ export class Region {
   /** Phase 1: the hand-offs of the entities whose tick ends in another region; each becomes a ghost here. */
   handOff(): Handoff[] {
     const out: Handoff[] = [];
-    const { ops, end } = this;
+    const { ops, end, rect } = this;
     ops.group();
     for (let g = 0; g < ops.groups; g++) {
+      // A lone move that ends inside the rectangle (its far edges aside) stays.
+      const move = ops.singleMove(g);
+      if (move >= 0 && ops.xs[move] >= rect.minX && ops.xs[move] < rect.maxX && ops.ys[move] >= rect.minY && ops.ys[move] < rect.maxY) continue;
       const id = ops.groupIds[g];
       this.outcome(g);
       if (!end.alive || this.layout.contains(this.id, end.x, end.y)) continue;
@@ -237,6 +255,7 @@ export class Region {
       if (o === undefined) continue;
       this.scene.setRange(h.id, null);
       this.owned.delete(h.id);
+      this.mayBeHeld.delete(h.id);
       this.ghosts.set(h.id, { layer: o.layer, owner: h.to });
     }
     return out;
@@ -268,7 +287,7 @@ export class Region {
       } else {
         this.scene.add(h.id, s.x, s.y, s.range, { layer: s.layer, sees: s.sees, margin: s.margin });
       }
-      this.owned.set(h.id, { range: s.range, margin: s.margin, layer: s.layer, sees: s.sees, holders: new Set(h.holders) });
+      this.own(h.id, { range: s.range, margin: s.margin, layer: s.layer, sees: s.sees, holders: new Set(h.holders) });
     }
     for (const h of mine) {
       for (const t of h.seen) {
@@ -280,7 +299,11 @@ export class Region {
       }
     }
     for (const h of handoffs) {
-      for (const id of h.far) if (h.to !== this.id && this.owned.has(id)) this.owned.get(id)!.holders.add(h.to);
+      for (const id of h.far) {
+        if (h.to === this.id || !this.owned.has(id)) continue;
+        this.owned.get(id)!.holders.add(h.to);
+        this.mayBeHeld.add(id);
+      }
       const ghost = this.ghosts.get(h.id);
       if (ghost !== undefined) ghost.owner = h.to;
     }
@@ -303,22 +326,18 @@ export class Region {
     for (const n of neighbours) batchFor(n);
     const { ops, end } = this;
     ops.group();
-    for (let g = 0; g < ops.groups; g++) {
+    for (const g of this.groupsNearNeighbours()) {
       const id = ops.groupIds[g];
       this.outcome(g);
+      // An entity that only moves and has no holders is sent to no one unless it ends in a neighbour's band.
+      if (end.movesOnly && !this.mayBeHeld.has(id) && !this.wantedByNeighbour(neighbours, end)) continue;
       const holders = this.holdersOf(id);
       if (holders.size === 0 && !(end.alive && this.wantedByNeighbour(neighbours, end))) continue;
-      const candidates = new Set([...holders, ...neighbours]);
-      candidates.delete(this.id);
-      for (const n of candidates) {
-        const wanted = end.alive && this.layout.inBand(n, end.x, end.y);
-        // A neighbour that neither holds a ghost nor should hold one hears nothing: whatever passes outside its band cannot change what its watchers see.
-        if (!wanted && !holders.has(n)) continue;
-        const ghostOps = this.ghostOps(g, holders.has(n), wanted);
-        if (wanted) holders.add(n);
-        else holders.delete(n);
-        if (ghostOps.length > 0) batchFor(n).entities.push({ id, ops: ghostOps });
-      }
+      // The neighbours, then the other regions holding a ghost of it (after a teleport).
+      for (const n of neighbours) this.sendGhost(g, n, holders, batchFor);
+      for (const n of holders) if (!neighbours.includes(n)) this.sendGhost(g, n, holders, batchFor);
+      if (holders.size > 0) this.mayBeHeld.add(id);
+      else this.mayBeHeld.delete(id);
     }
     return [...batches.values()];
   }
@@ -386,7 +405,10 @@ export class Region {
       const ghostId = k < received.count ? received.idAt(k) : Infinity;
       if (ownId <= ghostId) {
         if (ghostId === ownId) k++;
-        this.applyOwnGroup(g++);
+        const move = ops.singleMove(g);
+        if (move >= 0) this.moves.push(ownId, ops.xs[move], ops.ys[move]);
+        else this.applyOwnGroup(g);
+        g++;
         continue;
       }
       const from = received.fromAt(k);
@@ -424,6 +446,7 @@ export class Region {
     const { ids, xs, ys, refs, others, order, starts } = this.ops;
     const end = this.end;
     let placed = false;
+    let movesOnly = true;
     // A move is only ever routed to a live entity: after it, the entity is alive.
     let alive: boolean | null = null;
     for (let k = starts[g]; k < starts[g + 1]; k++) {
@@ -435,6 +458,7 @@ export class Region {
         alive = placed = true;
         continue;
       }
+      movesOnly = false;
       const op = others[ref];
       if (op.kind === 'remove') alive = false;
       else if (op.kind === 'add') {
@@ -443,6 +467,7 @@ export class Region {
         alive = placed = true;
       }
     }
+    end.movesOnly = movesOnly;
     const id = ids[order[starts[g]]];
     end.alive = alive ?? this.owned.has(id);
     if (end.alive && !placed) {
@@ -452,9 +477,55 @@ export class Region {
     }
   }
 
+  /**
+   * Adds entity g's ghost operations for region n, if any, to n's batch, and
+   * n to its holders when n should hold its ghost once the tick is over (or
+   * drops n from them); `this.end` holds the entity's outcome.
+   */
+  private sendGhost(g: number, n: number, holders: Set<number>, batchFor: (to: number) => GhostBatch): void {
+    const end = this.end;
+    const wanted = end.alive && this.layout.inBand(n, end.x, end.y);
+    // A neighbour that neither holds a ghost nor should hold one hears nothing: whatever passes outside its band cannot change what its watchers see.
+    if ((!wanted && !holders.has(n)) || n === this.id) return;
+    const ghostOps = this.ghostOps(g, holders.has(n), wanted);
+    if (wanted) holders.add(n);
+    else holders.delete(n);
+    if (ghostOps.length > 0) batchFor(n).entities.push({ id: this.ops.groupIds[g], ops: ghostOps });
+  }
+
+  /**
+   * The groups ghostBatches must look at, ascending: all but the lone moves
+   * that end deep inside, where no neighbour wants them, unless a region
+   * holds a ghost of theirs (which must hear it go). Those few are found
+   * from the held entities, so the many that walk deep inside cost a test
+   * each and no lookup.
+   */
+  private groupsNearNeighbours(): number[] {
+    const { ops, nearby } = this;
+    nearby.length = 0;
+    for (let g = 0; g < ops.groups; g++) {
+      const move = ops.singleMove(g);
+      if (move < 0 || !this.isDeep(ops.xs[move], ops.ys[move])) nearby.push(g);
+    }
+    const near = nearby.length;
+    for (const id of this.mayBeHeld) {
+      const g = ops.find(id);
+      const move = g < 0 ? -1 : ops.singleMove(g);
+      if (move >= 0 && this.isDeep(ops.xs[move], ops.ys[move])) nearby.push(g);
+    }
+    if (nearby.length > near) nearby.sort((a, b) => a - b);
+    return nearby;
+  }
+
+  /** True when (x, y) lies deep inside this region (as RegionLayout.deepInside). */
+  private isDeep(x: number, y: number): boolean {
+    const d = this.deep;
+    return x > d.minX && x < d.maxX && y > d.minY && y < d.maxY;
+  }
+
   /** True when a neighbour's band holds (x, y) (false at once deep inside this region, where none does). */
   private wantedByNeighbour(neighbours: ReadonlyArray<number>, { x, y }: Outcome): boolean {
-    if (neighbours.length === 0 || this.layout.deepInside(this.id, x, y)) return false;
+    if (neighbours.length === 0 || this.isDeep(x, y)) return false;
     for (const n of neighbours) if (this.layout.inBand(n, x, y)) return true;
     return false;
   }
@@ -505,7 +576,7 @@ export class Region {
       case 'add': {
         this.scene.add(id, op.x, op.y, op.range, { layer: op.layer, sees: op.sees, margin: op.margin });
         const holders = this.newHolders.get(id) ?? this.owned.get(id)?.holders ?? new Set<number>();
-        this.owned.set(id, { range: op.range, margin: op.margin, layer: op.layer, sees: op.sees, holders });
+        this.own(id, { range: op.range, margin: op.margin, layer: op.layer, sees: op.sees, holders });
         break;
       }
       case 'range': {
@@ -528,6 +599,7 @@ export class Region {
         const o = this.owned.get(id)!;
         this.scene.remove(id);
         this.owned.delete(id);
+        this.mayBeHeld.delete(id);
         this.newHolders.set(id, o.holders);
         break;
       }
@@ -564,6 +636,12 @@ export class Region {
     let h = this.newHolders.get(id);
     if (h === undefined) this.newHolders.set(id, (h = new Set()));
     return h;
+  }
+
+  /** Makes entity id owned here, with its state. */
+  private own(id: number, o: Owned): void {
+    this.owned.set(id, o);
+    if (o.holders.size > 0) this.mayBeHeld.add(id);
   }
 
   /** Owned entity id's state as at the start of the tick: its place is the Scene's until the step. */

@@ -5,6 +5,7 @@
 // same owner map from the hand-offs every region announces.
 import { checkArrayLike, checkFinite, checkId, checkMask, checkNumbers } from '../core/validate.js';
 import { Scene, SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
+import { IdMap } from './id-map.js';
 import type { RegionLayout } from './layout.js';
 import type { EntityOp, Handoff } from './messages.js';
 
@@ -40,7 +41,7 @@ export interface RoutedMoves {
  */
 export class RegionRouter {
   /** The owner of each live entity: at the start of the tick, or the region it is added in during the tick. */
-  private readonly owner = new Map<number, number>();
+  private readonly owner = new IdMap();
   /** Entities added again in another region than the one that removed them in this tick: that region, which applies their operations of the tick. */
   private readonly replayedBy = new Map<number, number>();
   /** Entities removed in this tick: the region that applies the removal. */
@@ -201,7 +202,7 @@ export class RegionRouter {
 
   /** Forgets every entity region owns (a region lost with its process). */
   forgetRegion(region: number): void {
-    for (const [id, r] of this.owner) if (r === region) this.forget(id);
+    for (const [id, r] of this.owner.entries()) if (r === region) this.forget(id);
   }
 
   /** Frees the checking Scene. */
