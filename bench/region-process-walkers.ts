@@ -20,12 +20,16 @@ export function placeWalkers(peer: RegionPeer, walkers: number, size: number): v
   for (let id = 0; id < walkers; id++) peer.add(id, draw() * size, draw() * size, RANGE, { margin: MARGIN });
 }
 
-/** Moves every walker the peer owns (ids below `walkers`) by up to STEP per axis, turned back at the world's edges. */
+/** Moves every walker the peer owns (ids below `walkers`) by up to STEP per axis, turned back at the world's edges, in one moveMany. */
 export function stepWalkers(peer: RegionPeer, random: () => number, size: number, walkers: number): void {
   const bounce = (v: number): number => (v < 0 ? -v : v > size ? 2 * size - v : v);
-  for (const id of peer.region.ownedIds()) {
-    if (id >= walkers) continue;
-    const { x, y } = peer.region.position(id);
-    peer.move(id, bounce(x + (random() * 2 - 1) * STEP), bounce(y + (random() * 2 - 1) * STEP));
+  const ids = Int32Array.from(peer.region.ownedIds().filter((id) => id < walkers));
+  const xs = new Float64Array(ids.length);
+  const ys = new Float64Array(ids.length);
+  for (let k = 0; k < ids.length; k++) {
+    const { x, y } = peer.region.position(ids[k]);
+    xs[k] = bounce(x + (random() * 2 - 1) * STEP);
+    ys[k] = bounce(y + (random() * 2 - 1) * STEP);
   }
+  peer.moveMany(ids, xs, ys);
 }

@@ -13,7 +13,7 @@
 // and with margins. Events are checked equal before timing. Run alone:
 // `node scripts/run-ts.mjs bench/region-tick.ts [ticks]`.
 import { init, Scene, type SceneEventMode } from '../src/index.js';
-import { decodeGhostBatch, encodeGhostBatch, Region, RegionLayout, RegionWorld, type GhostBatch, type Handoff } from '../src/regions/index.js';
+import { decodeGhostBatch, decodeHandoffs, encodeGhostBatch, encodeHandoffs, Region, RegionLayout, RegionWorld, type GhostBatch, type Handoff } from '../src/regions/index.js';
 import { RegionRouter } from '../src/regions/router.js';
 import type { OpColumns } from '../src/regions/op-columns.js';
 import { MARGIN, RANGE, STEP, Walk, WORLD } from './regions.js';
@@ -130,11 +130,12 @@ class PhasedWorld {
     });
     const encoded = timed(s, 'again: encode batches', () => batches.map(encodeGhostBatch));
     timed(s, 'again: decode batches', () => encoded.map(decodeGhostBatch));
-    const json = timed(s, 'again: hand-offs to JSON bytes', () => new TextEncoder().encode(JSON.stringify(handoffs)));
-    timed(s, 'again: hand-offs from JSON bytes', () => JSON.parse(new TextDecoder().decode(json)));
+    const handoffBytes = timed(s, 'again: encode hand-offs', () => encodeHandoffs(handoffs));
+    timed(s, 'again: decode hand-offs', () => decodeHandoffs(handoffBytes));
     s.add('handoffs (count)', handoffs.length);
     s.add('ghost ops (count)', batches.reduce((n, b) => n + b.entities.reduce((m, e) => m + e.ops.length, 0), 0));
     s.add('encoded bytes (count)', encoded.reduce((n, b) => n + b.byteLength, 0));
+    s.add('hand-off bytes (count)', handoffBytes.byteLength);
     return parts;
   }
 }

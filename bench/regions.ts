@@ -1,11 +1,14 @@
 // Regions: 20,000 entities walking a 2,000² world (range 20, margin 2, step
 // at most 2 per tick), one tick at a time, on one Scene against the same
-// world cut into 2 × 2 regions run in lockstep in this process. Each region's
-// share of a tick (its four phases) is timed on its own: the busiest region's
-// share is what one process per region would spend, before the transport.
-// Both worlds are checked to report the same events before timing.
+// world as a RegionWorld of one region (the layer's cost alone) and cut into
+// 2 × 2 regions run in lockstep in this process, each fed one moveMany a
+// tick. Each of the 2 × 2 regions' share of a tick (its four phases) is
+// timed on its own: the busiest region's share is what one process per
+// region would spend, before the transport. Every world is checked to
+// report the same events as the Scene before timing.
 import { init, Scene } from '../src/index.js';
-import { RegionLayout, Region, encodeGhostBatch, type GhostBatch, type Handoff } from '../src/regions/index.js';
+import { RegionLayout, Region, RegionWorld, encodeGhostBatch, encodeHandoffs, type GhostBatch, type Handoff } from '../src/regions/index.js';
+import { RegionRouter } from '../src/regions/router.js';
 import type { Suite } from './harness.js';
 import { mulberry32 } from './random.js';
 import { hasRedis, runRegionProcesses, runRoomClients } from './region-processes.js';
@@ -46,45 +49,52 @@ export class Walk {
 /** The world as regions driven phase by phase, each region's time kept apart. */
 class Regions {
   readonly regions: Region[];
-  readonly owner = new Map<number, number>();
+  /** Routes each tick's moves as RegionWorld.moveMany does. */
+  readonly router: RegionRouter;
   /** Per region, ms spent in its phases over the ticks so far. */
   readonly busy: number[];
   ticks = 0;
   handoffs = 0;
+  /** true: each tick also counts what its messages weigh (untimed ticks only: the counting is not the regions' work). */
+  weigh = false;
   bytes = 0;
   /** The same batches as JSON, as Colyseus's RedisPresence.publish would send them. */
   jsonBytes = 0;
-  /** The hand-offs as JSON, as RegionPeer sends them. */
+  /** The hand-offs as bytes, as RegionPeer sends them (encodeHandoffs, one message per region). */
   handoffBytes = 0;
 
   constructor(readonly layout: RegionLayout, walk: Walk) {
     this.regions = layout.regions.map((r) => new Region(layout, r.id, { index: 'grid' }));
     this.busy = this.regions.map(() => 0);
+    this.router = new RegionRouter(layout, RANGE);
     for (let i = 0; i < walk.ids.length; i++) {
-      const id = walk.ids[i];
-      const at = layout.regionAt(walk.xs[i], walk.ys[i]);
-      this.owner.set(id, at);
-      this.regions[at].submit(id, { kind: 'add', x: walk.xs[i], y: walk.ys[i], range: RANGE, layer: 1, sees: -1, margin: MARGIN });
+      const routed = this.router.add(walk.ids[i], walk.xs[i], walk.ys[i], RANGE, { margin: MARGIN });
+      this.regions[routed.region].submit(routed.id, routed.op);
     }
   }
 
   /** One tick: the walkers' moves routed to their owners, then the four phases; the events of every region. */
   tick(walk: Walk, first = false): Int32Array[] {
     if (!first) {
-      for (let i = 0; i < walk.ids.length; i++) this.regions[this.owner.get(walk.ids[i])!].submit(walk.ids[i], { kind: 'move', x: walk.xs[i], y: walk.ys[i] });
+      const { ids, xs, ys } = walk;
+      const to = this.router.moveMany(ids, xs, ys).regions;
+      for (let i = 0; i < ids.length; i++) this.regions[to[i]].submitMove(ids[i], xs[i], ys[i]);
     }
-    const handoffs: Handoff[] = this.regions.flatMap((r, k) => this.timed(k, () => r.handOff()));
+    const handoffs: Handoff[] = this.regions.flatMap((r, k) => {
+      const mine = this.timed(k, () => r.handOff());
+      if (this.weigh) this.handoffBytes += encodeHandoffs(mine).byteLength;
+      return mine;
+    });
     this.regions.forEach((r, k) => this.timed(k, () => r.receive(handoffs)));
-    for (const h of handoffs) this.owner.set(h.id, h.to);
+    this.router.endTick(handoffs);
     const batches: GhostBatch[] = this.regions.flatMap((r, k) => this.timed(k, () => r.ghostBatches()));
     const events = this.regions.map((r, k) => this.timed(k, () => r.step(batches)));
     this.ticks++;
     this.handoffs += handoffs.length;
-    for (const b of batches) {
+    for (const b of this.weigh ? batches : []) {
       this.bytes += encodeGhostBatch(b).byteLength;
       this.jsonBytes += Buffer.byteLength(JSON.stringify(b));
     }
-    this.handoffBytes += Buffer.byteLength(JSON.stringify(handoffs));
     return events;
   }
 
@@ -105,12 +115,14 @@ function sorted(parts: Int32Array[]): string[] {
 
 export const regionsSuite: Suite = {
   name: 'regions',
-  title: 'Regions: one Scene against 2 × 2 regions in lockstep',
+  title: 'Regions: one Scene against one region and 2 × 2 regions in lockstep',
   async run(context) {
     await init();
     const n = context.pick({ smoke: 2_000, default: 20_000, full: 20_000 });
     const world = WORLD * Math.sqrt(n / 20_000);
-    const layout = RegionLayout.grid({ minX: 0, minY: 0, maxX: world, maxY: world }, 2, 2, { maxRange: RANGE, margin: MARGIN, maxStep: STEP });
+    const bounds = { minX: 0, minY: 0, maxX: world, maxY: world };
+    const sizes = { maxRange: RANGE, margin: MARGIN, maxStep: STEP };
+    const layout = RegionLayout.grid(bounds, 2, 2, sizes);
 
     const walkSingle = new Walk(n, world);
     const walkRegions = new Walk(n, world);
@@ -119,6 +131,15 @@ export const regionsSuite: Suite = {
     single.drainArray();
     const regions = new Regions(layout, walkRegions);
     regions.tick(walkRegions, true);
+    const walkOne = new Walk(n, world);
+    const oneRegion = new RegionWorld(RegionLayout.grid(bounds, 1, 1, sizes), { index: 'grid', defaultRange: RANGE });
+    for (let i = 0; i < n; i++) oneRegion.add(walkOne.ids[i], walkOne.xs[i], walkOne.ys[i], RANGE, { margin: MARGIN });
+    oneRegion.tick();
+    const oneTick = (): Int32Array => {
+      walkOne.step();
+      oneRegion.moveMany(walkOne.ids, walkOne.xs, walkOne.ys);
+      return oneRegion.tick();
+    };
     const singleTick = (): Int32Array => {
       walkSingle.step();
       single.moveMany(walkSingle.ids, walkSingle.xs, walkSingle.ys);
@@ -128,16 +149,24 @@ export const regionsSuite: Suite = {
       walkRegions.step();
       return regions.tick(walkRegions);
     };
-    for (let t = 0; t < 3; t++) {
-      if (sorted([singleTick()]).join() !== sorted(regionsTick()).join()) throw new Error(`regions and the single Scene disagree at tick ${t}`);
+    const checkTicks = 3;
+    regions.weigh = true;
+    for (let t = 0; t < checkTicks; t++) {
+      const want = sorted([singleTick()]).join();
+      if (want !== sorted(regionsTick()).join()) throw new Error(`2 × 2 regions and the single Scene disagree at tick ${t}`);
+      if (want !== sorted([oneTick()]).join()) throw new Error(`one region and the single Scene disagree at tick ${t}`);
     }
+    const weighed = (v: number): string => (v / checkTicks).toFixed(0);
+    const { bytes, jsonBytes, handoffBytes } = regions;
+    regions.weigh = false;
     regions.busy.fill(0);
-    Object.assign(regions, { ticks: 0, handoffs: 0, bytes: 0, jsonBytes: 0, handoffBytes: 0 });
+    Object.assign(regions, { ticks: 0, handoffs: 0 });
 
-    context.bench(
+    const result = context.bench(
       `one tick of ${n.toLocaleString('en-US')} walkers`,
       [
         { name: 'one Scene (grid, net)', run: () => void singleTick() },
+        { name: 'RegionWorld, one region', run: () => void oneTick() },
         { name: '2 × 2 regions, all four in this process', run: () => void regionsTick() },
       ],
       { opName: 'tick', minSamples: 5, headline: `Regions: tick of ${n.toLocaleString('en-US')} walkers on one Scene, the reference of 2 × 2 regions in one process` },
@@ -145,11 +174,13 @@ export const regionsSuite: Suite = {
 
     const perTick = (v: number): string => (v / regions.ticks).toFixed(2);
     const busiest = Math.max(...regions.busy);
+    const sceneMs = result.contenders[0].medianMs;
     context.note(`${n.toLocaleString('en-US')} walkers on ${world.toFixed(0)}², range ${RANGE}, margin ${MARGIN}, step <= ${STEP}; band ${layout.band}; events checked equal for 3 ticks`);
-    context.note(`per region and tick over ${regions.ticks} ticks: ${regions.busy.map((ms) => perTick(ms)).join(' / ')} ms (busiest ${perTick(busiest)} ms; all four ${perTick(regions.busy.reduce((a, b) => a + b, 0))} ms)`);
+    context.note(`per region and tick over ${regions.ticks} ticks: ${regions.busy.map((ms) => perTick(ms)).join(' / ')} ms (busiest ${perTick(busiest)} ms, ${(busiest / regions.ticks / sceneMs).toFixed(2)} × the Scene's tick; all four ${perTick(regions.busy.reduce((a, b) => a + b, 0))} ms)`);
     context.note(`owned / ghosts per region: ${regions.regions.map((r) => `${r.ownedCount} / ${r.ghostCount}`).join(', ')}`);
-    context.note(`hand-offs per tick ${perTick(regions.handoffs)}; ghost batch bytes per tick ${perTick(regions.bytes)} (all regions, float64 coordinates); as JSON ${perTick(regions.jsonBytes)} (${(regions.jsonBytes / regions.bytes).toFixed(2)} × the binary); hand-offs as JSON ${perTick(regions.handoffBytes)}`);
+    context.note(`hand-offs per tick ${perTick(regions.handoffs)}; over ${checkTicks} ticks, ghost batch bytes per tick ${weighed(bytes)} (all regions, float64 coordinates); as JSON ${weighed(jsonBytes)} (${(jsonBytes / bytes).toFixed(2)} × the binary); hand-off bytes per tick ${weighed(handoffBytes)}`);
     single.dispose();
+    oneRegion.dispose();
     for (const r of regions.regions) r.dispose();
 
     if (!hasRedis()) {

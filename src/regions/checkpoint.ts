@@ -21,7 +21,7 @@
 // id, so that bytes cut short, altered, of another region or of another
 // layout are refused with INVALID_SNAPSHOT.
 import { SnapshotReader, SnapshotWriter, snapshotError } from '../core/snapshot-bytes.js';
-import type { AoiRange } from '../scene/index.js';
+import { checkId, finite, nonNegative, readIds, readOp, readRange, writeIds, writeOp, writeRange } from './entity-bytes.js';
 import type { RegionLayout } from './layout.js';
 import type { EntityOp, EntityState } from './messages.js';
 
@@ -80,9 +80,6 @@ export interface JournalEntry {
   /** The caller's bytes. */
   extra: Uint8Array;
 }
-
-const RANGE_KINDS = ['marker', 'square', 'box', 'circle'] as const;
-const OP_KINDS: ReadonlyArray<EntityOp['kind']> = ['add', 'move', 'range', 'layers', 'remove'];
 
 /** A number that names layout exactly: its regions' rectangles and its band sizes (FNV-1a of their doubles). */
 export function layoutFingerprint(layout: RegionLayout): number {
@@ -207,116 +204,4 @@ export function decodeCheckpoint(layout: RegionLayout, region: number, bytes: Ui
     ids.add(e.id);
   }
   return { region, epoch, tick, scene, owned, ghosts, ops, extra };
-}
-
-function writeIds(w: SnapshotWriter, ids: ReadonlyArray<number>): void {
-  w.u32(ids.length);
-  for (const id of ids) w.i32(id);
-}
-
-function readIds(r: SnapshotReader): number[] {
-  const n = r.u32();
-  if (n * 4 > r.remaining) throw snapshotError('snapshot is truncated');
-  const ids: number[] = [];
-  for (let i = 0; i < n; i++) ids.push(r.i32());
-  return ids;
-}
-
-function writeRange(w: SnapshotWriter, range: AoiRange): void {
-  if (range === null) w.u8(0);
-  else if (typeof range === 'number') {
-    w.u8(1);
-    w.f64(range);
-  } else if ('radius' in range) {
-    w.u8(3);
-    w.f64(range.radius);
-  } else {
-    w.u8(2);
-    w.f64(range.x);
-    w.f64(range.y);
-  }
-}
-
-function readRange(r: SnapshotReader): AoiRange {
-  const kind = r.u8();
-  switch (RANGE_KINDS[kind]) {
-    case 'marker':
-      return null;
-    case 'square':
-      return nonNegative(r.f64());
-    case 'box':
-      return { x: nonNegative(r.f64()), y: nonNegative(r.f64()) };
-    case 'circle':
-      return { radius: nonNegative(r.f64()) };
-    default:
-      throw snapshotError(`unknown range kind ${kind}`);
-  }
-}
-
-function writeOp(w: SnapshotWriter, op: EntityOp): void {
-  w.u8(OP_KINDS.indexOf(op.kind));
-  switch (op.kind) {
-    case 'add':
-      w.f64(op.x);
-      w.f64(op.y);
-      writeRange(w, op.range);
-      w.i32(op.layer);
-      w.i32(op.sees);
-      w.f64(op.margin);
-      break;
-    case 'move':
-      w.f64(op.x);
-      w.f64(op.y);
-      break;
-    case 'range':
-      writeRange(w, op.range);
-      w.f64(op.margin ?? -1);
-      break;
-    case 'layers':
-      w.i32(op.layer);
-      w.i32(op.sees);
-      break;
-    case 'remove':
-      break;
-  }
-}
-
-function readOp(r: SnapshotReader): EntityOp {
-  const code = r.u8();
-  const kind = OP_KINDS[code];
-  switch (kind) {
-    case 'add': {
-      const x = finite(r.f64());
-      const y = finite(r.f64());
-      return { kind, x, y, range: readRange(r), layer: r.i32(), sees: r.i32(), margin: nonNegative(r.f64()) };
-    }
-    case 'move':
-      return { kind, x: finite(r.f64()), y: finite(r.f64()) };
-    case 'range': {
-      const range = readRange(r);
-      const margin = r.f64();
-      return margin === -1 ? { kind, range } : { kind, range, margin: nonNegative(margin) };
-    }
-    case 'layers':
-      return { kind, layer: r.i32(), sees: r.i32() };
-    case 'remove':
-      return { kind };
-    default:
-      throw snapshotError(`unknown operation kind ${code}`);
-  }
-}
-
-function checkId(id: number): number {
-  if (id < 0) throw snapshotError(`entity id ${id} is negative`);
-  return id;
-}
-
-function finite(value: number): number {
-  if (!Number.isFinite(value)) throw snapshotError(`a place in the checkpoint is ${value}`);
-  return value;
-}
-
-function nonNegative(value: number): number {
-  if (!(value >= 0) || !Number.isFinite(value)) throw snapshotError(`a range or margin in the checkpoint is ${value}`);
-  return value;
 }

@@ -6,7 +6,7 @@ export type { RegionLayoutOptions, RegionRect, WorldBounds } from './layout.js';
 export { Region } from './region.js';
 export type { RegionOptions } from './region.js';
 export { RegionWorld } from './world.js';
-export { decodeGhostBatch, encodeGhostBatch } from './codec.js';
+export { decodeGhostBatch, decodeHandoffs, encodeGhostBatch, encodeHandoffs } from './codec.js';
 export type { RegionWorldOptions, TickTraffic } from './world.js';
 export type { EntityOp, EntityState, GhostBatch, GhostEntity, GhostOp, GhostRecord, Handoff } from './messages.js';
 export { RegionPeer } from './peer.js';

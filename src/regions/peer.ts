@@ -5,7 +5,7 @@
 //
 //   hello    "I listen": repeated until every region has been heard from,
 //            so that no tick message is published before all listen
-//   handoffs phase 1, to every region: this region's hand-offs (JSON)
+//   handoffs phase 1, to every region: this region's hand-offs (encodeHandoffs)
 //   ghosts   phase 3, to one region: a ghost batch (encodeGhostBatch)
 //   done     phase 3, to every region: all my batches of the tick are sent
 //   takeover "I hold this region now, rebuilt at this tick": each region
@@ -34,7 +34,7 @@
 import { checkBoolean, checkOptions } from '../core/validate.js';
 import { SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
 import { decodeCheckpoint, decodeJournalEntry, encodeCheckpoint, encodeJournalEntry } from './checkpoint.js';
-import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
+import { decodeGhostBatch, decodeHandoffs, encodeGhostBatch, encodeHandoffs } from './codec.js';
 import { checkLayout, type RegionLayout } from './layout.js';
 import type { EntityOp, GhostBatch, Handoff } from './messages.js';
 import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
@@ -426,12 +426,12 @@ export class RegionPeer {
     }
     let started = performance.now();
     const mine = this.here.handOff();
-    this.send('all', HANDOFFS, tick, new TextEncoder().encode(JSON.stringify(mine)));
+    this.send('all', HANDOFFS, tick, encodeHandoffs(mine));
     busyMs += performance.now() - started;
     const arrived = await this.barrier(HANDOFFS, tick);
     if (this.superseded !== null) throw this.superseded;
     started = performance.now();
-    const handoffs = [...arrived.values()].flatMap((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as Handoff[]);
+    const handoffs = [...arrived.values()].flatMap(decodeHandoffs);
     this.here.receive(handoffs);
     this.router.endTick(handoffs);
     this.forgetLost(handoffs);

@@ -6,7 +6,7 @@
 import { checkBoolean, checkOptions } from '../core/validate.js';
 import type { AddOptions, AoiRange, SetRangeOptions } from '../scene/index.js';
 import { RegionLayout, type RegionLayoutOptions } from './layout.js';
-import { decodeGhostBatch, encodeGhostBatch } from './codec.js';
+import { decodeGhostBatch, decodeHandoffs, encodeGhostBatch, encodeHandoffs } from './codec.js';
 import type { GhostBatch, Handoff } from './messages.js';
 import { RegionRouter, type RoutedOp } from './router.js';
 import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
@@ -15,7 +15,7 @@ import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
 export interface RegionWorldOptions extends RegionOptions {
   /** The range of an entity added without one (default 2); at most the layout's maxRange. */
   defaultRange?: number;
-  /** true: ghost batches go through encodeGhostBatch and decodeGhostBatch, as between processes, and {@link TickTraffic.bytes} counts them (default false). */
+  /** true: ghost batches and hand-offs go through their codecs (encodeGhostBatch, encodeHandoffs and their decoders), as between processes, and {@link TickTraffic.bytes} counts them (default false). */
   wire?: boolean;
 }
 
@@ -29,7 +29,7 @@ export interface TickTraffic {
   ghostOps: number;
   /** Batches sent (empty ones included: one per neighbour and tick at least). */
   batches: number;
-  /** Bytes of the encoded batches, with the `wire` option (else 0). */
+  /** Bytes of the encoded batches and hand-offs, with the `wire` option (else 0). */
   bytes: number;
 }
 
@@ -177,10 +177,15 @@ export class RegionWorld {
    */
   tick(): Int32Array {
     const regions = this.regions;
-    const handoffs: Handoff[] = regions.flatMap((r) => r.handOff());
+    let bytes = 0;
+    const handoffs: Handoff[] = regions.flatMap((r) => {
+      if (!this.wire) return r.handOff();
+      const encoded = encodeHandoffs(r.handOff());
+      bytes += encoded.byteLength;
+      return decodeHandoffs(encoded);
+    });
     for (const r of regions) r.receive(handoffs);
     let batches: GhostBatch[] = regions.flatMap((r) => r.ghostBatches());
-    let bytes = 0;
     if (this.wire) {
       batches = batches.map((b) => {
         const encoded = encodeGhostBatch(b);
