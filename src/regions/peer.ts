@@ -355,11 +355,11 @@ export class RegionPeer {
    * entries move an entity that is this region's ({@link ownerOf}).
    */
   moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>): number {
-    const { regions, owners } = this.router.moveMany(ids, xs, ys);
+    const routed = this.router.moveMany(ids, xs, ys);
     let mine = 0;
-    for (let k = 0; k < ids.length; k++) {
-      if (regions[k] === this.id) this.here.submitMove(ids[k], xs[k], ys[k]);
-      if (owners[k] === this.id) mine++;
+    for (let k = 0; k < routed.regions.length; k++) {
+      if (routed.regions[k] === this.id) this.here.submitMove(routed.ids[k], routed.xs[k], routed.ys[k]);
+      if (routed.owners[k] === this.id) mine++;
     }
     return mine;
   }

@@ -3,7 +3,7 @@
 // checked exactly as a Scene would check it. RegionWorld routes through one;
 // so does each process of a world spread over several, each keeping the
 // same owner map from the hand-offs every region announces.
-import { checkArrayLike, checkFinite, checkId, checkMask, checkNumbers } from '../core/validate.js';
+import { checkFinite, checkMask, copyIds, copyNumbers, CopyRoom } from '../core/validate.js';
 import { Scene, SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
 import { IdMap } from './id-map.js';
 import type { RegionLayout } from './layout.js';
@@ -21,8 +21,14 @@ export interface RoutedOp {
   op: EntityOp;
 }
 
-/** Where each move of a batch goes: the region that applies it and the entity's owner, by entry (valid until the next batch). */
+/** A batch of moves as read once from the caller's arrays, and where each goes, by entry (valid until the next batch). */
 export interface RoutedMoves {
+  /** Entry k's entity. */
+  ids: Int32Array;
+  /** Entry k's x. */
+  xs: Float64Array;
+  /** Entry k's y. */
+  ys: Float64Array;
   /** The region that applies entry k's move. */
   regions: Int32Array;
   /** The region that owns entry k's entity (see {@link RoutedOp.owner}). */
@@ -50,8 +56,8 @@ export class RegionRouter {
   private removedBefore = new Set<number>();
   /** A Scene with nothing in it whose add and setRange check an operation's arguments exactly as a region's Scene will. */
   private readonly checker = new Scene({ backend: 'js' });
-  /** The last batch's routes, kept for the next one. */
-  private readonly moves: RoutedMoves = { regions: new Int32Array(0), owners: new Int32Array(0) };
+  /** Room for a batch's copies and routes, kept for the next one. */
+  private readonly rooms = { ids: new CopyRoom(), xs: new CopyRoom(), ys: new CopyRoom(), regions: new CopyRoom(), owners: new CopyRoom() };
 
   /** A router over layout; RANGE_TOO_LARGE when defaultRange exceeds the layout's maxRange. */
   constructor(
@@ -113,34 +119,30 @@ export class RegionRouter {
   }
 
   /**
-   * Routes a batch of moves, entry k moving ids[k] to (xs[k], ys[k]): where
-   * each goes. Throws what Scene.moveMany throws (INVALID_ARGUMENT,
-   * INVALID_NUMBER, INVALID_ID, UNKNOWN_ID), and OUTSIDE_REGIONS for an
-   * entry in no region; routing changes nothing, so a throw leaves all as it was.
+   * Routes a batch of moves, entry k moving ids[k] to (xs[k], ys[k]): the
+   * arrays read once, and where each move goes. Throws what Scene.moveMany
+   * throws (INVALID_ARGUMENT, INVALID_ID, INVALID_NUMBER, UNKNOWN_ID), and
+   * OUTSIDE_REGIONS for an entry in no region; routing changes nothing, so a
+   * throw leaves all as it was.
    */
   moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>): RoutedMoves {
-    const n = checkArrayLike('ids', ids);
-    checkNumbers('xs', xs, n);
-    checkNumbers('ys', ys, n);
-    if (this.moves.regions.length < n) {
-      const size = Math.max(n, this.moves.regions.length * 2);
-      this.moves.regions = new Int32Array(size);
-      this.moves.owners = new Int32Array(size);
-    }
-    const { regions, owners } = this.moves;
+    const { rooms } = this;
+    const batch = copyIds('ids', ids, undefined, rooms.ids);
+    const n = batch.length;
+    const x = copyNumbers('xs', xs, n, 'finite', rooms.xs);
+    const y = copyNumbers('ys', ys, n, 'finite', rooms.ys);
+    const regions = rooms.regions.i32(n);
+    const owners = rooms.owners.i32(n);
     const replaying = this.replayedBy.size > 0;
     for (let k = 0; k < n; k++) {
-      const id = ids[k];
+      const id = batch[k];
       const owner = this.owner.get(id);
-      if (owner === undefined) {
-        checkId(id);
-        throw new SpatialError('UNKNOWN_ID', `no entity ${id} (moveMany entry ${k})`);
-      }
-      if (this.layout.findRegion(xs[k], ys[k]) === -1) throw new SpatialError('OUTSIDE_REGIONS', `(${xs[k]}, ${ys[k]}) is outside every region (moveMany entry ${k})`);
+      if (owner === undefined) throw new SpatialError('UNKNOWN_ID', `no entity ${id} (moveMany entry ${k})`);
+      if (this.layout.findRegion(x[k], y[k]) === -1) throw new SpatialError('OUTSIDE_REGIONS', `(${x[k]}, ${y[k]}) is outside every region (moveMany entry ${k})`);
       owners[k] = owner;
       regions[k] = replaying ? (this.replayedBy.get(id) ?? owner) : owner;
     }
-    return this.moves;
+    return { ids: batch, xs: x, ys: y, regions, owners };
   }
 
   /** Routes a removal; null, changing nothing, when id is not live. */

@@ -120,10 +120,10 @@ export class RegionWorld {
    * Moves ids[k] to (xs[k], ys[k]) at the next tick, for every k in array
    * order, as as many {@link move} calls would: the path for a big tick, with
    * no object made per move. The arrays are plain arrays or typed arrays of
-   * numbers, of one length. A batch with any invalid entry is refused whole,
-   * before anything changes: INVALID_ARGUMENT (not an array, lengths
-   * differ), INVALID_NUMBER, INVALID_ID, UNKNOWN_ID (as Scene.moveMany), and
-   * OUTSIDE_REGIONS for a position in no region.
+   * numbers, of one length, each read once. A batch with any invalid entry
+   * is refused whole, before anything changes: INVALID_ARGUMENT (not an
+   * array, lengths differ), INVALID_ID, INVALID_NUMBER, UNKNOWN_ID (as
+   * Scene.moveMany), and OUTSIDE_REGIONS for a position in no region.
    *
    * @example
    * ```ts
@@ -143,12 +143,13 @@ export class RegionWorld {
    * ```
    */
   moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>): void {
-    const { regions } = this.router.moveMany(ids, xs, ys);
+    const routed = this.router.moveMany(ids, xs, ys);
+    const { regions } = routed;
     let current = -1;
     let region: Region | undefined;
-    for (let k = 0; k < ids.length; k++) {
+    for (let k = 0; k < regions.length; k++) {
       if (regions[k] !== current) region = this.regionsById.get((current = regions[k]));
-      region!.submitMove(ids[k], xs[k], ys[k]);
+      region!.submitMove(routed.ids[k], routed.xs[k], routed.ys[k]);
     }
   }
 
