@@ -139,7 +139,8 @@ export class RegionWorld {
    * world.moveMany(new Int32Array([1, 2]), new Float64Array([48, 55]), new Float64Array([50, 50]));
    * world.tick();                                    // -> Int32Array [2, 1, 2, 2, 2, 1] in any order
    * world.moveMany([1], [Infinity], [50]);           // -> throws INVALID_NUMBER
-   * world.moveMany([1, 2], [48, 500], [50, 50]);     // -> throws OUTSIDE_REGIONS, and 1 stays put
+   * world.moveMany([1, 2], [46, 500], [50, 50]);     // -> throws OUTSIDE_REGIONS: the whole batch is refused
+   * world.tick();                                    // -> Int32Array []: 1 did not move
    * ```
    */
   moveMany(ids: ArrayLike<number>, xs: ArrayLike<number>, ys: ArrayLike<number>): void {
