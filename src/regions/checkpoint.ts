@@ -21,7 +21,7 @@
 // id, so that bytes cut short, altered, of another region or of another
 // layout are refused with INVALID_SNAPSHOT.
 import { SnapshotReader, SnapshotWriter, snapshotError } from '../core/snapshot-bytes.js';
-import { checkId, finite, nonNegative, readIds, readOp, readRange, writeIds, writeOp, writeRange } from './entity-bytes.js';
+import { checkId, readIds, readOp, readState, writeIds, writeOp, writeState } from './entity-bytes.js';
 import type { RegionLayout } from './layout.js';
 import type { EntityOp, EntityState } from './messages.js';
 
@@ -98,12 +98,7 @@ export function encodeCheckpoint(layout: RegionLayout, cp: RegionCheckpoint): Ui
   w.u32(cp.owned.length);
   for (const e of cp.owned) {
     w.i32(e.id);
-    w.f64(e.x);
-    w.f64(e.y);
-    writeRange(w, e.range);
-    w.f64(e.margin);
-    w.i32(e.layer);
-    w.i32(e.sees);
+    writeState(w, e);
     writeIds(w, e.holders);
   }
   w.u32(cp.ghosts.length);
@@ -188,10 +183,8 @@ export function decodeCheckpoint(layout: RegionLayout, region: number, bytes: Ui
   const owned: CheckpointEntity[] = [];
   for (let n = r.u32(); n > 0; n--) {
     const id = checkId(r.i32());
-    const x = finite(r.f64());
-    const y = finite(r.f64());
-    const range = readRange(r);
-    owned.push({ id, x, y, range, margin: nonNegative(r.f64()), layer: r.i32(), sees: r.i32(), holders: readIds(r) });
+    const state = readState(r);
+    owned.push({ id, ...state, holders: readIds(r) });
   }
   const ghosts: CheckpointGhost[] = [];
   for (let n = r.u32(); n > 0; n--) ghosts.push({ id: checkId(r.i32()), layer: r.i32(), owner: r.i32() });

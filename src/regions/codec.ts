@@ -17,13 +17,13 @@
 //   hand-offs: u32 count | hand-off...
 //   hand-off:  i32 id | i32 from | i32 to | i32 tick | u8 has state | state?
 //              | u32 seen | record... | ids far | ids holders | u32 ops | op...
-//   state:     f64 x | f64 y | range | f64 margin | i32 layer | i32 sees
 //   record:    i32 id | i32 owner | f64 x | f64 y | i32 layer
+// (state, ids and op as entity-bytes.ts draws them.)
 // All little-endian.
 import { SnapshotReader, SnapshotWriter } from '../core/snapshot-bytes.js';
 import { SpatialError } from '../scene/index.js';
-import { checkId, finite, nonNegative, readIds, readOp, readRange, writeIds, writeOp, writeRange } from './entity-bytes.js';
-import type { EntityOp, EntityState, GhostBatch, GhostOp, GhostRecord, Handoff } from './messages.js';
+import { checkId, finite, readIds, readOp, readState, writeIds, writeOp, writeState } from './entity-bytes.js';
+import type { EntityOp, GhostBatch, GhostOp, GhostRecord, Handoff } from './messages.js';
 
 const VERSION = 1;
 const HEADER_BYTES = 1 + 4 + 4 + 4 + 4;
@@ -112,14 +112,7 @@ export function encodeHandoffs(handoffs: ReadonlyArray<Handoff>): Uint8Array {
     w.i32(h.to);
     w.i32(h.tick);
     w.u8(h.state === null ? 0 : 1);
-    if (h.state !== null) {
-      w.f64(h.state.x);
-      w.f64(h.state.y);
-      writeRange(w, h.state.range);
-      w.f64(h.state.margin);
-      w.i32(h.state.layer);
-      w.i32(h.state.sees);
-    }
+    if (h.state !== null) writeState(w, h.state);
     w.u32(h.seen.length);
     for (const t of h.seen) {
       w.i32(t.id);
@@ -161,10 +154,4 @@ export function decodeHandoffs(bytes: Uint8Array): Handoff[] {
   }
   r.end();
   return handoffs;
-}
-
-function readState(r: SnapshotReader): EntityState {
-  const x = finite(r.f64());
-  const y = finite(r.f64());
-  return { x, y, range: readRange(r), margin: nonNegative(r.f64()), layer: r.i32(), sees: r.i32() };
 }

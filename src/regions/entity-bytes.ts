@@ -4,13 +4,14 @@
 // INVALID_SNAPSHOT.
 //
 //   ids:   u32 count | i32 id...
+//   state: f64 x | f64 y | range | f64 margin | i32 layer | i32 sees
 //   range: u8 shape, then   marker: nothing | square: f64 | box: f64 x, f64 y | circle: f64 radius
 //   op:    u8 kind, then    add: f64 x, f64 y, range, i32 layer, i32 sees, f64 margin
 //                           move: f64 x, f64 y | range: range, f64 margin (-1: none)
 //                           layers: i32 layer, i32 sees | remove: nothing
 import { SnapshotReader, SnapshotWriter, snapshotError } from '../core/snapshot-bytes.js';
 import type { AoiRange } from '../scene/index.js';
-import type { EntityOp } from './messages.js';
+import type { EntityOp, EntityState } from './messages.js';
 
 const RANGE_KINDS = ['marker', 'square', 'box', 'circle'] as const;
 const OP_KINDS: ReadonlyArray<EntityOp['kind']> = ['add', 'move', 'range', 'layers', 'remove'];
@@ -28,6 +29,23 @@ export function readIds(r: SnapshotReader): number[] {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) ids.push(r.i32());
   return ids;
+}
+
+/** Writes an entity's state (its place, range, margin and masks). */
+export function writeState(w: SnapshotWriter, s: EntityState): void {
+  w.f64(s.x);
+  w.f64(s.y);
+  writeRange(w, s.range);
+  w.f64(s.margin);
+  w.i32(s.layer);
+  w.i32(s.sees);
+}
+
+/** Reads what writeState wrote; a place that is not finite, a range or margin below 0 are refused. */
+export function readState(r: SnapshotReader): EntityState {
+  const x = finite(r.f64());
+  const y = finite(r.f64());
+  return { x, y, range: readRange(r), margin: nonNegative(r.f64()), layer: r.i32(), sees: r.i32() };
 }
 
 /** Writes a range of any shape. */
