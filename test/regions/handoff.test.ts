@@ -161,6 +161,7 @@ describe('players handed from room to room on three processes', () => {
         const got = [...reports.of(t).values()];
         for (const p of got.flatMap((r) => r.players)) {
           if (p.kind === 'add') ops.push({ kind: 'add', id: p.id, x: p.x, y: p.y, range: PLAYER_RANGE, options: { margin: PLAYER_MARGIN } });
+          else if (p.kind === 'remove') ops.push({ kind: 'remove', id: p.id });
           else {
             ops.push({ kind: 'move', id: p.id, x: p.x, y: p.y });
             applied.set(p.id, (applied.get(p.id) ?? 0) + 1);
