@@ -140,7 +140,7 @@ export class RegionPeer {
   private epoch = 0;
   /** The latest epoch heard from each region: older ones are a holder taken over. */
   private readonly epochs = new Map<number, number>();
-  /** The frames sent in this tick and the one before, for a new holder of a region. */
+  /** The frames sent in the last `every` ticks and this one, for a new holder of a region. */
   private sent: Sent[] = [];
   /** Why this holder stopped: its region was taken over. */
   private superseded: SpatialError | null = null;

@@ -109,35 +109,45 @@ describe('region rooms with takeovers', () => {
       const settled = (): number[] => w.clients.flatMap((c, k) => (!c.handingOff && w.last[k]?.region === 3 ? [k] : []));
       await until(() => settled().length > 5, 10_000, 'clients settled in region 3');
       const inRegion3 = settled();
+      const moves = (k: number): number => w.clients[k].takeovers + w.clients[k].handoffs;
+      const before = inRegion3.map(moves);
       const killedAt = reportedTick(w.reports, [3]);
       const killed = Date.now();
       w.processes[2].kill('SIGKILL'); // region 3's process
       // Region 3 runs again: the standby's room reports ticks past the death.
       const backMs = await until(() => w.reports.of(killedAt + 1).has(3) && reportedTick(w.reports, REGIONS) > killedAt + 1, 20_000, 'region 3 ticking again');
-      // Every client that was in region 3 is shown its player again, by the new room, with its id; one whose
-      // player was being handed on when the process died may be left behind, as docs/regions.md says (at most two).
-      const back = (k: number): boolean => (w.last[k]?.tick ?? -1) > killedAt + 1;
+      // Every client that was in region 3 is shown its player again, with its id: by the new room, or by the room
+      // its player was being handed to when the process died.
+      // (Ticks are reported late: the old room may still have sent views past killedAt, so a view counts once the client moved.)
+      const back = (k: number): boolean => moves(k) > before[inRegion3.indexOf(k)] && (w.last[k]?.tick ?? -1) > killedAt + 1;
       const viewed = await Promise.all(inRegion3.map((k) => until(() => back(k), 20_000, `client ${k}'s next view`).then(() => Date.now() - killed, () => Infinity)));
       const behind = inRegion3.filter((k) => !back(k));
-      for (const k of behind) expect([w.clients[k].handingOff, w.errors.filter((e) => e.startsWith(`${k}:`)).length > 0], `client ${k} left behind`).toEqual([true, true]);
-      expect(behind.length).toBeLessThanOrEqual(2);
+      expect(behind, `clients left behind: ${w.errors.join('; ')}`).toEqual([]);
       const after = reportedTick(w.reports, REGIONS);
       await w.reports.until(after + 5, REGIONS, 20_000);
       const check = after + 5;
-      // Every entity exists once: the walkers one Scene of their operations has, and every player but those left behind.
+      // Every entity exists once: the walkers one Scene of their operations has, and every player.
       const owned = REGIONS.flatMap((r) => w.reports.of(check).get(r)!.owned);
       expect(owned.length, 'no entity owned twice').toBe(new Set(owned).size);
-      const players = Array.from({ length: count }, (_, k) => k).filter((k) => !behind.includes(k)).map((k) => FIRST_PLAYER + k);
-      expect(players.filter((id) => !owned.includes(id)), 'players missing').toEqual([]);
+      const players = Array.from({ length: count }, (_, k) => FIRST_PLAYER + k);
+      const missing = players.filter((id) => !owned.includes(id));
+      // A missing player's client, and its player's owners from 15 ticks before the kill on (killed at the first '|').
+      const about = (id: number): string => {
+        const k = id - FIRST_PLAYER;
+        const owners = Array.from({ length: check + 1 - (killedAt - 15) }, (_, n) => REGIONS.filter((r) => w.reports.of(killedAt - 15 + n).get(r)?.owned.includes(id)).join('/'));
+        owners.splice(16, 0, '|');
+        return `client ${k} (${w.clients[k].handingOff ? 'handing off' : 'in a room'}, last view ${w.last[k]?.tick} in region ${w.last[k]?.region}): owners ${owners.join(' ')}`;
+      };
+      expect(missing, `players missing: ${missing.map(about).join('; ')}`).toEqual([]);
       expect(owned.filter((id) => id < FIRST_PLAYER).sort((a, b) => a - b)).toEqual(walkersAfter(w.settings.seed, w.settings.walkers, check));
       expect(inRegion3.length).toBeGreaterThan(5);
       // Each came back by claiming its player in the new room, or by following a hand-off the new room sent it.
       for (const k of inRegion3) expect(w.clients[k].id, `client ${k}`).toBe(FIRST_PLAYER + k);
-      expect(inRegion3.filter((k) => w.clients[k].takeovers === 1).length).toBeGreaterThan(inRegion3.length / 2);
+      expect(inRegion3.filter((k) => w.clients[k].takeovers > 0).length, `clients back by claiming their player (takeovers ${inRegion3.map((k) => w.clients[k].takeovers)}, hand-offs ${inRegion3.map((k) => w.clients[k].handoffs)})`).toBeGreaterThan(0);
       const sorted = viewed.filter(Number.isFinite).sort((a, b) => a - b);
       console.log(`region 3 ticked again ${backMs} ms after its process was killed (at tick ${killedAt}); ${sorted.length} of its ${inRegion3.length} clients' next views came after ${sorted[0]} to ${sorted.at(-1)} ms (median ${sorted[sorted.length >> 1]})`);
       expect(backMs).toBeLessThan(3000);
-      expect(w.errors.filter((e) => !behind.some((k) => e.startsWith(`${k}:`))), 'what the clients heard fail').toEqual([]);
+      expect(w.errors, 'what the clients heard fail').toEqual([]);
       expect(Date.now() - killed).toBeLessThan(30_000);
     } finally {
       w.stop();

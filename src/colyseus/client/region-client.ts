@@ -328,31 +328,22 @@ export class RegionClient {
     if (this.rejoining || this.key === null) return false;
     this.rejoining = true;
     const started = Date.now();
-    const deadline = started + this.reconnectMs;
     // Until room speaks again (a connection back, a stall over): then the player is still its.
     const gone = (): boolean => this.room === room && !this.left && this.heardAt < started;
     try {
-      while (gone() && Date.now() < deadline) {
-        let next: RegionSdkRoom;
-        try {
-          next = await this.client.join(this.roomName, { region, resume: { id: this.selfId, key: this.key } });
-        } catch {
-          await new Promise((resolve) => setTimeout(resolve, 200));
-          continue;
-        }
-        if (this.room !== room || this.left) {
-          await next.leave(true).catch(() => undefined);
-          return false;
-        }
-        this.abandoned.add(room);
-        if (room.reconnection !== undefined) room.reconnection.enabled = false;
-        this.enter(next, region);
-        for (const input of this.queue) next.send(REGION_MESSAGES.input, input);
-        this.takeovers++;
-        if (!this.closed.has(room)) void room.leave(true).catch(() => undefined);
-        return true;
+      const next = await this.retry(() => this.client.join(this.roomName, { region, resume: { id: this.selfId, key: this.key } }), gone);
+      if (next === null) return false;
+      if (this.room !== room || this.left) {
+        await next.leave(true).catch(() => undefined);
+        return false;
       }
-      return false;
+      this.abandoned.add(room);
+      if (room.reconnection !== undefined) room.reconnection.enabled = false;
+      this.enter(next, region);
+      for (const input of this.queue) next.send(REGION_MESSAGES.input, input);
+      this.takeovers++;
+      if (!this.closed.has(room)) void room.leave(true).catch(() => undefined);
+      return true;
     } finally {
       this.rejoining = false;
     }
@@ -413,10 +404,10 @@ export class RegionClient {
     if (!this.closed.has(old)) await old.leave(true).catch(() => undefined);
   }
 
-  /** What join resolves with, tried again every 200 ms for reconnectMs; null if it never resolves, or once the client has left. */
-  private async retry(join: () => Promise<RegionSdkRoom>): Promise<RegionSdkRoom | null> {
+  /** What join resolves with, tried again every 200 ms for reconnectMs while wanted(); null if it never resolves, or once the client has left. */
+  private async retry(join: () => Promise<RegionSdkRoom>, wanted: () => boolean = () => true): Promise<RegionSdkRoom | null> {
     const deadline = Date.now() + this.reconnectMs;
-    while (!this.left && Date.now() < deadline) {
+    while (!this.left && wanted() && Date.now() < deadline) {
       try {
         return await join();
       } catch {

@@ -100,6 +100,8 @@ interface Player {
 interface SavedPlayer {
   id: number;
   seq: number;
+  /** The region a player handed on went to, while its client has not left this room. */
+  to?: number;
 }
 
 /** A promise and the function that settles it. */
@@ -443,7 +445,17 @@ export abstract class RegionRoom extends Room<{
       return false;
     }
     const saved = JSON.parse(new TextDecoder().decode(this.peer.restoredExtra)) as SavedPlayer[];
-    for (const { id, seq } of saved) {
+    for (const { id, seq, to } of saved) {
+      if (to !== undefined) {
+        // Handed on before the death, its client maybe never told where: it gets a seat there again.
+        const player: Player = { id, client: ABSENT, seq, inputs: [], seen: new Set(), stage: { kind: 'departed', to, handoff: null }, dropped: true };
+        this.playerById.set(id, player);
+        setTimeout(() => {
+          if (this.playerById.get(id) === player && player.client === ABSENT) this.playerById.delete(id);
+        }, this.reconnectSeconds * 1000);
+        void this.handOver(player);
+        continue;
+      }
       const deadline = setTimeout(() => {
         const player = this.playerById.get(id);
         if (player?.stage.kind === 'restored') player.stage = { kind: 'leaving' };
@@ -453,11 +465,13 @@ export abstract class RegionRoom extends Room<{
     return true;
   }
 
-  /** The players a checkpoint saves: those whose entity is in this region's world or enters it at this tick. */
+  /** The players a checkpoint saves: those whose entity is in this region's world or enters it at this tick, and those handed on whose clients are still here. */
   private savePlayers(): Uint8Array {
     const saved: SavedPlayer[] = [];
     for (const p of this.playerById.values()) {
-      if (p.stage.kind === 'arriving' || p.stage.kind === 'playing' || p.stage.kind === 'restored') saved.push({ id: p.id, seq: p.seq });
+      const { stage } = p;
+      if (stage.kind === 'arriving' || stage.kind === 'playing' || stage.kind === 'restored') saved.push({ id: p.id, seq: p.seq });
+      else if (stage.kind === 'departed') saved.push({ id: p.id, seq: p.seq, to: stage.to });
     }
     return new TextEncoder().encode(JSON.stringify(saved));
   }

@@ -25,8 +25,8 @@ export interface Entry {
   y: number;
 }
 
-/** Inputs that are not { seq, x, y } of finite numbers, or sent in ways no client sends them. */
-const GARBAGE: unknown[] = [
+/** Inputs that are not { seq, x, y } of finite numbers, or sent in ways no client sends them, by a player standing at `at`. */
+const garbageInputs = (at: { x: number; y: number }): unknown[] => [
   'x',
   42,
   null,
@@ -40,8 +40,9 @@ const GARBAGE: unknown[] = [
   { seq: 3, x: Infinity, y: 1 },
   { seq: 4, x: 1e300, y: 1e300 },
   { seq: 5, x: -1, y: -1 },
-  { seq: 6, x: 1, y: 1, extra: 'x'.repeat(1000) },
+  { seq: 6, x: at.x, y: at.y, extra: 'x'.repeat(1000) },
   { seq: 7, x: { valueOf: 1 }, y: 1 },
+  deep(),
 ];
 
 /** A nested object 200 levels deep (as deep as the SDK's encoder goes). */
@@ -51,15 +52,15 @@ function deep(): unknown {
   return value;
 }
 
-/** Joins as entry; the SDK room, the RegionClient and the outcome so far. */
-async function join(entry: Entry): Promise<{ room: Room | null; client: RegionClient; outcome: Outcome }> {
+/** Joins as entry (the client giving up on a lost room after reconnectMs); the SDK room, the RegionClient and the outcome so far. */
+async function join(entry: Entry, reconnectMs?: number): Promise<{ room: Room | null; client: RegionClient; outcome: Outcome }> {
   let room: Room | null = null;
   const sdk = new Client(entry.url);
   const recording: RegionSdkClient = {
     join: async (name, options) => (room = await sdk.join(name, options)),
     consumeSeatReservation: async (reservation) => (room = await sdk.consumeSeatReservation(reservation)),
   };
-  const client = new RegionClient(recording);
+  const client = new RegionClient(recording, { reconnectMs });
   const outcome: Outcome = { refused: null, failures: [] };
   client.onError((error) => outcome.failures.push(error.code));
   try {
@@ -99,16 +100,29 @@ export class Intruders {
     return outcome;
   }
 
-  /** Sends every kind of garbage as inputs, and messages of types no room handles. */
+  /** Sends every kind of garbage as inputs, then a good one, and waits (up to 20 s) until the room has applied that. */
   async garbage(entry: Entry): Promise<Outcome> {
     const { room, client, outcome } = await join(entry);
     this.clients.push(client);
-    for (const input of [...GARBAGE, deep()]) {
+    for (const input of garbageInputs(entry)) {
       room?.send(REGION_MESSAGES.input, input);
       await pause(20);
     }
-    room?.send('no-such-message', { seq: 9, x: 1, y: 1 });
+    let applied = 0;
+    client.onView((view) => (applied = view.self.seq));
+    const last = 9;
+    room?.send(REGION_MESSAGES.input, { seq: last, x: entry.x, y: entry.y });
+    for (let waited = 0; waited < 20_000 && applied < last; waited += 50) await pause(50);
+    return outcome;
+  }
+
+  /** Sends a message of a type no room handles, then bytes as an input: the room drops the client, which gives up after 1 s. */
+  async stranger(entry: Entry): Promise<Outcome> {
+    const { room, client, outcome } = await join(entry, 1000);
+    this.clients.push(client);
+    room?.send('no-such-message', { seq: 1, x: entry.x, y: entry.y });
     room?.sendBytes(REGION_MESSAGES.input, Uint8Array.from({ length: 64 }, (_, i) => (i * 37) & 255));
+    for (let waited = 0; waited < 20_000 && outcome.failures.length === 0; waited += 50) await pause(50);
     return outcome;
   }
 

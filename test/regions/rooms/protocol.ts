@@ -61,13 +61,15 @@ export interface HookReport {
 export const PLAYER_RANGE = 4;
 export const PLAYER_MARGIN = 1;
 
-/** What a room applied to a player in a tick: an add (where it entered) or a move. */
+/** What a room applied to a player in a tick: an add (where it entered), a move, or its removal (its client left for good). */
 export interface PlayerOp {
-  kind: 'add' | 'move';
+  kind: 'add' | 'move' | 'remove';
   id: number;
   x: number;
   y: number;
 }
+
+const PLAYER_OP_KINDS: ReadonlyArray<PlayerOp['kind']> = ['add', 'move', 'remove'];
 
 /** What a region room publishes after each tick. */
 export interface TickReport {
@@ -91,7 +93,7 @@ export function encodeReport(r: TickReport): Uint8Array {
   const head = Math.ceil(ints.byteLength / 8) * 8;
   const out = new Uint8Array(head + 32 * r.players.length);
   out.set(new Uint8Array(ints.buffer));
-  new Float64Array(out.buffer, head).set(r.players.flatMap((p) => [p.kind === 'add' ? 0 : 1, p.id, p.x, p.y]));
+  new Float64Array(out.buffer, head).set(r.players.flatMap((p) => [PLAYER_OP_KINDS.indexOf(p.kind), p.id, p.x, p.y]));
   return out;
 }
 
@@ -103,6 +105,6 @@ export function decodeReport(bytes: Uint8Array): TickReport {
   const head = Math.ceil(ints.byteLength / 8) * 8;
   const floats = new Float64Array(copy, head);
   const players: PlayerOp[] = [];
-  for (let i = 0; i < floats.length; i += 4) players.push({ kind: floats[i] === 0 ? 'add' : 'move', id: floats[i + 1], x: floats[i + 2], y: floats[i + 3] });
+  for (let i = 0; i < floats.length; i += 4) players.push({ kind: PLAYER_OP_KINDS[floats[i]], id: floats[i + 1], x: floats[i + 2], y: floats[i + 3] });
   return { tick, region, ghostBytes, events: ints.slice(5, 5 + n), owned: [...ints.slice(5 + n)], players };
 }

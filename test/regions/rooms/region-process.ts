@@ -43,6 +43,11 @@ class WalkerRegionRoom extends RegionRoom {
     this.playerOps.push({ kind: 'add', id: spawn.id, x: spawn.x, y: spawn.y });
   }
 
+  protected override removePlayer(id: number): void {
+    super.removePlayer(id);
+    this.playerOps.push({ kind: 'remove', id, x: 0, y: 0 });
+  }
+
   protected override applyInput(id: number, input: RegionInput): void {
     if (input.x === HOOK_TRAP_X) throw new Error(`the trap at x = ${HOOK_TRAP_X}`);
     super.applyInput(id, input);
