@@ -296,11 +296,10 @@ describe('players handed from room to room on three processes', () => {
 
     // Every client in region 3's room at its death heard REGION_TIMEOUT (unless it was already on its way to another
     // room, which took it); every client left with a view of region 3 keeps one from before the death.
-    // (The process may still send a hand-off between the choice of inRegion3 and its death.)
+    // (The process may still hand a client on between the choice of inRegion3 and its death: that client goes on elsewhere.)
     const caught = inRegion3.filter((k) => lastView[k].region === 3);
     expect(caught.length).toBeGreaterThan(0);
     for (const k of caught) expect(errors[k].map((e) => e.code), `client ${k}`).toContain('REGION_TIMEOUT');
-    for (const k of inRegion3.filter((k) => !caught.includes(k))) expect(lastView[k].tick, `client ${k}, handed on`).toBeGreaterThanOrEqual(ticks - 10);
     for (const k of group.keys()) {
       if (lastView[k].region !== 3) continue;
       expect(errors[k].map((e) => e.code), `client ${k}`).toContain('REGION_TIMEOUT');
