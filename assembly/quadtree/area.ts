@@ -83,7 +83,10 @@ export class Area {
    * Doubles the area towards the rect until it holds it: on each axis the
    * new half goes to the side of the rect's centre. A flat area takes its
    * missing size from the other side, a point from its distance to the
-   * rect; sides stop at the largest finite double.
+   * rect. An axis whose side cannot move out any more (it would pass the
+   * largest finite double, or rounding keeps it where it is) takes the whole
+   * finite line, -MAX_VALUE to MAX_VALUE, which holds every finite value:
+   * so the doubling always ends.
    */
   cover(x0: f64, y0: f64, x1: f64, y1: f64): void {
     while (!this.holds(x0, y0, x1, y1)) {
@@ -94,11 +97,36 @@ export class Area {
         w = max(max(x1 - this.minX, this.minX - x0), max(y1 - this.minY, this.minY - y0));
         h = w;
       }
-      if (x0 * 0.5 + x1 * 0.5 < this.minX * 0.5 + this.maxX * 0.5) this.minX = max(-LARGEST, this.minX - w);
-      else this.maxX = min(LARGEST, this.maxX + w);
-      if (y0 * 0.5 + y1 * 0.5 < this.minY * 0.5 + this.maxY * 0.5) this.minY = max(-LARGEST, this.minY - h);
-      else this.maxY = min(LARGEST, this.maxY + h);
+      if (x0 * 0.5 + x1 * 0.5 < this.minX * 0.5 + this.maxX * 0.5) {
+        const side = this.minX - w;
+        if (side < this.minX && side >= -LARGEST) this.minX = side;
+        else this.wholeX();
+      } else {
+        const side = this.maxX + w;
+        if (side > this.maxX && side <= LARGEST) this.maxX = side;
+        else this.wholeX();
+      }
+      if (y0 * 0.5 + y1 * 0.5 < this.minY * 0.5 + this.maxY * 0.5) {
+        const side = this.minY - h;
+        if (side < this.minY && side >= -LARGEST) this.minY = side;
+        else this.wholeY();
+      } else {
+        const side = this.maxY + h;
+        if (side > this.maxY && side <= LARGEST) this.maxY = side;
+        else this.wholeY();
+      }
       this.growth++;
     }
+  }
+
+  // The whole finite line on one axis: it holds every finite value.
+  @inline wholeX(): void {
+    this.minX = -LARGEST;
+    this.maxX = LARGEST;
+  }
+
+  @inline wholeY(): void {
+    this.minY = -LARGEST;
+    this.maxY = LARGEST;
   }
 }

@@ -215,3 +215,52 @@ describe.each(backends)('a batch started while another reads its arrays (%s back
     tree.dispose();
   });
 });
+
+describe('items reaching the largest finite double', () => {
+  const M = Number.MAX_VALUE;
+  type Case = { bounds: { minX: number; minY: number; maxX: number; maxY: number }; capacity: number; items: Rect[] };
+  type Rect = [number, number, number, number];
+  // Ends of the number line, a few ulps in, and ordinary values: rects made of them, as a sweep would.
+  const ends = [-M, -M * (1 - 2 ** -52), -1e300, -86, -1, -1e-300, 0, 1e-300, 1, 43, 1e300, M * (1 - 2 ** -52), M];
+  const random = (seed: number, count: number): Rect[] => {
+    let s = seed;
+    const next = (): number => ends[(s = (s * 1103515245 + 12345) % 2 ** 31) % ends.length];
+    return Array.from({ length: count }, () => {
+      const [x0, x1, y0, y1] = [next(), next(), next(), next()];
+      return [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)];
+    });
+  };
+  const cases: Case[] = [
+    { bounds: { minX: 0, minY: 0, maxX: 1, maxY: 1 }, capacity: 4, items: [[-1, 0, M, 0]] },
+    { bounds: { minX: -62, minY: -5, maxX: -1e-300, maxY: 925.19 }, capacity: 18, items: [[-86, 43, 82, M], [-25, 1e-300, M, 991.1], [-60, 0, -10, 900]] },
+    ...[1, 2, 3, 4, 5, 6].map((seed) => ({ bounds: { minX: -62, minY: -5, maxX: 10, maxY: 925.19 }, capacity: 1 + seed, items: random(seed, 40) })),
+  ];
+  const boxes: Rect[] = [[-M, -M, M, M], [0, 0, 1, 1], [-100, -100, 100, 1000], [1e300, 1e300, M, M], [-M, -M, -1e300, 0]];
+  const meets = (a: Rect, b: Rect): boolean => a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
+
+  it.each(backends)('%s: insert, fromBuffer and setBounds return, and answer every query as brute force does', (backend) => {
+    const out = inChild(
+      `
+      const { cases, boxes } = JSON.parse(input, (_, v) => (v === 'M' ? Number.MAX_VALUE : v === '-M' ? -Number.MAX_VALUE : v));
+      return cases.map(({ bounds, capacity, items }) => {
+        const tree = new sk.QuadTree({ bounds, capacity, backend: '${backend}' });
+        items.forEach((r, id) => tree.insert(id, r[0], r[1], r[2], r[3]));
+        const copy = sk.QuadTree.fromBuffer(tree.toBuffer(), { backend: '${backend}' });
+        tree.setBounds({ minX: 0, minY: 0, maxX: 1, maxY: 1 });
+        const answers = [tree, copy].map((t) => ({ size: t.size, hits: boxes.map((b) => t.query(b[0], b[1], b[2], b[3])), pairs: t.pairs() }));
+        return answers;
+      });
+      `,
+      20_000,
+      JSON.stringify({ cases, boxes }, (_, v) => (v === M ? 'M' : v === -M ? '-M' : v)),
+    ) as Array<Array<{ size: number; hits: number[][]; pairs: Array<[number, number]> }>>;
+    cases.forEach(({ items }, c) => {
+      const pairs: Array<[number, number]> = [];
+      items.forEach((a, i) => items.forEach((b, j) => i < j && meets(a, b) && pairs.push([i, j])));
+      const expected = { size: items.length, hits: boxes.map((box) => items.flatMap((r, id) => (meets(r, box) ? [id] : []))), pairs };
+      for (const [t, got] of out[c].entries()) {
+        expect({ ...got, hits: got.hits.map((h) => [...h].sort((a, b) => a - b)), pairs: [...got.pairs].sort((a, b) => a[0] - b[0] || a[1] - b[1]) }, `case ${c}, ${t === 0 ? 'after setBounds' : 'restored'}`).toEqual(expected);
+      }
+    });
+  });
+});

@@ -81,7 +81,10 @@ export class Area {
    * Doubles the area towards the rect until it holds it: on each axis the
    * new half goes to the side of the rect's centre. A flat area takes its
    * missing size from the other side, a point from its distance to the
-   * rect; sides stop at the largest finite double.
+   * rect. An axis whose side cannot move out any more (it would pass the
+   * largest finite double, or rounding keeps it where it is) takes the whole
+   * finite line, -MAX_VALUE to MAX_VALUE, which holds every finite value:
+   * so the doubling always ends.
    */
   cover(x0: number, y0: number, x1: number, y1: number): void {
     while (!this.holds(x0, y0, x1, y1)) {
@@ -89,11 +92,16 @@ export class Area {
       if (w === 0) w = h;
       if (h === 0) h = w;
       if (w === 0) w = h = Math.max(x1 - this.minX, this.minX - x0, y1 - this.minY, this.minY - y0);
-      if (x0 * 0.5 + x1 * 0.5 < this.minX * 0.5 + this.maxX * 0.5) this.minX = Math.max(-LARGEST, this.minX - w);
-      else this.maxX = Math.min(LARGEST, this.maxX + w);
-      if (y0 * 0.5 + y1 * 0.5 < this.minY * 0.5 + this.maxY * 0.5) this.minY = Math.max(-LARGEST, this.minY - h);
-      else this.maxY = Math.min(LARGEST, this.maxY + h);
+      [this.minX, this.maxX] = doubled(this.minX, this.maxX, w, x0 * 0.5 + x1 * 0.5 < this.minX * 0.5 + this.maxX * 0.5);
+      [this.minY, this.maxY] = doubled(this.minY, this.maxY, h, y0 * 0.5 + y1 * 0.5 < this.minY * 0.5 + this.maxY * 0.5);
       this.growth++;
     }
   }
+}
+
+/** The interval [lo, hi] grown by size on its low side (or high side): the whole finite line when that side cannot move out. */
+function doubled(lo: number, hi: number, size: number, low: boolean): [number, number] {
+  const side = low ? lo - size : hi + size;
+  if (low ? side < lo && side >= -LARGEST : side > hi && side <= LARGEST) return low ? [side, hi] : [lo, side];
+  return [-LARGEST, LARGEST];
 }
