@@ -26,6 +26,12 @@ export function shown(value: unknown): string {
   return String(value);
 }
 
+/** Throws INVALID_NUMBER unless ms is a number of milliseconds >= 0 (above 0 when `positive`), finite unless `forever` allows Infinity. */
+export function checkMilliseconds(name: string, ms: number, { positive = false, forever = false } = {}): void {
+  if (typeof ms === 'number' && (positive ? ms > 0 : ms >= 0) && (Number.isFinite(ms) || forever)) return;
+  throw new SpatialError('INVALID_NUMBER', `${name} must be a ${forever ? '' : 'finite '}number of milliseconds ${positive ? 'above 0' : '>= 0'}, got ${shown(ms)}`);
+}
+
 /** Throws INVALID_NUMBER for non-finite values, NEGATIVE_RANGE for negative ones. */
 export function checkRange(name: string, value: number): void {
   checkFinite(name, value);

@@ -31,7 +31,7 @@
 // happened. Messages carry their sender's epoch; those of an epoch taken
 // over are dropped, and the bus's fence keeps a stalled old holder from
 // publishing at all.
-import { checkBoolean, checkOptions } from '../core/validate.js';
+import { checkBoolean, checkMilliseconds, checkOptions } from '../core/validate.js';
 import { SpatialError, type AddOptions, type AoiRange, type SetRangeOptions } from '../scene/index.js';
 import { decodeCheckpoint, decodeJournalEntry, encodeCheckpoint, encodeJournalEntry } from './checkpoint.js';
 import { decodeGhostBatch, decodeHandoffs, encodeGhostBatch, encodeHandoffs } from './codec.js';
@@ -177,7 +177,7 @@ export class RegionPeer {
     checkOptions('RegionPeer', options, PEER_OPTION_KEYS);
     const { defaultRange = 2, timeoutMs = 2000, startTimeoutMs = 30_000, onTimeout = () => {}, lockstep = true, takeover, onTakeover = () => {}, ...regionOptions } = options;
     checkMilliseconds('timeoutMs', timeoutMs);
-    checkMilliseconds('startTimeoutMs', startTimeoutMs, true);
+    checkMilliseconds('startTimeoutMs', startTimeoutMs, { forever: true });
     for (const [name, f] of [['onTimeout', onTimeout], ['onTakeover', onTakeover]] as const) {
       if (typeof f !== 'function') throw new SpatialError('INVALID_ARGUMENT', `${name} must be a function`);
     }
@@ -658,11 +658,6 @@ function checkBus(bus: RegionBus): void {
 }
 
 /** Throws INVALID_NUMBER unless ms is a finite number of milliseconds >= 0. */
-function checkMilliseconds(name: string, ms: number, forever = false): void {
-  if (typeof ms === 'number' && ms >= 0 && (Number.isFinite(ms) || forever)) return;
-  throw new SpatialError('INVALID_NUMBER', `${name} must be a ${forever ? '' : 'finite '}number of milliseconds >= 0, got ${String(ms)}`);
-}
-
 /** Checks the takeover option: an object with a store, durations in milliseconds, a function for extra; lockstep and a bus with a fence. */
 function checkTakeover(options: TakeoverOptions, bus: RegionBus, lockstep: boolean): Required<TakeoverOptions> {
   checkOptions('takeover', options, TAKEOVER_OPTION_KEYS);

@@ -2,7 +2,7 @@
 // watches the store for a region with a checkpoint and no live lease, and
 // takes it over (RegionPeer.takeOver). Whichever standby claims the lease
 // first holds the region; the others find it held and look on.
-import { checkOptions } from '../core/validate.js';
+import { checkMilliseconds, checkOptions } from '../core/validate.js';
 import { SpatialError } from '../scene/index.js';
 import type { RegionLayout } from './layout.js';
 import type { RegionPeer } from './peer.js';
@@ -43,7 +43,7 @@ export class RegionStandby {
     checkOptions('RegionStandby', options, ['regions', 'pollMs', 'onError']);
     const { regions = layout.regions.map((r) => r.id), pollMs = 100, onError = () => {} } = options;
     for (const r of regions) layout.rect(r);
-    if (!(typeof pollMs === 'number' && pollMs > 0 && Number.isFinite(pollMs))) throw new SpatialError('INVALID_NUMBER', `pollMs must be a finite number above 0, got ${String(pollMs)}`);
+    checkMilliseconds('pollMs', pollMs, { positive: true });
     if (typeof onError !== 'function') throw new SpatialError('INVALID_ARGUMENT', 'onError must be a function');
     this.regions = [...regions];
     this.pollMs = pollMs;

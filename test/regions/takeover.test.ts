@@ -114,3 +114,12 @@ describe('a holder whose region was taken over', () => {
     await Promise.all([...peers, heir].map((p) => p.close()));
   });
 });
+
+describe('a standby given bad options', () => {
+  it.each([0, -1, NaN, Infinity, '100'])('refuses pollMs %s with INVALID_NUMBER', (pollMs) => {
+    const bus = new MemoryBus();
+    const layout = takeoverLayout();
+    const make = (region: number) => new RegionPeer(layout, region, bus.for(), { backend: 'js', takeover: { store: bus.for() } });
+    expect(() => new RegionStandby(layout, bus.for(), make, { pollMs: pollMs as number })).toThrow(expect.objectContaining({ code: 'INVALID_NUMBER', message: expect.stringContaining('pollMs') }));
+  });
+});

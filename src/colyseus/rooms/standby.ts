@@ -5,6 +5,7 @@
 // their players again. The first process to claim the lease holds the
 // region; a room that loses the race closes at once.
 import { matchMaker } from '@colyseus/core';
+import { checkMilliseconds } from '../../core/validate.js';
 import { SpatialError } from '../../scene/index.js';
 import type { RegionLayout, RegionStore } from '../../regions/index.js';
 import type { RegionRoom } from './region-room.js';
@@ -47,7 +48,7 @@ async function dropDeadListings(roomName: string, region: number): Promise<void>
 export function standByForRegions(roomName: string, layout: RegionLayout, store: RegionStore, options: RegionStandbyRoomsOptions = {}): RegionStandbyRooms {
   const { regions = layout.regions.map((r) => r.id), capacity = 1, pollMs = 100 } = options;
   if (!Number.isInteger(capacity) || capacity < 1) throw new SpatialError('INVALID_ARGUMENT', `capacity must be an integer >= 1, got ${String(capacity)}`);
-  if (!(typeof pollMs === 'number' && pollMs > 0 && Number.isFinite(pollMs))) throw new SpatialError('INVALID_NUMBER', `pollMs must be a finite number above 0, got ${String(pollMs)}`);
+  checkMilliseconds('pollMs', pollMs, { positive: true });
   for (const r of regions) layout.rect(r);
   const taken: number[] = [];
   let stopped = false;
