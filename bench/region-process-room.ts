@@ -3,7 +3,9 @@
 // RegionRoom whose peer runs in lockstep with the other rooms over Redis,
 // with the walkers of region-process-walkers.ts and the players the bench's
 // SDK clients bring. Prints "region <id> up on port <port>", then ticks as
-// fast as the slowest room until it is killed.
+// fast as the slowest room until it is killed. With `reportEvery`, it also
+// prints "cpu {json}" every that many ticks: the ticks so far and the
+// process's CPU time (user and system, ms), for a per-tick CPU cost.
 //
 //   node region-process-room.mjs '{"redisPort":..., "region":0, "columns":2, "rows":2, "walkers":20000, "prefix":"..."}'
 import { matchMaker, Server, type Client } from '@colyseus/core';
@@ -26,11 +28,15 @@ export interface RoomProcessSettings {
   rows: number;
   walkers: number;
   prefix: string;
+  /** The world's side; by default the walkers' world (worldSize). */
+  size?: number;
+  /** Ticks between CPU reports; none without it. */
+  reportEvery?: number;
 }
 
 const settings = JSON.parse(process.argv[2]) as RoomProcessSettings;
 const url = `redis://127.0.0.1:${settings.redisPort}`;
-const size = worldSize(settings.walkers);
+const size = settings.size ?? worldSize(settings.walkers);
 const layout = RegionLayout.grid({ minX: 0, minY: 0, maxX: size, maxY: size }, settings.columns, settings.rows, { maxRange: RANGE, margin: MARGIN, maxStep: STEP });
 
 class BenchRegionRoom extends RegionRoom {
@@ -56,6 +62,13 @@ class BenchRegionRoom extends RegionRoom {
   protected override beforeTick(tick: number): void {
     if (tick === 0) placeWalkers(this.peer, settings.walkers, size);
     else stepWalkers(this.peer, this.random, size, settings.walkers);
+  }
+
+  protected override afterTick(tick: number): void {
+    const every = settings.reportEvery;
+    if (every === undefined || tick % every !== 0) return;
+    const { user, system } = process.cpuUsage();
+    console.log(`cpu ${JSON.stringify({ ticks: tick, cpuMs: (user + system) / 1000, players: this.clients.length })}`);
   }
 }
 

@@ -16,14 +16,14 @@ export function hasRedis(): boolean {
 }
 
 /** Bundles a bench script for node, its packages left to node_modules; the bundle's path. */
-async function bundled(entry: string): Promise<string> {
+export async function bundled(entry: string): Promise<string> {
   const outfile = resolve(`build/bench-${basename(entry, '.ts')}.mjs`);
   await build({ ...esbuildOptions, entryPoints: [entry], outfile, platform: 'node', packages: 'external', logLevel: 'error' });
   return outfile;
 }
 
 /** Resolves with everything child printed once it exits with 0. */
-function outputOf(child: ChildProcess, name: string): Promise<string> {
+export function outputOf(child: ChildProcess, name: string): Promise<string> {
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

@@ -12,6 +12,7 @@ import { RegionRouter } from '../src/regions/router.js';
 import type { Suite } from './harness.js';
 import { mulberry32 } from './random.js';
 import { hasRedis, runRegionProcesses, runRoomClients } from './region-processes.js';
+import { runRoomCapacity, SEEN, type RoomLoad } from './room-capacity.js';
 
 export const WORLD = 2_000;
 export const RANGE = 20;
@@ -206,5 +207,16 @@ export const regionsSuite: Suite = {
         `in ${at(clients.delays, 0.5)} ms (median; p95 ${at(clients.delays, 0.95)} ms; ${at(clients.delayTicks, 0.5)} ticks, p95 ${at(clients.delayTicks, 0.95)}) over ${clients.delays.length} inputs, ` +
         `through Redis and the SDK; ${players} pacing clients made ${clients.handoffsPerSecond.toFixed(1)} hand-offs a second, each view standing still ${at(clients.switchGaps, 0.5)} ms (median; p95 ${at(clients.switchGaps, 0.95)} ms) across one`,
     );
+
+    // The players one region room holds at 20 ticks a second on one core: searched in full runs, one count otherwise.
+    const room = `one RegionRoom in a process of its own (one region, default options), every player moving every tick and seeing ~${SEEN} others, Colyseus encoding and sending each client's view`;
+    const cpu = (loads: RoomLoad[]): string => loads.map((l) => `${l.players.toLocaleString('en-US')}: ${l.cpuMsPerTick.toFixed(1)} ms`).join(', ');
+    if (context.full) {
+      const largest = await runRoomCapacity(250, 40, 2);
+      context.note(`${room}: holds ${largest.players.toLocaleString('en-US')} players within 50 ms of CPU a tick (20 ticks a second on one core); CPU a tick by players, ${cpu(largest.measured)}`);
+    } else {
+      const { measured } = await runRoomCapacity(context.pick({ smoke: 50, default: 500, full: 0 }), context.pick({ smoke: 10, default: 30, full: 0 }), -1);
+      context.note(`${room}: CPU a tick at ${cpu(measured)} (20 ticks a second on one core allow 50 ms; --full searches the largest count)`);
+    }
   },
 };

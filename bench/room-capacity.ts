@@ -1,0 +1,144 @@
+// How many players one region room holds at 20 ticks a second on one core:
+// a RegionRoom (one region, the whole world) in a process of its own, with
+// Colyseus encoding every client's view and sending its patch, and that many
+// @colyseus/sdk clients in this process, each player moving a step every
+// tick (an input sent whenever its view advances). The room's process
+// reports its CPU time (user and system) every few ticks; a count holds when
+// the room spends at most 50 ms of CPU a tick. The world grows with the
+// count, so each player sees about SEEN others at every count.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { bundled, outputOf } from './region-processes.js';
+import { mulberry32 } from './random.js';
+import { startRedisServer } from './redis-server.js';
+import { RANGE, STEP } from './region-process-walkers.js';
+
+/** Others in a player's view box on average: the world's side follows from it. */
+export const SEEN = 50;
+/** The CPU a tick may take at 20 ticks a second on one core. */
+const BUDGET_MS = 50;
+
+/** What one count measured. */
+export interface RoomLoad {
+  players: number;
+  /** The room process's CPU time per tick, ms (median over the measured windows). */
+  cpuMsPerTick: number;
+}
+
+/** The side of the square world where `players` see about SEEN others each. */
+export function sideFor(players: number): number {
+  return Math.sqrt((players * (2 * RANGE) ** 2) / SEEN);
+}
+
+/** A room of `players` walking players, measured over `ticks` ticks after every client has a view. */
+export async function measureRoom(players: number, ticks: number): Promise<RoomLoad> {
+  const { Client } = await import('@colyseus/sdk');
+  const { WebSocket: NodeWebSocket } = await import('ws');
+  const { RegionClient } = await import('../src/colyseus/client/index.js');
+  // Colyseus 0.18's SDK reads a global WebSocket, which Node 20 lacks.
+  (globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;
+  const size = sideFor(players);
+  const reportEvery = 5;
+  const { port: redisPort, process: redis } = await startRedisServer();
+  const prefix = `bench-capacity-${process.pid}-${players}`;
+  let room: ChildProcess | null = null;
+  const clients: Array<InstanceType<typeof RegionClient>> = [];
+  let walking = true;
+  try {
+    room = spawn(process.execPath, [await bundled('bench/region-process-room.ts'), JSON.stringify({ redisPort, region: 0, columns: 1, rows: 1, walkers: 0, size, prefix, reportEvery })], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const reports: Array<{ ticks: number; cpuMs: number; players: number }> = [];
+    let output = '';
+    const port = await new Promise<number>((done, fail) => {
+      room!.stdout!.on('data', (c: Buffer) => {
+        output += c.toString();
+        for (const line of c.toString().split('\n')) if (line.startsWith('cpu ')) reports.push(JSON.parse(line.slice(4)));
+        const up = /up on port (\d+)/.exec(output);
+        if (up !== null) done(Number(up[1]));
+      });
+      room!.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+      room!.once('exit', (code) => fail(new Error(`the room exited with ${String(code)}:\n${output.slice(-2000)}`)));
+    });
+    const draw = mulberry32(players);
+    const roomName = `region-${prefix}`;
+    // Joins in groups, so the matchmaker is not asked for thousands of seats at once.
+    for (let k = 0; k < players; k += 100) {
+      await Promise.all(
+        Array.from({ length: Math.min(100, players - k) }, async (_, j) => {
+          const player = new RegionClient(new Client(`ws://127.0.0.1:${port}`));
+          clients.push(player);
+          await player.join(roomName, 0, { id: k + j, x: draw() * size, y: draw() * size });
+          await new Promise<void>((done) => {
+            const off = player.onView(() => {
+              off();
+              done();
+            });
+          });
+        }),
+      );
+    }
+    // Every player takes a step whenever its view advances: one input a tick.
+    const clamp = (v: number): number => Math.min(size, Math.max(0, v));
+    for (const [k, player] of clients.entries()) {
+      const walk = mulberry32(1000 + k);
+      player.onView((view) => {
+        if (!walking || player.pending > 1) return;
+        player.move(clamp(view.self.x + (walk() * 2 - 1) * STEP), clamp(view.self.y + (walk() * 2 - 1) * STEP));
+      });
+      player.move(clamp(player.view.self.x + STEP), player.view.self.y);
+    }
+    // Windows of reportEvery ticks once the room counts every player, after a few ticks of warm-up.
+    const wanted = (): number => reports.filter((r) => r.players === players).length;
+    const start = Date.now();
+    while (wanted() < 3 + Math.ceil(ticks / reportEvery)) {
+      if (Date.now() - start > 120_000) throw new Error(`the room of ${players} players reported ${wanted()} windows in 120 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const full = reports.filter((r) => r.players === players).slice(3);
+    const perTick = full.slice(1).map((r, k) => (r.cpuMs - full[k].cpuMs) / (r.ticks - full[k].ticks));
+    perTick.sort((a, b) => a - b);
+    return { players, cpuMsPerTick: perTick[perTick.length >> 1] };
+  } finally {
+    walking = false;
+    await Promise.race([Promise.allSettled(clients.map((c) => c.leave())), new Promise((done) => setTimeout(done, 2000))]);
+    if (room !== null && room.exitCode === null) room.kill('SIGKILL');
+    redis.kill('SIGKILL');
+  }
+}
+
+/**
+ * The largest count whose room stays within 50 ms of CPU a tick: counts
+ * doubled from `from` until one does not, then `bisections` geometric
+ * bisections; every count measured, in order.
+ */
+export async function largestRoom(from: number, ticks: number, bisections: number): Promise<{ players: number; measured: RoomLoad[] }> {
+  const measured: RoomLoad[] = [];
+  const holds = async (players: number): Promise<boolean> => {
+    const load = await measureRoom(players, ticks);
+    measured.push(load);
+    return load.cpuMsPerTick <= BUDGET_MS;
+  };
+  let held = 0;
+  let failed = 0;
+  for (let players = from; failed === 0 && players <= 64_000; players *= 2) {
+    if (await holds(players)) held = players;
+    else failed = players;
+  }
+  for (let k = 0; k < bisections && held > 0 && failed > 0; k++) {
+    const middle = Math.round(Math.sqrt(held * failed));
+    if (await holds(middle)) held = middle;
+    else failed = middle;
+  }
+  return { players: held, measured };
+}
+
+/**
+ * {@link largestRoom} (or, with bisections < 0, {@link measureRoom} of
+ * `from` players) in a process of its own, so that what earlier suites leave
+ * in the bench's process cannot starve the clients' sockets.
+ */
+export async function runRoomCapacity(from: number, ticks: number, bisections: number): Promise<{ players: number; measured: RoomLoad[] }> {
+  const child = spawn(process.execPath, [await bundled('bench/room-capacity-run.ts'), JSON.stringify([from, ticks, bisections])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = await outputOf(child, "the room capacity's process");
+  const result = output.split('\n').filter((line) => line.startsWith('{')).pop();
+  if (result === undefined) throw new Error(`the room capacity's process printed no result:\n${output}`);
+  return JSON.parse(result) as { players: number; measured: RoomLoad[] };
+}
