@@ -4,8 +4,10 @@
 // with the walkers of region-process-walkers.ts and the players the bench's
 // SDK clients bring. Prints "region <id> up on port <port>", then ticks as
 // fast as the slowest room until it is killed. With `reportEvery`, it also
-// prints "cpu {json}" every that many ticks: the ticks so far and the
-// process's CPU time (user and system, ms), for a per-tick CPU cost.
+// prints "cpu {json}" every that many ticks: the ticks so far, the
+// process's CPU time (user and system, ms), and the wall time so far of the
+// region's own tick work and of Colyseus's broadcastPatch (encoding and
+// sending every client's patch), for per-tick costs.
 //
 //   node region-process-room.mjs '{"redisPort":..., "region":0, "columns":2, "rows":2, "walkers":20000, "prefix":"..."}'
 import { matchMaker, Server, type Client } from '@colyseus/core';
@@ -15,7 +17,7 @@ import { WebSocketTransport } from '@colyseus/ws-transport';
 import { Redis } from 'ioredis';
 import { init } from '../src/index.js';
 import { RegionRoom, type PlayerSpawn } from '../src/colyseus/rooms/index.js';
-import { RedisRegionBus, RegionLayout, type RegionBus, type RegionPeerOptions } from '../src/regions/index.js';
+import { RedisRegionBus, RegionLayout, type PeerTick, type RegionBus, type RegionPeerOptions } from '../src/regions/index.js';
 import { mulberry32 } from './random.js';
 import { freePort } from './redis-server.js';
 import { MARGIN, placeWalkers, RANGE, STEP, stepWalkers, worldSize } from './region-process-walkers.js';
@@ -41,6 +43,15 @@ const layout = RegionLayout.grid({ minX: 0, minY: 0, maxX: size, maxY: size }, s
 
 class BenchRegionRoom extends RegionRoom {
   private readonly random = mulberry32(100 + settings.region);
+  private regionMs = 0;
+  private patchMs = 0;
+
+  override broadcastPatch(): boolean {
+    const started = performance.now();
+    const sent = super.broadcastPatch();
+    this.patchMs += performance.now() - started;
+    return sent;
+  }
 
   protected layout(): RegionLayout {
     return layout;
@@ -64,11 +75,12 @@ class BenchRegionRoom extends RegionRoom {
     else stepWalkers(this.peer, this.random, size, settings.walkers);
   }
 
-  protected override afterTick(tick: number): void {
+  protected override afterTick(tick: number, result: PeerTick): void {
+    this.regionMs += result.busyMs;
     const every = settings.reportEvery;
     if (every === undefined || tick % every !== 0) return;
     const { user, system } = process.cpuUsage();
-    console.log(`cpu ${JSON.stringify({ ticks: tick, cpuMs: (user + system) / 1000, players: this.clients.length })}`);
+    console.log(`cpu ${JSON.stringify({ ticks: tick, cpuMs: (user + system) / 1000, regionMs: this.regionMs, patchMs: this.patchMs, players: this.clients.length })}`);
   }
 }
 

@@ -210,7 +210,8 @@ export const regionsSuite: Suite = {
 
     // The players one region room holds at 20 ticks a second on one core: searched in full runs, one count otherwise.
     const room = `one RegionRoom in a process of its own (one region, default options), every player moving every tick and seeing ~${SEEN} others, Colyseus encoding and sending each client's view`;
-    const cpu = (loads: RoomLoad[]): string => loads.map((l) => `${l.players.toLocaleString('en-US')}: ${l.cpuMsPerTick.toFixed(1)} ms`).join(', ');
+    const cpu = (loads: RoomLoad[]): string =>
+      loads.map((l) => `${l.players.toLocaleString('en-US')}: ${l.cpuMsPerTick.toFixed(1)} ms (region ${l.regionMsPerTick.toFixed(1)}, broadcastPatch ${l.patchMsPerTick.toFixed(1)})`).join(', ');
     if (context.full) {
       const largest = await runRoomCapacity(250, 40, 2);
       context.note(`${room}: holds ${largest.players.toLocaleString('en-US')} players within 50 ms of CPU a tick (20 ticks a second on one core); CPU a tick by players, ${cpu(largest.measured)}`);

@@ -22,6 +22,9 @@ export interface RoomLoad {
   players: number;
   /** The room process's CPU time per tick, ms (median over the measured windows). */
   cpuMsPerTick: number;
+  /** Of a tick (wall time, ms, over all the measured windows): the region's own work (its Scene and the layer), and Colyseus's broadcastPatch. */
+  regionMsPerTick: number;
+  patchMsPerTick: number;
 }
 
 /** The side of the square world where `players` see about SEEN others each. */
@@ -45,7 +48,7 @@ export async function measureRoom(players: number, ticks: number): Promise<RoomL
   let walking = true;
   try {
     room = spawn(process.execPath, [await bundled('bench/region-process-room.ts'), JSON.stringify({ redisPort, region: 0, columns: 1, rows: 1, walkers: 0, size, prefix, reportEvery })], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const reports: Array<{ ticks: number; cpuMs: number; players: number }> = [];
+    const reports: Array<{ ticks: number; cpuMs: number; regionMs: number; patchMs: number; players: number }> = [];
     let output = '';
     const port = await new Promise<number>((done, fail) => {
       room!.stdout!.on('data', (c: Buffer) => {
@@ -95,7 +98,14 @@ export async function measureRoom(players: number, ticks: number): Promise<RoomL
     const full = reports.filter((r) => r.players === players).slice(3);
     const perTick = full.slice(1).map((r, k) => (r.cpuMs - full[k].cpuMs) / (r.ticks - full[k].ticks));
     perTick.sort((a, b) => a - b);
-    return { players, cpuMsPerTick: perTick[perTick.length >> 1] };
+    const [first, last] = [full[0], full[full.length - 1]];
+    const ticksMeasured = last.ticks - first.ticks;
+    return {
+      players,
+      cpuMsPerTick: perTick[perTick.length >> 1],
+      regionMsPerTick: (last.regionMs - first.regionMs) / ticksMeasured,
+      patchMsPerTick: (last.patchMs - first.patchMs) / ticksMeasured,
+    };
   } finally {
     walking = false;
     await Promise.race([Promise.allSettled(clients.map((c) => c.leave())), new Promise((done) => setTimeout(done, 2000))]);
