@@ -37,6 +37,7 @@ import {
   LIST_BYTES, LIST_CENTRE, LIST_KEY, LIST_KIND_BITS, LIST_NEXT, LIST_OWNER, LIST_PREV,
   SLOT_BYTES, SLOT_ID, SLOT_MARK_TARGET, SLOT_MARK_WATCHER, SLOT_POS, SLOT_POS_BYTES, SLOT_RANGE, SLOT_SHIFT, SLOT_STATE,
 } from './lists-records';
+import { subject } from './lists-step';
 
 /** Node roles within a slot: the entity, then two boundary pairs (lower, upper). */
 const ROLE_ENTITY: i32 = 1;
@@ -518,15 +519,10 @@ export class ListsIndex {
   shapes: usize = 0;
   /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
   circles: i32 = 0;
-  /** The step's subject had a circle before the step. */
-  oldCircle: bool = false;
   /** A masks pair per slot (codes.ts): the layers it is on, the layers it sees. */
   masks: usize = 0;
   /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
   layered: i32 = 0;
-  /** The step's subject's masks before the step. */
-  oldLayer: i32 = DEFAULT_LAYER;
-  oldSees: i32 = DEFAULT_SEES;
   /** An f64 per slot: its hysteresis margin (0 for markers). */
   margins: usize = 0;
   /** Watchers with a margin above 0: while there are none (and nothing is held), no judgement looks at margins. */
@@ -549,15 +545,6 @@ export class ListsIndex {
   candidateTargets: IntList = changetype<IntList>(0);
   events: IntList = changetype<IntList>(0);
   results: IntList = changetype<IntList>(0);
-  ox: f64 = 0;
-  oy: f64 = 0;
-  oz: f64 = 0;
-  orx: f64 = 0;
-  ory: f64 = 0;
-  orz: f64 = 0;
-  nx: f64 = 0;
-  ny: f64 = 0;
-  nz: f64 = 0;
   /** Sink of touch(): keeps its loads from being optimised away. */
   touched: i32 = 0;
   /** The k best of a nearest search. */
@@ -1008,14 +995,14 @@ export class ListsIndex {
   }
 
   settle(s: i32, moved: bool, wasWatcher: bool): void {
-    const ox = this.ox, oy = this.oy, oz = this.oz;
+    const ox = subject.oldX, oy = subject.oldY, oz = subject.oldZ;
     const nx = this.posOf(s, 0), ny = this.posOf(s, 1), nz = this.posOf(s, 2);
     const watchers = this.watcherSet(s);
     const candidates = this.candidateWatchers;
     let entering = 0;
     const masks = this.layered != 0;
     const margins = this.hysteresis();
-    const oldLayer = this.oldLayer, layer = this.layerOf(s);
+    const oldLayer = subject.oldLayer, layer = this.layerOf(s);
     for (let k = 0, n = candidates.length; k < n; k++) {
       const w = candidates.get(k);
       let was = this.sees(w, ox, oy, oz);
@@ -1059,16 +1046,16 @@ export class ListsIndex {
       watchers.push(this.idOf(w));
     }
     const watcherNow = this.stateOf(s) == WATCHER;
-    const orx = this.orx, ory = this.ory, orz = this.orz;
+    const orx = subject.oldRx, ory = subject.oldRy, orz = subject.oldRz;
     const rx = this.rangeOf(s, 0), ry = this.rangeOf(s, 1), rz = this.rangeOf(s, 2);
-    const oldRound = this.oldCircle, round = this.isCircle(s);
+    const oldRound = subject.oldCircle, round = this.isCircle(s);
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
       let was = wasWatcher && this.inBox(ox, oy, oz, orx, ory, orz, t, oldRound);
       let is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t, round);
       if (masks) {
-        was = was && (this.oldSees & this.layerOf(t)) != 0;
+        was = was && (subject.oldSees & this.layerOf(t)) != 0;
         is = is && (this.seesOf(s) & this.layerOf(t)) != 0;
       }
       if (margins) {
@@ -1086,16 +1073,15 @@ export class ListsIndex {
     }
   }
 
+  /** Slot s becomes the subject of a step: what it is now is kept as its state before the step. */
   rememberOld(s: i32): void {
-    this.ox = this.posOf(s, 0);
-    this.oy = this.posOf(s, 1);
-    this.oz = this.posOf(s, 2);
-    this.orx = this.rangeOf(s, 0);
-    this.ory = this.rangeOf(s, 1);
-    this.orz = this.rangeOf(s, 2);
-    this.oldCircle = this.isCircle(s);
-    this.oldLayer = this.layerOf(s);
-    this.oldSees = this.seesOf(s);
+    subject.setOldPos(this.posOf(s, 0), this.posOf(s, 1), this.posOf(s, 2));
+    subject.oldRx = this.rangeOf(s, 0);
+    subject.oldRy = this.rangeOf(s, 1);
+    subject.oldRz = this.rangeOf(s, 2);
+    subject.oldCircle = this.isCircle(s);
+    subject.oldLayer = this.layerOf(s);
+    subject.oldSees = this.seesOf(s);
   }
 
   add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32, margin: f64): void {
@@ -1116,9 +1102,7 @@ export class ListsIndex {
     this.newStep();
     this.collectSpan(slot);
     this.collectBoxesAround(slot);
-    this.ox = NaN;
-    this.oy = NaN;
-    this.oz = NaN;
+    subject.setOldPos(NaN, NaN, NaN);
     this.settle(slot, false, false);
     this.tidy();
   }
@@ -1142,16 +1126,14 @@ export class ListsIndex {
       this.collectSpan(slot);
       this.collectBoxesAround(slot);
     } else {
-      this.nx = x;
-      this.ny = y;
-      this.nz = z;
+      subject.setNewPos(x, y, z);
       for (let a = 0; a < this.dims; a++) {
         const axis = this.axis(a);
         const from = this.posOf(slot, a);
         const to = a == 0 ? x : a == 1 ? y : z;
         if (watcher) this.stepBoundaries(axis, a, slot, from, to);
         const f = filterAxis(a, this.dims);
-        this.step(axis, a, nodeOf(slot, ROLE_ENTITY), from, to, axis.bandOf(this.oldAt(f)), axis.bandOf(this.newAt(f)), slot);
+        this.step(axis, a, nodeOf(slot, ROLE_ENTITY), from, to, axis.bandOf(subject.oldPos(f)), axis.bandOf(subject.newPos(f)), slot);
       }
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
@@ -1206,8 +1188,8 @@ export class ListsIndex {
     const f = filterAxis(a, this.dims);
     const r = this.rangeOf(s, a);
     const rf = this.rangeOf(s, f);
-    const lowWas = axis.bandOf(this.oldAt(f) - rf), highWas = axis.bandOf(this.oldAt(f) + rf);
-    const lowWill = axis.bandOf(this.newAt(f) - rf), highWill = axis.bandOf(this.newAt(f) + rf);
+    const lowWas = axis.bandOf(subject.oldPos(f) - rf), highWas = axis.bandOf(subject.oldPos(f) + rf);
+    const lowWill = axis.bandOf(subject.newPos(f) - rf), highWill = axis.bandOf(subject.newPos(f) + rf);
     this.stepPair(axis, a, 0, s, from, to, r, lowWas, lowWill);
     this.stepPair(axis, a, 1, s, from, to, r, highWas != lowWas ? highWas : -1, highWill != lowWill ? highWill : -1);
   }
@@ -1258,8 +1240,8 @@ export class ListsIndex {
   walk(axis: AxisList, a: i32, node: i32, key: f64, slot: i32): void {
     const n = axis.handle(node);
     const f = filterAxis(a, this.dims);
-    const before = this.oldAt(f);
-    const after = this.newAt(f);
+    const before = subject.oldPos(f);
+    const after = subject.newPos(f);
     // Every linked node of the mover walks, so this keeps its filter coordinate current.
     axis.setKey(n, key);
     axis.setCentre(n, after);
@@ -1324,14 +1306,6 @@ export class ListsIndex {
     }
   }
 
-  @inline oldAt(b: i32): f64 {
-    return b == 0 ? this.ox : b == 1 ? this.oy : this.oz;
-  }
-
-  @inline newAt(b: i32): f64 {
-    return b == 0 ? this.nx : b == 1 ? this.ny : this.nz;
-  }
-
   remove(slot: i32): void {
     this.newStep();
     this.collectSpan(slot);
@@ -1389,7 +1363,7 @@ export class ListsIndex {
     // The old masks stay counted through the step: its judgement needs them.
     this.setMasks(slot, layer, sees, false);
     this.settle(slot, false, this.stateOf(slot) == WATCHER);
-    this.layered -= <i32>(this.oldLayer != DEFAULT_LAYER || this.oldSees != DEFAULT_SEES);
+    this.layered -= <i32>(subject.oldLayer != DEFAULT_LAYER || subject.oldSees != DEFAULT_SEES);
   }
 
   /** A large batch is loaded in bulk: sorted links per axis, enter events from a throwaway grid. */
