@@ -6,7 +6,7 @@
 // the address of its cell's block, where the cell's records sit back to
 // back; the slot table, indexed by slot, holds each slot's cell and the
 // address of its record, and beside it two more tables indexed by slot
-// hold its layer masks and its plain half-extents.
+// hold its layer masks (drawn in codes.ts) and its plain half-extents.
 
 // ---- bucket: one cell in a level's table (open addressing) ----------------
 //
@@ -98,16 +98,6 @@ export const SLOT_BYTES: usize = 32;
 export const SHAPE_CIRCLE: i32 = 1;
 export const SHAPE_MARGIN: i32 = 2;
 
-// ---- masks: a slot's layer masks, indexed by slot, MASKS_BYTES apart --------
-//
-//   0        4        8
-//   ┌────────┬────────┐
-//   │ layer  │  sees  │   the layers it is on, the layers it sees
-//   └────────┴────────┘
-export const MASKS_LAYER: usize = 0;
-export const MASKS_SEES: usize = 4;
-export const MASKS_BYTES: usize = 8;
-
 // ---- plain: a slot's plain half-extents, indexed by slot, PLAIN_BYTES apart -
 //
 //   0             8             16            24
@@ -133,15 +123,6 @@ export const GATHERED_BLOCK: usize = 0;
 export const GATHERED_COUNT: usize = 4;
 export const GATHERED_BYTES: usize = 8;
 
-// ---- event: one entry of the event buffer (i32s read by the TypeScript side) -
-//
-//   0        4        8        12
-//   ┌────────┬────────┬────────┐
-//   │  type  │watcher │ target │   EVENT_ENTER, _LEAVE or _MOVE (codes.ts); the two ids
-//   └────────┴────────┴────────┘
-export const EVENT_TYPE: usize = 0;
-export const EVENT_WATCHER: usize = 4;
-export const EVENT_TARGET: usize = 8;
-export const EVENT_BYTES: usize = 12;
-/** i32s per event. */
-export const EVENT_INTS: i32 = 3;
+// The masks pair and the event entry, which the lists index shares, are
+// drawn in codes.ts.
+export { MASKS_LAYER, MASKS_SEES, MASKS_BYTES, EVENT_TYPE, EVENT_WATCHER, EVENT_TARGET, EVENT_BYTES, EVENT_INTS } from './codes';

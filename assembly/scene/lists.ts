@@ -28,11 +28,16 @@ import { growBytes, IntList, newIntList, freeIntList } from './int-list';
 import { inCircle } from './circle';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 import { HeldLinks, newHeldLinks, freeHeldLinks } from './held-links';
-import { DEFAULT_LAYER, DEFAULT_SEES, EVENT_ENTER, EVENT_LEAVE, EVENT_MOVE } from './codes';
-
-const KIND_LOWER: i32 = 0;
-const KIND_ENTITY: i32 = 1;
-const KIND_UPPER: i32 = 2;
+import {
+  DEFAULT_LAYER, DEFAULT_SEES, EVENT_BYTES, EVENT_ENTER, EVENT_INTS, EVENT_LEAVE, EVENT_MOVE,
+  EVENT_TARGET, EVENT_TYPE, EVENT_WATCHER, MASKS_BYTES, MASKS_LAYER, MASKS_SEES,
+} from './codes';
+import {
+  BULK_BUCKET_BYTES, BULK_CELL, BULK_COLUMN, BULK_ROW, KIND_ENTITY, KIND_LOWER, KIND_UPPER,
+  LIST_BYTES, LIST_CENTRE, LIST_KEY, LIST_KIND_BITS, LIST_NEXT, LIST_OWNER, LIST_PREV,
+  SLOT_BYTES, SLOT_ID, SLOT_MARK_TARGET, SLOT_MARK_WATCHER, SLOT_POS, SLOT_POS_BYTES, SLOT_RANGE, SLOT_SHIFT, SLOT_STATE,
+} from './lists-records';
+import { subject } from './lists-step';
 
 /** Node roles within a slot: the entity, then two boundary pairs (lower, upper). */
 const ROLE_ENTITY: i32 = 1;
@@ -68,21 +73,16 @@ const MARKER: i32 = 2;
 
 // ---- one axis: sorted doubly linked list plus its coarse index ----------
 
-// A node lives in a 24-byte record of its axis: its exact key (f64), the
-// byte offset of prev | kind (i32), the byte offset of next (i32), the
-// owner's coordinate on the axis's filter (band) axis as the nearest f32,
-// and the node itself (i32). A walk reads nothing but the records it
-// passes, and drops most crossed nodes (far away on the filter axis) from
-// the coordinate alone: an entity's is its point, a box edge's the centre of
-// a box no wider than the filter axis's largest range; the test is widened
-// by the f32 rounding, so it never drops a real candidate. Records are
-// renumbered in list order now and then (compact), band by band, so a walk
-// reads memory in order instead of jumping. handles[node] holds the node's
-// record (0 when it has none); the band a node is linked in is not stored,
-// it follows from its owner (see ListsIndex.bandOfNode). Records 2b and
-// 2b + 1 are band b's head and tail. Links are byte offsets (record * 24, so the low two bits are free
-// for the kind): a walk steps to the next record with one add.
-const RECORD_BYTES: usize = 24;
+// A node lives in a list record of its axis (lists-records.ts draws it). A
+// walk reads nothing but the records it passes, and drops most crossed nodes
+// (far away on the filter axis) from the record's centre alone: an entity's
+// is its point, a box edge's the centre of a box no wider than the filter
+// axis's largest range; the test is widened by the f32 rounding, so it never
+// drops a real candidate. Records are renumbered in list order now and then
+// (compact), band by band, so a walk reads memory in order instead of
+// jumping. handles[node] holds the node's record (0 when it has none); the
+// band a node is linked in is not stored, it follows from its owner (see
+// ListsIndex.bandOfNode). Records 2b and 2b + 1 are band b's head and tail.
 /** Relative widening of a filter test: twice the f32 rounding error. */
 const F32_SLACK: f64 = 1.0 / 8388608.0;
 /** Above this magnitude f32 coordinates saturate: the filter lets everything through. */
@@ -126,47 +126,48 @@ class AxisList {
   spared: i32 = 0;
 
   @inline at(r: i32): usize {
-    return this.records + <usize>r * RECORD_BYTES;
+    return this.records + <usize>r * LIST_BYTES;
   }
   @inline key(r: i32): f64 {
-    return load<f64>(this.at(r));
+    return load<f64>(this.at(r), LIST_KEY);
   }
   @inline setKey(r: i32, key: f64): void {
-    store<f64>(this.at(r), key);
+    store<f64>(this.at(r), key, LIST_KEY);
   }
   @inline prev(r: i32): i32 {
-    return <i32>(<u32>(load<i32>(this.at(r), 8) & ~3) / <u32>RECORD_BYTES);
+    return <i32>(<u32>(load<i32>(this.at(r), LIST_PREV) & ~LIST_KIND_BITS) / <u32>LIST_BYTES);
   }
   @inline next(r: i32): i32 {
-    return <i32>(<u32>load<i32>(this.at(r), 12) / <u32>RECORD_BYTES);
+    return <i32>(<u32>load<i32>(this.at(r), LIST_NEXT) / <u32>LIST_BYTES);
   }
   /** The node of record r. */
   @inline owner(r: i32): i32 {
-    return load<i32>(this.at(r), 20);
+    return load<i32>(this.at(r), LIST_OWNER);
   }
   @inline slotOf(r: i32): i32 {
     return <i32>(<u32>this.owner(r) / <u32>NODES_PER_SLOT);
   }
   @inline kindOf(r: i32): i32 {
-    return load<i32>(this.at(r), 8) & 3;
+    return load<i32>(this.at(r), LIST_PREV) & LIST_KIND_BITS;
   }
   @inline setPrev(r: i32, p: i32): void {
     const at = this.at(r);
-    store<i32>(at, (p * <i32>RECORD_BYTES) | (load<i32>(at, 8) & 3), 8);
+    store<i32>(at, (p * <i32>LIST_BYTES) | (load<i32>(at, LIST_PREV) & LIST_KIND_BITS), LIST_PREV);
   }
   @inline setNext(r: i32, q: i32): void {
-    store<i32>(this.at(r), q * <i32>RECORD_BYTES, 12);
+    store<i32>(this.at(r), q * <i32>LIST_BYTES, LIST_NEXT);
   }
+  /** Record r holds node, of kind: its prev link is cleared (linking sets it). */
   @inline setOwner(r: i32, node: i32, kind: i32): void {
-    store<i32>(this.at(r), node, 20);
-    store<i32>(this.at(r), kind, 8);
+    store<i32>(this.at(r), node, LIST_OWNER);
+    store<i32>(this.at(r), kind, LIST_PREV);
   }
   /** The owner's coordinate on the filter axis, as f32. */
   @inline centre(r: i32): f64 {
-    return <f64>load<f32>(this.at(r), 16);
+    return <f64>load<f32>(this.at(r), LIST_CENTRE);
   }
   @inline setCentre(r: i32, c: f64): void {
-    store<f32>(this.at(r), <f32>min(max(c, -F32_MAX), F32_MAX), 16);
+    store<f32>(this.at(r), <f32>min(max(c, -F32_MAX), F32_MAX), LIST_CENTRE);
   }
   /** The record of node, 0 when it has none. */
   @inline handle(node: i32): i32 {
@@ -226,7 +227,7 @@ class AxisList {
     this.recordCount = this.sentinels;
     if (this.recordCapacity < this.sentinels + 64) {
       this.recordCapacity = this.sentinels + 64;
-      this.records = growBytes(this.records, <usize>this.recordCapacity * RECORD_BYTES);
+      this.records = growBytes(this.records, <usize>this.recordCapacity * LIST_BYTES);
     }
     for (let b = 0; b < this.bandCount; b++) {
       const head = 2 * b;
@@ -259,7 +260,7 @@ class AxisList {
     if (r != 0) return r;
     if (this.recordCount == this.recordCapacity) {
       const capacity = max(this.recordCapacity << 1, 64);
-      this.records = growBytes(this.records, <usize>capacity * RECORD_BYTES);
+      this.records = growBytes(this.records, <usize>capacity * LIST_BYTES);
       this.recordCapacity = capacity;
     }
     r = this.recordCount++;
@@ -409,28 +410,28 @@ class AxisList {
       for (let r = this.next(2 * b); !this.isSentinel(r); r = this.next(r)) live++;
     }
     const capacity = live + (live >> 3) + 64;
-    const fresh = <usize>tryAlloc(capacity * <i32>RECORD_BYTES);
+    const fresh = <usize>tryAlloc(capacity * <i32>LIST_BYTES);
     if (fresh == 0) {
       this.churn = 0;
       return;
     }
     // Unlinked nodes lose their records; linked ones get their new number below.
     for (let node = 0; node < this.handleCapacity; node++) this.setHandle(node, 0);
-    memory.copy(fresh, this.records, <usize>this.sentinels * RECORD_BYTES);
+    memory.copy(fresh, this.records, <usize>this.sentinels * LIST_BYTES);
     let i = this.sentinels;
     for (let b = 0; b < this.bandCount; b++) {
       let last = 2 * b;
       for (let r = this.next(2 * b); !this.isSentinel(r); r = this.next(r)) {
-        const at = fresh + <usize>i * RECORD_BYTES;
-        memory.copy(at, this.at(r), RECORD_BYTES);
-        store<i32>(at, (last * <i32>RECORD_BYTES) | this.kindOf(r), 8);
-        store<i32>(fresh + <usize>last * RECORD_BYTES, i * <i32>RECORD_BYTES, 12);
+        const at = fresh + <usize>i * LIST_BYTES;
+        memory.copy(at, this.at(r), LIST_BYTES);
+        store<i32>(at, (last * <i32>LIST_BYTES) | this.kindOf(r), LIST_PREV);
+        store<i32>(fresh + <usize>last * LIST_BYTES, i * <i32>LIST_BYTES, LIST_NEXT);
         this.setHandle(this.owner(r), i);
         last = i++;
       }
       const tail = 2 * b + 1;
-      store<i32>(fresh + <usize>last * RECORD_BYTES, tail * <i32>RECORD_BYTES, 12);
-      store<i32>(fresh + <usize>tail * RECORD_BYTES, (last * <i32>RECORD_BYTES) | KIND_UPPER, 8);
+      store<i32>(fresh + <usize>last * LIST_BYTES, tail * <i32>LIST_BYTES, LIST_NEXT);
+      store<i32>(fresh + <usize>tail * LIST_BYTES, (last * <i32>LIST_BYTES) | KIND_UPPER, LIST_PREV);
     }
     heap.free(this.records);
     this.records = fresh;
@@ -503,21 +504,14 @@ class AxisList {
 // ---- the scene ------------------------------------------------------------
 
 // Everything a pair judgment or an event reads about one slot shares one
-// 64-byte, 64-byte-aligned record, so judging a candidate costs one cache
-// line: state, id, the two candidate stamps, position and range (3 f64 each).
-const SLOT_SHIFT: usize = 6;
-const SLOT_STATE: usize = 0;
-const SLOT_ID: usize = 4;
-const SLOT_MARK_WATCHER: usize = 8;
-const SLOT_MARK_TARGET: usize = 12;
-const SLOT_POS: usize = 16;
-const SLOT_RANGE: usize = 40;
+// aligned slot record (lists-records.ts), so judging a candidate costs one
+// cache line.
 
 @unmanaged
 export class ListsIndex {
   dims: i32 = 2;
   capacity: i32 = 0;
-  /** SLOT_BYTES per slot, 64-byte aligned (see SLOT_BYTES); slotsRaw is the allocation. */
+  /** A slot record per slot, SLOT_BYTES-aligned (lists-records.ts); slotsRaw is the allocation. */
   slots: usize = 0;
   slotsRaw: usize = 0;
   sets: usize = 0; // an IntList (12 bytes) per slot: who sees the slot
@@ -525,15 +519,10 @@ export class ListsIndex {
   shapes: usize = 0;
   /** Watchers with a circle: while there are none, a move walks and never re-scans for them. */
   circles: i32 = 0;
-  /** The step's subject had a circle before the step. */
-  oldCircle: bool = false;
-  /** Two i32 per slot, its layer masks: the layers it is on, the layers it sees (W sees T only when W's sees & T's layer != 0). */
+  /** A masks pair per slot (codes.ts): the layers it is on, the layers it sees. */
   masks: usize = 0;
   /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
   layered: i32 = 0;
-  /** The step's subject's masks before the step. */
-  oldLayer: i32 = DEFAULT_LAYER;
-  oldSees: i32 = DEFAULT_SEES;
   /** An f64 per slot: its hysteresis margin (0 for markers). */
   margins: usize = 0;
   /** Watchers with a margin above 0: while there are none (and nothing is held), no judgement looks at margins. */
@@ -556,15 +545,6 @@ export class ListsIndex {
   candidateTargets: IntList = changetype<IntList>(0);
   events: IntList = changetype<IntList>(0);
   results: IntList = changetype<IntList>(0);
-  ox: f64 = 0;
-  oy: f64 = 0;
-  oz: f64 = 0;
-  orx: f64 = 0;
-  ory: f64 = 0;
-  orz: f64 = 0;
-  nx: f64 = 0;
-  ny: f64 = 0;
-  nz: f64 = 0;
   /** Sink of touch(): keeps its loads from being optimised away. */
   touched: i32 = 0;
   /** The k best of a nearest search. */
@@ -632,8 +612,8 @@ export class ListsIndex {
     const capacity = max(max(slot + 1 + (slot >> 3), this.capacity + (this.capacity >> 1)), 16);
     const old = <usize>this.capacity;
     const cap = <usize>capacity;
-    const raw = heap.alloc((cap << SLOT_SHIFT) + 64);
-    const slots = (raw + 63) & ~(<usize>63);
+    const raw = heap.alloc((cap << SLOT_SHIFT) + SLOT_BYTES);
+    const slots = (raw + SLOT_BYTES - 1) & ~(SLOT_BYTES - 1);
     memory.fill(slots, 0, cap << SLOT_SHIFT);
     if (this.slotsRaw != 0) {
       memory.copy(slots, this.slots, old << SLOT_SHIFT);
@@ -643,7 +623,7 @@ export class ListsIndex {
     this.slots = slots;
     this.sets = growZeroed(this.sets, old * offsetof<IntList>(), cap * offsetof<IntList>());
     this.shapes = growZeroed(this.shapes, old, cap);
-    this.masks = growZeroed(this.masks, old << 3, cap << 3);
+    this.masks = growZeroed(this.masks, old * MASKS_BYTES, cap * MASKS_BYTES);
     this.margins = growZeroed(this.margins, old << 3, cap << 3);
     this.held.grow(capacity);
     for (let a = 0; a < this.dims; a++) this.axis(a).growHandles(capacity * NODES_PER_SLOT);
@@ -657,13 +637,13 @@ export class ListsIndex {
   @inline emitIds(type: i32, watcherId: i32, targetId: i32): void {
     if (this.silent) return;
     const events = this.events;
-    if (events.length + 3 > this.eventLimit) eventLimitReached();
-    events.reserve(events.length + 3);
+    if (events.length + EVENT_INTS > this.eventLimit) eventLimitReached();
+    events.reserve(events.length + EVENT_INTS);
     const at = events.data + (<usize>events.length << 2);
-    store<i32>(at, type);
-    store<i32>(at, watcherId, 4);
-    store<i32>(at, targetId, 8);
-    events.length += 3;
+    store<i32>(at, type, EVENT_TYPE);
+    store<i32>(at, watcherId, EVENT_WATCHER);
+    store<i32>(at, targetId, EVENT_TARGET);
+    events.length += EVENT_INTS;
   }
 
   @inline isCircle(s: i32): bool {
@@ -740,11 +720,14 @@ export class ListsIndex {
     }
   }
 
+  @inline masksAt(s: i32): usize {
+    return this.masks + <usize>s * MASKS_BYTES;
+  }
   @inline layerOf(s: i32): i32 {
-    return load<i32>(this.masks + (<usize>s << 3));
+    return load<i32>(this.masksAt(s), MASKS_LAYER);
   }
   @inline seesOf(s: i32): i32 {
-    return load<i32>(this.masks + (<usize>s << 3), 4);
+    return load<i32>(this.masksAt(s), MASKS_SEES);
   }
 
   /** A watcher's mask `sees` meets the layer of slot t. */
@@ -755,8 +738,8 @@ export class ListsIndex {
   /** Sets slot s's masks, keeping count of the entities whose masks are not the defaults (s counted before when `counted`). */
   setMasks(s: i32, layer: i32, sees: i32, counted: bool): void {
     if (counted) this.layered -= <i32>(this.layerOf(s) != DEFAULT_LAYER || this.seesOf(s) != DEFAULT_SEES);
-    store<i32>(this.masks + (<usize>s << 3), layer);
-    store<i32>(this.masks + (<usize>s << 3), sees, 4);
+    store<i32>(this.masksAt(s), layer, MASKS_LAYER);
+    store<i32>(this.masksAt(s), sees, MASKS_SEES);
     this.layered += <i32>(layer != DEFAULT_LAYER || sees != DEFAULT_SEES);
   }
 
@@ -1012,14 +995,14 @@ export class ListsIndex {
   }
 
   settle(s: i32, moved: bool, wasWatcher: bool): void {
-    const ox = this.ox, oy = this.oy, oz = this.oz;
+    const ox = subject.oldX, oy = subject.oldY, oz = subject.oldZ;
     const nx = this.posOf(s, 0), ny = this.posOf(s, 1), nz = this.posOf(s, 2);
     const watchers = this.watcherSet(s);
     const candidates = this.candidateWatchers;
     let entering = 0;
     const masks = this.layered != 0;
     const margins = this.hysteresis();
-    const oldLayer = this.oldLayer, layer = this.layerOf(s);
+    const oldLayer = subject.oldLayer, layer = this.layerOf(s);
     for (let k = 0, n = candidates.length; k < n; k++) {
       const w = candidates.get(k);
       let was = this.sees(w, ox, oy, oz);
@@ -1044,35 +1027,35 @@ export class ListsIndex {
     if (moved && !this.noMoves && !this.silent) {
       const count = watchers.length;
       const events = this.events;
-      if (events.length + 3 * count > this.eventLimit) eventLimitReached();
-      events.reserve(events.length + 3 * count);
+      if (events.length + EVENT_INTS * count > this.eventLimit) eventLimitReached();
+      events.reserve(events.length + EVENT_INTS * count);
       const id = this.idOf(s);
       let at = events.data + (<usize>events.length << 2);
       let from = watchers.data;
       for (let k = 0; k < count; k++) {
-        store<i32>(at, EVENT_MOVE);
-        store<i32>(at, load<i32>(from), 4);
-        store<i32>(at, id, 8);
-        at += 12;
+        store<i32>(at, EVENT_MOVE, EVENT_TYPE);
+        store<i32>(at, load<i32>(from), EVENT_WATCHER);
+        store<i32>(at, id, EVENT_TARGET);
+        at += EVENT_BYTES;
         from += 4;
       }
-      events.length += 3 * count;
+      events.length += EVENT_INTS * count;
     }
     for (let k = 0; k < entering; k++) {
       const w = candidates.get(k);
       watchers.push(this.idOf(w));
     }
     const watcherNow = this.stateOf(s) == WATCHER;
-    const orx = this.orx, ory = this.ory, orz = this.orz;
+    const orx = subject.oldRx, ory = subject.oldRy, orz = subject.oldRz;
     const rx = this.rangeOf(s, 0), ry = this.rangeOf(s, 1), rz = this.rangeOf(s, 2);
-    const oldRound = this.oldCircle, round = this.isCircle(s);
+    const oldRound = subject.oldCircle, round = this.isCircle(s);
     const targets = this.candidateTargets;
     for (let k = 0, n = targets.length; k < n; k++) {
       const t = targets.get(k);
       let was = wasWatcher && this.inBox(ox, oy, oz, orx, ory, orz, t, oldRound);
       let is = watcherNow && this.inBox(nx, ny, nz, rx, ry, rz, t, round);
       if (masks) {
-        was = was && (this.oldSees & this.layerOf(t)) != 0;
+        was = was && (subject.oldSees & this.layerOf(t)) != 0;
         is = is && (this.seesOf(s) & this.layerOf(t)) != 0;
       }
       if (margins) {
@@ -1090,16 +1073,15 @@ export class ListsIndex {
     }
   }
 
+  /** Slot s becomes the subject of a step: what it is now is kept as its state before the step. */
   rememberOld(s: i32): void {
-    this.ox = this.posOf(s, 0);
-    this.oy = this.posOf(s, 1);
-    this.oz = this.posOf(s, 2);
-    this.orx = this.rangeOf(s, 0);
-    this.ory = this.rangeOf(s, 1);
-    this.orz = this.rangeOf(s, 2);
-    this.oldCircle = this.isCircle(s);
-    this.oldLayer = this.layerOf(s);
-    this.oldSees = this.seesOf(s);
+    subject.setOldPos(this.posOf(s, 0), this.posOf(s, 1), this.posOf(s, 2));
+    subject.oldRx = this.rangeOf(s, 0);
+    subject.oldRy = this.rangeOf(s, 1);
+    subject.oldRz = this.rangeOf(s, 2);
+    subject.oldCircle = this.isCircle(s);
+    subject.oldLayer = this.layerOf(s);
+    subject.oldSees = this.seesOf(s);
   }
 
   add(slot: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32, margin: f64): void {
@@ -1120,9 +1102,7 @@ export class ListsIndex {
     this.newStep();
     this.collectSpan(slot);
     this.collectBoxesAround(slot);
-    this.ox = NaN;
-    this.oy = NaN;
-    this.oz = NaN;
+    subject.setOldPos(NaN, NaN, NaN);
     this.settle(slot, false, false);
     this.tidy();
   }
@@ -1146,16 +1126,14 @@ export class ListsIndex {
       this.collectSpan(slot);
       this.collectBoxesAround(slot);
     } else {
-      this.nx = x;
-      this.ny = y;
-      this.nz = z;
+      subject.setNewPos(x, y, z);
       for (let a = 0; a < this.dims; a++) {
         const axis = this.axis(a);
         const from = this.posOf(slot, a);
         const to = a == 0 ? x : a == 1 ? y : z;
         if (watcher) this.stepBoundaries(axis, a, slot, from, to);
         const f = filterAxis(a, this.dims);
-        this.step(axis, a, nodeOf(slot, ROLE_ENTITY), from, to, axis.bandOf(this.oldAt(f)), axis.bandOf(this.newAt(f)), slot);
+        this.step(axis, a, nodeOf(slot, ROLE_ENTITY), from, to, axis.bandOf(subject.oldPos(f)), axis.bandOf(subject.newPos(f)), slot);
       }
       this.setPos(slot, 0, x);
       this.setPos(slot, 1, y);
@@ -1174,10 +1152,10 @@ export class ListsIndex {
    * those first reads are cache misses, and this way they overlap.
    */
   touch(slot: i32): void {
-    let sum = load<i32>(this.slotAt(slot));
+    let sum = load<i32>(this.slotAt(slot), SLOT_STATE);
     for (let a = 0; a < this.dims; a++) {
       const axis = this.axis(a);
-      for (let role = 0; role < NODES_PER_SLOT; role++) sum += load<i32>(axis.at(axis.handle(nodeOf(slot, role))), 8);
+      for (let role = 0; role < NODES_PER_SLOT; role++) sum += load<i32>(axis.at(axis.handle(nodeOf(slot, role))), LIST_PREV);
     }
     sum += load<i32>(this.watcherSet(slot).data);
     this.touched += sum;
@@ -1210,8 +1188,8 @@ export class ListsIndex {
     const f = filterAxis(a, this.dims);
     const r = this.rangeOf(s, a);
     const rf = this.rangeOf(s, f);
-    const lowWas = axis.bandOf(this.oldAt(f) - rf), highWas = axis.bandOf(this.oldAt(f) + rf);
-    const lowWill = axis.bandOf(this.newAt(f) - rf), highWill = axis.bandOf(this.newAt(f) + rf);
+    const lowWas = axis.bandOf(subject.oldPos(f) - rf), highWas = axis.bandOf(subject.oldPos(f) + rf);
+    const lowWill = axis.bandOf(subject.newPos(f) - rf), highWill = axis.bandOf(subject.newPos(f) + rf);
     this.stepPair(axis, a, 0, s, from, to, r, lowWas, lowWill);
     this.stepPair(axis, a, 1, s, from, to, r, highWas != lowWas ? highWas : -1, highWill != lowWill ? highWill : -1);
   }
@@ -1262,8 +1240,8 @@ export class ListsIndex {
   walk(axis: AxisList, a: i32, node: i32, key: f64, slot: i32): void {
     const n = axis.handle(node);
     const f = filterAxis(a, this.dims);
-    const before = this.oldAt(f);
-    const after = this.newAt(f);
+    const before = subject.oldPos(f);
+    const after = subject.newPos(f);
     // Every linked node of the mover walks, so this keeps its filter coordinate current.
     axis.setKey(n, key);
     axis.setCentre(n, after);
@@ -1278,23 +1256,23 @@ export class ListsIndex {
     const half1 = filterHalf(before, range), half2 = filterHalf(after, range);
     const lo1 = before - half1, hi1 = before + half1, lo2 = after - half2, hi2 = after + half2;
     const base = axis.records;
-    const own = base + <usize>n * RECORD_BYTES;
-    let q = base + <usize>load<u32>(own, 12);
+    const own = base + <usize>n * LIST_BYTES;
+    let q = base + <usize>load<u32>(own, LIST_NEXT);
     if (precedes(q, key, kind)) {
       do {
         if (crossing(q, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, recordAt(base, q), wanted, slot);
-        q = base + <usize>load<u32>(q, 12);
+        q = base + <usize>load<u32>(q, LIST_NEXT);
       } while (precedes(q, key, kind));
       axis.unlink(n);
       axis.linkAfter(n, axis.prev(recordAt(base, q)));
       axis.churn++;
       return;
     }
-    let p = base + <usize>(load<u32>(own, 8) & ~3);
+    let p = base + <usize>(load<u32>(own, LIST_PREV) & ~LIST_KIND_BITS);
     if (follows(p, key, kind)) {
       do {
         if (crossing(p, wanted, lo1, hi1, lo2, hi2)) this.nominate(axis, recordAt(base, p), wanted, slot);
-        p = base + <usize>(load<u32>(p, 8) & ~3);
+        p = base + <usize>(load<u32>(p, LIST_PREV) & ~LIST_KIND_BITS);
       } while (follows(p, key, kind));
       axis.unlink(n);
       axis.linkAfter(n, recordAt(base, p));
@@ -1326,14 +1304,6 @@ export class ListsIndex {
         if (this.bandOfNode(axis, a, s, role) >= 0) axis.setCentre(axis.handle(nodeOf(s, role)), p);
       }
     }
-  }
-
-  @inline oldAt(b: i32): f64 {
-    return b == 0 ? this.ox : b == 1 ? this.oy : this.oz;
-  }
-
-  @inline newAt(b: i32): f64 {
-    return b == 0 ? this.nx : b == 1 ? this.ny : this.nz;
   }
 
   remove(slot: i32): void {
@@ -1393,7 +1363,7 @@ export class ListsIndex {
     // The old masks stay counted through the step: its judgement needs them.
     this.setMasks(slot, layer, sees, false);
     this.settle(slot, false, this.stateOf(slot) == WATCHER);
-    this.layered -= <i32>(this.oldLayer != DEFAULT_LAYER || this.oldSees != DEFAULT_SEES);
+    this.layered -= <i32>(subject.oldLayer != DEFAULT_LAYER || subject.oldSees != DEFAULT_SEES);
   }
 
   /** A large batch is loaded in bulk: sorted links per axis, enter events from a throwaway grid. */
@@ -1402,7 +1372,7 @@ export class ListsIndex {
       for (let k = 0; k < n; k++) {
         const z = zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3));
         const r = load<f64>(ranges + (<usize>k << 3));
-        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true, false, DEFAULT_LAYER, DEFAULT_SEES, 0);
+        this.add(load<i32>(slots + (<usize>k << 2)), load<i32>(ids + (<usize>k << 2)), load<f64>(xs + (<usize>k << 3)), load<f64>(ys + (<usize>k << 3)), z, r, r, r, true, false, DEFAULT_LAYER, DEFAULT_SEES, 0); // no margin
       }
       return;
     }
@@ -1419,9 +1389,9 @@ export class ListsIndex {
       this.setPos(s, 2, zs == 0 ? 0.0 : load<f64>(zs + (<usize>k << 3)));
       this.setView(s, r, r, r, true, 0);
       this.watcherSet(s).length = 0;
-      store<u8>(this.shapes + <usize>s, 0);
-      store<i32>(this.masks + (<usize>s << 3), DEFAULT_LAYER);
-      store<i32>(this.masks + (<usize>s << 3), DEFAULT_SEES, 4);
+      store<u8>(this.shapes + <usize>s, 0); // a box
+      store<i32>(this.masksAt(s), DEFAULT_LAYER, MASKS_LAYER);
+      store<i32>(this.masksAt(s), DEFAULT_SEES, MASKS_SEES);
       store<i32>(this.slotAt(s), this.stamp, SLOT_MARK_TARGET);
     }
     for (let k = 0; k < n; k++) this.setState(load<i32>(slots + (<usize>k << 2)), WATCHER);
@@ -1668,19 +1638,19 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
 
 /** The record at address at (records start at base). */
 @inline function recordAt(base: usize, at: usize): i32 {
-  return <i32>((at - base) / RECORD_BYTES);
+  return <i32>((at - base) / LIST_BYTES);
 }
 
 /** The record at address at sorts before a node with this key and kind. */
 @inline function precedes(at: usize, key: f64, kind: i32): bool {
-  const k = load<f64>(at);
-  return k < key || (k == key && (load<i32>(at, 8) & 3) < kind);
+  const k = load<f64>(at, LIST_KEY);
+  return k < key || (k == key && (load<i32>(at, LIST_PREV) & LIST_KIND_BITS) < kind);
 }
 
 /** The record at address at sorts after a node with this key and kind. */
 @inline function follows(at: usize, key: f64, kind: i32): bool {
-  const k = load<f64>(at);
-  return k > key || (k == key && (load<i32>(at, 8) & 3) > kind);
+  const k = load<f64>(at, LIST_KEY);
+  return k > key || (k == key && (load<i32>(at, LIST_PREV) & LIST_KIND_BITS) > kind);
 }
 
 /**
@@ -1699,8 +1669,8 @@ function sortNodes(axis: AxisList, base: usize, lo: i32, hi: i32): void {
  * without branches, as most crossings fail it at random.
  */
 @inline function crossing(at: usize, wanted: i32, lo1: f64, hi1: f64, lo2: f64, hi2: f64): bool {
-  const isEntity = <i32>((load<i32>(at, 8) & 3) == KIND_ENTITY);
-  const c = <f64>load<f32>(at, 16);
+  const isEntity = <i32>((load<i32>(at, LIST_PREV) & LIST_KIND_BITS) == KIND_ENTITY);
+  const c = <f64>load<f32>(at, LIST_CENTRE);
   const inside = (<i32>(lo1 <= c) & <i32>(c <= hi1)) | (<i32>(lo2 <= c) & <i32>(c <= hi2));
   return ((isEntity ^ wanted ^ 1) & inside) != 0;
 }
@@ -1740,7 +1710,7 @@ class BulkGrid {
   cells: i32 = 0;
   starts: usize = 0;
   items: usize = 0;
-  /** Occupied cells by (column, row), 3 i32 per bucket (column, row, cell); 0 for a dense grid. */
+  /** Occupied cells by (column, row), a bulk bucket each (lists-records.ts); 0 for a dense grid. */
   table: usize = 0;
   mask: i32 = 0;
 
@@ -1776,16 +1746,20 @@ class BulkGrid {
     if (dense) {
       this.cells = this.columns * this.rows;
       for (let s = 1; s < capacity; s++) {
-        if (scene.stateOf(s) != FREE) store<i32>(cellOf + (<usize>s << 2), this.column(scene.posOf(s, 0)) + this.row(scene.posOf(s, 1)) * this.columns);
+        if (scene.stateOf(s) == FREE) continue;
+        const cell = this.column(scene.posOf(s, 0)) + this.row(scene.posOf(s, 1)) * this.columns;
+        store<i32>(cellOf + (<usize>s << 2), cell);
       }
     } else {
       let buckets = 64;
       while (buckets < 2 * count) buckets <<= 1;
       this.mask = buckets - 1;
-      this.table = heap.alloc(<usize>buckets * 12);
-      memory.fill(this.table, 0xff, <usize>buckets * 12);
+      this.table = heap.alloc(<usize>buckets * BULK_BUCKET_BYTES);
+      memory.fill(this.table, 0xff, <usize>buckets * BULK_BUCKET_BYTES);
       for (let s = 1; s < capacity; s++) {
-        if (scene.stateOf(s) != FREE) store<i32>(cellOf + (<usize>s << 2), this.occupy(this.column(scene.posOf(s, 0)), this.row(scene.posOf(s, 1))));
+        if (scene.stateOf(s) == FREE) continue;
+        const cell = this.occupy(this.column(scene.posOf(s, 0)), this.row(scene.posOf(s, 1)));
+        store<i32>(cellOf + (<usize>s << 2), cell);
       }
     }
     const cells = this.cells;
@@ -1828,9 +1802,9 @@ class BulkGrid {
     if (gx < 0 || gy < 0 || gx >= this.columns || gy >= this.rows) return -1;
     if (this.table == 0) return gx + gy * this.columns;
     for (let b = bucketOfCell(gx, gy, this.mask); ; b = (b + 1) & this.mask) {
-      const at = this.table + <usize>b * 12;
-      const cell = load<i32>(at, 8);
-      if (cell < 0 || (load<i32>(at) == gx && load<i32>(at, 4) == gy)) return cell;
+      const at = this.table + <usize>b * BULK_BUCKET_BYTES;
+      const cell = load<i32>(at, BULK_CELL);
+      if (cell < 0 || (load<i32>(at, BULK_COLUMN) == gx && load<i32>(at, BULK_ROW) == gy)) return cell;
     }
     return -1;
   }
@@ -1838,13 +1812,13 @@ class BulkGrid {
   /** The number of the cell at (gx, gy), numbering it when it is new (sparse grids). */
   occupy(gx: i32, gy: i32): i32 {
     for (let b = bucketOfCell(gx, gy, this.mask); ; b = (b + 1) & this.mask) {
-      const at = this.table + <usize>b * 12;
-      const cell = load<i32>(at, 8);
-      if (cell >= 0 && load<i32>(at) == gx && load<i32>(at, 4) == gy) return cell;
+      const at = this.table + <usize>b * BULK_BUCKET_BYTES;
+      const cell = load<i32>(at, BULK_CELL);
+      if (cell >= 0 && load<i32>(at, BULK_COLUMN) == gx && load<i32>(at, BULK_ROW) == gy) return cell;
       if (cell >= 0) continue;
-      store<i32>(at, gx);
-      store<i32>(at, gy, 4);
-      store<i32>(at, this.cells, 8);
+      store<i32>(at, gx, BULK_COLUMN);
+      store<i32>(at, gy, BULK_ROW);
+      store<i32>(at, this.cells, BULK_CELL);
       return this.cells++;
     }
     return -1;
@@ -1877,7 +1851,7 @@ function newAxis(bandAxis: i32): AxisList {
   memory.fill(changetype<usize>(axis), 0, offsetof<AxisList>());
   axis.bandAxis = bandAxis;
   const capacity = 2 + 64;
-  axis.records = heap.alloc(<usize>capacity * RECORD_BYTES);
+  axis.records = heap.alloc(<usize>capacity * LIST_BYTES);
   axis.recordCapacity = capacity;
   axis.reset();
   return axis;
@@ -1941,7 +1915,7 @@ export function listsPositions(s: ListsIndex, slots: i32, count: i32): i32 {
   const results = s.results;
   results.reserve(6 * count);
   for (let k = 0; k < count; k++) {
-    memory.copy(results.data + (<usize>k) * 24, s.slotAt(load<i32>(slots + (k << 2))) + SLOT_POS, 24);
+    memory.copy(results.data + (<usize>k) * SLOT_POS_BYTES, s.slotAt(load<i32>(slots + (k << 2))) + SLOT_POS, SLOT_POS_BYTES);
   }
   return <i32>results.data;
 }
@@ -1949,12 +1923,13 @@ export function listsPositions(s: ListsIndex, slots: i32, count: i32): i32 {
 /** Bytes of linear memory this scene holds (its arrays, lists and buffers, by capacity). */
 export function listsBytes(s: ListsIndex): f64 {
   const cap = <f64>s.capacity;
-  let bytes = <f64>offsetof<ListsIndex>() + 64 + cap * (<f64>(1 << SLOT_SHIFT) + <f64>offsetof<IntList>() + 17);
+  // Per slot: its record, watcher set, shape byte, masks and margin; once, the slot table's alignment slack.
+  let bytes = <f64>offsetof<ListsIndex>() + <f64>SLOT_BYTES + cap * <f64>(SLOT_BYTES + offsetof<IntList>() + 1 + MASKS_BYTES + 8);
   bytes += s.held.bytes();
   for (let k = 0; k < s.capacity; k++) bytes += <f64>s.watcherSet(k).capacity * 4;
   for (let a = 0; a < s.dims; a++) {
     const axis = s.axis(a);
-    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>RECORD_BYTES + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 16;
+    bytes += <f64>offsetof<AxisList>() + <f64>axis.recordCapacity * <f64>LIST_BYTES + <f64>axis.handleCapacity * 4 + <f64>axis.snapCapacity * 16;
   }
   bytes += <f64>(s.candidateWatchers.capacity + s.candidateTargets.capacity + s.events.capacity + s.results.capacity) * 4;
   bytes += <f64>offsetof<KNearest>() + <f64>s.picker.capacity * 12;

@@ -385,10 +385,10 @@ export class ListsIndexCore extends CallLog {
   private candidateTargets: number[] = [];
   /** False when the scene reports no move events: settle skips them. */
   moveEvents = true;
-  /** The moving entity's position before the step, and after it. */
-  private readonly old = [0, 0, 0];
-  private readonly target = [0, 0, 0];
+  /** The step's subject before it (place, range, shape, masks), and where a move takes it (as assembly/scene/lists-step.ts). */
+  private readonly oldPos = [0, 0, 0];
   private readonly oldRange = [0, 0, 0];
+  private readonly newPos = [0, 0, 0];
   private oldCircle = false;
   private oldLayer = DEFAULT_LAYER;
   private oldSees = DEFAULT_SEES;
@@ -753,7 +753,7 @@ export class ListsIndexCore extends CallLog {
   private settle(s: number, moved: boolean, wasWatcher: boolean): void {
     const p = this.pos;
     const i = s * 3;
-    const [ox, oy, oz] = this.old;
+    const [ox, oy, oz] = this.oldPos;
     const watchers = this.watcherSets[s];
     // Others looking at s: judged on s's old and new position, both boxes fixed.
     let entering = 0;
@@ -804,7 +804,7 @@ export class ListsIndexCore extends CallLog {
 
   private rememberOld(s: number): void {
     for (let a = 0; a < 3; a++) {
-      this.old[a] = this.pos[s * 3 + a];
+      this.oldPos[a] = this.pos[s * 3 + a];
       this.oldRange[a] = this.range[s * 3 + a];
     }
     this.oldCircle = this.circle[s] === 1;
@@ -840,7 +840,7 @@ export class ListsIndexCore extends CallLog {
     this.collectSpan(slot);
     this.collectBoxesAround(slot);
     // Nothing was seen before the add: an old position no box holds.
-    this.old[0] = this.old[1] = this.old[2] = NaN;
+    this.oldPos[0] = this.oldPos[1] = this.oldPos[2] = NaN;
     this.settle(slot, false, false);
     this.rebandIfOutgrown();
   }
@@ -855,11 +855,11 @@ export class ListsIndexCore extends CallLog {
     this.newStep();
     this.countOutside(slot, -1);
     const watcher = this.state[slot] === WATCHER;
-    const target = this.target;
-    target[0] = x;
-    target[1] = y;
-    target[2] = z;
-    if (this.isTeleport(slot, target)) {
+    const newPos = this.newPos;
+    newPos[0] = x;
+    newPos[1] = y;
+    newPos[2] = z;
+    if (this.isTeleport(slot, newPos)) {
       // Whoever sees it now has a box around its old place: found like an add's watchers.
       this.collectSpan(slot);
       this.collectBoxesAround(slot);
@@ -875,9 +875,9 @@ export class ListsIndexCore extends CallLog {
         const axis = this.axes[a];
         const f = this.bandAxis(a);
         const from = p[i + a];
-        const to = target[a];
+        const to = newPos[a];
         if (watcher) this.stepBoundaries(a, slot, from, to);
-        this.step(a, nodeOf(slot, ROLE_ENTITY), from, to, axis.bandOf(target[f]), slot);
+        this.step(a, nodeOf(slot, ROLE_ENTITY), from, to, axis.bandOf(newPos[f]), slot);
       }
       p[i] = x;
       p[i + 1] = y;
@@ -906,10 +906,10 @@ export class ListsIndexCore extends CallLog {
    * A walk costs the nodes crossed, roughly |step| per node; a re-scan costs
    * the nodes of the mover's own box plus of the widest box around it.
    */
-  private isTeleport(slot: number, target: number[]): boolean {
+  private isTeleport(slot: number, newPos: number[]): boolean {
     const watcher = this.state[slot] === WATCHER;
     let walk = 0;
-    for (let a = 0; a < this.dimensions; a++) walk += Math.abs(target[a] - this.pos[slot * 3 + a]);
+    for (let a = 0; a < this.dimensions; a++) walk += Math.abs(newPos[a] - this.pos[slot * 3 + a]);
     if (watcher) walk *= 3;
     const scan = (watcher ? 4 * this.range[slot * 3] : 0) + 2 * this.axes[0].maxRange;
     return walk > scan;
@@ -928,10 +928,10 @@ export class ListsIndexCore extends CallLog {
     const f = this.bandAxis(a);
     const r = this.range[s * 3 + a];
     const rf = this.range[s * 3 + f];
-    const lowWas = axis.bandOf(this.old[f] - rf);
-    const highWas = axis.bandOf(this.old[f] + rf);
-    const lowWill = axis.bandOf(this.target[f] - rf);
-    const highWill = axis.bandOf(this.target[f] + rf);
+    const lowWas = axis.bandOf(this.oldPos[f] - rf);
+    const highWas = axis.bandOf(this.oldPos[f] + rf);
+    const lowWill = axis.bandOf(this.newPos[f] - rf);
+    const highWill = axis.bandOf(this.newPos[f] + rf);
     this.stepPair(a, 0, s, from, to, r, lowWas, lowWill);
     this.stepPair(a, 1, s, from, to, r, highWas !== lowWas ? highWas : -1, highWill !== lowWill ? highWill : -1);
   }
@@ -1013,8 +1013,8 @@ export class ListsIndexCore extends CallLog {
     if (otherSlot === slot) return;
     const otherIsEntity = kindOf(other) === KIND_ENTITY;
     const f = this.bandAxis(a);
-    const before = this.old[f];
-    const after = this.target[f];
+    const before = this.oldPos[f];
+    const after = this.newPos[f];
     if (movingEntity && !otherIsEntity) {
       const p = this.pos[otherSlot * 3 + f];
       const r = this.axes[f].maxRange;
