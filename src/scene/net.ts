@@ -9,11 +9,13 @@
 // first time it moves after a drain, and before a fold marks the ids that
 // ended elsewhere, so pairs need no id lookup. Logs whose ids can index
 // arrays (the common case) group by a counting sort and find pairs and marks
-// through per-id arrays kept between folds; others go through grouped.ts and
-// hash tables.
+// through per-id arrays kept between folds; the wasm cores run this fold over
+// their own log (assembly/scene/net-fold.ts), with no copy out. Other logs go
+// through grouped.ts and hash tables.
 import { ENTER, LEAVE, MOVE } from './event-codes.js';
 import { PairTable } from './pair-table.js';
 import { groupByWatcher, indexableIds } from './grouped.js';
+import type { SceneBackend } from './backend.js';
 
 /** A watcher's events beyond this many find their pair through a Map rather than a scan of the pairs so far. */
 const LONG_RUN = 24;
@@ -37,8 +39,9 @@ export class NetView {
   private movedCount = 0;
   /** Ids removed since the last drain: their position at the last drain (first removal wins). */
   private readonly removed = new Map<number, [number, number, number]>();
-  /** Ids that stand elsewhere than at the last drain, as a fold starts. */
+  /** Ids that stand elsewhere than at the last drain, as a fold starts: in a hash table for the sparse fold, listed for a core's. */
   private readonly elsewhere = new PairTable();
+  private elsewhereIds = new Int32Array(0);
   /** Dense fold scratch: per watcher id its counting-sort cursor; per target id where its last pair word stood (plus pairBase); per id the fold that found it elsewhere. */
   private cursor = new Int32Array(0);
   private pairAt = new Int32Array(0);
@@ -127,9 +130,28 @@ export class NetView {
     // The OR of the ids bounds them (below twice the largest) for less work than their maximum.
     let bound = 0;
     for (let i = 1; i < log.length; i += 3) bound |= log[i] | log[i + 1];
-    // Ids that may index arrays (memory proportional to the log) and fit a pair word fold through arrays.
-    if (indexableIds(bound, log.length / 3) && bound < DENSE_LIMIT) return this.foldDense(log, bound + 1, slotOf);
+    if (foldsDense(bound, log.length / 3)) return this.foldDense(log, bound + 1, slotOf);
     return this.foldSparse(log, slotOf);
+  }
+
+  /**
+   * The fold of a core's whole log, drained from it, when the core folds
+   * where the log lies (the wasm cores, assembly/scene/net-fold.ts) and the
+   * ids take the dense fold; null otherwise, with the log untouched.
+   */
+  drainFolded(core: SceneBackend, slotOf: (id: number) => number | undefined): Int32Array | null {
+    if (core.loggedIds === undefined || core.drainFolded === undefined) return null;
+    const { bound, events } = core.loggedIds();
+    if (!foldsDense(bound, events)) return null;
+    let marked = 0;
+    if (this.moveEvents) {
+      const most = this.movedCount + this.removed.size;
+      if (this.elsewhereIds.length < most) this.elsewhereIds = new Int32Array(Math.max(most, this.elsewhereIds.length * 2));
+      this.markElsewhere(slotOf, (id) => {
+        this.elsewhereIds[marked++] = id;
+      });
+    }
+    return core.drainFolded(bound + 1, this.elsewhereIds.subarray(0, marked), this.moveEvents);
   }
 
   /**
@@ -297,6 +319,11 @@ export class NetView {
     this.savedAt = savedAt;
     this.idOfSlot = idOfSlot;
   }
+}
+
+/** Whether a log of `events` whose ids' OR is `bound` takes the dense fold: ids may index arrays (memory proportional to the log) and fit a pair word. */
+function foldsDense(bound: number, events: number): boolean {
+  return indexableIds(bound, events) && bound < DENSE_LIMIT;
 }
 
 /** The net event of a pair from its first and last event types since the last drain, or -1 for none; elsewhere: its target stands elsewhere than then. */

@@ -558,7 +558,7 @@ export class Scene {
   /** The same events as drain, flat: [type, watcher, target, ...] with type ENTER (0), LEAVE (1), MOVE (2). */
   drainArray(): Int32Array {
     this.alive();
-    const out = this.pending();
+    const out = this.pending(true);
     this.forget();
     return out;
   }
@@ -571,7 +571,7 @@ export class Scene {
    */
   drainGrouped(): GroupedEvents {
     this.alive();
-    const grouped = groupByWatcher(this.pending());
+    const grouped = groupByWatcher(this.pending(true));
     this.forget();
     return grouped;
   }
@@ -610,8 +610,17 @@ export class Scene {
     return events.length;
   }
 
-  /** What the next drain reports: the core's new events joined to those held, folded in 'net' mode. */
-  private pending(): Int32Array {
+  /**
+   * What the next drain reports: the core's new events joined to those held,
+   * folded in 'net' mode. `draining`: the caller forgets them next, so a
+   * core may fold its log where it lies and drain it.
+   */
+  private pending(draining = false): Int32Array {
+    if (draining && this.net !== null && this.taken === null) {
+      const net = this.net;
+      const folded = this.reading(() => net.drainFolded(this.core, (id) => this.slots.get(id)));
+      if (folded !== null) return folded;
+    }
     this.keep(this.reading(() => this.core.drain()));
     this.taken ??= new Int32Array(0);
     if (this.net === null) return this.taken;

@@ -252,6 +252,17 @@ export class WasmSceneCore implements SceneBackend {
     return out;
   }
 
+  loggedIds(): { bound: number; events: number } {
+    return { bound: this.calls.sceneEventIdBound(this.index, this.handle), events: this.calls.sceneEventLength(this.index, this.handle) / 3 };
+  }
+
+  drainFolded(ids: number, elsewhere: Int32Array, moveEvents: boolean): Int32Array {
+    this.input.reserve(4 * elsewhere.length);
+    this.input.i32(elsewhere.length).set(elsewhere);
+    const at = (this.calls.sceneDrainNet(this.index, this.handle, ids, this.input.ptr, elsewhere.length, moveEvents ? 1 : 0) >>> 0) / 4;
+    return this.core.memory.i32.slice(at, at + this.calls.sceneNetLength());
+  }
+
   /** Bytes of linear memory the scene holds, by capacity. */
   bytes(): number {
     return this.calls.sceneBytes(this.index, this.handle);
