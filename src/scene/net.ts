@@ -53,7 +53,7 @@ export class NetView {
   /** Dense fold scratch: the log as (target << 2 | type) words grouped by watcher, folded in place into pair words; the result before it is copied out. */
   private packed = new Int32Array(0);
   private out = new Int32Array(0);
-  /** Per pair of the watcher being folded: its target and its first and last event types. */
+  /** Sparse fold scratch, per pair of the watcher being folded: its target and its first and last event types. */
   private first = new Int32Array(0);
   private last = new Int32Array(0);
   private target = new Int32Array(0);
