@@ -162,11 +162,9 @@ export function sceneEventIdBound(index: i32, handle: i32): i32 {
   return eventIdBound(events(index, handle));
 }
 
-/** Drains the event buffer folded into its net events (net-fold.ts); returns their address, sceneNetLength ints. */
-export function sceneDrainNet(index: i32, handle: i32, ids: i32, elsewhere: i32, elsewhereCount: i32, moveEvents: i32): i32 {
-  const log = events(index, handle);
-  foldEvents(log, ids, <usize>elsewhere, elsewhereCount, moveEvents != 0);
-  forgetEvents(log);
+/** Folds the event buffer into its net events (net-fold.ts), keeping the buffer; returns their address, sceneNetLength ints. */
+export function sceneFoldNet(index: i32, handle: i32, ids: i32, elsewhere: i32, elsewhereCount: i32, moveEvents: i32): i32 {
+  foldEvents(events(index, handle), ids, <usize>elsewhere, elsewhereCount, moveEvents != 0);
   return <i32>netEvents.data;
 }
 

@@ -53,11 +53,13 @@ export interface SceneBackend {
   /** The OR of the ids in the event log (at least the largest, below twice it) and its events, read where the log lies. Cores without it give 'net' scenes the log to fold. */
   loggedIds?(): { bound: number; events: number };
   /**
-   * Drains the event log folded as NetView's dense fold folds it, where the
-   * log lies: ids below `ids`; `elsewhere`, the ids that stand elsewhere than
-   * at the last drain; moveEvents false, no move.
+   * The event log folded as NetView's dense fold folds it, where the log
+   * lies, which keeps it: ids below `ids`; `elsewhere`, the ids that stand
+   * elsewhere than at the last drain; moveEvents false, no move.
    */
-  drainFolded?(ids: number, elsewhere: Int32Array, moveEvents: boolean): Int32Array;
+  foldLog?(ids: number, elsewhere: Int32Array, moveEvents: boolean): Int32Array;
+  /** Forgets the event log without reading it (after a drain that folded it where it lies). */
+  dropEvents?(): void;
   /** Whether moves produce move events (default true); off, the core's emission loops skip them. */
   moveEvents: boolean;
   /**

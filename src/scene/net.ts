@@ -10,8 +10,8 @@
 // ended elsewhere, so pairs need no id lookup. Logs whose ids can index
 // arrays (the common case) group by a counting sort and find pairs and marks
 // through per-id arrays kept between folds; the wasm cores run this fold over
-// their own log (assembly/scene/net-fold.ts), with no copy out. Other logs go
-// through grouped.ts and hash tables.
+// their own log (assembly/scene/net-fold.ts), with no copy out first. Other
+// logs go through grouped.ts and hash tables.
 import { ENTER, LEAVE, MOVE } from './event-codes.js';
 import { PairTable } from './pair-table.js';
 import { groupByWatcher, indexableIds } from './grouped.js';
@@ -135,12 +135,12 @@ export class NetView {
   }
 
   /**
-   * The fold of a core's whole log, drained from it, when the core folds
+   * The fold of a core's whole log, left in the core, when the core folds
    * where the log lies (the wasm cores, assembly/scene/net-fold.ts) and the
-   * ids take the dense fold; null otherwise, with the log untouched.
+   * ids take the dense fold; null otherwise.
    */
-  drainFolded(core: SceneBackend, slotOf: (id: number) => number | undefined): Int32Array | null {
-    if (core.loggedIds === undefined || core.drainFolded === undefined) return null;
+  foldInCore(core: SceneBackend, slotOf: (id: number) => number | undefined): Int32Array | null {
+    if (core.loggedIds === undefined || core.foldLog === undefined) return null;
     const { bound, events } = core.loggedIds();
     if (!foldsDense(bound, events)) return null;
     let marked = 0;
@@ -151,7 +151,7 @@ export class NetView {
         this.elsewhereIds[marked++] = id;
       });
     }
-    return core.drainFolded(bound + 1, this.elsewhereIds.subarray(0, marked), this.moveEvents);
+    return core.foldLog(bound + 1, this.elsewhereIds.subarray(0, marked), this.moveEvents);
   }
 
   /**

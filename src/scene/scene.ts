@@ -601,7 +601,7 @@ export class Scene {
     if (!Number.isInteger(offset) || offset < 0 || offset > buffer.length) {
       this.fail('INVALID_ARGUMENT', `offset must be an integer in [0, ${buffer.length}], got ${String(offset)}`);
     }
-    const events = this.pending();
+    const events = this.pending(true);
     if (events.length > buffer.length - offset) {
       this.fail('INVALID_ARGUMENT', `drainInto needs ${events.length} entries from offset ${offset}, the buffer has ${buffer.length - offset}`);
     }
@@ -612,13 +612,14 @@ export class Scene {
 
   /**
    * What the next drain reports: the core's new events joined to those held,
-   * folded in 'net' mode. `draining`: the caller forgets them next, so a
-   * core may fold its log where it lies and drain it.
+   * folded in 'net' mode. `draining`: a drain that forgets them next unless
+   * it throws, so a core may fold its log where it lies, keeping it until
+   * forget drops it (the fold is not kept: new events could not join it).
    */
   private pending(draining = false): Int32Array {
     if (draining && this.net !== null && this.taken === null) {
       const net = this.net;
-      const folded = this.reading(() => net.drainFolded(this.core, (id) => this.slots.get(id)));
+      const folded = this.reading(() => net.foldInCore(this.core, (id) => this.slots.get(id)));
       if (folded !== null) return folded;
     }
     this.keep(this.reading(() => this.core.drain()));
@@ -629,6 +630,7 @@ export class Scene {
 
   /** Forgets the events just drained; in 'net' mode, what is visible now becomes what the next drain compares against. */
   private forget(): void {
+    this.core.dropEvents?.();
     this.taken = null;
     this.folded = null;
     this.net?.drained();

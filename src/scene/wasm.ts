@@ -256,11 +256,15 @@ export class WasmSceneCore implements SceneBackend {
     return { bound: this.calls.sceneEventIdBound(this.index, this.handle), events: this.calls.sceneEventLength(this.index, this.handle) / 3 };
   }
 
-  drainFolded(ids: number, elsewhere: Int32Array, moveEvents: boolean): Int32Array {
+  foldLog(ids: number, elsewhere: Int32Array, moveEvents: boolean): Int32Array {
     this.input.reserve(4 * elsewhere.length);
     this.input.i32(elsewhere.length).set(elsewhere);
-    const at = (this.calls.sceneDrainNet(this.index, this.handle, ids, this.input.ptr, elsewhere.length, moveEvents ? 1 : 0) >>> 0) / 4;
+    const at = (this.calls.sceneFoldNet(this.index, this.handle, ids, this.input.ptr, elsewhere.length, moveEvents ? 1 : 0) >>> 0) / 4;
     return this.core.memory.i32.slice(at, at + this.calls.sceneNetLength());
+  }
+
+  dropEvents(): void {
+    this.calls.sceneEventReset(this.index, this.handle);
   }
 
   /** Bytes of linear memory the scene holds, by capacity. */
