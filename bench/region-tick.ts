@@ -82,6 +82,7 @@ class PhasedWorld {
       wrap(scene, 'moveMany', this.samples, 'scene moveMany', () => this.phase);
       wrap(scene, 'drainArray', this.samples, 'scene drain', () => this.phase);
       wrap(net, 'fold', this.samples, 'net fold', () => this.phase);
+      wrap(net, 'foldInCore', this.samples, 'net fold', () => this.phase);
       wrap(net, 'movedMany', this.samples, 'net positions', () => this.phase);
       wrap(inside(r).ops, 'group', this.samples, 'ops grouped by id', () => this.phase);
     }
@@ -156,6 +157,7 @@ class WorldScene {
     const net = (this.scene as unknown as { net: object | null }).net;
     if (net !== null) {
       wrap(net, 'fold', this.samples, 'drain > net fold', () => '');
+      wrap(net, 'foldInCore', this.samples, 'drain > net fold', () => '');
       wrap(net, 'movedMany', this.samples, 'moves > net positions', () => '');
     }
   }

@@ -3,7 +3,8 @@
 // GRID, of a GridIndex (grid.ts). Both indexes answer the same calls, so each
 // call is exported once and picks the index with one branch; a batch branches
 // once, not per item.
-import { forgetEvents } from './int-list';
+import { forgetEvents, IntList } from './int-list';
+import { eventIdBound, foldEvents, netEvents } from './net-fold';
 import { batchOffsets, batchIds, beginBatch, addAnswer } from './batch-results';
 import { ListsIndex, newListsIndex, freeListsIndex, listsMoveMany, listsPositionOf, listsPositions, listsBytes } from './lists';
 import {
@@ -150,6 +151,25 @@ export function sceneEventData(index: i32, handle: i32): i32 {
 
 export function sceneEventReset(index: i32, handle: i32): void {
   forgetEvents(index == GRID ? grid(handle).events : lists(handle).events);
+}
+
+@inline function events(index: i32, handle: i32): IntList {
+  return index == GRID ? grid(handle).events : lists(handle).events;
+}
+
+/** The OR of the ids in the event buffer (see net-fold.ts). */
+export function sceneEventIdBound(index: i32, handle: i32): i32 {
+  return eventIdBound(events(index, handle));
+}
+
+/** Folds the event buffer into its net events (net-fold.ts), keeping the buffer; returns their address, sceneNetLength ints. */
+export function sceneFoldNet(index: i32, handle: i32, ids: i32, elsewhere: i32, elsewhereCount: i32, moveEvents: i32): i32 {
+  foldEvents(events(index, handle), ids, <usize>elsewhere, elsewhereCount, moveEvents != 0);
+  return <i32>netEvents.data;
+}
+
+export function sceneNetLength(): i32 {
+  return netEvents.length;
 }
 
 // ---- queries: each writes into the scene's result buffer ---------------------

@@ -50,6 +50,16 @@ export interface SceneBackend {
   /** Many 2-D box searches (boxes flat [minX, minY, maxX, maxY, ...], z unbounded) in one call; each answer unsorted; arrays as nearestMany's. */
   queryBoxMany?(boxes: Float64Array, count: number): QueryResults;
   drain(): Int32Array;
+  /** The OR of the ids in the event log (at least the largest, below twice it) and its events, read where the log lies. Cores without it give 'net' scenes the log to fold. */
+  loggedIds?(): { bound: number; events: number };
+  /**
+   * The event log folded as NetView's dense fold folds it, where the log
+   * lies, which keeps it: ids below `ids`; `elsewhere`, the ids that stand
+   * elsewhere than at the last drain; moveEvents false, no move.
+   */
+  foldLog?(ids: number, elsewhere: Int32Array, moveEvents: boolean): Int32Array;
+  /** Forgets the event log without reading it (after a drain that folded it where it lies). */
+  dropEvents?(): void;
   /** Whether moves produce move events (default true); off, the core's emission loops skip them. */
   moveEvents: boolean;
   /**

@@ -9,18 +9,22 @@
 // first time it moves after a drain, and before a fold marks the ids that
 // ended elsewhere, so pairs need no id lookup. Logs whose ids can index
 // arrays (the common case) group by a counting sort and find pairs and marks
-// through per-id stamps in reused arrays; others go through scene-grouped.ts
-// and hash tables.
+// through per-id arrays kept between folds; the wasm cores run this fold over
+// their own log (assembly/scene/net-fold.ts), with no copy out first. Other
+// logs go through grouped.ts and hash tables.
 import { ENTER, LEAVE, MOVE } from './event-codes.js';
 import { PairTable } from './pair-table.js';
 import { groupByWatcher, indexableIds } from './grouped.js';
+import type { SceneBackend } from './backend.js';
 
 /** A watcher's events beyond this many find their pair through a Map rather than a scan of the pairs so far. */
 const LONG_RUN = 24;
-/** Ids below this fit a packed (target << 2 | type) word. */
-const DENSE_LIMIT = 1 << 29;
-/** Stamps restart from zero (arrays cleared) before they could overflow. */
+/** Ids below this fit a pair word (target << 4 | first type << 2 | last type). */
+const DENSE_LIMIT = 1 << 27;
+/** Stamps and pair positions restart from zero (arrays cleared) before they could overflow. */
 const STAMP_LIMIT = 1 << 30;
+/** netType as a table: NET_TYPE[elsewhere << 4 | first << 2 | last], -1 for none (and for types that do not occur). */
+const NET_TYPE = Int32Array.from({ length: 32 }, (_, k) => (k & 3) < 3 && ((k >> 2) & 3) < 3 ? netType((k >> 2) & 3, k & 3, k >= 16) : -1);
 
 /** A Scene's net view: the positions it needs and the fold; see the file comment. */
 export class NetView {
@@ -35,18 +39,21 @@ export class NetView {
   private movedCount = 0;
   /** Ids removed since the last drain: their position at the last drain (first removal wins). */
   private readonly removed = new Map<number, [number, number, number]>();
-  /** Ids that stand elsewhere than at the last drain, as a fold starts. */
+  /** Ids that stand elsewhere than at the last drain, as a fold starts: in a hash table for the sparse fold, listed for a core's. */
   private readonly elsewhere = new PairTable();
-  /** Dense fold scratch: per watcher id its counting-sort cursor; per target id the stamp and pair it was last seen with; per id the stamp of a fold that found it elsewhere. */
+  private elsewhereIds = new Int32Array(0);
+  /** Dense fold scratch: per watcher id its counting-sort cursor; per target id where its last pair word stood (plus pairBase); per id the fold that found it elsewhere. */
   private cursor = new Int32Array(0);
-  private pairOfId = new Int32Array(0);
+  private pairAt = new Int32Array(0);
   private elsewhereAt = new Int32Array(0);
-  /** Increases per watcher folded and per fold, so stamps left in the arrays above never match again. */
-  private stamp = 0;
-  /** Dense fold scratch: the log as (target << 2 | type) words grouped by watcher, and the result before it is copied out. */
+  /** Grows by each fold's event count, so positions left in pairAt fall below every run of later folds. */
+  private pairBase = 0;
+  /** Dense folds so far: the stamp of elsewhereAt. */
+  private foldsSoFar = 0;
+  /** Dense fold scratch: the log as (target << 2 | type) words grouped by watcher, folded in place into pair words; the result before it is copied out. */
   private packed = new Int32Array(0);
   private out = new Int32Array(0);
-  /** Per pair of the watcher being folded: its target and its first and last event types. */
+  /** Sparse fold scratch, per pair of the watcher being folded: its target and its first and last event types. */
   private first = new Int32Array(0);
   private last = new Int32Array(0);
   private target = new Int32Array(0);
@@ -120,45 +127,52 @@ export class NetView {
    * present id.
    */
   fold(log: Int32Array, slotOf: (id: number) => number | undefined): Int32Array {
-    let maxId = -1;
-    for (let i = 1; i < log.length; i += 3) {
-      if (log[i] > maxId) maxId = log[i];
-      if (log[i + 1] > maxId) maxId = log[i + 1];
-    }
-    // Ids that may index arrays (memory proportional to the log) and fit a packed word fold through arrays.
-    if (indexableIds(maxId, log.length / 3) && maxId < DENSE_LIMIT) return this.foldDense(log, maxId, slotOf);
+    // The OR of the ids bounds them (below twice the largest) for less work than their maximum.
+    let bound = 0;
+    for (let i = 1; i < log.length; i += 3) bound |= log[i] | log[i + 1];
+    if (foldsDense(bound, log.length / 3)) return this.foldDense(log, bound + 1, slotOf);
     return this.foldSparse(log, slotOf);
   }
 
   /**
-   * The fold for ids small enough to index arrays: a counting sort by watcher
-   * into packed (target, type) words, then per watcher a stamp per target id
-   * finds its pair, with no hashing and no allocation but the result.
+   * The fold of a core's whole log, left in the core, when the core folds
+   * where the log lies (the wasm cores, assembly/scene/net-fold.ts) and the
+   * ids take the dense fold; null otherwise.
    */
-  private foldDense(log: Int32Array, maxId: number, slotOf: (id: number) => number | undefined): Int32Array {
-    const ids = maxId + 1;
-    if (this.cursor.length < ids) {
-      const capacity = Math.max(ids, this.cursor.length * 2);
-      this.cursor = new Int32Array(capacity);
-      this.pairOfId = new Int32Array(capacity * 2);
-      this.elsewhereAt = new Int32Array(capacity);
+  foldInCore(core: SceneBackend, slotOf: (id: number) => number | undefined): Int32Array | null {
+    if (core.loggedIds === undefined || core.foldLog === undefined) return null;
+    const { bound, events } = core.loggedIds();
+    if (!foldsDense(bound, events)) return null;
+    let marked = 0;
+    if (this.moveEvents) {
+      const most = this.movedCount + this.removed.size;
+      if (this.elsewhereIds.length < most) this.elsewhereIds = new Int32Array(Math.max(most, this.elsewhereIds.length * 2));
+      this.markElsewhere(slotOf, (id) => {
+        this.elsewhereIds[marked++] = id;
+      });
     }
-    if (this.stamp > STAMP_LIMIT) {
-      this.pairOfId.fill(0);
-      this.elsewhereAt.fill(0);
-      this.stamp = 0;
-    }
-    const elsewhereStamp = ++this.stamp;
+    return core.foldLog(bound + 1, this.elsewhereIds.subarray(0, marked), this.moveEvents);
+  }
+
+  /**
+   * The fold for ids small enough to index arrays: a counting sort by watcher
+   * into packed (target, type) words; then per watcher, its events fold in
+   * place into one word per pair (target, first and last type), each found
+   * through the position pairAt holds for its target, and each pair's net
+   * type is read from a table. No hashing, no allocation but the result.
+   */
+  private foldDense(log: Int32Array, ids: number, slotOf: (id: number) => number | undefined): Int32Array {
+    const count = log.length / 3;
+    this.reserveDense(ids, count);
+    const elsewhereStamp = ++this.foldsSoFar;
     if (this.moveEvents) this.markElsewhere(slotOf, (id) => {
       if (id < ids) this.elsewhereAt[id] = elsewhereStamp;
     });
-    const count = log.length / 3;
-    if (this.packed.length < count) {
-      this.packed = new Int32Array(Math.max(count, this.packed.length * 2));
-      this.out = new Int32Array(this.packed.length * 3);
-    }
-    if (this.first.length < count) this.growPairs(count);
-    const { cursor, packed, pairOfId, elsewhereAt, first, last, target, out } = this;
+    const elsewhereBit = this.moveEvents ? 16 : 0;
+    // pairAt[t] - base is where target t's pair word stands; any older value falls below every run of this fold.
+    const base = this.pairBase + 1;
+    this.pairBase = base + count;
+    const { cursor, packed, pairAt, elsewhereAt, out } = this;
     cursor.fill(0, 0, ids);
     for (let i = 1; i < log.length; i += 3) cursor[log[i]]++;
     // cursor[w] becomes where watcher w's next packed event goes; its run ends at the next watcher's start.
@@ -169,30 +183,29 @@ export class NetView {
       at += size;
     }
     for (let i = 0; i < log.length; i += 3) packed[cursor[log[i + 1]]++] = (log[i + 2] << 2) | log[i];
-    // Each cursor now stands at its watcher's end.
-    let n = 0;
+    // Each cursor now stands at its watcher's end. A watcher's events fold
+    // in place into pair words (t << 4 | first << 2 | last) from the start
+    // of its run, so any position pairAt holds from an earlier watcher falls
+    // below that start.
     let start = 0;
+    let n = 0;
     for (let w = 0; w < ids; w++) {
       const end = cursor[w];
-      if (end === start) continue;
-      const stamp = ++this.stamp;
-      let pairs = 0;
+      let pairs = start;
       for (let k = start; k < end; k++) {
-        const t = packed[k] >>> 2;
-        const type = packed[k] & 3;
-        if (pairOfId[t * 2] !== stamp) {
-          pairOfId[t * 2] = stamp;
-          pairOfId[t * 2 + 1] = pairs;
-          target[pairs] = t;
-          first[pairs] = type;
-          last[pairs++] = type;
+        const word = packed[k];
+        const p = pairAt[word >>> 2] - base;
+        if (p < start) {
+          pairAt[word >>> 2] = base + pairs;
+          packed[pairs++] = (word << 2) | (word & 3);
         } else {
-          last[pairOfId[t * 2 + 1]] = type;
+          packed[p] = (packed[p] & ~3) | (word & 3);
         }
       }
-      for (let p = 0; p < pairs; p++) {
-        const t = target[p];
-        const type = netType(first[p], last[p], this.moveEvents && elsewhereAt[t] === elsewhereStamp);
+      for (let p = start; p < pairs; p++) {
+        const pair = packed[p];
+        const t = pair >>> 4;
+        const type = NET_TYPE[(elsewhereAt[t] === elsewhereStamp ? elsewhereBit : 0) | (pair & 15)];
         if (type < 0) continue;
         out[n] = type;
         out[n + 1] = w;
@@ -202,6 +215,28 @@ export class NetView {
       start = end;
     }
     return out.slice(0, n);
+  }
+
+  /** Sizes the dense fold's arrays for ids below `ids` and `count` events; restarts the stamps before they could overflow. */
+  private reserveDense(ids: number, count: number): void {
+    if (this.cursor.length < ids) {
+      const capacity = Math.max(ids, this.cursor.length * 2);
+      this.cursor = new Int32Array(capacity);
+      this.pairAt = new Int32Array(capacity);
+      this.elsewhereAt = new Int32Array(capacity);
+      this.pairBase = 0;
+      this.foldsSoFar = 0;
+    }
+    if (this.packed.length < count) {
+      this.packed = new Int32Array(Math.max(count, this.packed.length * 2));
+      this.out = new Int32Array(this.packed.length * 3);
+    }
+    if (this.pairBase > STAMP_LIMIT - count || this.foldsSoFar > STAMP_LIMIT) {
+      this.pairAt.fill(0);
+      this.elsewhereAt.fill(0);
+      this.pairBase = 0;
+      this.foldsSoFar = 0;
+    }
   }
 
   /** The fold for any ids: grouped through scene-grouped.ts, pairs found by a scan or a Map, marks in a hash table. */
@@ -284,6 +319,11 @@ export class NetView {
     this.savedAt = savedAt;
     this.idOfSlot = idOfSlot;
   }
+}
+
+/** Whether a log of `events` whose ids' OR is `bound` takes the dense fold: ids may index arrays (memory proportional to the log) and fit a pair word. */
+function foldsDense(bound: number, events: number): boolean {
+  return indexableIds(bound, events) && bound < DENSE_LIMIT;
 }
 
 /** The net event of a pair from its first and last event types since the last drain, or -1 for none; elsewhere: its target stands elsewhere than then. */

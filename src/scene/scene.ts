@@ -558,7 +558,7 @@ export class Scene {
   /** The same events as drain, flat: [type, watcher, target, ...] with type ENTER (0), LEAVE (1), MOVE (2). */
   drainArray(): Int32Array {
     this.alive();
-    const out = this.pending();
+    const out = this.pending(true);
     this.forget();
     return out;
   }
@@ -571,7 +571,7 @@ export class Scene {
    */
   drainGrouped(): GroupedEvents {
     this.alive();
-    const grouped = groupByWatcher(this.pending());
+    const grouped = groupByWatcher(this.pending(true));
     this.forget();
     return grouped;
   }
@@ -601,7 +601,7 @@ export class Scene {
     if (!Number.isInteger(offset) || offset < 0 || offset > buffer.length) {
       this.fail('INVALID_ARGUMENT', `offset must be an integer in [0, ${buffer.length}], got ${String(offset)}`);
     }
-    const events = this.pending();
+    const events = this.pending(true);
     if (events.length > buffer.length - offset) {
       this.fail('INVALID_ARGUMENT', `drainInto needs ${events.length} entries from offset ${offset}, the buffer has ${buffer.length - offset}`);
     }
@@ -610,8 +610,18 @@ export class Scene {
     return events.length;
   }
 
-  /** What the next drain reports: the core's new events joined to those held, folded in 'net' mode. */
-  private pending(): Int32Array {
+  /**
+   * What the next drain reports: the core's new events joined to those held,
+   * folded in 'net' mode. `draining`: a drain that forgets them next unless
+   * it throws, so a core may fold its log where it lies, keeping it until
+   * forget drops it (the fold is not kept: new events could not join it).
+   */
+  private pending(draining = false): Int32Array {
+    if (draining && this.net !== null && this.taken === null) {
+      const net = this.net;
+      const folded = this.reading(() => net.foldInCore(this.core, (id) => this.slots.get(id)));
+      if (folded !== null) return folded;
+    }
     this.keep(this.reading(() => this.core.drain()));
     this.taken ??= new Int32Array(0);
     if (this.net === null) return this.taken;
@@ -620,6 +630,7 @@ export class Scene {
 
   /** Forgets the events just drained; in 'net' mode, what is visible now becomes what the next drain compares against. */
   private forget(): void {
+    this.core.dropEvents?.();
     this.taken = null;
     this.folded = null;
     this.net?.drained();

@@ -252,6 +252,21 @@ export class WasmSceneCore implements SceneBackend {
     return out;
   }
 
+  loggedIds(): { bound: number; events: number } {
+    return { bound: this.calls.sceneEventIdBound(this.index, this.handle), events: this.calls.sceneEventLength(this.index, this.handle) / 3 };
+  }
+
+  foldLog(ids: number, elsewhere: Int32Array, moveEvents: boolean): Int32Array {
+    this.input.reserve(4 * elsewhere.length);
+    this.input.i32(elsewhere.length).set(elsewhere);
+    const at = (this.calls.sceneFoldNet(this.index, this.handle, ids, this.input.ptr, elsewhere.length, moveEvents ? 1 : 0) >>> 0) / 4;
+    return this.core.memory.i32.slice(at, at + this.calls.sceneNetLength());
+  }
+
+  dropEvents(): void {
+    this.calls.sceneEventReset(this.index, this.handle);
+  }
+
   /** Bytes of linear memory the scene holds, by capacity. */
   bytes(): number {
     return this.calls.sceneBytes(this.index, this.handle);
