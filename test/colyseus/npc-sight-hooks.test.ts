@@ -191,7 +191,9 @@ const HOOK_CALLS: Record<string, HookCall> = {
     if (world.interest.has(watcher) && world.random() < 0.05) world.interest.setRange(watcher, [null, 4, NPC_RANGE, 20][Math.floor(world.random() * 4)]);
   },
   update: (world, _type, _watcher, target) => {
-    if (!world.interest.has(target) || world.random() < 0.85) return;
+    // Within the tick's budget: nested updates past it would feed each other into HOOK_LOOP, which the tests below cover.
+    if (!world.interest.has(target) || world.budget === 0 || world.random() < 0.85) return;
+    world.budget--;
     world.interest.move(target, ...world.somewhere());
     world.interest.update();
   },
