@@ -5,8 +5,8 @@
 // A level's table of cells is an array of buckets; an occupied bucket holds
 // the address of its cell's block, where the cell's records sit back to
 // back; the slot table, indexed by slot, holds each slot's cell and the
-// address of its record, and beside it two more tables indexed by slot
-// hold its layer masks and its plain half-extents.
+// address of its record, and beside it a table indexed by slot holds its
+// layer masks.
 
 // ---- bucket: one cell in a level's table (open addressing) ----------------
 //
@@ -35,19 +35,30 @@ export const BUCKET_BYTES: usize = 24;
 //   │ slot │  id  │      x      │      y      │     rx      │     ry      │
 //   └──────┴──────┴─────────────┴─────────────┴─────────────┴─────────────┘
 //
+//   2-D in a scene with margins, RECORD_BYTES_2D_PLAIN apart:
+//   0      4      8             16            24            32            40            48            56
+//   ┌──────┬──────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┐
+//   │ slot │  id  │      x      │      y      │     rx      │     ry      │     px      │     py      │
+//   └──────┴──────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┘
+//
 //   3-D, RECORD_BYTES_3D apart:
 //   0      4      8             16            24            32            40            48            56
 //   ┌──────┬──────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┐
 //   │ slot │  id  │      x      │      y      │      z      │     rx      │     ry      │     rz      │
 //   └──────┴──────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┘
 //
+//   3-D in a scene with margins, RECORD_BYTES_3D_PLAIN apart: the same,
+//   then px at 56, py at 64, pz at 72 (80 bytes).
+//
 //   slot      the entity's slot (its entry in the slot table)
 //   id        the user's id, carried into events and results
 //   x y z     position (f64)
 //   rx ry rz  grown half-extents: range + margin; NaN for a marker, which sees nothing
+//   px py pz  plain half-extents: the range without its margin (without a
+//             margin, the grown ones); there from the scene's first margin on
 //
-// Position and half-extents are adjacent pairs of doubles, so a 2-D step
-// reads (x, y) and (rx, ry) as one v128 each.
+// Position, grown and plain half-extents are adjacent pairs of doubles, so a
+// 2-D step reads (x, y), (rx, ry) and (px, py) as one v128 each.
 export const RECORD_SLOT: usize = 0;
 export const RECORD_ID: usize = 4;
 export const RECORD_X: usize = 8;
@@ -56,10 +67,17 @@ export const RECORD_Z: usize = 24;
 export const RECORD_RX_2D: usize = 24;
 export const RECORD_RY_2D: usize = 32;
 export const RECORD_BYTES_2D: usize = 40;
+export const RECORD_PX_2D: usize = 40;
+export const RECORD_PY_2D: usize = 48;
+export const RECORD_BYTES_2D_PLAIN: usize = 56;
 export const RECORD_RX_3D: usize = 32;
 export const RECORD_RY_3D: usize = 40;
 export const RECORD_RZ_3D: usize = 48;
 export const RECORD_BYTES_3D: usize = 56;
+export const RECORD_PX_3D: usize = 56;
+export const RECORD_PY_3D: usize = 64;
+export const RECORD_PZ_3D: usize = 72;
+export const RECORD_BYTES_3D_PLAIN: usize = 80;
 
 /** Offset of a record's first half-extent (rx), which follows its coordinates. */
 @inline export function recordRx(three: bool): usize {
@@ -69,6 +87,21 @@ export const RECORD_BYTES_3D: usize = 56;
 /** Offset of a record's second half-extent (ry). */
 @inline export function recordRy(three: bool): usize {
   return three ? RECORD_RY_3D : RECORD_RY_2D;
+}
+
+/** Offset of a record's first plain half-extent (px), which follows the grown ones. */
+@inline export function recordPx(three: bool): usize {
+  return three ? RECORD_PX_3D : RECORD_PX_2D;
+}
+
+/** Offset of a record's second plain half-extent (py). */
+@inline export function recordPy(three: bool): usize {
+  return three ? RECORD_PY_3D : RECORD_PY_2D;
+}
+
+/** Bytes per record: with plain half-extents from a scene's first margin on. */
+@inline export function recordBytes(three: bool, plain: bool): usize {
+  return three ? (plain ? RECORD_BYTES_3D_PLAIN : RECORD_BYTES_3D) : plain ? RECORD_BYTES_2D_PLAIN : RECORD_BYTES_2D;
 }
 
 // ---- slot: where an entity is, indexed by slot, SLOT_BYTES apart ------------
@@ -107,21 +140,6 @@ export const SHAPE_MARGIN: i32 = 2;
 export const MASKS_LAYER: usize = 0;
 export const MASKS_SEES: usize = 4;
 export const MASKS_BYTES: usize = 8;
-
-// ---- plain: a slot's plain half-extents, indexed by slot, PLAIN_BYTES apart -
-//
-//   0             8             16            24
-//   ┌─────────────┬─────────────┬─────────────┐
-//   │     px      │     py      │     pz      │   range without the margin
-//   └─────────────┴─────────────┴─────────────┘
-//
-// The table exists from the first margin on, and then holds every placed
-// slot's (a slot without margin: its grown half-extents, which are its
-// plain ones).
-export const PLAIN_X: usize = 0;
-export const PLAIN_Y: usize = 8;
-export const PLAIN_Z: usize = 16;
-export const PLAIN_BYTES: usize = 24;
 
 // ---- gathered cell: a cell of a region, found before any is read ----------
 //

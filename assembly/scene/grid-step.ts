@@ -28,7 +28,7 @@ export class Side {
   rx: f64;
   ry: f64;
   rz: f64;
-  /** Plain half-extents: the range without its margin, set only when `margin`. */
+  /** Plain half-extents: the range without its margin (without a margin, the grown ones). */
   px: f64;
   py: f64;
   pz: f64;
@@ -53,22 +53,20 @@ export class Side {
     this.rangeAs(from);
   }
 
-  /** Takes the grown half-extents of `from`. */
+  /** Takes the grown and plain half-extents of `from`. */
   @inline rangeAs(from: Side): void {
     this.rx = from.rx;
     this.ry = from.ry;
     this.rz = from.rz;
+    this.px = from.px;
+    this.py = from.py;
+    this.pz = from.pz;
   }
 
-  /** Takes the shape, plain half-extents and masks of `from`. */
+  /** Takes the shape and masks of `from`. */
   @inline shapeAs(from: Side): void {
     this.round = from.round;
     this.margin = from.margin;
-    if (from.margin) {
-      this.px = from.px;
-      this.py = from.py;
-      this.pz = from.pz;
-    }
     this.layer = from.layer;
     this.sees = from.sees;
   }
