@@ -14,7 +14,7 @@ import { eventLimitReached } from './imports';
 import { inCircle } from './circle';
 import { IntList, newIntList, freeIntList } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
-import { PairSet, newPairSet, freePairSet } from './pair-set';
+import { PairSet, newPairSet, freePairSet, S_HOLDS_T, T_HOLDS_S } from './pair-set';
 import {
   BUCKET_BLOCK, BUCKET_BYTES, BUCKET_CAPACITY, BUCKET_COUNT, BUCKET_CX, BUCKET_CY, BUCKET_CZ,
   EVENT_BYTES, EVENT_INTS, EVENT_TARGET, EVENT_TYPE, EVENT_WATCHER,
@@ -472,50 +472,53 @@ export class GridIndex {
       if (before.round && !inCircle(before.x, before.y, before.z, before.rx, x, y, z)) mask &= ~4;
       if (after.round && !inCircle(after.x, after.y, after.z, after.rx, x, y, z)) mask &= ~8;
     }
-    if (this.margins != 0) mask = this.hysteresis(r, t, x, y, z, mask);
+    if (this.margins != 0) mask = this.hysteresis(t, mask, this.plainAnswers(r, t, x, y, z, mask));
     return mask;
   }
 
   /**
-   * The margin rule on refine's answers, which so far mean "masks meet and
-   * inside the grown range": a pair is visible before the step when the
-   * target is inside the plain range or the pair is held, and after it when
-   * the target is inside the plain range, or was visible and is inside the
-   * grown range. Moves the pair into or out of the held set to match. The
-   * record at r (slot t at x, y, z) holds its plain range.
+   * Of refine's answers `grown` for the record at r (slot t at x, y, z),
+   * those the plain ranges give too: the record's own for its view of the
+   * subject, the subject's for its view of the record (a side without a
+   * margin: its grown range).
    */
-  hysteresis(r: usize, t: i32, x: f64, y: f64, z: f64, mask: i32): i32 {
-    const w = step.subject;
+  plainAnswers(r: usize, t: i32, x: f64, y: f64, z: f64, grown: i32): i32 {
     const before = step.before;
     const after = step.after;
-    if ((mask & 3) != 0) {
-      const grownOld = (mask & 1) != 0;
-      const grownNew = (mask & 2) != 0;
-      const plainOld = grownOld && this.plainHolds(r, t, x, y, z, before.x, before.y, before.z);
-      const plainNew = grownNew && this.plainHolds(r, t, x, y, z, after.x, after.y, after.z);
-      const saw = plainOld || (grownOld && this.held.has(t, w));
-      const sees = plainNew || (saw && grownNew);
-      this.keepHeld(t, w, saw && !plainOld, sees && !plainNew);
-      mask = (mask & ~3) | <i32>saw | (<i32>sees << 1);
-    }
-    if ((before.margin || after.margin) && (mask & 12) != 0) {
-      const grownOld = (mask & 4) != 0;
-      const grownNew = (mask & 8) != 0;
-      const plainOld = grownOld && (!before.margin || inRange(before.x, before.y, before.z, before.px, before.py, before.pz, before.round, x, y, z));
-      const plainNew = grownNew && (!after.margin || inRange(after.x, after.y, after.z, after.px, after.py, after.pz, after.round, x, y, z));
-      const was = plainOld || (grownOld && before.margin && this.held.has(w, t));
-      const is = plainNew || (was && grownNew);
-      this.keepHeld(w, t, was && !plainOld, is && !plainNew);
-      mask = (mask & ~12) | (<i32>was << 2) | (<i32>is << 3);
-    }
-    return mask;
+    let plain = grown;
+    if ((grown & 1) != 0 && !this.plainHolds(r, t, x, y, z, before.x, before.y, before.z)) plain &= ~1;
+    if ((grown & 2) != 0 && !this.plainHolds(r, t, x, y, z, after.x, after.y, after.z)) plain &= ~2;
+    if ((grown & 4) != 0 && before.margin && !inRange(before.x, before.y, before.z, before.px, before.py, before.pz, before.round, x, y, z)) plain &= ~4;
+    if ((grown & 8) != 0 && after.margin && !inRange(after.x, after.y, after.z, after.px, after.py, after.pz, after.round, x, y, z)) plain &= ~8;
+    return plain;
   }
 
-  /** Adds the pair (w, t) to the held set or takes it out, when it was held (before) and is held (after) differ. */
-  keepHeld(w: i32, t: i32, before: bool, after: bool): void {
-    if (before == after) return;
-    if (after) this.held.add(w, t);
-    else this.held.delete(w, t);
+  /**
+   * The margin rule on the answers `grown` for slot t (bits as refine's,
+   * meaning so far "masks meet and inside the grown range"), given `plain`,
+   * those of them the plain ranges give: a pair is visible before the step
+   * when the target is inside the plain range or the pair is held, and
+   * after it when the target is inside the plain range, or was visible and
+   * is inside the grown range. A pair visible only thanks to the margin is
+   * held; where that differs before and after the step, the pair goes into
+   * or out of the held set. Both pairs of the subject and t are read and
+   * written together, in one entry of the held set.
+   */
+  hysteresis(t: i32, grown: i32, plain: i32): i32 {
+    const w = step.subject;
+    const held = this.held;
+    const heldBefore = held.both(w, t);
+    // Bits 0 and 2 (before the step), as the answers have them: (t, w) held, (w, t) held.
+    const heldBits = (heldBefore & T_HOLDS_S) | ((heldBefore & S_HOLDS_T) << 1);
+    const visibleBefore = (plain | (grown & heldBits)) & 5;
+    const visibleAfter = (plain | ((visibleBefore << 1) & grown)) & 10;
+    const onlyByMarginBefore = visibleBefore & ~plain;
+    const onlyByMarginAfter = (visibleAfter & ~plain) >> 1;
+    const changed = onlyByMarginBefore ^ onlyByMarginAfter;
+    const heldAfter = (heldBits & ~changed) | (onlyByMarginAfter & changed);
+    const heldNow = (heldAfter & T_HOLDS_S) | ((heldAfter >> 1) & S_HOLDS_T);
+    if (heldNow != heldBefore) held.setBoth(w, t, heldBefore, heldNow);
+    return visibleBefore | visibleAfter;
   }
 
   // ---- records ------------------------------------------------------------
@@ -1006,7 +1009,7 @@ export class GridIndex {
           const plain = v128.load(r, RECORD_PX_2D);
           const lo = f64x2.sub(p, plain), hi = f64x2.add(p, plain);
           const plainMask = mask & (<i32>within(lo, o, hi) | (<i32>within(lo, n, hi) << 1) | (<i32>within(oPLo, p, oPHi) << 2) | (<i32>within(nPLo, p, nPHi) << 3));
-          mask = marginMatters(mask, plainMask) ? this.refine(r, mask) : plainMask;
+          mask = marginMatters(mask, plainMask) ? this.hysteresis(load<i32>(r, RECORD_SLOT), mask, plainMask) : plainMask;
         } else if (mask != 0) {
           mask = this.refine(r, mask);
         }
