@@ -64,7 +64,7 @@ export class PairSet {
   }
 
   /** The pairs of s and t held: T_HOLDS_S, S_HOLDS_T, both or none. */
-  both(s: i32, t: i32): i32 {
+  @inline both(s: i32, t: i32): i32 {
     if (this.size == 0) return 0;
     return flagsOf(s, t, load<u64>(this.at(this.find(PairSet.key(s, t)))));
   }
