@@ -36,10 +36,10 @@ export const BUCKET_BYTES: usize = 24;
 //   └──────┴──────┴─────────────┴─────────────┴─────────────┴─────────────┘
 //
 //   2-D in a scene with margins, RECORD_BYTES_2D_PLAIN apart:
-//   0      4      8             16            24            32            40            48            56
-//   ┌──────┬──────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┐
-//   │ slot │  id  │      x      │      y      │     rx      │     ry      │     px      │     py      │
-//   └──────┴──────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┘
+//   0      4      8             16            24            32            40            48            56             72
+//   ┌──────┬──────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┬──────────────┐
+//   │ slot │  id  │      x      │      y      │     rx      │     ry      │     px      │     py      │ held targets │
+//   └──────┴──────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┴──────────────┘
 //
 //   3-D, RECORD_BYTES_3D apart:
 //   0      4      8             16            24            32            40            48            56
@@ -48,7 +48,7 @@ export const BUCKET_BYTES: usize = 24;
 //   └──────┴──────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┘
 //
 //   3-D in a scene with margins, RECORD_BYTES_3D_PLAIN apart: the same,
-//   then px at 56, py at 64, pz at 72 (80 bytes).
+//   then px at 56, py at 64, pz at 72 and the held targets at 80 (96 bytes).
 //
 //   slot      the entity's slot (its entry in the slot table)
 //   id        the user's id, carried into events and results
@@ -56,6 +56,7 @@ export const BUCKET_BYTES: usize = 24;
 //   rx ry rz  grown half-extents: range + margin; NaN for a marker, which sees nothing
 //   px py pz  plain half-extents: the range without its margin (without a
 //             margin, the grown ones); there from the scene's first margin on
+//   held targets  the targets the entity holds by its margin (below)
 //
 // Position, grown and plain half-extents are adjacent pairs of doubles, so a
 // 2-D step reads (x, y), (rx, ry) and (px, py) as one v128 each.
@@ -69,7 +70,8 @@ export const RECORD_RY_2D: usize = 32;
 export const RECORD_BYTES_2D: usize = 40;
 export const RECORD_PX_2D: usize = 40;
 export const RECORD_PY_2D: usize = 48;
-export const RECORD_BYTES_2D_PLAIN: usize = 56;
+export const RECORD_HELD_2D: usize = 56;
+export const RECORD_BYTES_2D_PLAIN: usize = 72;
 export const RECORD_RX_3D: usize = 32;
 export const RECORD_RY_3D: usize = 40;
 export const RECORD_RZ_3D: usize = 48;
@@ -77,7 +79,8 @@ export const RECORD_BYTES_3D: usize = 56;
 export const RECORD_PX_3D: usize = 56;
 export const RECORD_PY_3D: usize = 64;
 export const RECORD_PZ_3D: usize = 72;
-export const RECORD_BYTES_3D_PLAIN: usize = 80;
+export const RECORD_HELD_3D: usize = 80;
+export const RECORD_BYTES_3D_PLAIN: usize = 96;
 
 /** Offset of a record's first half-extent (rx), which follows its coordinates. */
 @inline export function recordRx(three: bool): usize {
@@ -99,10 +102,30 @@ export const RECORD_BYTES_3D_PLAIN: usize = 80;
   return three ? RECORD_PY_3D : RECORD_PY_2D;
 }
 
-/** Bytes per record: with plain half-extents from a scene's first margin on. */
+/** Offset of a record's held targets (in a scene with margins). */
+@inline export function recordHeld(three: bool): usize {
+  return three ? RECORD_HELD_3D : RECORD_HELD_2D;
+}
+
+/** Bytes per record: with plain half-extents and held targets from a scene's first margin on. */
 @inline export function recordBytes(three: bool, plain: bool): usize {
   return three ? (plain ? RECORD_BYTES_3D_PLAIN : RECORD_BYTES_3D) : plain ? RECORD_BYTES_2D_PLAIN : RECORD_BYTES_2D;
 }
+
+// ---- held targets: the pairs a watcher holds by its margin ---------------
+//
+//   0        4        8        12       16
+//   ┌────────┬────────┬────────┬────────┐
+//   │spilled │   t0   │   t1   │   t2   │   in the watcher's record (and, for a step's subject, in the Step)
+//   └────────┴────────┴────────┴────────┘
+//
+//   spilled   how many of its held targets are in the scene's PairSet instead
+//   t0 t1 t2  held targets: slot + 1, or 0 for none
+export const HELD_SPILLED: usize = 0;
+export const HELD_TARGETS: usize = 4;
+/** Targets a held block keeps itself. */
+export const HELD_INLINE: i32 = 3;
+export const HELD_BYTES: usize = 16;
 
 // ---- slot: where an entity is, indexed by slot, SLOT_BYTES apart ------------
 //

@@ -8,18 +8,20 @@
 // place (judgeStep), its state kept in one Step record (grid-step.ts).
 //
 // A record's half-extents are its watcher's grown ones (range + margin). Once
-// some watcher has a margin, every record also holds its plain ones, and a
-// PairSet the pairs visible only thanks to a margin (the held set).
+// some watcher has a margin, every record also holds its plain ones and the
+// targets it keeps seeing only thanks to its margin (the held pairs: a few
+// in the record, the rest in a PairSet; held-targets.ts).
 import { eventLimitReached } from './imports';
 import { inCircle } from './circle';
 import { IntList, newIntList, freeIntList } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
-import { PairSet, newPairSet, freePairSet, S_HOLDS_T, T_HOLDS_S } from './pair-set';
+import { PairSet, newPairSet, freePairSet } from './pair-set';
+import { addHeldTarget, dropHeldTarget, holdsTarget, listHeldTargets } from './held-targets';
 import {
   BUCKET_BLOCK, BUCKET_BYTES, BUCKET_CAPACITY, BUCKET_COUNT, BUCKET_CX, BUCKET_CY, BUCKET_CZ,
   EVENT_BYTES, EVENT_INTS, EVENT_TARGET, EVENT_TYPE, EVENT_WATCHER,
   GATHERED_BLOCK, GATHERED_BYTES, GATHERED_COUNT, MASKS_BYTES, MASKS_LAYER, MASKS_SEES,
-  RECORD_ID, RECORD_PX_2D, RECORD_PZ_3D, RECORD_RX_2D, RECORD_RX_3D, RECORD_RY_2D, RECORD_RY_3D, RECORD_RZ_3D,
+  HELD_BYTES, RECORD_ID, RECORD_PX_2D, RECORD_PZ_3D, recordHeld, RECORD_RX_2D, RECORD_RX_3D, RECORD_RY_2D, RECORD_RY_3D, RECORD_RZ_3D,
   RECORD_SLOT, RECORD_X, RECORD_Y, RECORD_Z, recordBytes, recordPx, recordPy, recordRx, recordRy,
   SHAPE_CIRCLE, SHAPE_MARGIN, SLOT_BYTES, SLOT_CX, SLOT_CY, SLOT_CZ, SLOT_ID, SLOT_INDEX, SLOT_LEVEL, SLOT_RECORD, SLOT_SHAPE,
 } from './grid-records';
@@ -259,7 +261,7 @@ export class GridIndex {
   circles: i32;
   /** Watchers with a margin: while there are none, no judgement looks at margins or the held set. */
   margins: i32;
-  /** The pairs visible only thanks to a margin: inside the watcher's grown range, outside its plain one. */
+  /** The held pairs (visible only thanks to a margin) their watchers' records have no room for, and the journal of every held pair's change. */
   held: PairSet;
   /** Layer masks, MASKS_BYTES per slot. */
   masks: usize;
@@ -423,6 +425,7 @@ export class GridIndex {
           store<f64>(r + recordPx(three), load<f64>(from + recordRx(three)));
           store<f64>(r + recordPy(three), load<f64>(from + recordRy(three)));
           if (three) store<f64>(r, load<f64>(from, RECORD_RZ_3D), RECORD_PZ_3D);
+          memory.fill(r + recordHeld(three), 0, HELD_BYTES);
           store<u32>(this.slot(load<i32>(r, RECORD_SLOT)), <u32>r, SLOT_RECORD);
         }
         store<i32>(e, <i32>block, BUCKET_BLOCK);
@@ -472,7 +475,7 @@ export class GridIndex {
       if (before.round && !inCircle(before.x, before.y, before.z, before.rx, x, y, z)) mask &= ~4;
       if (after.round && !inCircle(after.x, after.y, after.z, after.rx, x, y, z)) mask &= ~8;
     }
-    if (this.margins != 0) mask = this.hysteresis(t, mask, this.plainAnswers(r, t, x, y, z, mask));
+    if (this.margins != 0) mask = this.hysteresis(r, t, mask, this.plainAnswers(r, t, x, y, z, mask));
     return mask;
   }
 
@@ -501,29 +504,40 @@ export class GridIndex {
    * after it when the target is inside the plain range, or was visible and
    * is inside the grown range. A pair visible only thanks to the margin is
    * held; where that differs before and after the step, the pair goes into
-   * or out of the held set. Both pairs of the subject and t are read and
-   * written together, in one entry of the held set.
+   * or out of its watcher's held targets: t's in its record at r, the
+   * subject's in the step (written back to its record after the step).
    */
-  hysteresis(t: i32, grown: i32, plain: i32): i32 {
+  hysteresis(r: usize, t: i32, grown: i32, plain: i32): i32 {
     const w = step.subject;
-    const held = this.held;
-    const heldBefore = held.both(w, t);
+    const set = this.held;
+    const tHeld = r + recordHeld(this.dims == 3);
+    const wHeld = step.held;
     // Bits 0 and 2 (before the step), as the answers have them: (t, w) held, (w, t) held.
-    const heldBits = (heldBefore & T_HOLDS_S) | ((heldBefore & S_HOLDS_T) << 1);
+    const heldBits = <i32>holdsTarget(tHeld, t, w, set) | (<i32>holdsTarget(wHeld, w, t, set) << 2);
     const visibleBefore = (plain | (grown & heldBits)) & 5;
     const visibleAfter = (plain | ((visibleBefore << 1) & grown)) & 10;
     const onlyByMarginBefore = visibleBefore & ~plain;
     const onlyByMarginAfter = (visibleAfter & ~plain) >> 1;
     const changed = onlyByMarginBefore ^ onlyByMarginAfter;
-    const heldAfter = (heldBits & ~changed) | (onlyByMarginAfter & changed);
-    const heldNow = (heldAfter & T_HOLDS_S) | ((heldAfter >> 1) & S_HOLDS_T);
-    if (heldNow != heldBefore) held.setBoth(w, t, heldBefore, heldNow);
+    if (changed & 1) {
+      if (onlyByMarginAfter & 1) addHeldTarget(tHeld, t, w, set);
+      else dropHeldTarget(tHeld, t, w, set);
+    }
+    if (changed & 4) {
+      if (onlyByMarginAfter & 4) addHeldTarget(wHeld, w, t, set);
+      else dropHeldTarget(wHeld, w, t, set);
+    }
     return visibleBefore | visibleAfter;
+  }
+
+  /** Writes the subject's held targets, as the step left them, back into its record (placed after the step). */
+  keepSubjectHeld(s: i32): void {
+    if (this.plainRecords) memory.copy(this.recordOf(s) + recordHeld(this.dims == 3), step.held, HELD_BYTES);
   }
 
   // ---- records ------------------------------------------------------------
 
-  /** Appends slot s's record, as side `at` has it (place, grown and plain half-extents), to its cell at level l. */
+  /** Appends slot s's record, as side `at` has it (place, grown and plain half-extents) with the step's held targets, to its cell at level l. */
   place(s: i32, l: i32, at: Side): void {
     const lv = this.level(l);
     const r = this.append(lv, s, at.x, at.y, at.z);
@@ -538,6 +552,7 @@ export class GridIndex {
       store<f64>(r + recordPx(three), at.px);
       store<f64>(r + recordPy(three), at.py);
       if (three) store<f64>(r, at.pz, RECORD_PZ_3D);
+      memory.copy(r + recordHeld(three), step.held, HELD_BYTES);
     }
     store<i32>(this.slot(s), l, SLOT_LEVEL);
     if (lv.entities++ == 0) this.activate(l);
@@ -730,6 +745,8 @@ export class GridIndex {
     before.px = this.plainRecords ? load<f64>(r + recordPx(three)) : before.rx;
     before.py = this.plainRecords ? load<f64>(r + recordPy(three)) : before.ry;
     before.pz = this.plainRecords && three ? load<f64>(r, RECORD_PZ_3D) : before.rz;
+    if (this.plainRecords) memory.copy(step.held, r + recordHeld(three), HELD_BYTES);
+    else memory.fill(step.held, 0, HELD_BYTES);
   }
 
   /** Reads slot s into both sides of the step: it stays as it is (a query, or a change of masks). */
@@ -862,7 +879,7 @@ export class GridIndex {
         hit = inBox(n.x, n.y, n.z, n.rx, n.ry, n.rz, x, y, z);
         if (hit && n.round) hit = inCircle(n.x, n.y, n.z, n.rx, x, y, z);
         if (hit && this.layered != 0) hit = (n.sees & this.layerOf(t)) != 0;
-        if (hit && n.margin) hit = inRange(n.x, n.y, n.z, n.px, n.py, n.pz, n.round, x, y, z) || this.held.has(w, t);
+        if (hit && n.margin) hit = inRange(n.x, n.y, n.z, n.px, n.py, n.pz, n.round, x, y, z) || holdsTarget(step.held, w, t, this.held);
       } else {
         const rx = load<f64>(r + recordRx(three));
         const ry = load<f64>(r + recordRy(three));
@@ -870,7 +887,7 @@ export class GridIndex {
         hit = inBox(x, y, z, rx, ry, rz, n.x, n.y, n.z);
         if (hit && this.circles != 0 && this.isCircle(t)) hit = inCircle(x, y, z, rx, n.x, n.y, n.z);
         if (hit && this.layered != 0) hit = (this.seesOf(t) & n.layer) != 0;
-        if (hit && this.margins != 0 && this.hasMargin(t)) hit = this.plainHolds(r, t, x, y, z, n.x, n.y, n.z) || this.held.has(t, w);
+        if (hit && this.margins != 0 && this.hasMargin(t)) hit = this.plainHolds(r, t, x, y, z, n.x, n.y, n.z) || holdsTarget(r + recordHeld(three), t, w, this.held);
       }
       if (hit) this.results.push(load<i32>(r, RECORD_ID));
     }
@@ -1009,7 +1026,7 @@ export class GridIndex {
           const plain = v128.load(r, RECORD_PX_2D);
           const lo = f64x2.sub(p, plain), hi = f64x2.add(p, plain);
           const plainMask = mask & (<i32>within(lo, o, hi) | (<i32>within(lo, n, hi) << 1) | (<i32>within(oPLo, p, oPHi) << 2) | (<i32>within(nPLo, p, nPHi) << 3));
-          mask = marginMatters(mask, plainMask) ? this.hysteresis(load<i32>(r, RECORD_SLOT), mask, plainMask) : plainMask;
+          mask = marginMatters(mask, plainMask) ? this.hysteresis(r, load<i32>(r, RECORD_SLOT), mask, plainMask) : plainMask;
         } else if (mask != 0) {
           mask = this.refine(r, mask);
         }
@@ -1120,11 +1137,13 @@ export class GridIndex {
     this.setNewRange(watcher, rx, ry, rz, margin);
     this.setShape(s, after);
     after.setPlace(x, y, this.dims == 3 ? z : 0);
+    memory.fill(step.held, 0, HELD_BYTES);
     this.place(s, this.rangeLevel(watcher), after);
     // Nothing was seen before an add.
     before.absent();
     step.begin(s, false);
     this.judgeStep();
+    this.keepSubjectHeld(s);
     this.uncount(before);
     this.chooseCellSize(load<i32>(this.slot(s), SLOT_LEVEL));
   }
@@ -1141,6 +1160,7 @@ export class GridIndex {
     this.relocate(s);
     step.begin(s, this.noMoves == 0);
     this.judgeStep();
+    this.keepSubjectHeld(s);
   }
 
   /** Moves slot s's record to the step's after place: in place when the cell stays, else to the new cell. */
@@ -1189,6 +1209,7 @@ export class GridIndex {
     this.place(s, this.rangeLevel(watcher), after);
     step.begin(s, false);
     this.judgeStep();
+    this.keepSubjectHeld(s);
     this.uncount(before);
     this.chooseCellSize(load<i32>(this.slot(s), SLOT_LEVEL));
   }
@@ -1202,6 +1223,7 @@ export class GridIndex {
     this.setShape(s, after);
     step.begin(s, false);
     this.judgeStep();
+    this.keepSubjectHeld(s);
     this.uncount(step.before);
   }
 
@@ -1224,6 +1246,12 @@ export class GridIndex {
   heldPairs(): i32 {
     this.results.length = 0;
     this.held.list(this.results);
+    if (this.plainRecords) {
+      const three = this.dims == 3;
+      for (let k = 0; k < this.capacity; k++) {
+        if (load<i32>(this.slot(k), SLOT_LEVEL) >= 0) listHeldTargets(this.recordOf(k) + recordHeld(three), k, this.results);
+      }
+    }
     return this.results.length;
   }
 
@@ -1243,8 +1271,9 @@ export class GridIndex {
     const y = load<f64>(r, RECORD_Y);
     const z = this.dims == 3 ? load<f64>(r, RECORD_Z) : 0;
     if (!inRange(before.x, before.y, before.z, before.rx, before.ry, before.rz, before.round, x, y, z)) return;
-    if (!before.margin || inRange(before.x, before.y, before.z, before.px, before.py, before.pz, before.round, x, y, z) || this.held.has(w, t)) return;
-    this.held.add(w, t);
+    if (!before.margin || inRange(before.x, before.y, before.z, before.px, before.py, before.pz, before.round, x, y, z) || holdsTarget(step.held, w, t, this.held)) return;
+    addHeldTarget(step.held, w, t, this.held);
+    this.keepSubjectHeld(w);
     this.emit(EVENT_ENTER, load<i32>(this.slot(w), SLOT_ID), load<i32>(this.slot(t), SLOT_ID));
   }
 
