@@ -5,8 +5,8 @@
 // A level's table of cells is an array of buckets; an occupied bucket holds
 // the address of its cell's block, where the cell's records sit back to
 // back; the slot table, indexed by slot, holds each slot's cell and the
-// address of its record, and beside it two more tables indexed by slot
-// hold its layer masks (drawn in codes.ts) and its plain half-extents.
+// address of its record, and beside it a table indexed by slot holds its
+// layer masks (drawn in codes.ts).
 
 // ---- bucket: one cell in a level's table (open addressing) ----------------
 //
@@ -35,19 +35,31 @@ export const BUCKET_BYTES: usize = 24;
 //   │ slot │  id  │      x      │      y      │     rx      │     ry      │
 //   └──────┴──────┴─────────────┴─────────────┴─────────────┴─────────────┘
 //
+//   2-D in a scene with margins, RECORD_BYTES_2D_PLAIN apart:
+//   0      4      8             16            24            32            40            48            56             72
+//   ┌──────┬──────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┬──────────────┐
+//   │ slot │  id  │      x      │      y      │     rx      │     ry      │     px      │     py      │ held targets │
+//   └──────┴──────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┴──────────────┘
+//
 //   3-D, RECORD_BYTES_3D apart:
 //   0      4      8             16            24            32            40            48            56
 //   ┌──────┬──────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┬─────────────┐
 //   │ slot │  id  │      x      │      y      │      z      │     rx      │     ry      │     rz      │
 //   └──────┴──────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┴─────────────┘
 //
+//   3-D in a scene with margins, RECORD_BYTES_3D_PLAIN apart: the same,
+//   then px at 56, py at 64, pz at 72 and the held targets at 80 (96 bytes).
+//
 //   slot      the entity's slot (its entry in the slot table)
 //   id        the user's id, carried into events and results
 //   x y z     position (f64)
 //   rx ry rz  grown half-extents: range + margin; NaN for a marker, which sees nothing
+//   px py pz  plain half-extents: the range without its margin (without a
+//             margin, the grown ones); there from the scene's first margin on
+//   held targets  the targets the entity holds by its margin (below)
 //
-// Position and half-extents are adjacent pairs of doubles, so a 2-D step
-// reads (x, y) and (rx, ry) as one v128 each.
+// Position, grown and plain half-extents are adjacent pairs of doubles, so a
+// 2-D step reads (x, y), (rx, ry) and (px, py) as one v128 each.
 export const RECORD_SLOT: usize = 0;
 export const RECORD_ID: usize = 4;
 export const RECORD_X: usize = 8;
@@ -56,10 +68,19 @@ export const RECORD_Z: usize = 24;
 export const RECORD_RX_2D: usize = 24;
 export const RECORD_RY_2D: usize = 32;
 export const RECORD_BYTES_2D: usize = 40;
+export const RECORD_PX_2D: usize = 40;
+export const RECORD_PY_2D: usize = 48;
+export const RECORD_HELD_2D: usize = 56;
+export const RECORD_BYTES_2D_PLAIN: usize = 72;
 export const RECORD_RX_3D: usize = 32;
 export const RECORD_RY_3D: usize = 40;
 export const RECORD_RZ_3D: usize = 48;
 export const RECORD_BYTES_3D: usize = 56;
+export const RECORD_PX_3D: usize = 56;
+export const RECORD_PY_3D: usize = 64;
+export const RECORD_PZ_3D: usize = 72;
+export const RECORD_HELD_3D: usize = 80;
+export const RECORD_BYTES_3D_PLAIN: usize = 96;
 
 /** Offset of a record's first half-extent (rx), which follows its coordinates. */
 @inline export function recordRx(three: bool): usize {
@@ -70,6 +91,41 @@ export const RECORD_BYTES_3D: usize = 56;
 @inline export function recordRy(three: bool): usize {
   return three ? RECORD_RY_3D : RECORD_RY_2D;
 }
+
+/** Offset of a record's first plain half-extent (px), which follows the grown ones. */
+@inline export function recordPx(three: bool): usize {
+  return three ? RECORD_PX_3D : RECORD_PX_2D;
+}
+
+/** Offset of a record's second plain half-extent (py). */
+@inline export function recordPy(three: bool): usize {
+  return three ? RECORD_PY_3D : RECORD_PY_2D;
+}
+
+/** Offset of a record's held targets (in a scene with margins). */
+@inline export function recordHeld(three: bool): usize {
+  return three ? RECORD_HELD_3D : RECORD_HELD_2D;
+}
+
+/** Bytes per record: with plain half-extents and held targets from a scene's first margin on. */
+@inline export function recordBytes(three: bool, plain: bool): usize {
+  return three ? (plain ? RECORD_BYTES_3D_PLAIN : RECORD_BYTES_3D) : plain ? RECORD_BYTES_2D_PLAIN : RECORD_BYTES_2D;
+}
+
+// ---- held targets: the pairs a watcher holds by its margin ---------------
+//
+//   0        4        8        12       16
+//   ┌────────┬────────┬────────┬────────┐
+//   │spilled │   t0   │   t1   │   t2   │   in the watcher's record (and, for a step's subject, in the Step)
+//   └────────┴────────┴────────┴────────┘
+//
+//   spilled   how many of its held targets are in the scene's PairSet instead
+//   t0 t1 t2  held targets: slot + 1, or 0 for none
+export const HELD_SPILLED: usize = 0;
+export const HELD_TARGETS: usize = 4;
+/** Targets a held block keeps itself. */
+export const HELD_INLINE: i32 = 3;
+export const HELD_BYTES: usize = 16;
 
 // ---- slot: where an entity is, indexed by slot, SLOT_BYTES apart ------------
 //
@@ -98,20 +154,6 @@ export const SLOT_BYTES: usize = 32;
 export const SHAPE_CIRCLE: i32 = 1;
 export const SHAPE_MARGIN: i32 = 2;
 
-// ---- plain: a slot's plain half-extents, indexed by slot, PLAIN_BYTES apart -
-//
-//   0             8             16            24
-//   ┌─────────────┬─────────────┬─────────────┐
-//   │     px      │     py      │     pz      │   range without the margin
-//   └─────────────┴─────────────┴─────────────┘
-//
-// The table exists from the first margin on, and then holds every placed
-// slot's (a slot without margin: its grown half-extents, which are its
-// plain ones).
-export const PLAIN_X: usize = 0;
-export const PLAIN_Y: usize = 8;
-export const PLAIN_Z: usize = 16;
-export const PLAIN_BYTES: usize = 24;
 
 // ---- gathered cell: a cell of a region, found before any is read ----------
 //

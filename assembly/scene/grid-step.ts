@@ -8,6 +8,8 @@
 // call into the module, and calls never nest. It lives in static memory, so
 // its fields are read at fixed addresses, as cheaply as a scene's own.
 
+import { HELD_BYTES } from './grid-records';
+
 /**
  * The subject on one side of a step: its place, its range and the masks it
  * has there. An add has no before and a remove no after: that side's place
@@ -28,7 +30,7 @@ export class Side {
   rx: f64;
   ry: f64;
   rz: f64;
-  /** Plain half-extents: the range without its margin, set only when `margin`. */
+  /** Plain half-extents: the range without its margin (without a margin, the grown ones). */
   px: f64;
   py: f64;
   pz: f64;
@@ -53,22 +55,20 @@ export class Side {
     this.rangeAs(from);
   }
 
-  /** Takes the grown half-extents of `from`. */
+  /** Takes the grown and plain half-extents of `from`. */
   @inline rangeAs(from: Side): void {
     this.rx = from.rx;
     this.ry = from.ry;
     this.rz = from.rz;
+    this.px = from.px;
+    this.py = from.py;
+    this.pz = from.pz;
   }
 
-  /** Takes the shape, plain half-extents and masks of `from`. */
+  /** Takes the shape and masks of `from`. */
   @inline shapeAs(from: Side): void {
     this.round = from.round;
     this.margin = from.margin;
-    if (from.margin) {
-      this.px = from.px;
-      this.py = from.py;
-      this.pz = from.pz;
-    }
     this.layer = from.layer;
     this.sees = from.sees;
   }
@@ -147,16 +147,19 @@ export class Region {
 }
 
 /**
- * What a step judges: the subject, its two sides, and the regions of one
- * level read around them. The sides and regions follow the Step's own
- * fields in memory, each at an offset computed below (wasm32 values shown):
+ * What a step judges: the subject, its two sides, the regions of one
+ * level read around them, and the subject's held targets. The sides,
+ * regions and held targets follow the Step's own fields in memory, each at
+ * an offset computed below (wasm32 values shown):
  *
- *   0         4        8       16             104            192            264            336            408
- *   ┌─────────┬────────┬───────┬──────────────┬──────────────┬──────────────┬──────────────┬──────────────┐
- *   │ subject │ record │ moved │ before: Side │ after: Side  │ regionBefore │ regionAfter  │ regionBoth   │
- *   └─────────┴────────┴───────┴──────────────┴──────────────┴──────────────┴──────────────┴──────────────┘
- *                              STEP_BEFORE    STEP_AFTER     STEP_REGION_   STEP_REGION_   STEP_REGION_   STEP_BYTES
- *                                                            BEFORE         AFTER          BOTH
+ *   0         4        8       16             104            192            264            336            408    424
+ *   ┌─────────┬────────┬───────┬──────────────┬──────────────┬──────────────┬──────────────┬──────────────┬──────┐
+ *   │ subject │ record │ moved │ before: Side │ after: Side  │ regionBefore │ regionAfter  │ regionBoth   │ held │
+ *   └─────────┴────────┴───────┴──────────────┴──────────────┴──────────────┴──────────────┴──────────────┴──────┘
+ *                              STEP_BEFORE    STEP_AFTER     STEP_REGION_   STEP_REGION_   STEP_REGION_   STEP_   STEP_BYTES
+ *                                                            BEFORE         AFTER          BOTH           HELD
+ *
+ * held: the subject's held targets (HELD_BYTES, drawn in grid-records.ts).
  */
 @unmanaged
 export class Step {
@@ -192,6 +195,11 @@ export class Step {
     return changetype<Region>(changetype<usize>(this) + STEP_REGION_BOTH);
   }
 
+  /** Address of the subject's held targets (HELD_BYTES, grid-records.ts), read from its record and written back after the step. */
+  @inline get held(): usize {
+    return changetype<usize>(this) + STEP_HELD;
+  }
+
   /** Starts a step (or a query) of slot s. */
   @inline begin(s: i32, moved: bool): void {
     this.subject = s;
@@ -207,7 +215,8 @@ const STEP_AFTER: usize = STEP_BEFORE + SIDE_BYTES;
 const STEP_REGION_BEFORE: usize = STEP_AFTER + SIDE_BYTES;
 const STEP_REGION_AFTER: usize = STEP_REGION_BEFORE + REGION_BYTES;
 const STEP_REGION_BOTH: usize = STEP_REGION_AFTER + REGION_BYTES;
-const STEP_BYTES: usize = STEP_REGION_BOTH + REGION_BYTES;
+const STEP_HELD: usize = STEP_REGION_BOTH + REGION_BYTES;
+const STEP_BYTES: usize = STEP_HELD + HELD_BYTES;
 
 /** The step being judged. */
 export const step = changetype<Step>(memory.data(<i32>STEP_BYTES, 8));

@@ -8,21 +8,21 @@
 // place (judgeStep), its state kept in one Step record (grid-step.ts).
 //
 // A record's half-extents are its watcher's grown ones (range + margin). Once
-// some watcher has a margin, a side table keeps every slot's plain ones
-// (read only for records near the edge of a grown box), and a PairSet the
-// pairs visible only thanks to a margin (the held set).
+// some watcher has a margin, every record also holds its plain ones and the
+// targets it keeps seeing only thanks to its margin (the held pairs: a few
+// in the record, the rest in a PairSet; held-targets.ts).
 import { eventLimitReached } from './imports';
 import { inCircle } from './circle';
 import { IntList, newIntList, freeIntList } from './int-list';
 import { beyondBound, KNearest, newKNearest, freeKNearest } from './k-nearest';
 import { PairSet, newPairSet, freePairSet } from './pair-set';
+import { addHeldTarget, dropHeldTarget, holdsTarget, listHeldTargets } from './held-targets';
 import {
   BUCKET_BLOCK, BUCKET_BYTES, BUCKET_CAPACITY, BUCKET_COUNT, BUCKET_CX, BUCKET_CY, BUCKET_CZ,
   EVENT_BYTES, EVENT_INTS, EVENT_TARGET, EVENT_TYPE, EVENT_WATCHER,
   GATHERED_BLOCK, GATHERED_BYTES, GATHERED_COUNT, MASKS_BYTES, MASKS_LAYER, MASKS_SEES,
-  PLAIN_BYTES, PLAIN_X, PLAIN_Y, PLAIN_Z,
-  RECORD_BYTES_2D, RECORD_BYTES_3D, RECORD_ID, RECORD_RX_2D, RECORD_RX_3D, RECORD_RY_2D, RECORD_RY_3D, RECORD_RZ_3D,
-  RECORD_SLOT, RECORD_X, RECORD_Y, RECORD_Z, recordRx, recordRy,
+  HELD_BYTES, RECORD_ID, RECORD_PX_2D, RECORD_PZ_3D, recordHeld, RECORD_RX_2D, RECORD_RX_3D, RECORD_RY_2D, RECORD_RY_3D, RECORD_RZ_3D,
+  RECORD_SLOT, RECORD_X, RECORD_Y, RECORD_Z, recordBytes, recordPx, recordPy, recordRx, recordRy,
   SHAPE_CIRCLE, SHAPE_MARGIN, SLOT_BYTES, SLOT_CX, SLOT_CY, SLOT_CZ, SLOT_ID, SLOT_INDEX, SLOT_LEVEL, SLOT_RECORD, SLOT_SHAPE,
 } from './grid-records';
 import { Region, Side, step } from './grid-step';
@@ -242,8 +242,10 @@ function newLevel(size: f64): Level {
 export class GridIndex {
   dims: i32;
   cellSize: f64;
-  /** Bytes per record: RECORD_BYTES_2D or RECORD_BYTES_3D. */
+  /** Bytes per record (recordBytes): wider once records hold their plain half-extents. */
   record: usize;
+  /** Records hold their plain half-extents: from the first margin on (until clear). */
+  plainRecords: bool;
   /** The address (u32) of each level's Level, 0 until the level is first used (levelAt). */
   levels: usize;
   levelCount: i32;
@@ -259,11 +261,7 @@ export class GridIndex {
   circles: i32;
   /** Watchers with a margin: while there are none, no judgement looks at margins or the held set. */
   margins: i32;
-  /** The largest margin any watcher has had since the scene was created or cleared. */
-  maxMargin: f64;
-  /** Plain half-extents (PLAIN_BYTES per slot) of every placed slot (a slot without margin: its grown ones); 0 until the first margin. */
-  plain: usize;
-  /** The pairs visible only thanks to a margin: inside the watcher's grown range, outside its plain one. */
+  /** The held pairs (visible only thanks to a margin) their watchers' records have no room for, and the journal of every held pair's change. */
   held: PairSet;
   /** Layer masks, MASKS_BYTES per slot. */
   masks: usize;
@@ -324,7 +322,6 @@ export class GridIndex {
       heap.free(this.masks);
     }
     this.masks = masks;
-    if (this.plain != 0) this.plain = grownTable(this.plain, <usize>this.capacity * PLAIN_BYTES, <usize>capacity * PLAIN_BYTES);
     this.capacity = capacity;
   }
 
@@ -373,11 +370,6 @@ export class GridIndex {
     return (load<i32>(this.slot(s), SLOT_SHAPE) & SHAPE_MARGIN) != 0;
   }
 
-  /** Address of slot s's plain half-extents (valid for every placed slot once the table exists). */
-  @inline plainOf(s: i32): usize {
-    return this.plain + <usize>s * PLAIN_BYTES;
-  }
-
   @inline masksOf(s: i32): usize {
     return this.masks + <usize>s * MASKS_BYTES;
   }
@@ -402,33 +394,46 @@ export class GridIndex {
     this.circles += <i32>to.round;
     this.margins += <i32>to.margin;
     store<i32>(this.slot(s), (to.round ? SHAPE_CIRCLE : 0) | (to.margin ? SHAPE_MARGIN : 0), SLOT_SHAPE);
-    if (to.margin && this.plain == 0) this.allocatePlain();
-    if (this.plain != 0) {
-      // Without a margin the plain range is the grown one.
-      const p = this.plainOf(s);
-      store<f64>(p, to.margin ? to.px : to.rx, PLAIN_X);
-      store<f64>(p, to.margin ? to.py : to.ry, PLAIN_Y);
-      store<f64>(p, to.margin ? to.pz : to.rz, PLAIN_Z);
-    }
+    if (to.margin && !this.plainRecords) this.addPlainToRecords();
     this.layered += <i32>(to.layer != DEFAULT_LAYER || to.sees != DEFAULT_SEES);
     const m = this.masksOf(s);
     store<i32>(m, to.layer, MASKS_LAYER);
     store<i32>(m, to.sees, MASKS_SEES);
   }
 
-  /** Allocates the plain half-extents table at the first margin, filled from the records (no slot has a margin yet: plain = grown). */
-  allocatePlain(): void {
-    this.plain = heap.alloc(<usize>this.capacity * PLAIN_BYTES);
+  /**
+   * At the first margin, widens every record to hold its plain half-extents
+   * (no slot has a margin yet: plain = grown), each block copied into one of
+   * the wider stride.
+   */
+  addPlainToRecords(): void {
     const three = this.dims == 3;
-    for (let k = 0; k < this.capacity; k++) {
-      if (load<i32>(this.slot(k), SLOT_LEVEL) < 0) continue;
-      const r = this.recordOf(k);
-      const p = this.plainOf(k);
-      const rx = load<f64>(r + recordRx(three));
-      store<f64>(p, rx, PLAIN_X);
-      store<f64>(p, load<f64>(r + recordRy(three)), PLAIN_Y);
-      store<f64>(p, three ? load<f64>(r, RECORD_RZ_3D) : rx == rx ? 0 : NaN, PLAIN_Z);
+    const narrow = this.record;
+    const wide = recordBytes(three, true);
+    for (let k = 0; k < this.active.length; k++) {
+      const lv = this.activeLevel(k);
+      for (let b = 0; b <= lv.mask; b++) {
+        const e = lv.bucket(b);
+        const count = load<i32>(e, BUCKET_COUNT);
+        if (count == 0) continue;
+        const old = <usize>load<i32>(e, BUCKET_BLOCK);
+        const block = heap.alloc(<usize>load<i32>(e, BUCKET_CAPACITY) * wide);
+        for (let j = 0; j < count; j++) {
+          const from = old + <usize>j * narrow;
+          const r = block + <usize>j * wide;
+          memory.copy(r, from, narrow);
+          store<f64>(r + recordPx(three), load<f64>(from + recordRx(three)));
+          store<f64>(r + recordPy(three), load<f64>(from + recordRy(three)));
+          if (three) store<f64>(r, load<f64>(from, RECORD_RZ_3D), RECORD_PZ_3D);
+          memory.fill(r + recordHeld(three), 0, HELD_BYTES);
+          store<u32>(this.slot(load<i32>(r, RECORD_SLOT)), <u32>r, SLOT_RECORD);
+        }
+        store<i32>(e, <i32>block, BUCKET_BLOCK);
+        heap.free(old);
+      }
     }
+    this.record = wide;
+    this.plainRecords = true;
   }
 
   /** Counts the shape and masks of `from` (the step's before side) out of circles, margins and layered. */
@@ -470,94 +475,100 @@ export class GridIndex {
       if (before.round && !inCircle(before.x, before.y, before.z, before.rx, x, y, z)) mask &= ~4;
       if (after.round && !inCircle(after.x, after.y, after.z, after.rx, x, y, z)) mask &= ~8;
     }
-    if (this.margins != 0) mask = this.hysteresis(r, t, x, y, z, rx, mask);
+    if (this.margins != 0) mask = this.hysteresis(r, t, mask, this.plainAnswers(r, t, x, y, z, mask));
     return mask;
   }
 
   /**
-   * The margin rule on refine's answers, which so far mean "masks meet and
-   * inside the grown range": a pair is visible before the step when the
-   * target is inside the plain range or the pair is held, and after it when
-   * the target is inside the plain range, or was visible and is inside the
-   * grown range. Moves the pair into or out of the held set to match. The
-   * record (t at x, y, z, grown half-extents from rx) gives its plain range
-   * from the table (which holds every slot's once a margin exists), read
-   * only when the subject is not deep inside its grown box.
+   * Of refine's answers `grown` for the record at r (slot t at x, y, z),
+   * those the plain ranges give too: the record's own for its view of the
+   * subject, the subject's for its view of the record (a side without a
+   * margin: its grown range).
    */
-  hysteresis(r: usize, t: i32, x: f64, y: f64, z: f64, rx: f64, mask: i32): i32 {
-    const w = step.subject;
+  plainAnswers(r: usize, t: i32, x: f64, y: f64, z: f64, grown: i32): i32 {
     const before = step.before;
     const after = step.after;
-    if ((mask & 3) != 0) {
-      const three = this.dims == 3;
-      const ry = load<f64>(r + recordRy(three));
-      const rz = three ? load<f64>(r, RECORD_RZ_3D) : 0;
-      const round = this.circles != 0 && this.isCircle(t);
-      const grownOld = (mask & 1) != 0;
-      const grownNew = (mask & 2) != 0;
-      let plainOld = grownOld;
-      let plainNew = grownNew;
-      const readOld = grownOld && (round || !this.deepInside(x, y, z, rx, ry, rz, before.x, before.y, before.z));
-      const readNew = grownNew && (round || !this.deepInside(x, y, z, rx, ry, rz, after.x, after.y, after.z));
-      if (readOld || readNew) {
-        const p = this.plainOf(t);
-        const px = load<f64>(p, PLAIN_X), py = load<f64>(p, PLAIN_Y), pz = load<f64>(p, PLAIN_Z);
-        if (readOld) plainOld = inRange(x, y, z, px, py, pz, round, before.x, before.y, before.z);
-        if (readNew) plainNew = inRange(x, y, z, px, py, pz, round, after.x, after.y, after.z);
-      }
-      const saw = plainOld || (grownOld && this.held.has(t, w));
-      const sees = plainNew || (saw && grownNew);
-      this.keepHeld(t, w, saw && !plainOld, sees && !plainNew);
-      mask = (mask & ~3) | <i32>saw | (<i32>sees << 1);
-    }
-    if ((before.margin || after.margin) && (mask & 12) != 0) {
-      const grownOld = (mask & 4) != 0;
-      const grownNew = (mask & 8) != 0;
-      const plainOld = grownOld && (!before.margin || inRange(before.x, before.y, before.z, before.px, before.py, before.pz, before.round, x, y, z));
-      const plainNew = grownNew && (!after.margin || inRange(after.x, after.y, after.z, after.px, after.py, after.pz, after.round, x, y, z));
-      const was = plainOld || (grownOld && before.margin && this.held.has(w, t));
-      const is = plainNew || (was && grownNew);
-      this.keepHeld(w, t, was && !plainOld, is && !plainNew);
-      mask = (mask & ~12) | (<i32>was << 2) | (<i32>is << 3);
-    }
-    return mask;
+    let plain = grown;
+    if ((grown & 1) != 0 && !this.plainHolds(r, t, x, y, z, before.x, before.y, before.z)) plain &= ~1;
+    if ((grown & 2) != 0 && !this.plainHolds(r, t, x, y, z, after.x, after.y, after.z)) plain &= ~2;
+    if ((grown & 4) != 0 && before.margin && !inRange(before.x, before.y, before.z, before.px, before.py, before.pz, before.round, x, y, z)) plain &= ~4;
+    if ((grown & 8) != 0 && after.margin && !inRange(after.x, after.y, after.z, after.px, after.py, after.pz, after.round, x, y, z)) plain &= ~8;
+    return plain;
   }
 
   /**
-   * Whether the point p is inside the box centred on c with grown
-   * half-extents r shrunk by maxMargin and a rounding slack: then it is
-   * inside the plain box of every margin up to maxMargin, to the last bit
-   * of the exact test, which need not be run. z is not tested in 2-D.
+   * The margin rule on the answers `grown` for slot t (bits as refine's,
+   * meaning so far "masks meet and inside the grown range"), given `plain`,
+   * those of them the plain ranges give: a pair is visible before the step
+   * when the target is inside the plain range or the pair is held, and
+   * after it when the target is inside the plain range, or was visible and
+   * is inside the grown range. A pair visible only thanks to the margin is
+   * held; where that differs before and after the step, the pair goes into
+   * or out of its watcher's held targets: t's in its record at r, the
+   * subject's in the step (written back to its record after the step).
    */
-  @inline deepInside(cx: f64, cy: f64, cz: f64, rx: f64, ry: f64, rz: f64, px: f64, py: f64, pz: f64): bool {
-    const m = this.maxMargin;
-    return deepOnAxis(cx, rx, m, px) && deepOnAxis(cy, ry, m, py) && (this.dims != 3 || deepOnAxis(cz, rz, m, pz));
+  hysteresis(r: usize, t: i32, grown: i32, plain: i32): i32 {
+    const w = step.subject;
+    const set = this.held;
+    const tHeld = r + recordHeld(this.dims == 3);
+    const wHeld = step.held;
+    // Bits 0 and 2 (before the step), as the answers have them: (t, w) held, (w, t) held.
+    const heldBits = <i32>holdsTarget(tHeld, t, w, set) | (<i32>holdsTarget(wHeld, w, t, set) << 2);
+    const visibleBefore = (plain | (grown & heldBits)) & 5;
+    const visibleAfter = (plain | ((visibleBefore << 1) & grown)) & 10;
+    const onlyByMarginBefore = visibleBefore & ~plain;
+    const onlyByMarginAfter = (visibleAfter & ~plain) >> 1;
+    const changed = onlyByMarginBefore ^ onlyByMarginAfter;
+    if (changed & 1) {
+      if (onlyByMarginAfter & 1) addHeldTarget(tHeld, t, w, set);
+      else dropHeldTarget(tHeld, t, w, set);
+    }
+    if (changed & 4) {
+      if (onlyByMarginAfter & 4) addHeldTarget(wHeld, w, t, set);
+      else dropHeldTarget(wHeld, w, t, set);
+    }
+    return visibleBefore | visibleAfter;
   }
 
-  /** Adds the pair (w, t) to the held set or takes it out, when it was held (before) and is held (after) differ. */
-  keepHeld(w: i32, t: i32, before: bool, after: bool): void {
-    if (before == after) return;
-    if (after) this.held.add(w, t);
-    else this.held.delete(w, t);
+  /** Writes the subject's held targets, as the step left them, back into its record (placed after the step). */
+  keepSubjectHeld(s: i32): void {
+    if (this.plainRecords) memory.copy(this.recordOf(s) + recordHeld(this.dims == 3), step.held, HELD_BYTES);
   }
 
   // ---- records ------------------------------------------------------------
 
-  /** Appends slot s's record to its cell at level l. */
-  place(s: i32, l: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64): void {
+  /** Appends slot s's record, as side `at` has it (place, grown and plain half-extents) with the step's held targets, to its cell at level l. */
+  place(s: i32, l: i32, at: Side): void {
     const lv = this.level(l);
-    this.append(lv, s, x, y, z, rx, ry, rz);
+    const r = this.append(lv, s, at.x, at.y, at.z);
+    store<f64>(r, at.x, RECORD_X);
+    store<f64>(r, at.y, RECORD_Y);
+    const three = this.dims == 3;
+    if (three) store<f64>(r, at.z, RECORD_Z);
+    store<f64>(r + recordRx(three), at.rx);
+    store<f64>(r + recordRy(three), at.ry);
+    if (three) store<f64>(r, at.rz, RECORD_RZ_3D);
+    if (this.plainRecords) {
+      store<f64>(r + recordPx(three), at.px);
+      store<f64>(r + recordPy(three), at.py);
+      if (three) store<f64>(r, at.pz, RECORD_PZ_3D);
+      memory.copy(r + recordHeld(three), step.held, HELD_BYTES);
+    }
     store<i32>(this.slot(s), l, SLOT_LEVEL);
     if (lv.entities++ == 0) this.activate(l);
-    if (rx >= 0) {
-      lv.reach0 = max<f64>(lv.reach0, rx);
-      lv.reach1 = max<f64>(lv.reach1, ry);
-      lv.reach2 = max<f64>(lv.reach2, rz);
+    if (at.rx >= 0) {
+      lv.reach0 = max<f64>(lv.reach0, at.rx);
+      lv.reach1 = max<f64>(lv.reach1, at.ry);
+      lv.reach2 = max<f64>(lv.reach2, at.rz);
     }
   }
 
-  /** Writes slot s's record at the end of its cell in level lv, creating the cell if needed. */
-  append(lv: Level, s: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64): void {
+  /**
+   * Makes room for slot s's record at the end of its cell (the one of x, y,
+   * z) in level lv, creating the cell if needed; writes the record's slot
+   * and id and returns its address, for the caller to write the rest.
+   */
+  append(lv: Level, s: i32, x: f64, y: f64, z: f64): usize {
     const cx = lv.cell(x);
     const cy = lv.cell(y);
     const cz = lv.cell(z);
@@ -582,17 +593,6 @@ export class GridIndex {
     const r = <usize>load<i32>(e, BUCKET_BLOCK) + <usize>k * stride;
     store<i32>(r, s, RECORD_SLOT);
     store<i32>(r, load<i32>(this.slot(s), SLOT_ID), RECORD_ID);
-    store<f64>(r, x, RECORD_X);
-    store<f64>(r, y, RECORD_Y);
-    if (this.dims == 3) {
-      store<f64>(r, z, RECORD_Z);
-      store<f64>(r, rx, RECORD_RX_3D);
-      store<f64>(r, ry, RECORD_RY_3D);
-      store<f64>(r, rz, RECORD_RZ_3D);
-    } else {
-      store<f64>(r, rx, RECORD_RX_2D);
-      store<f64>(r, ry, RECORD_RY_2D);
-    }
     store<i32>(e, k + 1, BUCKET_COUNT);
     const p = this.slot(s);
     store<i32>(p, cx, SLOT_CX);
@@ -600,6 +600,7 @@ export class GridIndex {
     store<i32>(p, cz, SLOT_CZ);
     store<i32>(p, k, SLOT_INDEX);
     store<u32>(p, <u32>r, SLOT_RECORD);
+    return r;
   }
 
   /**
@@ -641,11 +642,8 @@ export class GridIndex {
     lv.resize(size);
     const three = this.dims == 3;
     for (let r = all; r < at; r += stride) {
-      const s = load<i32>(r, RECORD_SLOT);
-      const x = load<f64>(r, RECORD_X);
-      const y = load<f64>(r, RECORD_Y);
-      if (three) this.append(lv, s, x, y, load<f64>(r, RECORD_Z), load<f64>(r, RECORD_RX_3D), load<f64>(r, RECORD_RY_3D), load<f64>(r, RECORD_RZ_3D));
-      else this.append(lv, s, x, y, 0, load<f64>(r, RECORD_RX_2D), load<f64>(r, RECORD_RY_2D), 0);
+      const z = three ? load<f64>(r, RECORD_Z) : 0;
+      memory.copy(this.append(lv, load<i32>(r, RECORD_SLOT), load<f64>(r, RECORD_X), load<f64>(r, RECORD_Y), z), r, stride);
     }
     heap.free(all);
   }
@@ -726,12 +724,6 @@ export class GridIndex {
     const shape = load<i32>(this.slot(s), SLOT_SHAPE);
     before.round = (shape & SHAPE_CIRCLE) != 0;
     before.margin = (shape & SHAPE_MARGIN) != 0;
-    if (before.margin) {
-      const p = this.plainOf(s);
-      before.px = load<f64>(p, PLAIN_X);
-      before.py = load<f64>(p, PLAIN_Y);
-      before.pz = load<f64>(p, PLAIN_Z);
-    }
     // While no entity has masks other than the defaults, s's are those: its masks entry is not read.
     before.layer = this.layered == 0 ? DEFAULT_LAYER : this.layerOf(s);
     before.sees = this.layered == 0 ? DEFAULT_SEES : this.seesOf(s);
@@ -748,6 +740,13 @@ export class GridIndex {
       before.ry = load<f64>(r, RECORD_RY_2D);
       before.rz = before.rx == before.rx ? 0 : NaN;
     }
+    // Without plain half-extents in the records no slot has had a margin: plain = grown.
+    const three = this.dims == 3;
+    before.px = this.plainRecords ? load<f64>(r + recordPx(three)) : before.rx;
+    before.py = this.plainRecords ? load<f64>(r + recordPy(three)) : before.ry;
+    before.pz = this.plainRecords && three ? load<f64>(r, RECORD_PZ_3D) : before.rz;
+    if (this.plainRecords) memory.copy(step.held, r + recordHeld(three), HELD_BYTES);
+    else memory.fill(step.held, 0, HELD_BYTES);
   }
 
   /** Reads slot s into both sides of the step: it stays as it is (a query, or a change of masks). */
@@ -880,7 +879,7 @@ export class GridIndex {
         hit = inBox(n.x, n.y, n.z, n.rx, n.ry, n.rz, x, y, z);
         if (hit && n.round) hit = inCircle(n.x, n.y, n.z, n.rx, x, y, z);
         if (hit && this.layered != 0) hit = (n.sees & this.layerOf(t)) != 0;
-        if (hit && n.margin) hit = inRange(n.x, n.y, n.z, n.px, n.py, n.pz, n.round, x, y, z) || this.held.has(w, t);
+        if (hit && n.margin) hit = inRange(n.x, n.y, n.z, n.px, n.py, n.pz, n.round, x, y, z) || holdsTarget(step.held, w, t, this.held);
       } else {
         const rx = load<f64>(r + recordRx(three));
         const ry = load<f64>(r + recordRy(three));
@@ -888,16 +887,17 @@ export class GridIndex {
         hit = inBox(x, y, z, rx, ry, rz, n.x, n.y, n.z);
         if (hit && this.circles != 0 && this.isCircle(t)) hit = inCircle(x, y, z, rx, n.x, n.y, n.z);
         if (hit && this.layered != 0) hit = (this.seesOf(t) & n.layer) != 0;
-        if (hit && this.margins != 0 && this.hasMargin(t)) hit = this.plainHolds(t, x, y, z, n.x, n.y, n.z) || this.held.has(t, w);
+        if (hit && this.margins != 0 && this.hasMargin(t)) hit = this.plainHolds(r, t, x, y, z, n.x, n.y, n.z) || holdsTarget(r + recordHeld(three), t, w, this.held);
       }
       if (hit) this.results.push(load<i32>(r, RECORD_ID));
     }
   }
 
-  /** Whether slot t's plain range, centred on (cx, cy, cz), holds the point. */
-  plainHolds(t: i32, cx: f64, cy: f64, cz: f64, x: f64, y: f64, z: f64): bool {
-    const p = this.plainOf(t);
-    return inRange(cx, cy, cz, load<f64>(p, PLAIN_X), load<f64>(p, PLAIN_Y), load<f64>(p, PLAIN_Z), this.isCircle(t), x, y, z);
+  /** Whether the plain range of the record at r (slot t, centred on cx, cy, cz) holds the point. */
+  plainHolds(r: usize, t: i32, cx: f64, cy: f64, cz: f64, x: f64, y: f64, z: f64): bool {
+    const three = this.dims == 3;
+    const pz = three ? load<f64>(r, RECORD_PZ_3D) : 0;
+    return inRange(cx, cy, cz, load<f64>(r + recordPx(three)), load<f64>(r + recordPy(three)), pz, this.circles != 0 && this.isCircle(t), x, y, z);
   }
 
   // ---- the step -----------------------------------------------------------
@@ -981,13 +981,14 @@ export class GridIndex {
     const fLo = pair(area.loX, area.loY), fHi = pair(area.hiX, area.hiY);
     const moved = <i32>step.moved;
     const events = this.events;
-    // With margins the only refinement, answers deep inside the boxes shrunk by the largest margin need none (see deepInside).
+    // With margins the only refinement, the plain boxes' answers are final unless the margin rule may differ (see marginMatters).
     const marginsOnly = refined && (this.circles | this.layered) == 0;
-    const mm = f64x2.splat(this.maxMargin);
-    const oH = shrunk(o, oR, mm), nH = shrunk(n, nR, mm);
-    const oDLo = f64x2.sub(o, oH), oDHi = f64x2.add(o, oH);
-    const nDLo = f64x2.sub(n, nH), nDHi = f64x2.add(n, nH);
+    const oP = pair(before.px, before.py);
+    const nP = pair(after.px, after.py);
+    const oPLo = f64x2.sub(o, oP), oPHi = f64x2.add(o, oP);
+    const nPLo = f64x2.sub(n, nP), nPHi = f64x2.add(n, nP);
     // The records inside the area's bounds, listed without a branch.
+    const stride = this.record;
     const listed = this.listed;
     let m: usize = 0;
     for (let j = 0; j < cells; j++) {
@@ -997,7 +998,7 @@ export class GridIndex {
       listed.reserve(<i32>m + count);
       const list = listed.data;
       for (let k = 0; k < count; k++) {
-        const r = block + <usize>k * RECORD_BYTES_2D;
+        const r = block + <usize>k * stride;
         const p = v128.load(r, RECORD_X);
         store<u32>(list + (m << 2), <u32>r);
         m += <usize>(i64x2.bitmask(v128.and(f64x2.ge(p, fLo), f64x2.le(p, fHi))) == 3);
@@ -1018,8 +1019,17 @@ export class GridIndex {
       let sees = <i32>(i64x2.bitmask(v128.and(f64x2.le(lo, n), f64x2.le(n, hi))) == 3) & other;
       let was = <i32>(i64x2.bitmask(v128.and(f64x2.le(oLo, p), f64x2.le(p, oHi))) == 3) & other;
       let is = <i32>(i64x2.bitmask(v128.and(f64x2.le(nLo, p), f64x2.le(p, nHi))) == 3) & other;
-      if (refined && (saw | sees | was | is) != 0 && !(marginsOnly && deepAnswers(p, range, mm, o, n, oDLo, oDHi, nDLo, nDHi, saw, sees, was, is))) {
-        const mask = this.refine(r, saw | (sees << 1) | (was << 2) | (is << 3));
+      if (refined) {
+        let mask = saw | (sees << 1) | (was << 2) | (is << 3);
+        if (marginsOnly) {
+          // Records hold plain half-extents while a watcher has a margin.
+          const plain = v128.load(r, RECORD_PX_2D);
+          const lo = f64x2.sub(p, plain), hi = f64x2.add(p, plain);
+          const plainMask = mask & (<i32>within(lo, o, hi) | (<i32>within(lo, n, hi) << 1) | (<i32>within(oPLo, p, oPHi) << 2) | (<i32>within(nPLo, p, nPHi) << 3));
+          mask = marginMatters(mask, plainMask) ? this.hysteresis(r, load<i32>(r, RECORD_SLOT), mask, plainMask) : plainMask;
+        } else if (mask != 0) {
+          mask = this.refine(r, mask);
+        }
         saw &= mask;
         sees &= mask >> 1;
         was &= mask >> 2;
@@ -1062,7 +1072,7 @@ export class GridIndex {
     const moved = <i32>step.moved;
     const refined = (this.circles | this.layered | this.margins) != 0;
     for (let k = 0; k < count; k++) {
-      const r = block + <usize>k * RECORD_BYTES_3D;
+      const r = block + <usize>k * this.record;
       const x = load<f64>(r, RECORD_X);
       const y = load<f64>(r, RECORD_Y);
       const z = load<f64>(r, RECORD_Z);
@@ -1097,7 +1107,6 @@ export class GridIndex {
     const after = step.after;
     if (this.dims != 3) rz = 0;
     after.margin = watcher && margin > 0;
-    if (after.margin) this.maxMargin = max<f64>(this.maxMargin, margin);
     after.px = watcher ? rx : NaN;
     after.py = watcher ? ry : NaN;
     after.pz = watcher ? rz : NaN;
@@ -1128,11 +1137,13 @@ export class GridIndex {
     this.setNewRange(watcher, rx, ry, rz, margin);
     this.setShape(s, after);
     after.setPlace(x, y, this.dims == 3 ? z : 0);
-    this.place(s, this.rangeLevel(watcher), after.x, after.y, after.z, after.rx, after.ry, after.rz);
+    memory.fill(step.held, 0, HELD_BYTES);
+    this.place(s, this.rangeLevel(watcher), after);
     // Nothing was seen before an add.
     before.absent();
     step.begin(s, false);
     this.judgeStep();
+    this.keepSubjectHeld(s);
     this.uncount(before);
     this.chooseCellSize(load<i32>(this.slot(s), SLOT_LEVEL));
   }
@@ -1149,6 +1160,7 @@ export class GridIndex {
     this.relocate(s);
     step.begin(s, this.noMoves == 0);
     this.judgeStep();
+    this.keepSubjectHeld(s);
   }
 
   /** Moves slot s's record to the step's after place: in place when the cell stays, else to the new cell. */
@@ -1165,7 +1177,7 @@ export class GridIndex {
     }
     const l = load<i32>(p, SLOT_LEVEL);
     this.unplace(s);
-    this.place(s, l, after.x, after.y, after.z, after.rx, after.ry, after.rz);
+    this.place(s, l, after);
   }
 
   remove(s: i32): void {
@@ -1194,9 +1206,10 @@ export class GridIndex {
     this.setShape(s, after);
     after.setPlace(before.x, before.y, before.z);
     this.unplace(s);
-    this.place(s, this.rangeLevel(watcher), after.x, after.y, after.z, after.rx, after.ry, after.rz);
+    this.place(s, this.rangeLevel(watcher), after);
     step.begin(s, false);
     this.judgeStep();
+    this.keepSubjectHeld(s);
     this.uncount(before);
     this.chooseCellSize(load<i32>(this.slot(s), SLOT_LEVEL));
   }
@@ -1210,6 +1223,7 @@ export class GridIndex {
     this.setShape(s, after);
     step.begin(s, false);
     this.judgeStep();
+    this.keepSubjectHeld(s);
     this.uncount(step.before);
   }
 
@@ -1232,6 +1246,12 @@ export class GridIndex {
   heldPairs(): i32 {
     this.results.length = 0;
     this.held.list(this.results);
+    if (this.plainRecords) {
+      const three = this.dims == 3;
+      for (let k = 0; k < this.capacity; k++) {
+        if (load<i32>(this.slot(k), SLOT_LEVEL) >= 0) listHeldTargets(this.recordOf(k) + recordHeld(three), k, this.results);
+      }
+    }
     return this.results.length;
   }
 
@@ -1251,8 +1271,9 @@ export class GridIndex {
     const y = load<f64>(r, RECORD_Y);
     const z = this.dims == 3 ? load<f64>(r, RECORD_Z) : 0;
     if (!inRange(before.x, before.y, before.z, before.rx, before.ry, before.rz, before.round, x, y, z)) return;
-    if (!before.margin || inRange(before.x, before.y, before.z, before.px, before.py, before.pz, before.round, x, y, z) || this.held.has(w, t)) return;
-    this.held.add(w, t);
+    if (!before.margin || inRange(before.x, before.y, before.z, before.px, before.py, before.pz, before.round, x, y, z) || holdsTarget(step.held, w, t, this.held)) return;
+    addHeldTarget(step.held, w, t, this.held);
+    this.keepSubjectHeld(w);
     this.emit(EVENT_ENTER, load<i32>(this.slot(w), SLOT_ID), load<i32>(this.slot(t), SLOT_ID));
   }
 
@@ -1363,7 +1384,8 @@ export class GridIndex {
     for (let k = 0; k < this.capacity; k++) store<i32>(this.slot(k), -1, SLOT_LEVEL);
     this.circles = 0;
     this.margins = 0;
-    this.maxMargin = 0;
+    this.plainRecords = false;
+    this.record = recordBytes(this.dims == 3, false);
     this.held.clear();
     this.layered = 0;
     this.events.length = 0;
@@ -1383,7 +1405,6 @@ export class GridIndex {
     }
     bytes += <f64>offsetof<KNearest>() + <f64>this.picker.capacity * 12;
     bytes += <f64>offsetof<PairSet>() + <f64>(this.held.mask + 1) * 8;
-    if (this.plain != 0) bytes += <f64>this.capacity * <f64>PLAIN_BYTES;
     bytes += <f64>(<usize>GATHER_CELLS * GATHERED_BYTES);
     return bytes + <f64>(this.active.capacity + this.events.capacity + this.results.capacity + this.listed.capacity) * 4;
   }
@@ -1406,56 +1427,28 @@ export class GridIndex {
   return cx - rx <= x && x <= cx + rx && cy - ry <= y && y <= cy + ry && cz - rz <= z && z <= cz + rz;
 }
 
-/**
- * Rounding slack of deepOnAxis, relative to the magnitudes: far more than
- * the few roundings between the plain bounds c +- r and the shrunk ones.
- */
-const DEEP_SLACK: f64 = 1e-14;
-
-/**
- * On one axis, p is inside c +- (r - m - slack), so inside the computed
- * bounds c - rp, c + rp of any plain half-extent rp whose sum with a margin
- * up to m rounds to r. Overflow or NaN answers false.
- */
-@inline function deepOnAxis(c: f64, r: f64, m: f64, p: f64): bool {
-  const h = r - (m + (Math.abs(c) + r + m) * DEEP_SLACK);
-  return c - h <= p && p <= c + h;
-}
-
-/** Both lanes of deepOnAxis's shrunk half-extents: r - (m + (|c| + r + m) * DEEP_SLACK). */
-@inline function shrunk(c: v128, r: v128, m: v128): v128 {
-  return f64x2.sub(r, f64x2.add(m, f64x2.mul(f64x2.add(f64x2.add(f64x2.abs(c), r), m), f64x2.splat(DEEP_SLACK))));
-}
-
 /** Both lanes of v lie in [lo, hi]. */
 @inline function within(lo: v128, v: v128, hi: v128): bool {
   return i64x2.bitmask(v128.and(f64x2.le(lo, v), f64x2.le(v, hi))) == 3;
 }
 
 /**
- * Whether each of a 2-D record's four box answers is either no or deep
- * inside its box shrunk by the largest margin m (the record's box around p
- * for old and new subject places o and n, the subject's shrunk boxes
- * [oDLo, oDHi], [nDLo, nDHi] for p): then every answer is the plain one, no
- * pair is or becomes held, and the margin rule changes nothing.
+ * Whether the margin rule may answer otherwise than the plain boxes, from a
+ * record's four box answers (bits as refine's: its view of the subject
+ * before, after; the subject's view of it before, after), grown and plain:
+ * only for a pair in the band between the two boxes before the step (it
+ * may be held) or one that leaves its plain box for the band (it becomes
+ * held). Otherwise the plain answers are final, and the pair is held
+ * neither before nor after.
  */
-@inline function deepAnswers(p: v128, range: v128, m: v128, o: v128, n: v128, oDLo: v128, oDHi: v128, nDLo: v128, nDHi: v128, saw: i32, sees: i32, was: i32, is: i32): bool {
-  const h = shrunk(p, range, m);
-  const lo = f64x2.sub(p, h), hi = f64x2.add(p, h);
-  return (saw == 0 || within(lo, o, hi)) && (sees == 0 || within(lo, n, hi)) && (was == 0 || within(oDLo, p, oDHi)) && (is == 0 || within(nDLo, p, nDHi));
+@inline function marginMatters(grown: i32, plain: i32): bool {
+  const band = grown & ~plain;
+  return ((band | (plain & (band >> 1))) & 5) != 0;
 }
 
 /** True when the range centred on c (half-extents rx, ry, rz; with `round`, the circle of radius rx) holds the point. */
 @inline function inRange(cx: f64, cy: f64, cz: f64, rx: f64, ry: f64, rz: f64, round: bool, x: f64, y: f64, z: f64): bool {
   return inBox(cx, cy, cz, rx, ry, rz, x, y, z) && (!round || inCircle(cx, cy, cz, rx, x, y, z));
-}
-
-/** A copy of the table at `from` (bytes `used`) in a new allocation of `bytes`; frees the old one. */
-function grownTable(from: usize, used: usize, bytes: usize): usize {
-  const to = heap.alloc(bytes);
-  memory.copy(to, from, used);
-  heap.free(from);
-  return to;
 }
 
 // ---- what assembly/scene/exports.ts calls beyond the scene's methods ---------
@@ -1465,7 +1458,7 @@ export function newGridIndex(dims: i32, cellSize: f64): GridIndex {
   memory.fill(changetype<usize>(s), 0, offsetof<GridIndex>());
   s.dims = dims;
   s.cellSize = cellSize;
-  s.record = dims == 3 ? 56 : 40;
+  s.record = recordBytes(dims == 3, false);
   s.active = newIntList();
   s.events = newIntList();
   s.results = newIntList();
@@ -1488,7 +1481,6 @@ export function freeGridIndex(s: GridIndex): void {
   if (s.levels != 0) heap.free(s.levels);
   heap.free(s.slots);
   heap.free(s.masks);
-  if (s.plain != 0) heap.free(s.plain);
   freePairSet(s.held);
   freeIntList(s.active);
   freeIntList(s.events);

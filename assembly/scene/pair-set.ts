@@ -1,10 +1,11 @@
-// A set of (watcher, target) slot pairs in linear memory: the pairs a Scene
-// core keeps seeing only because of a hysteresis margin (the target is
-// inside the watcher's range + margin but outside its range). Open
-// addressing with linear probing; deletion shifts the probe run back, so no
-// tombstones pile up under steady churn. Every change is journaled first
-// (see `journal`), so a call that fails part way can still name the pairs
-// held before it.
+// A set of (watcher, target) slot pairs in linear memory: the pairs a grid
+// watcher keeps seeing only because of a hysteresis margin (the target is
+// inside the watcher's range + margin but outside its range) that its
+// record has no room for (see held-targets.ts). Open addressing with linear
+// probing; deletion shifts the probe run back, so no tombstones pile up
+// under steady churn. Every change of a held pair, wherever it is kept, is
+// journaled here first (see `journal`), so a call that fails part way can
+// still name the pairs held before it.
 import { IntList, newIntList, freeIntList } from './int-list';
 
 /** Buckets hold one u64 key each: watcher << 32 | target; 0 is an empty bucket (slot 0 is never a pair's watcher). */
@@ -100,9 +101,12 @@ export class PairSet {
   /** Journals a change of pair (w, t) before it is made. */
   @inline note(w: i32, t: i32, change: i32): void {
     const journal = this.journal;
-    journal.push(w);
-    journal.push(t);
-    journal.push(change);
+    journal.reserve(journal.length + 3);
+    const at = journal.data + (<usize>journal.length << 2);
+    store<i32>(at, w);
+    store<i32>(at, t, 4);
+    store<i32>(at, change, 8);
+    journal.length += 3;
   }
 
   grow(): void {

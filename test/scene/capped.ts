@@ -97,6 +97,10 @@ export function runCapped(dimensions: 2 | 3, ops: CappedOp[], index: SceneIndex,
         next.setRange(op.id, toTriple(op.range, dimensions), isRound(op.range), op.options?.margin);
         call = (s) => s.setRange(op.id, op.range, op.options);
         break;
+      case 'clear':
+        next.clear();
+        call = (s) => s.clear();
+        break;
       case 'box':
         continue;
     }

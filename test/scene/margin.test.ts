@@ -107,7 +107,7 @@ describe.each(INDEXES)('Scene margins (%s index)', (index) => {
     scene.dispose();
   });
 
-  it('random crowds of watchers with margins: walkers across the plain and grown edges, margins changed by setRange', () => {
+  it('random crowds of watchers with margins: walkers across the plain and grown edges, margins changed by setRange, crowds cleared', () => {
     // Half-unit lattice and steps: walkers often cross an edge of the range or of range + margin, or stop on one.
     const lattice = fc.integer({ min: -8, max: 8 }).map((v) => v / 2);
     const small = fc.integer({ min: -3, max: 3 }).map((v) => v / 2);
@@ -123,6 +123,8 @@ describe.each(INDEXES)('Scene margins (%s index)', (index) => {
           { weight: 1, arbitrary: fc.record({ kind: fc.constant('setLayers' as const), id, layer: fc.constantFrom(1, 2, 3), sees: fc.constantFrom(1, 2, -1) }) },
           { weight: 1, arbitrary: fc.record({ kind: fc.constant('add' as const), id, p: vec(lattice), range: fc.constant(2), options: addOptions }) },
           { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), id }) },
+          // A cleared scene starts again without margins: its next margin comes to a scene that has none.
+          { weight: 1, arbitrary: fc.constant({ kind: 'clear' as const }) },
         ),
         { minLength: 10, maxLength: 90 },
       );

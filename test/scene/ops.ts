@@ -15,7 +15,8 @@ export type Op =
   | { kind: 'addMany'; adds: Array<{ id: number; p: Vec; range: number }> }
   | { kind: 'remove'; id: number }
   | { kind: 'setRange'; id: number; range: AoiRange; options?: SetRangeOptions }
-  | { kind: 'box'; min: Vec; max: Vec };
+  | { kind: 'box'; min: Vec; max: Vec }
+  | { kind: 'clear' };
 
 // Halves keep every sum exact, so the contract's |t - w| <= r and the core's
 // w - r <= t <= w + r agree bit for bit.
@@ -155,6 +156,10 @@ export function run(dimensions: 2 | 3, ops: Op[], form: 'abs' | 'bounds' = 'abs'
         if (!oracle.entities.has(op.id)) continue;
         for (const s of scenes) s.setRange(op.id, op.range, op.options);
         oracle.setRange(op.id, toTriple(op.range, dimensions), isRound(op.range), op.options?.margin);
+        break;
+      case 'clear':
+        for (const s of scenes) s.clear();
+        oracle.clear();
         break;
       case 'box': {
         const expected = oracle.queryBox(op.min, op.max);

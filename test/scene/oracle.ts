@@ -122,6 +122,14 @@ export class AoiOracle {
     this.settle(id, false);
   }
 
+  /** Removes every entity and forgets pending events, as Scene.clear does (no leave events). */
+  clear(): void {
+    this.entities.clear();
+    this.visible.clear();
+    this.events = [];
+    this.seenAtDrain.clear();
+  }
+
   /** New masks for id: enter / leave for every pair, either way, whose visibility changes. */
   setLayers(id: number, layer: number, sees: number): void {
     const e = this.entities.get(id)!;
