@@ -110,7 +110,7 @@ describe('the published package', () => {
     }
   });
 
-  it('bundles a worker that uses only the Scene from spatialkit/scene without the other concepts\' wasm modules, in at most 60% of the one-module package\'s 196,889 bytes', async () => {
+  it('bundles a worker that uses only the Scene from spatialkit/scene without the other concepts\' wasm modules, in at most 62% of the one-module package\'s 196,889 bytes', async () => {
     const worker = (entry: string) => `import { init, Scene } from '${entry}';\nawait init();\nconst s = new Scene({ defaultRange: 5 });\ns.add(1, 0, 0);\ns.add(2, 1, 1);\nconsole.log(JSON.stringify(s.query(1)));\n`;
     const bundle = async (entry: string) => {
       const file = join(consumer, `worker-${entry.replace('/', '-')}.mjs`);
@@ -130,9 +130,10 @@ describe('the published package', () => {
     console.log(`worker bundle: ${fromScene} bytes from spatialkit/scene, ${fromMain} from spatialkit (${((100 * fromScene) / fromMain).toFixed(1)}%); the other modules inline as ${others}`);
     expect(fromMain - fromScene).toBeGreaterThanOrEqual(others);
     // 196,889 bytes: this worker bundled from a package that inlined one 94 kB
-    // module for all four concepts (192 KiB); a Scene-only bundle must weigh
-    // at most 60% of it.
-    expect(fromScene).toBeLessThanOrEqual(Math.floor(0.6 * 196_889));
+    // module for all four concepts (192 KiB); a Scene-only bundle, its
+    // module with the net fold in the core and the margins' record layout,
+    // must weigh at most 62% of it.
+    expect(fromScene).toBeLessThanOrEqual(Math.floor(0.62 * 196_889));
   });
 
   it('bundles a browser client of region rooms from spatialkit/colyseus-client with no server code and no wasm', async () => {
