@@ -4,6 +4,7 @@
 // out before it. The facade decides when ids are dense enough (from
 // eventIdBound) and passes the ids its view found elsewhere. The scratch is
 // the module's, shared by its scenes, like the batch results.
+import { EVENT_BYTES, EVENT_INTS, EVENT_TARGET, EVENT_TYPE, EVENT_WATCHER } from './codes';
 import { forgetEvents, IntList, newIntList } from './int-list';
 
 /** Pair positions and stamps restart from zero (arrays cleared) before they could overflow. */
@@ -30,9 +31,9 @@ let foldsSoFar: i32 = 0;
 export function eventIdBound(events: IntList): i32 {
   let bound = 0;
   const data = events.data;
-  for (let i = 0; i < events.length; i += 3) {
+  for (let i = 0; i < events.length; i += EVENT_INTS) {
     const at = data + (<usize>i << 2);
-    bound |= load<i32>(at, 4) | load<i32>(at, 8);
+    bound |= load<i32>(at, EVENT_WATCHER) | load<i32>(at, EVENT_TARGET);
   }
   return bound;
 }
@@ -44,7 +45,7 @@ export function eventIdBound(events: IntList): i32 {
  * drain; `moveEvents` false reports no move.
  */
 export function foldEvents(events: IntList, ids: i32, elsewhere: usize, elsewhereCount: i32, moveEvents: bool): void {
-  const count = events.length / 3;
+  const count = events.length / EVENT_INTS;
   reserve(ids, count);
   const stamp = ++foldsSoFar;
   const marks = elsewhereAt.data;
@@ -61,7 +62,7 @@ export function foldEvents(events: IntList, ids: i32, elsewhere: usize, elsewher
   const positions = pairAt.data;
   memory.fill(cursors, 0, <usize>ids << 2);
   for (let i = 0; i < count; i++) {
-    const c = cursors + (<usize>load<i32>(log + <usize>i * 12, 4) << 2);
+    const c = cursors + (<usize>load<i32>(log + <usize>i * EVENT_BYTES, EVENT_WATCHER) << 2);
     store<i32>(c, load<i32>(c) + 1);
   }
   let at = 0;
@@ -72,11 +73,11 @@ export function foldEvents(events: IntList, ids: i32, elsewhere: usize, elsewher
     at += size;
   }
   for (let i = 0; i < count; i++) {
-    const e = log + <usize>i * 12;
-    const c = cursors + (<usize>load<i32>(e, 4) << 2);
+    const e = log + <usize>i * EVENT_BYTES;
+    const c = cursors + (<usize>load<i32>(e, EVENT_WATCHER) << 2);
     const k = load<i32>(c);
     store<i32>(c, k + 1);
-    store<i32>(words + (<usize>k << 2), (load<i32>(e, 8) << 2) | load<i32>(e));
+    store<i32>(words + (<usize>k << 2), (load<i32>(e, EVENT_TARGET) << 2) | load<i32>(e, EVENT_TYPE));
   }
   const out = netEvents.data;
   let n = 0;
@@ -104,10 +105,10 @@ export function foldEvents(events: IntList, ids: i32, elsewhere: usize, elsewher
       const type = unchecked(NET_TYPE[elsewhereNow | (pair & 15)]);
       if (type < 0) continue;
       const o = out + (<usize>n << 2);
-      store<i32>(o, type);
-      store<i32>(o, w, 4);
-      store<i32>(o, t, 8);
-      n += 3;
+      store<i32>(o, type, EVENT_TYPE);
+      store<i32>(o, w, EVENT_WATCHER);
+      store<i32>(o, t, EVENT_TARGET);
+      n += EVENT_INTS;
     }
     start = end;
   }
@@ -126,7 +127,7 @@ function reserve(ids: i32, count: i32): void {
     restart();
   }
   packed.reserve(count);
-  netEvents.reserve(count * 3);
+  netEvents.reserve(count * EVENT_INTS);
   if (pairBase > STAMP_LIMIT - count || foldsSoFar > STAMP_LIMIT) restart();
 }
 

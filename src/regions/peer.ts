@@ -657,7 +657,6 @@ function checkBus(bus: RegionBus): void {
   }
 }
 
-/** Throws INVALID_NUMBER unless ms is a finite number of milliseconds >= 0. */
 /** Checks the takeover option: an object with a store, durations in milliseconds, a function for extra; lockstep and a bus with a fence. */
 function checkTakeover(options: TakeoverOptions, bus: RegionBus, lockstep: boolean): Required<TakeoverOptions> {
   checkOptions('takeover', options, TAKEOVER_OPTION_KEYS);

@@ -630,7 +630,8 @@ export class Scene {
 
   /** Forgets the events just drained; in 'net' mode, what is visible now becomes what the next drain compares against. */
   private forget(): void {
-    this.core.dropEvents?.();
+    // Nothing taken out of the core: the log was folded where it lies, and is still there.
+    if (this.taken === null) this.core.dropEvents?.();
     this.taken = null;
     this.folded = null;
     this.net?.drained();
