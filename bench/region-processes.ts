@@ -7,7 +7,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { basename, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../scripts/esbuild-options.mjs';
+import type { RegionClient } from '../src/colyseus/client/index.js';
 import type { RegionProcessResult, RegionProcessSettings } from './region-process.js';
+import type { RoomProcessSettings } from './region-process-room.js';
 import { startRedisServer } from './redis-server.js';
 
 /** True when a redis-server can be started. */
@@ -23,11 +25,55 @@ export async function bundled(entry: string): Promise<string> {
 }
 
 /** Resolves with everything child printed once it exits with 0. */
-export function outputOf(child: ChildProcess, name: string): Promise<string> {
+function outputOf(child: ChildProcess, name: string): Promise<string> {
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   return new Promise((done, fail) => child.once('exit', (code) => (code === 0 ? done(output) : fail(new Error(`${name} exited with ${String(code)}:\n${output}`)))));
+}
+
+/** The SDK's Client and RegionClient for clients in Node (Colyseus 0.18's SDK reads a global WebSocket, which Node 20 lacks). */
+export async function sdkClients() {
+  const [{ Client }, { WebSocket: NodeWebSocket }, { RegionClient }] = await Promise.all([import('@colyseus/sdk'), import('ws'), import('../src/colyseus/client/index.js')]);
+  (globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;
+  return { Client, RegionClient };
+}
+
+/**
+ * Starts a room process (bundle: region-process-room.ts, added to
+ * children) and resolves with its port once it is up; every other line it
+ * prints, whole, goes to onLine.
+ */
+export function startRoom(bundle: string, settings: RoomProcessSettings, children: ChildProcess[], onLine: (line: string) => void = () => {}): Promise<number> {
+  const child = spawn(process.execPath, [bundle, JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise<number>((done, fail) => {
+    let output = '';
+    let partial = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      output += c.toString();
+      const lines = (partial + c.toString()).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) {
+        const up = /up on port (\d+)/.exec(line);
+        if (up !== null) done(Number(up[1]));
+        else onLine(line);
+      }
+    });
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('exit', (code) => fail(new Error(`room ${settings.region} exited with ${String(code)}:\n${output.slice(-2000)}`)));
+  });
+}
+
+/** Joins the player (its id and place in spawn) to region's room, and resolves once it is shown its first view. */
+export async function joinShown(player: RegionClient, roomName: string, region: number, spawn: { id: number; x: number; y: number }): Promise<void> {
+  await player.join(roomName, region, spawn);
+  await new Promise<void>((done) => {
+    const off = player.onView(() => {
+      off();
+      done();
+    });
+  });
 }
 
 /** Runs the walkers on columns × rows regions, one process each; the result of every region. */
@@ -78,11 +124,16 @@ export interface RoomClientsResult {
  * starve the clients' sockets.
  */
 export async function runRoomClients(walkers: number, pairs: number, pacers: number, seconds: number): Promise<RoomClientsResult> {
-  const child = spawn(process.execPath, [await bundled('bench/region-clients.ts'), JSON.stringify([walkers, pairs, pacers, seconds])], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = await outputOf(child, "the region clients' process");
+  return resultOf<RoomClientsResult>('bench/region-clients.ts', [walkers, pairs, pacers, seconds], "the region clients' process");
+}
+
+/** Runs a bench script (entry, given args as JSON) in a process of its own; the last line of JSON it prints. */
+export async function resultOf<T>(entry: string, args: unknown, name: string): Promise<T> {
+  const child = spawn(process.execPath, [await bundled(entry), JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = await outputOf(child, name);
   const result = output.split('\n').filter((line) => line.startsWith('{')).pop();
-  if (result === undefined) throw new Error(`the region clients' process printed no result:\n${output}`);
-  return JSON.parse(result) as RoomClientsResult;
+  if (result === undefined) throw new Error(`${name} printed no result:\n${output}`);
+  return JSON.parse(result) as T;
 }
 
 /**
@@ -93,47 +144,22 @@ export async function runRoomClients(walkers: number, pairs: number, pacers: num
  * `pacers` clients walking across that border and back, for `seconds`.
  */
 export async function measureRoomClients(walkers: number, pairs: number, pacers: number, seconds: number): Promise<RoomClientsResult> {
-  const { Client } = await import('@colyseus/sdk');
-  const { WebSocket: NodeWebSocket } = await import('ws');
-  const { RegionClient } = await import('../src/colyseus/client/index.js');
+  const { Client, RegionClient } = await sdkClients();
   const { worldSize } = await import('./region-process-walkers.js');
-  // Colyseus 0.18's SDK reads a global WebSocket, which Node 20 lacks.
-  (globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;
   const bundle = await bundled('bench/region-process-room.ts');
   const children: ChildProcess[] = [];
   const clients: Array<InstanceType<typeof RegionClient>> = [];
   const { port: redisPort, process: redis } = await startRedisServer();
   const prefix = `bench-rooms-${process.pid}`;
   try {
-    const ports = await Promise.all(
-      [0, 1, 2, 3].map((region) => {
-        const child = spawn(process.execPath, [bundle, JSON.stringify({ redisPort, region, columns: 2, rows: 2, walkers, prefix })], { stdio: ['ignore', 'pipe', 'pipe'] });
-        children.push(child);
-        return new Promise<number>((done, fail) => {
-          let output = '';
-          child.stdout!.on('data', (c: Buffer) => {
-            output += c.toString();
-            const up = /up on port (\d+)/.exec(output);
-            if (up !== null) done(Number(up[1]));
-          });
-          child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-          child.once('exit', (code) => fail(new Error(`room ${region} exited with ${String(code)}:\n${output}`)));
-        });
-      }),
-    );
+    const ports = await Promise.all([0, 1, 2, 3].map((region) => startRoom(bundle, { redisPort, region, columns: 2, rows: 2, walkers, prefix }, children)));
     const size = worldSize(walkers);
     const half = size / 2;
     const roomName = `region-${prefix}`;
     const join = async (id: number, x: number, y: number): Promise<InstanceType<typeof RegionClient>> => {
       const player = new RegionClient(new Client(`ws://127.0.0.1:${ports[id % ports.length]}`));
       clients.push(player);
-      await player.join(roomName, x < half ? 0 : 1, { id, x, y });
-      await new Promise<void>((done) => {
-        const off = player.onView(() => {
-          off();
-          done();
-        });
-      });
+      await joinShown(player, roomName, x < half ? 0 : 1, { id, x, y });
       return player;
     };
     const firstId = walkers + 1;

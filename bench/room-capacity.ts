@@ -6,8 +6,8 @@
 // reports its CPU time (user and system) every few ticks; a count holds when
 // the room spends at most 50 ms of CPU a tick. The world grows with the
 // count, so each player sees about SEEN others at every count.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { bundled, outputOf } from './region-processes.js';
+import type { ChildProcess } from 'node:child_process';
+import { bundled, joinShown, resultOf, sdkClients, startRoom } from './region-processes.js';
 import { mulberry32 } from './random.js';
 import { startRedisServer } from './redis-server.js';
 import { RANGE, STEP } from './region-process-walkers.js';
@@ -34,31 +34,19 @@ export function sideFor(players: number): number {
 
 /** A room of `players` walking players, measured over `ticks` ticks after every client has a view. */
 export async function measureRoom(players: number, ticks: number): Promise<RoomLoad> {
-  const { Client } = await import('@colyseus/sdk');
-  const { WebSocket: NodeWebSocket } = await import('ws');
-  const { RegionClient } = await import('../src/colyseus/client/index.js');
-  // Colyseus 0.18's SDK reads a global WebSocket, which Node 20 lacks.
-  (globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;
+  const { Client, RegionClient } = await sdkClients();
   const size = sideFor(players);
   const reportEvery = 5;
   const { port: redisPort, process: redis } = await startRedisServer();
   const prefix = `bench-capacity-${process.pid}-${players}`;
-  let room: ChildProcess | null = null;
+  const children: ChildProcess[] = [];
   const clients: Array<InstanceType<typeof RegionClient>> = [];
   let walking = true;
   try {
-    room = spawn(process.execPath, [await bundled('bench/region-process-room.ts'), JSON.stringify({ redisPort, region: 0, columns: 1, rows: 1, walkers: 0, size, prefix, reportEvery })], { stdio: ['ignore', 'pipe', 'pipe'] });
     const reports: Array<{ ticks: number; cpuMs: number; regionMs: number; patchMs: number; players: number }> = [];
-    let output = '';
-    const port = await new Promise<number>((done, fail) => {
-      room!.stdout!.on('data', (c: Buffer) => {
-        output += c.toString();
-        for (const line of c.toString().split('\n')) if (line.startsWith('cpu ')) reports.push(JSON.parse(line.slice(4)));
-        const up = /up on port (\d+)/.exec(output);
-        if (up !== null) done(Number(up[1]));
-      });
-      room!.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-      room!.once('exit', (code) => fail(new Error(`the room exited with ${String(code)}:\n${output.slice(-2000)}`)));
+    const settings = { redisPort, region: 0, columns: 1, rows: 1, walkers: 0, size, prefix, reportEvery };
+    const port = await startRoom(await bundled('bench/region-process-room.ts'), settings, children, (line) => {
+      if (line.startsWith('cpu ')) reports.push(JSON.parse(line.slice(4)));
     });
     const draw = mulberry32(players);
     const roomName = `region-${prefix}`;
@@ -68,13 +56,7 @@ export async function measureRoom(players: number, ticks: number): Promise<RoomL
         Array.from({ length: Math.min(100, players - k) }, async (_, j) => {
           const player = new RegionClient(new Client(`ws://127.0.0.1:${port}`));
           clients.push(player);
-          await player.join(roomName, 0, { id: k + j, x: draw() * size, y: draw() * size });
-          await new Promise<void>((done) => {
-            const off = player.onView(() => {
-              off();
-              done();
-            });
-          });
+          await joinShown(player, roomName, 0, { id: k + j, x: draw() * size, y: draw() * size });
         }),
       );
     }
@@ -109,7 +91,7 @@ export async function measureRoom(players: number, ticks: number): Promise<RoomL
   } finally {
     walking = false;
     await Promise.race([Promise.allSettled(clients.map((c) => c.leave())), new Promise((done) => setTimeout(done, 2000))]);
-    if (room !== null && room.exitCode === null) room.kill('SIGKILL');
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     redis.kill('SIGKILL');
   }
 }
@@ -146,9 +128,5 @@ export async function largestRoom(from: number, ticks: number, bisections: numbe
  * in the bench's process cannot starve the clients' sockets.
  */
 export async function runRoomCapacity(from: number, ticks: number, bisections: number): Promise<{ players: number; measured: RoomLoad[] }> {
-  const child = spawn(process.execPath, [await bundled('bench/room-capacity-run.ts'), JSON.stringify([from, ticks, bisections])], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = await outputOf(child, "the room capacity's process");
-  const result = output.split('\n').filter((line) => line.startsWith('{')).pop();
-  if (result === undefined) throw new Error(`the room capacity's process printed no result:\n${output}`);
-  return JSON.parse(result) as { players: number; measured: RoomLoad[] };
+  return resultOf('bench/room-capacity-run.ts', [from, ticks, bisections], "the room capacity's process");
 }
