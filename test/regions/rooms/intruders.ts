@@ -73,6 +73,11 @@ async function join(entry: Entry, reconnectMs?: number): Promise<{ room: Room | 
 
 const pause = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
+/** Waits until done() holds, or 20 s have passed (the caller's outcome then shows what is missing). */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let waited = 0; waited < 20_000 && !done(); waited += 50) await pause(50);
+}
+
 /** The intruders of one run, each started by one of its methods; leave() takes every one away. */
 export class Intruders {
   private readonly clients: RegionClient[] = [];
@@ -112,7 +117,7 @@ export class Intruders {
     client.onView((view) => (applied = view.self.seq));
     const last = 9;
     room?.send(REGION_MESSAGES.input, { seq: last, x: entry.x, y: entry.y });
-    for (let waited = 0; waited < 20_000 && applied < last; waited += 50) await pause(50);
+    await waitFor(() => applied >= last);
     return outcome;
   }
 
@@ -122,7 +127,7 @@ export class Intruders {
     this.clients.push(client);
     room?.send('no-such-message', { seq: 1, x: entry.x, y: entry.y });
     room?.sendBytes(REGION_MESSAGES.input, Uint8Array.from({ length: 64 }, (_, i) => (i * 37) & 255));
-    for (let waited = 0; waited < 20_000 && outcome.failures.length === 0; waited += 50) await pause(50);
+    await waitFor(() => outcome.failures.length > 0);
     return outcome;
   }
 
