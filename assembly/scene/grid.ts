@@ -1116,10 +1116,22 @@ export class GridIndex {
     after.rz = watcher ? (this.dims == 3 ? rz + grow : 0) : NaN;
   }
 
-  /** The level of the subject's grown range after the step: the lowest whose cells are at least its largest half-extent (0 for a marker). */
+  /** The level of the subject's grown range after the step: the lowest whose cells are at least its largest half-extent (a marker's: see markerLevel). */
   rangeLevel(watcher: bool): i32 {
     const after = step.after;
-    return watcher ? levelFor(this.cellSize, max<f64>(max<f64>(after.rx, after.ry), after.rz)) : 0;
+    return watcher ? levelFor(this.cellSize, max<f64>(max<f64>(after.rx, after.ry), after.rz)) : this.markerLevel();
+  }
+
+  /**
+   * The level a marker goes to: the lowest holding a watcher, else the
+   * lowest holding anything, else 0. A marker sees nothing, so any level
+   * holds it rightly; on a level of its own it would make every step visit
+   * one more level's cells.
+   */
+  markerLevel(): i32 {
+    const active = this.active;
+    for (let k = 0; k < active.length; k++) if (this.activeLevel(k).reach0 >= 0) return active.get(k);
+    return active.length > 0 ? active.get(0) : 0;
   }
 
   add(s: i32, id: i32, x: f64, y: f64, z: f64, rx: f64, ry: f64, rz: f64, watcher: bool, round: bool, layer: i32, sees: i32, margin: f64): void {
@@ -1163,7 +1175,7 @@ export class GridIndex {
     this.keepSubjectHeld(s);
   }
 
-  /** Moves slot s's record to the step's after place: in place when the cell stays, else to the new cell. */
+  /** Moves slot s's record to the step's after place: in place when the cell stays, else to the new cell (a marker's on markerLevel). */
   relocate(s: i32): void {
     const p = this.slot(s);
     const lv = this.levelOf(s);
@@ -1177,7 +1189,7 @@ export class GridIndex {
     }
     const l = load<i32>(p, SLOT_LEVEL);
     this.unplace(s);
-    this.place(s, l, after);
+    this.place(s, after.rx >= 0 ? l : this.markerLevel(), after);
   }
 
   remove(s: i32): void {

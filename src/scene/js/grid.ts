@@ -747,10 +747,21 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     else setRange3(this.newR, watcher, rx, ry, flatZ);
   }
 
-  /** The level of the subject's new grown range: the lowest whose cells are at least its largest half-extent (0 for a marker). */
+  /** The level of the subject's new grown range: the lowest whose cells are at least its largest half-extent (a marker's: see markerLevel). */
   private rangeLevel(): number {
     const r = this.newR;
-    return levelFor(this.cellSize, r[0] >= 0 ? Math.max(r[0], r[1], r[2]) : -1);
+    return r[0] >= 0 ? levelFor(this.cellSize, Math.max(r[0], r[1], r[2])) : this.markerLevel();
+  }
+
+  /**
+   * The level a marker goes to: the lowest holding a watcher, else the
+   * lowest holding anything, else 0. A marker sees nothing, so any level
+   * holds it rightly; on a level of its own it would make every step visit
+   * one more level's cells.
+   */
+  private markerLevel(): number {
+    for (const l of this.active) if (this.levels[l].reach[0] >= 0) return l;
+    return this.active.length > 0 ? this.active[0] : 0;
   }
 
   /**
@@ -814,7 +825,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     }
     const l = this.slotLevel[s];
     this.unplace(s);
-    this.place(s, l, p, this.newR);
+    this.place(s, this.newR[0] >= 0 ? l : this.markerLevel(), p, this.newR);
   }
 
   /** Removes entity `slot`: everyone who saw it, and everyone it saw, gets a leave. */
