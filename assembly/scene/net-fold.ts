@@ -16,8 +16,11 @@ const NET_TYPE: StaticArray<i32> = [
   0, -1, 0, -1, 2, 1, 2, -1, 2, 1, 2, -1, -1, -1, -1, -1,
 ];
 
-/** Per watcher id its counting-sort cursor; per target id its pair's position plus pairBase; per id the fold that found it elsewhere. */
+/** Per watcher id its counting-sort cursor (valid for the watchers in `watching`); per target id its pair's position plus pairBase; per id the fold that found it elsewhere. */
 const cursor: IntList = newIntList();
+/** A bit per watcher id with events in this fold, then those watchers ascending: a fold costs its events and ids / 32, not ids. */
+const watching: IntList = newIntList();
+const watchers: IntList = newIntList();
 const pairAt: IntList = newIntList();
 const elsewhereAt: IntList = newIntList();
 /** The log as (target << 2 | type) words grouped by watcher, folded in place into pair words. */
@@ -60,17 +63,35 @@ export function foldEvents(events: IntList, ids: i32, elsewhere: usize, elsewher
   const cursors = cursor.data;
   const words = packed.data;
   const positions = pairAt.data;
-  memory.fill(cursors, 0, <usize>ids << 2);
+  const bits = watching.data;
+  const bitWords = (ids + 31) >>> 5;
+  memory.fill(bits, 0, <usize>bitWords << 2);
   for (let i = 0; i < count; i++) {
-    const c = cursors + (<usize>load<i32>(log + <usize>i * EVENT_BYTES, EVENT_WATCHER) << 2);
-    store<i32>(c, load<i32>(c) + 1);
-  }
-  let at = 0;
-  for (let w = 0; w < ids; w++) {
+    const w = load<i32>(log + <usize>i * EVENT_BYTES, EVENT_WATCHER);
     const c = cursors + (<usize>w << 2);
-    const size = load<i32>(c);
-    store<i32>(c, at);
-    at += size;
+    const b = bits + (<usize>(w >>> 5) << 2);
+    const bit: u32 = 1 << (w & 31);
+    const word = load<u32>(b);
+    if ((word & bit) != 0) store<i32>(c, load<i32>(c) + 1);
+    else {
+      store<u32>(b, word | bit);
+      store<i32>(c, 1);
+    }
+  }
+  // The watchers in ascending id, each cursor turned into where its run starts.
+  const ascending = watchers.data;
+  let watcherCount = 0;
+  let at = 0;
+  for (let j = 0; j < bitWords; j++) {
+    for (let set = load<u32>(bits + (<usize>j << 2)); set != 0; set &= set - 1) {
+      const w = (j << 5) | <i32>ctz(set);
+      store<i32>(ascending + (<usize>watcherCount << 2), w);
+      watcherCount++;
+      const c = cursors + (<usize>w << 2);
+      const size = load<i32>(c);
+      store<i32>(c, at);
+      at += size;
+    }
   }
   for (let i = 0; i < count; i++) {
     const e = log + <usize>i * EVENT_BYTES;
@@ -82,7 +103,8 @@ export function foldEvents(events: IntList, ids: i32, elsewhere: usize, elsewher
   const out = netEvents.data;
   let n = 0;
   let start = 0;
-  for (let w = 0; w < ids; w++) {
+  for (let g = 0; g < watcherCount; g++) {
+    const w = load<i32>(ascending + (<usize>g << 2));
     const end = load<i32>(cursors + (<usize>w << 2));
     let pairs = start;
     for (let k = start; k < end; k++) {
@@ -122,6 +144,8 @@ function reserve(ids: i32, count: i32): void {
   forgetEvents(netEvents);
   if (cursor.capacity < ids) {
     cursor.reserve(ids);
+    watching.reserve((ids + 31) >>> 5);
+    watchers.reserve(ids);
     pairAt.reserve(ids);
     elsewhereAt.reserve(ids);
     restart();

@@ -44,6 +44,9 @@ export class NetView {
   private elsewhereIds = new Int32Array(0);
   /** Dense fold scratch: per watcher id its counting-sort cursor; per target id where its last pair word stood (plus pairBase); per id the fold that found it elsewhere. */
   private cursor = new Int32Array(0);
+  /** Dense fold scratch: a bit per watcher id with events in the fold, then those watchers ascending. */
+  private watching = new Int32Array(0);
+  private watchers = new Int32Array(0);
   private pairAt = new Int32Array(0);
   private elsewhereAt = new Int32Array(0);
   /** Grows by each fold's event count, so positions left in pairAt fall below every run of later folds. */
@@ -172,15 +175,31 @@ export class NetView {
     // pairAt[t] - base is where target t's pair word stands; any older value falls below every run of this fold.
     const base = this.pairBase + 1;
     this.pairBase = base + count;
-    const { cursor, packed, pairAt, elsewhereAt, out } = this;
-    cursor.fill(0, 0, ids);
-    for (let i = 1; i < log.length; i += 3) cursor[log[i]]++;
-    // cursor[w] becomes where watcher w's next packed event goes; its run ends at the next watcher's start.
+    const { cursor, watching, watchers, packed, pairAt, elsewhereAt, out } = this;
+    // Counts per watcher, a bit set for each watcher with events, so the passes over watchers cost ids / 32, not ids.
+    const bitWords = (ids + 31) >>> 5;
+    watching.fill(0, 0, bitWords);
+    for (let i = 1; i < log.length; i += 3) {
+      const w = log[i];
+      const bit = 1 << (w & 31);
+      const word = watching[w >>> 5];
+      if ((word & bit) !== 0) cursor[w]++;
+      else {
+        watching[w >>> 5] = word | bit;
+        cursor[w] = 1;
+      }
+    }
+    // The watchers in ascending id; cursor[w] becomes where watcher w's next packed event goes, its run ending at the next watcher's start.
+    let watcherCount = 0;
     let at = 0;
-    for (let w = 0; w < ids; w++) {
-      const size = cursor[w];
-      cursor[w] = at;
-      at += size;
+    for (let j = 0; j < bitWords; j++) {
+      for (let set = watching[j]; set !== 0; set &= set - 1) {
+        const w = (j << 5) | (31 - Math.clz32(set & -set));
+        watchers[watcherCount++] = w;
+        const size = cursor[w];
+        cursor[w] = at;
+        at += size;
+      }
     }
     for (let i = 0; i < log.length; i += 3) packed[cursor[log[i + 1]]++] = (log[i + 2] << 2) | log[i];
     // Each cursor now stands at its watcher's end. A watcher's events fold
@@ -189,7 +208,8 @@ export class NetView {
     // below that start.
     let start = 0;
     let n = 0;
-    for (let w = 0; w < ids; w++) {
+    for (let g = 0; g < watcherCount; g++) {
+      const w = watchers[g];
       const end = cursor[w];
       let pairs = start;
       for (let k = start; k < end; k++) {
@@ -222,6 +242,8 @@ export class NetView {
     if (this.cursor.length < ids) {
       const capacity = Math.max(ids, this.cursor.length * 2);
       this.cursor = new Int32Array(capacity);
+      this.watching = new Int32Array((capacity + 31) >>> 5);
+      this.watchers = new Int32Array(capacity);
       this.pairAt = new Int32Array(capacity);
       this.elsewhereAt = new Int32Array(capacity);
       this.pairBase = 0;
