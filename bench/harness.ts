@@ -42,6 +42,13 @@ export interface CaseOptions {
   warmup?: number;
   /** Short label: the case joins the headline table printed at the end of a run. */
   headline?: string;
+  /**
+   * Runs the contenders in rounds, one run each per round, so that every
+   * round meets the machine as it is for all of them; each ratio is then the
+   * median of its per-round ratios. Rounds go on until every contender has
+   * spent 200 ms (full runs: 800 ms) and taken minSamples.
+   */
+  interleave?: boolean;
 }
 
 export interface CaseResult {
@@ -134,6 +141,31 @@ function timeContender(contender: Contender, warmup: number, minSamples: number,
   return samples;
 }
 
+/** The contenders' samples, taken round by round (see CaseOptions.interleave). */
+function timeInterleaved(contenders: Contender[], warmup: number, minSamples: number, budgetMs: number): number[][] {
+  for (const c of contenders) c.setup?.();
+  for (let i = 0; i < warmup; i++) {
+    for (const c of contenders) {
+      c.prepare?.();
+      c.run();
+    }
+  }
+  const samples = contenders.map((): number[] => []);
+  const totals = contenders.map(() => 0);
+  while (samples[0].length < Math.max(1, minSamples) || (Math.min(...totals) < budgetMs && samples[0].length < 1000)) {
+    contenders.forEach((c, k) => {
+      c.prepare?.();
+      const start = now();
+      c.run();
+      const elapsed = now() - start;
+      samples[k].push(elapsed);
+      totals[k] += elapsed;
+    });
+  }
+  for (const c of contenders) c.teardown?.();
+  return samples;
+}
+
 function plural(word: string): string {
   if (/[^aeiou]y$/.test(word)) return word.slice(0, -1) + 'ies';
   return /(s|x|ch|sh)$/.test(word) ? word + 'es' : word + 's';
@@ -222,10 +254,17 @@ export async function runSuites(
         const minTimeMs = smoke ? 0 : Math.min(caseOptions.minTimeMs ?? repeats.minTimeMs, repeats.minTimeMs);
         const opsPerRun = caseOptions.opsPerRun ?? 1;
         const baseline = caseOptions.baseline ?? contenders[0].name;
-        const timed = contenders.map((c) => ({ name: c.name, kind: c.kind, samples: timeContender(c, warmup, minSamples, minTimeMs, repeats.maxTimeMs) }));
+        const interleaved = caseOptions.interleave === true ? timeInterleaved(contenders, warmup, minSamples, smoke ? 0 : Math.max(repeats.minTimeMs, 200)) : null;
+        const timed = contenders.map((c, k) => ({
+          name: c.name,
+          kind: c.kind,
+          samples: interleaved?.[k] ?? timeContender(c, warmup, minSamples, minTimeMs, repeats.maxTimeMs),
+        }));
         const baseTimed = timed.find((t) => t.name === baseline);
         if (baseTimed === undefined) throw new Error(`baseline ${baseline} is not a contender of ${name}`);
         const baseMedian = median(baseTimed.samples);
+        const ratioOf = (samples: number[]): number =>
+          interleaved === null ? median(samples) / baseMedian : median(samples.map((ms, round) => ms / baseTimed.samples[round]));
         const result: CaseResult = {
           suite: suite.name,
           name,
@@ -242,7 +281,7 @@ export async function runSuites(
               medianMs,
               msPerOp: medianMs / opsPerRun,
               opsPerSec: (opsPerRun * 1000) / medianMs,
-              ratio: medianMs / baseMedian,
+              ratio: ratioOf(t.samples),
             };
           }),
           notes,

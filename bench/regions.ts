@@ -5,11 +5,12 @@
 // tick. Each of the 2 × 2 regions' share of a tick (its four phases) is
 // timed on its own: the busiest region's share is what one process per
 // region would spend, before the transport. Every world is checked to
-// report the same events as the Scene before timing.
-import { init, Scene } from '../src/index.js';
+// report the same events as the Scene before timing. Beside them, the Scene
+// regions run on ('net', margins) against the event log without margins.
+import { init, Scene, type SceneEventMode } from '../src/index.js';
 import { RegionLayout, Region, RegionWorld, encodeGhostBatch, encodeHandoffs, type GhostBatch, type Handoff } from '../src/regions/index.js';
 import { RegionRouter } from '../src/regions/router.js';
-import type { Suite } from './harness.js';
+import type { Contender, Suite, SuiteContext } from './harness.js';
 import { mulberry32 } from './random.js';
 import { hasRedis, runRegionProcesses, runRoomClients } from './region-processes.js';
 import { runRoomCapacity, SEEN, type RoomLoad } from './room-capacity.js';
@@ -114,6 +115,36 @@ function sorted(parts: Int32Array[]): string[] {
   return out.sort();
 }
 
+/** What regions run on, on the same walkers: one Scene with the event log or 'net', without and with margins. */
+function sceneModesCase(context: SuiteContext, n: number, world: number): void {
+  const variants: Array<{ name: string; events: SceneEventMode; margin: number }> = [
+    { name: 'event log, no margin', events: 'log', margin: 0 },
+    { name: "'net', no margin", events: 'net', margin: 0 },
+    { name: `event log, margin ${MARGIN}`, events: 'log', margin: MARGIN },
+    { name: `'net', margin ${MARGIN}`, events: 'net', margin: MARGIN },
+  ];
+  const contenders = variants.map(({ name, events, margin }): Contender => {
+    const walk = new Walk(n, world);
+    const scene = new Scene({ index: 'grid', events, defaultRange: RANGE });
+    return {
+      name,
+      setup: () => {
+        for (let i = 0; i < n; i++) scene.add(walk.ids[i], walk.xs[i], walk.ys[i], RANGE, { margin });
+        scene.drainArray();
+      },
+      prepare: () => walk.step(),
+      run: () => {
+        scene.moveMany(walk.ids, walk.xs, walk.ys);
+        scene.drainArray();
+      },
+      teardown: () => scene.dispose(),
+    };
+  });
+  const result = context.bench(`the Scene of one tick of ${n.toLocaleString('en-US')} walkers: event modes and margins`, contenders, { opName: 'tick', interleave: true });
+  const [, net, logMargin, netMargin] = result.contenders.map((c) => c.ratio);
+  context.note(`event modes, ratios to the event log without margin (medians of per-tick ratios): 'net' costs ${net.toFixed(2)}x the event log; a margin of ${MARGIN} costs ${logMargin.toFixed(2)}x none with the log and ${(netMargin / net).toFixed(2)}x with 'net'`);
+}
+
 export const regionsSuite: Suite = {
   name: 'regions',
   title: 'Regions: one Scene against one region and 2 × 2 regions in lockstep',
@@ -137,22 +168,18 @@ export const regionsSuite: Suite = {
     for (let i = 0; i < n; i++) oneRegion.add(walkOne.ids[i], walkOne.xs[i], walkOne.ys[i], RANGE, { margin: MARGIN });
     oneRegion.tick();
     const oneTick = (): Int32Array => {
-      walkOne.step();
       oneRegion.moveMany(walkOne.ids, walkOne.xs, walkOne.ys);
       return oneRegion.tick();
     };
     const singleTick = (): Int32Array => {
-      walkSingle.step();
       single.moveMany(walkSingle.ids, walkSingle.xs, walkSingle.ys);
       return single.drainArray();
     };
-    const regionsTick = (): Int32Array[] => {
-      walkRegions.step();
-      return regions.tick(walkRegions);
-    };
+    const regionsTick = (): Int32Array[] => regions.tick(walkRegions);
     const checkTicks = 3;
     regions.weigh = true;
     for (let t = 0; t < checkTicks; t++) {
+      for (const walk of [walkSingle, walkRegions, walkOne]) walk.step();
       const want = sorted([singleTick()]).join();
       if (want !== sorted(regionsTick()).join()) throw new Error(`2 × 2 regions and the single Scene disagree at tick ${t}`);
       if (want !== sorted([oneTick()]).join()) throw new Error(`one region and the single Scene disagree at tick ${t}`);
@@ -166,11 +193,11 @@ export const regionsSuite: Suite = {
     const result = context.bench(
       `one tick of ${n.toLocaleString('en-US')} walkers`,
       [
-        { name: 'one Scene (grid, net)', run: () => void singleTick() },
-        { name: 'RegionWorld, one region', run: () => void oneTick() },
-        { name: '2 × 2 regions, all four in this process', run: () => void regionsTick() },
+        { name: 'one Scene (grid, net)', prepare: () => walkSingle.step(), run: () => void singleTick() },
+        { name: 'RegionWorld, one region', prepare: () => walkOne.step(), run: () => void oneTick() },
+        { name: '2 × 2 regions, all four in this process', prepare: () => walkRegions.step(), run: () => void regionsTick() },
       ],
-      { opName: 'tick', minSamples: 5, headline: `Regions: tick of ${n.toLocaleString('en-US')} walkers on one Scene, the reference of 2 × 2 regions in one process` },
+      { opName: 'tick', interleave: true, headline: `Regions: tick of ${n.toLocaleString('en-US')} walkers on one Scene, the reference of 2 × 2 regions in one process` },
     );
 
     const perTick = (v: number): string => (v / regions.ticks).toFixed(2);
@@ -183,6 +210,7 @@ export const regionsSuite: Suite = {
     single.dispose();
     oneRegion.dispose();
     for (const r of regions.regions) r.dispose();
+    sceneModesCase(context, n, world);
 
     if (!hasRedis()) {
       context.note('multi-process case skipped: no redis-server on this machine');
