@@ -83,7 +83,7 @@ class PhasedWorld {
       wrap(scene, 'drainArray', this.samples, 'scene drain', () => this.phase);
       wrap(net, 'fold', this.samples, 'net fold', () => this.phase);
       wrap(net, 'foldInCore', this.samples, 'net fold', () => this.phase);
-      wrap(net, 'movedMany', this.samples, 'net positions', () => this.phase);
+      wrap(net, 'movingMany', this.samples, 'net positions', () => this.phase);
       wrap(inside(r).ops, 'group', this.samples, 'ops grouped by id', () => this.phase);
     }
     for (let i = 0; i < walk.ids.length; i++) {
@@ -158,7 +158,7 @@ class WorldScene {
     if (net !== null) {
       wrap(net, 'fold', this.samples, 'drain > net fold', () => '');
       wrap(net, 'foldInCore', this.samples, 'drain > net fold', () => '');
-      wrap(net, 'movedMany', this.samples, 'moves > net positions', () => '');
+      wrap(net, 'movingMany', this.samples, 'moves > net positions', () => '');
     }
   }
 

@@ -1,6 +1,7 @@
 // One region of a world whose regions run apart (in other processes), and
-// the lockstep that keeps them together: each tick's phases (see region.ts)
-// end at a barrier that every live region must reach before any goes on.
+// the lockstep that keeps them together: each exchange of the region tick
+// (tick.ts, which RegionWorld drives too) ends at a barrier that every live
+// region must reach before any goes on.
 // The messages travel over a RegionBus, which any pub/sub can carry:
 //
 //   hello    "I listen": repeated until every region has been heard from,
@@ -39,6 +40,7 @@ import { checkLayout, type RegionLayout } from './layout.js';
 import type { EntityOp, GhostBatch, Handoff } from './messages.js';
 import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
 import { RegionRouter, type RoutedOp } from './router.js';
+import { regionTick } from './tick.js';
 import type { RegionStore, TakeoverOptions } from './store.js';
 
 /** Carries a region's messages: to one region, or to every region (the sender included). */
@@ -415,49 +417,53 @@ export class RegionPeer {
       // A tick run again is saved already: saving it anew would drop the journal after it.
       if (tick >= this.replayUntil) busyMs += await this.saveCheckpoint();
     }
-    let late: Int32Array = new Int32Array(0);
-    if (!this.lockstep && tick > 0) {
-      // The previous tick's batches: every sender published them before its "done", long ago as a rule.
-      await this.barrier(DONE, tick - 1);
-      const started = performance.now();
-      this.forgetLost([]);
-      late = this.here.applyLate(this.batchesOf(tick - 1));
-      busyMs += performance.now() - started;
-    }
-    let started = performance.now();
-    const mine = this.here.handOff();
-    this.send('all', HANDOFFS, tick, encodeHandoffs(mine));
-    busyMs += performance.now() - started;
-    const arrived = await this.barrier(HANDOFFS, tick);
-    if (this.superseded !== null) throw this.superseded;
-    started = performance.now();
-    const handoffs = [...arrived.values()].flatMap(decodeHandoffs);
-    this.here.receive(handoffs);
-    this.router.endTick(handoffs);
-    this.forgetLost(handoffs);
+    let handoffs: Handoff[] = [];
     let sentBytes = 0;
-    for (const batch of this.here.ghostBatches()) {
-      if (this.lost.has(batch.to)) continue;
-      const bytes = encodeGhostBatch(batch);
-      sentBytes += bytes.byteLength;
-      this.send(batch.to, GHOSTS, tick, bytes);
+    let started = performance.now();
+    /** Waits at a barrier, the wait left out of busyMs. */
+    const wait = async (kind: number, at: number): Promise<Map<number, Uint8Array>> => {
+      busyMs += performance.now() - started;
+      const arrived = await this.barrier(kind, at);
+      started = performance.now();
+      return arrived;
+    };
+    const run = regionTick([this.here], this.router, !this.lockstep);
+    let next = run.next();
+    for (; !next.done; next = run.next()) {
+      const exchange = next.value;
+      switch (exchange.phase) {
+        case 'late':
+          if (tick === 0) break;
+          // The previous tick's batches: every sender published them before its "done", long ago as a rule.
+          await wait(DONE, tick - 1);
+          this.forgetLost([]);
+          exchange.arrived = this.batchesOf(tick - 1);
+          break;
+        case 'handoffs': {
+          for (const mine of exchange.sent) this.send('all', HANDOFFS, tick, encodeHandoffs(mine));
+          const arrived = await wait(HANDOFFS, tick);
+          if (this.superseded !== null) throw this.superseded;
+          exchange.arrived = handoffs = [...arrived.values()].flatMap(decodeHandoffs);
+          break;
+        }
+        case 'ghosts':
+          this.forgetLost(handoffs);
+          for (const batch of exchange.sent) {
+            if (this.lost.has(batch.to)) continue;
+            const bytes = encodeGhostBatch(batch);
+            sentBytes += bytes.byteLength;
+            this.send(batch.to, GHOSTS, tick, bytes);
+          }
+          this.send('all', DONE, tick, new Uint8Array(0));
+          if (this.lockstep) await wait(DONE, tick);
+          if (this.superseded !== null) throw this.superseded;
+          if (!this.lockstep) break;
+          this.forgetLost([]);
+          exchange.arrived = this.batchesOf(tick);
+          break;
+      }
     }
-    this.send('all', DONE, tick, new Uint8Array(0));
-    busyMs += performance.now() - started;
-    if (this.lockstep) await this.barrier(DONE, tick);
-    if (this.superseded !== null) throw this.superseded;
-    started = performance.now();
-    let events: Int32Array;
-    if (this.lockstep) {
-      this.forgetLost([]);
-      events = this.here.step(this.batchesOf(tick));
-    } else {
-      const own = this.here.step([]);
-      events = new Int32Array(late.length + own.length);
-      events.set(late);
-      events.set(own, late.length);
-    }
-    return { events, handoffs, sentBytes, busyMs: busyMs + performance.now() - started };
+    return { events: next.value, handoffs, sentBytes, busyMs: busyMs + performance.now() - started };
   }
 
   /** Stops listening, wakes a waiting barrier, and frees the region's Scene. */

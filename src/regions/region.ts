@@ -2,7 +2,7 @@
 // plus ghosts of its neighbours' entities within the band, and the four
 // phases of a tick that keep it in step with its neighbours. The phases run
 // in every region before the next phase starts anywhere (a transport's
-// barrier, or RegionWorld in one process):
+// barrier, or RegionWorld in one process), in the order tick.ts writes once:
 //
 //   1. handOff      entities whose tick ends in another region leave, with
 //                   what they see; here they become ghosts

@@ -1,8 +1,8 @@
 // A world of regions in one process: it checks each operation as a Scene
-// would, routes it to the region that owns the entity, and runs the four
-// phases of a tick across all regions in lockstep, handing each region the
-// messages its neighbours produced. Transports that put regions in separate
-// processes run the same phases with a barrier between them.
+// would, routes it to the region that owns the entity, and drives the
+// region tick of tick.ts across all regions at once, handing each region
+// the messages its neighbours produced. Transports that put regions in
+// separate processes drive the same tick with a barrier at each exchange.
 import { checkBoolean, checkOptions } from '../core/validate.js';
 import type { AddOptions, AoiRange, SetRangeOptions } from '../scene/index.js';
 import { RegionLayout, type RegionLayoutOptions } from './layout.js';
@@ -10,6 +10,7 @@ import { decodeGhostBatch, decodeHandoffs, encodeGhostBatch, encodeHandoffs } fr
 import type { GhostBatch, Handoff } from './messages.js';
 import { RegionRouter, type RoutedOp } from './router.js';
 import { Region, REGION_OPTION_KEYS, type RegionOptions } from './region.js';
+import { regionTick } from './tick.js';
 
 /** Options of a {@link RegionWorld}: those of every region's Scene, and the range given to entities added without one. */
 export interface RegionWorldOptions extends RegionOptions {
@@ -178,39 +179,30 @@ export class RegionWorld {
    * Scene's 'net' drain), region after region in layout order.
    */
   tick(): Int32Array {
-    const regions = this.regions;
     let bytes = 0;
-    const handoffs: Handoff[] = regions.flatMap((r) => {
-      if (!this.wire) return r.handOff();
-      const encoded = encodeHandoffs(r.handOff());
+    /** What goes between processes, through its codec when the world runs on the wire. */
+    const carried = <T>(message: T, encode: (m: T) => Uint8Array, decode: (b: Uint8Array) => T): T => {
+      if (!this.wire) return message;
+      const encoded = encode(message);
       bytes += encoded.byteLength;
-      return decodeHandoffs(encoded);
-    });
-    for (const r of regions) r.receive(handoffs);
-    let batches: GhostBatch[] = regions.flatMap((r) => r.ghostBatches());
-    if (this.wire) {
-      batches = batches.map((b) => {
-        const encoded = encodeGhostBatch(b);
-        bytes += encoded.byteLength;
-        return decodeGhostBatch(encoded);
-      });
+      return decode(encoded);
+    };
+    let handoffs: ReadonlyArray<Handoff> = [];
+    let batches: ReadonlyArray<GhostBatch> = [];
+    const run = regionTick(this.regions, this.router, false);
+    let next = run.next();
+    for (; !next.done; next = run.next()) {
+      const exchange = next.value;
+      if (exchange.phase === 'handoffs') exchange.arrived = handoffs = exchange.sent.flatMap((h) => carried(h, encodeHandoffs, decodeHandoffs));
+      else if (exchange.phase === 'ghosts') exchange.arrived = batches = exchange.sent.map((b) => carried(b, encodeGhostBatch, decodeGhostBatch));
     }
-    const parts = regions.map((r) => r.step(batches));
-    this.router.endTick(handoffs);
     this.lastTraffic = {
       handoffs: handoffs.length,
       ghostOps: batches.reduce((n, b) => n + b.entities.reduce((m, e) => m + e.ops.length, 0), 0),
       batches: batches.length,
       bytes,
     };
-    if (parts.length === 1) return parts[0];
-    const out = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return next.value;
   }
 
   /** Frees every region's Scene. */

@@ -6,8 +6,9 @@
 // yes) and its last whether it is visible now (leave: no; enter or move:
 // yes). A pair visible at both reports a move when its target stands
 // elsewhere than at the last drain: this view saves an entity's position the
-// first time it moves after a drain, and before a fold marks the ids that
-// ended elsewhere, so pairs need no id lookup. Logs whose ids can index
+// first time it moves after a drain, reads where it stands now from the
+// Scene's shapes, and before a fold marks the ids that ended elsewhere, so
+// pairs need no id lookup. Logs whose ids can index
 // arrays (the common case) group by a counting sort and find pairs and marks
 // through per-id arrays kept between folds; the wasm cores run this fold over
 // their own log (assembly/scene/net-fold.ts), with no copy out first. Other
@@ -16,6 +17,7 @@ import { ENTER, LEAVE, MOVE } from './event-codes.js';
 import { PairTable } from './pair-table.js';
 import { groupByWatcher, indexableIds } from './grouped.js';
 import type { SceneBackend } from './backend.js';
+import type { SceneShapes } from './shapes.js';
 
 /** A watcher's events beyond this many find their pair through a Map rather than a scan of the pairs so far. */
 const LONG_RUN = 24;
@@ -30,7 +32,12 @@ const NET_TYPE = Int32Array.from({ length: 32 }, (_, k) => (k & 3) < 3 && ((k >>
 export class NetView {
   /** Drains so far; a slot's saved position is the last drain's when savedAt[slot] equals it. */
   private epoch = 1;
-  private current = new Float64Array(0);
+  /**
+   * Where each slot that moved since the last drain stood at that drain
+   * (x, y, z by slot): the shapes hold where it stands now, and the
+   * comparison of the two is what makes a move event, so this is the one
+   * position kept beside them.
+   */
   private saved = new Float64Array(0);
   private savedAt = new Int32Array(0);
   private idOfSlot = new Int32Array(0);
@@ -61,45 +68,47 @@ export class NetView {
   private last = new Int32Array(0);
   private target = new Int32Array(0);
 
-  /** `moveEvents` false: no move is ever reported, so no position is tracked. */
-  constructor(readonly moveEvents: boolean) {}
+  /**
+   * `moveEvents` false: no move is ever reported, so no position is
+   * tracked. `shapes`: the Scene's, where each slot's position is read.
+   */
+  constructor(
+    readonly moveEvents: boolean,
+    private readonly shapes: SceneShapes,
+  ) {}
 
   /** Records that id is placed in slot by an add. */
-  added(slot: number, id: number, x: number, y: number, z: number): void {
+  added(slot: number, id: number): void {
     if (!this.moveEvents) return;
     this.grow(slot);
-    const at = slot * 3;
-    this.current[at] = x;
-    this.current[at + 1] = y;
-    this.current[at + 2] = z;
     this.savedAt[slot] = 0;
     this.idOfSlot[slot] = id;
   }
 
-  /** Records a move of slot to (x, y, z), saving where it was at the last drain if this is its first move since. */
-  moved(slot: number, x: number, y: number, z: number): void {
-    if (!this.moveEvents) return;
-    this.saveOnce(slot);
-    const at = slot * 3;
-    this.current[at] = x;
-    this.current[at + 1] = y;
-    this.current[at + 2] = z;
+  /**
+   * Records that slot is about to move, saving where it stands if this is
+   * its first move since the last drain: call it before the shapes take the
+   * new position.
+   */
+  moving(slot: number): void {
+    if (this.moveEvents) this.saveOnce(slot);
   }
 
-  /** Records the moves of a batch, in order. */
-  movedMany(slots: Int32Array, xs: Float64Array, ys: Float64Array, zs: Float64Array | null): void {
+  /** Records that the slots of a batch are about to move (before the shapes take the new positions). */
+  movingMany(slots: Int32Array): void {
     if (!this.moveEvents) return;
-    for (let k = 0; k < slots.length; k++) this.moved(slots[k], xs[k], ys[k], zs === null ? 0 : zs[k]);
+    for (let k = 0; k < slots.length; k++) this.saveOnce(slots[k]);
   }
 
-  /** Saves slot's position as the last drain's, unless done since the last drain. */
+  /** Saves slot's position (the shapes') as the last drain's, unless done since the last drain. */
   private saveOnce(slot: number): void {
     if (this.savedAt[slot] === this.epoch) return;
     const at = slot * 3;
+    const shapes = this.shapes;
     this.savedAt[slot] = this.epoch;
-    this.saved[at] = this.current[at];
-    this.saved[at + 1] = this.current[at + 1];
-    this.saved[at + 2] = this.current[at + 2];
+    this.saved[at] = shapes.coordinate(slot, 0);
+    this.saved[at + 1] = shapes.coordinate(slot, 1);
+    this.saved[at + 2] = shapes.coordinate(slot, 2);
     if (this.movedCount === this.movedSlots.length) {
       const bigger = new Int32Array(this.movedCount * 2);
       bigger.set(this.movedSlots);
@@ -112,8 +121,9 @@ export class NetView {
   removing(id: number, slot: number): void {
     if (!this.moveEvents || this.removed.has(id)) return;
     const at = slot * 3;
-    const from = this.savedAt[slot] === this.epoch ? this.saved : this.current;
-    this.removed.set(id, [from[at], from[at + 1], from[at + 2]]);
+    const { saved, shapes } = this;
+    if (this.savedAt[slot] === this.epoch) this.removed.set(id, [saved[at], saved[at + 1], saved[at + 2]]);
+    else this.removed.set(id, [shapes.coordinate(slot, 0), shapes.coordinate(slot, 1), shapes.coordinate(slot, 2)]);
   }
 
   /** Marks a drain (or a clear): what is visible now is what the next drain compares against. */
@@ -309,34 +319,32 @@ export class NetView {
 
   /** Calls mark with each present id that stands elsewhere than at the last drain. */
   private markElsewhere(slotOf: (id: number) => number | undefined, mark: (id: number) => void): void {
-    const { current, saved, savedAt, idOfSlot, epoch, movedSlots, removed } = this;
-    const differs = (at: number, x: number, y: number, z: number): boolean => x !== current[at] || y !== current[at + 1] || z !== current[at + 2];
+    const { shapes, saved, savedAt, idOfSlot, epoch, movedSlots, removed } = this;
+    const differs = (slot: number, x: number, y: number, z: number): boolean =>
+      x !== shapes.coordinate(slot, 0) || y !== shapes.coordinate(slot, 1) || z !== shapes.coordinate(slot, 2);
     const checkRemoved = removed.size > 0;
     for (let k = 0; k < this.movedCount; k++) {
       const slot = movedSlots[k];
       const at = slot * 3;
       // A slot re-added since its move (savedAt reset) or holding a re-added id is judged below.
       if (savedAt[slot] !== epoch || (checkRemoved && removed.has(idOfSlot[slot]))) continue;
-      if (differs(at, saved[at], saved[at + 1], saved[at + 2])) mark(idOfSlot[slot]);
+      if (differs(slot, saved[at], saved[at + 1], saved[at + 2])) mark(idOfSlot[slot]);
     }
     for (const [id, [x, y, z]] of removed) {
       const slot = slotOf(id);
-      if (slot !== undefined && differs(slot * 3, x, y, z)) mark(id);
+      if (slot !== undefined && differs(slot, x, y, z)) mark(id);
     }
   }
 
   private grow(slot: number): void {
     if (slot < this.savedAt.length) return;
     const capacity = Math.max(16, slot + 1, this.savedAt.length * 2);
-    const current = new Float64Array(capacity * 3);
-    current.set(this.current);
     const saved = new Float64Array(capacity * 3);
     saved.set(this.saved);
     const savedAt = new Int32Array(capacity);
     savedAt.set(this.savedAt);
     const idOfSlot = new Int32Array(capacity);
     idOfSlot.set(this.idOfSlot);
-    this.current = current;
     this.saved = saved;
     this.savedAt = savedAt;
     this.idOfSlot = idOfSlot;

@@ -212,7 +212,7 @@ export class Scene {
   private readonly maxEntities: number;
   /** The grid's cell side as resolved (kept for snapshots; the lists ignore it). */
   private readonly cellSize: number;
-  /** Every entity's position, range and masks by slot, for snapshots and recoveries. */
+  /** Every entity's position, range and masks by slot, for snapshots, recoveries and the net view's moves. */
   private readonly shapes = new SceneShapes();
   private readonly slots = new SlotTable();
   private readonly freeSlots: number[] = [];
@@ -254,7 +254,7 @@ export class Scene {
     this.moveEvents = moveEvents;
     this.maxPendingEvents = maxPendingEvents;
     this.maxEntities = this.index === 'grid' ? limits.sceneGridEntities : limits.sceneListsEntities;
-    this.net = events === 'net' ? new NetView(moveEvents) : null;
+    this.net = events === 'net' ? new NetView(moveEvents, this.shapes) : null;
     this.cellSize = cellSize;
     this.core = this.newCore();
   }
@@ -336,8 +336,8 @@ export class Scene {
     checkFinite('y', y);
     const zz = this.zOf(z);
     this.changing(() => this.core.move(slot, x, y, zz));
+    this.net?.moving(slot);
     this.shapes.place(slot, x, y, zz);
-    this.net?.moved(slot, x, y, zz);
   }
 
   /**
@@ -782,8 +782,8 @@ export class Scene {
     for (let k = 0; k < n; k++) slots[k] = this.slotOf(batchIds[k]);
     const moved = slots.subarray(0, n);
     this.changing(() => this.core.moveMany(moved, x, y, z));
+    this.net?.movingMany(moved);
     this.shapes.placeMany(moved, x, y, z);
-    this.net?.movedMany(moved, x, y, z);
   }
 
   /**
@@ -814,7 +814,7 @@ export class Scene {
     for (let k = 0; k < n; k++) {
       this.takeSlot();
       this.slots.set(batchIds[k], slots[k]);
-      this.net?.added(slots[k], batchIds[k], x[k], y[k], z === null ? 0 : z[k]);
+      this.net?.added(slots[k], batchIds[k]);
       this.shapes.place(slots[k], x[k], y[k], z === null ? 0 : z[k]);
       this.shapes.setRange(slots[k], r[k], r[k], r[k], true, false, 0);
       this.shapes.setLayers(slots[k], DEFAULT_LAYER, DEFAULT_SEES);
@@ -974,7 +974,7 @@ export class Scene {
     this.changing(() => this.core.add(slot, id, x, y, z, rx, ry, rz, watcher, round, layer, sees, watcher ? margin : 0));
     this.takeSlot();
     this.slots.set(id, slot);
-    this.net?.added(slot, id, x, y, z);
+    this.net?.added(slot, id);
     this.shapes.place(slot, x, y, z);
     this.shapes.setRange(slot, rx, ry, rz, watcher, round, margin);
     this.shapes.setLayers(slot, layer, sees);

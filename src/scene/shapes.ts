@@ -2,8 +2,11 @@
 // (half-extents and kind), margin and layer masks, by slot, as of the last
 // call that succeeded. The cores keep these in their own layouts; holding a
 // copy here lets toBuffer read every entity in one pass on either backend
-// without a call per entity, and lets a call that fails part way put a
-// fresh core back exactly as the scene was (see recovery.ts).
+// without a call per entity, lets a call that fails part way put a fresh
+// core back exactly as the scene was (see recovery.ts), and gives the net
+// view (net.ts) where each entity stands now: the facade keeps no other
+// copy of it (the net view keeps only where a moved entity stood at the
+// last drain).
 
 /** The kind of an entity's range: MARKER (null, watches nothing), BOX (half-extents rx, ry, rz) or CIRCLE (radius rx = ry = rz). */
 export type RangeKind = 0 | 1 | 2;

@@ -10,13 +10,13 @@
 // whose cells hold few entities takes cells twice its base (chooseCellSize):
 // a step then reads fewer, fuller cells.
 //
-// A cell keeps its entities' records together: slot, position and
-// half-extents. A step of entity W, at each level that holds entities, reads
-// the cells that can hold a change: W's old and new boxes, and the cells
-// within that level's largest half-extent of W's old and new places (whoever
-// there may see W). Every record read is judged on W's old and new place
-// against both boxes, so enter, leave and move events come straight from the
-// scan: no watcher sets are kept.
+// A cell keeps its entities' records together in its block: slot, position
+// and half-extents. A step of its subject W, at each level that holds
+// entities, reads the cells that can hold a change: W's old and new boxes,
+// and the cells within that level's largest half-extent of W's old and new
+// places (whoever there may see W). Every record read is judged on W's old
+// and new place against both boxes, so enter, leave and move events come
+// straight from the scan: no watcher sets are kept.
 //
 // Cell coordinates are floor(v / size) clamped to +-2^30: a monotonic map, so
 // w - r <= t <= w + r puts t's cell between those of w - r and w + r, however
@@ -42,10 +42,34 @@ import { inCircle } from './circle.js';
 
 /** Cell coordinates stay within +-2^30, so neighbours and spans never overflow an i32. */
 const CELL_LIMIT = 1 << 30;
-/** Ints per table bucket: cx, cy, cz, count (0: empty bucket), block. */
-const BUCKET = 5;
-/** Doubles per record: x, y, z, rx, ry, rz (NaN half-extents: a marker). */
-const RECORD = 6;
+/**
+ * A bucket: one cell in a level's table, its ints at these offsets (as
+ * BUCKET_CX... in assembly/scene/grid-records.ts): the cell's coordinates,
+ * its records' count (0: the bucket is empty) and its block. A const enum,
+ * so the offsets are inlined where they are read.
+ */
+const enum BucketField {
+  CX = 0,
+  CY = 1,
+  CZ = 2,
+  COUNT = 3,
+  BLOCK = 4,
+  INTS = 5,
+}
+/**
+ * A record: one entity in its cell's block, its doubles at these offsets
+ * (as RECORD_X... in grid-records.ts): its position and grown half-extents
+ * (NaN: a marker); its slot stands beside it, in the block's slots.
+ */
+const enum RecordField {
+  X = 0,
+  Y = 1,
+  Z = 2,
+  RX = 3,
+  RY = 4,
+  RZ = 5,
+  DOUBLES = 6,
+}
 /** Slack on the reach of others' boxes, for rounding in w - r and w + r (relative to the magnitudes). */
 const REACH_SLACK = 1e-15;
 /** A region of more cells than this many times the level's occupied cells is read from the level's table. */
@@ -103,7 +127,7 @@ class Level {
   readonly reach = [-1, -1, -1];
   entities = 0;
   cells = 0;
-  table = new Int32Array(8 * BUCKET);
+  table = new Int32Array(8 * BucketField.INTS);
   mask = 7;
 
   constructor(readonly base: number) {
@@ -119,7 +143,7 @@ class Level {
   /** Empties the table (the caller keeps the records). */
   clearTable(): void {
     this.cells = 0;
-    this.table = new Int32Array(8 * BUCKET);
+    this.table = new Int32Array(8 * BucketField.INTS);
     this.mask = 7;
   }
 
@@ -133,9 +157,9 @@ class Level {
   find(cx: number, cy: number, cz: number): number {
     const t = this.table;
     for (let b = cellHash(cx, cy, cz, this.mask); ; b = (b + 1) & this.mask) {
-      const e = b * BUCKET;
-      if (t[e + 3] === 0) return -1;
-      if (t[e] === cx && t[e + 1] === cy && t[e + 2] === cz) return b;
+      const e = b * BucketField.INTS;
+      if (t[e + BucketField.COUNT] === 0) return -1;
+      if (t[e + BucketField.CX] === cx && t[e + BucketField.CY] === cy && t[e + BucketField.CZ] === cz) return b;
     }
   }
 
@@ -144,12 +168,12 @@ class Level {
     if ((this.cells + 1) * 2 > this.mask + 1) this.grow();
     const t = this.table;
     let b = cellHash(cx, cy, cz, this.mask);
-    while (t[b * BUCKET + 3] !== 0) b = (b + 1) & this.mask;
-    const e = b * BUCKET;
-    t[e] = cx;
-    t[e + 1] = cy;
-    t[e + 2] = cz;
-    t[e + 4] = block;
+    while (t[b * BucketField.INTS + BucketField.COUNT] !== 0) b = (b + 1) & this.mask;
+    const e = b * BucketField.INTS;
+    t[e + BucketField.CX] = cx;
+    t[e + BucketField.CY] = cy;
+    t[e + BucketField.CZ] = cz;
+    t[e + BucketField.BLOCK] = block;
     this.cells++;
     return b;
   }
@@ -157,12 +181,12 @@ class Level {
   private grow(): void {
     const old = this.table;
     this.mask = this.mask * 2 + 1;
-    this.table = new Int32Array((this.mask + 1) * BUCKET);
-    for (let e = 0; e < old.length; e += BUCKET) {
-      if (old[e + 3] === 0) continue;
-      let b = cellHash(old[e], old[e + 1], old[e + 2], this.mask);
-      while (this.table[b * BUCKET + 3] !== 0) b = (b + 1) & this.mask;
-      this.table.set(old.subarray(e, e + BUCKET), b * BUCKET);
+    this.table = new Int32Array((this.mask + 1) * BucketField.INTS);
+    for (let e = 0; e < old.length; e += BucketField.INTS) {
+      if (old[e + BucketField.COUNT] === 0) continue;
+      let b = cellHash(old[e + BucketField.CX], old[e + BucketField.CY], old[e + BucketField.CZ], this.mask);
+      while (this.table[b * BucketField.INTS + BucketField.COUNT] !== 0) b = (b + 1) & this.mask;
+      this.table.set(old.subarray(e, e + BucketField.INTS), b * BucketField.INTS);
     }
   }
 
@@ -171,15 +195,15 @@ class Level {
     const t = this.table;
     const mask = this.mask;
     let hole = b;
-    for (let j = (b + 1) & mask; t[j * BUCKET + 3] !== 0; j = (j + 1) & mask) {
-      const home = cellHash(t[j * BUCKET], t[j * BUCKET + 1], t[j * BUCKET + 2], mask);
+    for (let j = (b + 1) & mask; t[j * BucketField.INTS + BucketField.COUNT] !== 0; j = (j + 1) & mask) {
+      const home = cellHash(t[j * BucketField.INTS + BucketField.CX], t[j * BucketField.INTS + BucketField.CY], t[j * BucketField.INTS + BucketField.CZ], mask);
       // The entry at j may fill the hole unless its home lies cyclically in (hole, j].
       const stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
       if (stays) continue;
-      t.copyWithin(hole * BUCKET, j * BUCKET, j * BUCKET + BUCKET);
+      t.copyWithin(hole * BucketField.INTS, j * BucketField.INTS, j * BucketField.INTS + BucketField.INTS);
       hole = j;
     }
-    t[hole * BUCKET + 3] = 0;
+    t[hole * BucketField.INTS + BucketField.COUNT] = 0;
     this.cells--;
   }
 
@@ -192,15 +216,15 @@ class Level {
   }
 }
 
-/** What a cell visit does with the records it reads. */
+/** What a visit of a region's cells does with the records it reads (as in assembly/scene/grid.ts). */
 const enum Visit {
-  /** Judge every record against the mover's old and new place: events. */
+  /** Judges each record against the step's subject before and after: events. */
   Step,
-  /** Collect the ids inside the subject's box. */
+  /** Collects the ids inside the subject's range. */
   Query,
-  /** Collect the ids whose box holds the subject. */
+  /** Collects the ids whose range holds the subject. */
   Watchers,
-  /** Collect the ids inside the query box. */
+  /** Collects the ids inside a query box. */
   Box,
 }
 
@@ -210,58 +234,68 @@ export class GridIndexCore extends CallLog implements SceneBackend {
   /** Levels holding entities, ascending. */
   private readonly active: number[] = [];
   private capacity = 0;
-  private ids = new Int32Array(0);
   /** The k best of a nearest search. */
   private readonly picker = new KNearest();
-  /** Level of each slot, -1 when free; its cell's coordinates and its index in the cell. */
+  /**
+   * The slot table, a column per field of grid-records.ts's slot: the
+   * user's id, the level holding the slot's record (-1: the slot is free),
+   * its cell (3 per slot) and its record's index in the cell's block.
+   */
+  private slotId = new Int32Array(0);
   private slotLevel = new Int32Array(0);
   private slotCell = new Int32Array(0);
   private slotIndex = new Int32Array(0);
   /** Shape bits of each slot (SHAPE_CIRCLE, SHAPE_MARGIN). */
-  private shape = new Uint8Array(0);
+  private slotShape = new Uint8Array(0);
   /** Watchers with a circle: while there are none, no judgement looks at shapes. */
   private circles = 0;
   /** Watchers with a margin: while there are none, no judgement looks at margins or the held set. */
   private margins = 0;
   /** Plain half-extents (3 per slot) of the slots with a margin; allocated with the first margin. */
   private plain: Float64Array | null = null;
-  /** The pairs visible only thanks to a margin. */
+  /** The held pairs (visible only thanks to a margin), every watcher's held targets in one set. */
   protected readonly held = new HeldPairs();
   /** Layer masks: W sees T only when seesMask[W] & layer[T] is not 0. */
   private layer = new Int32Array(0);
   private seesMask = new Int32Array(0);
   /** Entities with masks other than the defaults: while there are none, no judgement looks at masks. */
   private layered = 0;
-  /** Record blocks of cells: blockData[k] holds RECORD doubles per entity, blockSlots[k] their slots. */
+  /** Record blocks of cells: blockData[k] holds a record (RecordField.DOUBLES doubles) per entity, blockSlots[k] their slots. */
   private readonly blockData: Float64Array[] = [];
   private readonly blockSlots: Int32Array[] = [];
   private readonly freeBlocks: number[] = [];
   private results: number[] = [];
-  // The step being judged: the subject, its place and half-extents before and after.
+  // The step being judged, as the Step record of assembly/scene/grid-step.ts
+  // holds it: the subject (the slot that arrives, moves, changes or leaves,
+  // or whose query runs), its before and after sides, and the regions of
+  // one level read around them.
   private visit = Visit.Step;
   private subject = 0;
+  /** Pairs that see each other before and after get a move event. */
   private moved = false;
   /** False when the scene reports no move events: a move's step then judges as if nothing moved. */
   moveEvents = true;
-  private readonly o = [0, 0, 0];
-  private readonly n = [0, 0, 0];
-  private readonly oldR = [0, 0, 0];
-  private readonly newR = [0, 0, 0];
-  /** The subject's range is a circle before (oRound) and after (nRound) the step. */
-  private oRound = false;
-  private nRound = false;
-  /** The subject has a margin before (oMargin) and after (nMargin) the step, and then these plain half-extents (oldR, newR are the grown ones). */
-  private oMargin = false;
-  private nMargin = false;
-  private readonly oPlain = [0, 0, 0];
-  private readonly nPlain = [0, 0, 0];
-  /** The subject's masks before (o) and after (n) the step. */
-  private oLayer = DEFAULT_LAYER;
-  private oSees = DEFAULT_SEES;
-  private nLayer = DEFAULT_LAYER;
-  private nSees = DEFAULT_SEES;
-  private readonly rectA = new Int32Array(6);
-  private readonly rectB = new Int32Array(6);
+  /** Each side's place (x, y, z; NaN where the subject is not in the scene) and grown half-extents (range + margin; NaN: a marker). */
+  private readonly beforePlace = [0, 0, 0];
+  private readonly afterPlace = [0, 0, 0];
+  private readonly beforeGrown = [0, 0, 0];
+  private readonly afterGrown = [0, 0, 0];
+  /** The subject's range is a circle (sphere) of radius its first half-extent, before and after the step. */
+  private beforeRound = false;
+  private afterRound = false;
+  /** The subject is a watcher with a margin before and after the step, and then these plain half-extents (the range without its margin). */
+  private beforeMargin = false;
+  private afterMargin = false;
+  private readonly beforePlain = [0, 0, 0];
+  private readonly afterPlain = [0, 0, 0];
+  /** The subject's masks before and after the step. */
+  private beforeLayer = DEFAULT_LAYER;
+  private beforeSees = DEFAULT_SEES;
+  private afterLayer = DEFAULT_LAYER;
+  private afterSees = DEFAULT_SEES;
+  /** The cells of one level around the subject's place before and after the step: x0, y0, z0, x1, y1, z1, inclusive (as grid-step.ts's Region). */
+  private readonly regionBefore = new Int32Array(6);
+  private readonly regionAfter = new Int32Array(6);
 
   constructor(
     readonly dimensions: number,
@@ -285,13 +319,13 @@ export class GridIndexCore extends CallLog implements SceneBackend {
       to.set(from);
       return to;
     };
-    this.ids = grown(this.ids, 1, 0);
+    this.slotId = grown(this.slotId, 1, 0);
     this.slotLevel = grown(this.slotLevel, 1, -1);
     this.slotCell = grown(this.slotCell, 3, 0);
     this.slotIndex = grown(this.slotIndex, 1, 0);
     const shape = new Uint8Array(capacity);
-    shape.set(this.shape);
-    this.shape = shape;
+    shape.set(this.slotShape);
+    this.slotShape = shape;
     if (this.plain !== null) {
       const plain = new Float64Array(3 * capacity);
       plain.set(this.plain);
@@ -311,7 +345,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
 
   private takeBlock(): number {
     if (this.freeBlocks.length > 0) return this.freeBlocks.pop()!;
-    this.blockData.push(new Float64Array(2 * RECORD));
+    this.blockData.push(new Float64Array(2 * RecordField.DOUBLES));
     this.blockSlots.push(new Int32Array(2));
     return this.blockData.length - 1;
   }
@@ -321,7 +355,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     const lv = this.levels[this.slotLevel[s]];
     const c = s * 3;
     const b = lv.find(this.slotCell[c], this.slotCell[c + 1], this.slotCell[c + 2]);
-    return lv.table[b * BUCKET + 4];
+    return lv.table[b * BucketField.INTS + BucketField.BLOCK];
   }
 
   /** Appends slot s's record (p, r) to its cell at level l. */
@@ -340,11 +374,11 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     const cz = lv.cell(p[2]);
     let b = lv.find(cx, cy, cz);
     if (b < 0) b = lv.create(cx, cy, cz, this.takeBlock());
-    const e = b * BUCKET;
-    const block = lv.table[e + 4];
-    const k = lv.table[e + 3];
+    const e = b * BucketField.INTS;
+    const block = lv.table[e + BucketField.BLOCK];
+    const k = lv.table[e + BucketField.COUNT];
     if (k === this.blockSlots[block].length) {
-      const data = new Float64Array(2 * k * RECORD);
+      const data = new Float64Array(2 * k * RecordField.DOUBLES);
       data.set(this.blockData[block]);
       const slots = new Int32Array(2 * k);
       slots.set(this.blockSlots[block]);
@@ -353,11 +387,11 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     }
     const data = this.blockData[block];
     for (let a = 0; a < 3; a++) {
-      data[k * RECORD + a] = p[a];
-      data[k * RECORD + 3 + a] = r[a];
+      data[k * RecordField.DOUBLES + RecordField.X + a] = p[a];
+      data[k * RecordField.DOUBLES + RecordField.RX + a] = r[a];
     }
     this.blockSlots[block][k] = s;
-    lv.table[e + 3] = k + 1;
+    lv.table[e + BucketField.COUNT] = k + 1;
     this.slotCell[s * 3] = cx;
     this.slotCell[s * 3 + 1] = cy;
     this.slotCell[s * 3 + 2] = cz;
@@ -375,7 +409,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     lv.chosenAt = lv.entities;
     // The population of the cell an entity stands in, on average: what a step reads per cell.
     let squares = 0;
-    for (let e = 3; e < lv.table.length; e += BUCKET) squares += lv.table[e] * lv.table[e];
+    for (let e = BucketField.COUNT; e < lv.table.length; e += BucketField.INTS) squares += lv.table[e] * lv.table[e];
     const perCell = squares / lv.entities;
     const coarse = lv.size !== lv.base;
     if (!coarse && perCell < SPARSE_CELL) this.regrid(lv, lv.base * 2);
@@ -386,12 +420,12 @@ export class GridIndexCore extends CallLog implements SceneBackend {
   private regrid(lv: Level, size: number): void {
     const slots: number[] = [];
     const records: number[] = [];
-    for (let e = 0; e < lv.table.length; e += BUCKET) {
-      const count = lv.table[e + 3];
+    for (let e = 0; e < lv.table.length; e += BucketField.INTS) {
+      const count = lv.table[e + BucketField.COUNT];
       if (count === 0) continue;
-      const block = lv.table[e + 4];
+      const block = lv.table[e + BucketField.BLOCK];
       for (let k = 0; k < count; k++) slots.push(this.blockSlots[block][k]);
-      records.push(...this.blockData[block].subarray(0, count * RECORD));
+      records.push(...this.blockData[block].subarray(0, count * RecordField.DOUBLES));
       this.freeBlocks.push(block);
     }
     lv.clearTable();
@@ -400,8 +434,8 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     const r = [0, 0, 0];
     slots.forEach((s, k) => {
       for (let a = 0; a < 3; a++) {
-        p[a] = records[k * RECORD + a];
-        r[a] = records[k * RECORD + 3 + a];
+        p[a] = records[k * RecordField.DOUBLES + RecordField.X + a];
+        r[a] = records[k * RecordField.DOUBLES + RecordField.RX + a];
       }
       this.append(lv, s, p, r);
     });
@@ -413,18 +447,18 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     const lv = this.levels[l];
     const c = s * 3;
     const b = lv.find(this.slotCell[c], this.slotCell[c + 1], this.slotCell[c + 2]);
-    const e = b * BUCKET;
-    const block = lv.table[e + 4];
-    const last = lv.table[e + 3] - 1;
+    const e = b * BucketField.INTS;
+    const block = lv.table[e + BucketField.BLOCK];
+    const last = lv.table[e + BucketField.COUNT] - 1;
     const k = this.slotIndex[s];
     if (k !== last) {
       const data = this.blockData[block];
-      data.copyWithin(k * RECORD, last * RECORD, last * RECORD + RECORD);
+      data.copyWithin(k * RecordField.DOUBLES, last * RecordField.DOUBLES, last * RecordField.DOUBLES + RecordField.DOUBLES);
       const moved = this.blockSlots[block][last];
       this.blockSlots[block][k] = moved;
       this.slotIndex[moved] = k;
     }
-    lv.table[e + 3] = last;
+    lv.table[e + BucketField.COUNT] = last;
     if (last === 0) {
       lv.delete(b);
       this.freeBlocks.push(block);
@@ -443,22 +477,22 @@ export class GridIndexCore extends CallLog implements SceneBackend {
   }
 
   /**
-   * Sets slot s's shape to nRound and nMargin (with plain half-extents
-   * nPlain) and masks to nLayer, nSees, counting them into circles, margins
-   * and layered; the old ones (oRound, oMargin, oLayer, oSees) stay counted
-   * until uncountOld, after the step, whose judgement needs them.
+   * Sets slot s's shape and masks to the after side's (afterRound,
+   * afterMargin with afterPlain, afterLayer, afterSees), counting them into
+   * circles, margins and layered; the before side's stay counted until
+   * uncount, after the step, whose judgement needs them.
    */
   private setShape(s: number): void {
-    this.circles += Number(this.nRound);
-    this.margins += Number(this.nMargin);
-    this.shape[s] = (this.nRound ? SHAPE_CIRCLE : 0) | (this.nMargin ? SHAPE_MARGIN : 0);
-    if (this.nMargin) {
+    this.circles += Number(this.afterRound);
+    this.margins += Number(this.afterMargin);
+    this.slotShape[s] = (this.afterRound ? SHAPE_CIRCLE : 0) | (this.afterMargin ? SHAPE_MARGIN : 0);
+    if (this.afterMargin) {
       this.plain ??= new Float64Array(3 * this.capacity);
-      this.plain.set(this.nPlain, 3 * s);
+      this.plain.set(this.afterPlain, 3 * s);
     }
-    this.layered += Number(this.nLayer !== DEFAULT_LAYER || this.nSees !== DEFAULT_SEES);
-    this.layer[s] = this.nLayer;
-    this.seesMask[s] = this.nSees;
+    this.layered += Number(this.afterLayer !== DEFAULT_LAYER || this.afterSees !== DEFAULT_SEES);
+    this.layer[s] = this.afterLayer;
+    this.seesMask[s] = this.afterSees;
   }
 
   /**
@@ -469,19 +503,19 @@ export class GridIndexCore extends CallLog implements SceneBackend {
    * (t at x, y, z) holds grown half-extents rx, ry, rz.
    */
   private refine(t: number, x: number, y: number, z: number, rx: number, ry: number, rz: number): number {
-    const [ox, oy, oz] = this.o;
-    const [nx, ny, nz] = this.n;
+    const [ox, oy, oz] = this.beforePlace;
+    const [nx, ny, nz] = this.afterPlace;
     let mask = 15;
-    if ((this.seesMask[t] & this.oLayer) === 0) mask &= ~1;
-    if ((this.seesMask[t] & this.nLayer) === 0) mask &= ~2;
-    if ((this.oSees & this.layer[t]) === 0) mask &= ~4;
-    if ((this.nSees & this.layer[t]) === 0) mask &= ~8;
-    if ((this.shape[t] & SHAPE_CIRCLE) !== 0) {
+    if ((this.seesMask[t] & this.beforeLayer) === 0) mask &= ~1;
+    if ((this.seesMask[t] & this.afterLayer) === 0) mask &= ~2;
+    if ((this.beforeSees & this.layer[t]) === 0) mask &= ~4;
+    if ((this.afterSees & this.layer[t]) === 0) mask &= ~8;
+    if ((this.slotShape[t] & SHAPE_CIRCLE) !== 0) {
       if (!inCircle(x, y, z, rx, ox, oy, oz)) mask &= ~1;
       if (!inCircle(x, y, z, rx, nx, ny, nz)) mask &= ~2;
     }
-    if (this.oRound && !inCircle(ox, oy, oz, this.oldR[0], x, y, z)) mask &= ~4;
-    if (this.nRound && !inCircle(nx, ny, nz, this.newR[0], x, y, z)) mask &= ~8;
+    if (this.beforeRound && !inCircle(ox, oy, oz, this.beforeGrown[0], x, y, z)) mask &= ~4;
+    if (this.afterRound && !inCircle(nx, ny, nz, this.afterGrown[0], x, y, z)) mask &= ~8;
     if (this.margins !== 0) mask = this.hysteresis(t, x, y, z, rx, ry, rz, mask);
     return mask;
   }
@@ -495,33 +529,33 @@ export class GridIndexCore extends CallLog implements SceneBackend {
    */
   private hysteresis(t: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, mask: number): number {
     const w = this.subject;
-    const [ox, oy, oz] = this.o;
-    const [nx, ny, nz] = this.n;
-    if ((this.shape[t] & SHAPE_MARGIN) !== 0 && (mask & 3) !== 0) {
+    const [ox, oy, oz] = this.beforePlace;
+    const [nx, ny, nz] = this.afterPlace;
+    if ((this.slotShape[t] & SHAPE_MARGIN) !== 0 && (mask & 3) !== 0) {
       const plain = this.plain!;
-      const round = (this.shape[t] & SHAPE_CIRCLE) !== 0;
+      const round = (this.slotShape[t] & SHAPE_CIRCLE) !== 0;
       const i = 3 * t;
-      const grownOld = (mask & 1) !== 0 && inBox(x, y, z, rx, ry, rz, ox, oy, oz);
-      const grownNew = (mask & 2) !== 0 && inBox(x, y, z, rx, ry, rz, nx, ny, nz);
-      const plainOld = grownOld && inRange(x, y, z, plain[i], plain[i + 1], plain[i + 2], round, ox, oy, oz);
-      const plainNew = grownNew && inRange(x, y, z, plain[i], plain[i + 1], plain[i + 2], round, nx, ny, nz);
-      const saw = plainOld || (grownOld && this.held.has(t, w));
-      const sees = plainNew || (saw && grownNew);
-      this.keepHeld(t, w, saw && !plainOld, sees && !plainNew);
+      const grownBefore = (mask & 1) !== 0 && inBox(x, y, z, rx, ry, rz, ox, oy, oz);
+      const grownAfter = (mask & 2) !== 0 && inBox(x, y, z, rx, ry, rz, nx, ny, nz);
+      const plainBefore = grownBefore && inRange(x, y, z, plain[i], plain[i + 1], plain[i + 2], round, ox, oy, oz);
+      const plainAfter = grownAfter && inRange(x, y, z, plain[i], plain[i + 1], plain[i + 2], round, nx, ny, nz);
+      const saw = plainBefore || (grownBefore && this.held.has(t, w));
+      const sees = plainAfter || (saw && grownAfter);
+      this.keepHeld(t, w, saw && !plainBefore, sees && !plainAfter);
       mask = (mask & ~3) | (saw ? 1 : 0) | (sees ? 2 : 0);
     }
-    if ((this.oMargin || this.nMargin) && (mask & 12) !== 0) {
-      const [orx, ory, orz] = this.oldR;
-      const [nrx, nry, nrz] = this.newR;
-      const op = this.oPlain;
-      const np = this.nPlain;
-      const grownOld = (mask & 4) !== 0 && inBox(ox, oy, oz, orx, ory, orz, x, y, z);
-      const grownNew = (mask & 8) !== 0 && inBox(nx, ny, nz, nrx, nry, nrz, x, y, z);
-      const plainOld = grownOld && (!this.oMargin || inRange(ox, oy, oz, op[0], op[1], op[2], this.oRound, x, y, z));
-      const plainNew = grownNew && (!this.nMargin || inRange(nx, ny, nz, np[0], np[1], np[2], this.nRound, x, y, z));
-      const was = plainOld || (grownOld && this.oMargin && this.held.has(w, t));
-      const is = plainNew || (was && grownNew);
-      this.keepHeld(w, t, was && !plainOld, is && !plainNew);
+    if ((this.beforeMargin || this.afterMargin) && (mask & 12) !== 0) {
+      const [orx, ory, orz] = this.beforeGrown;
+      const [nrx, nry, nrz] = this.afterGrown;
+      const op = this.beforePlain;
+      const np = this.afterPlain;
+      const grownBefore = (mask & 4) !== 0 && inBox(ox, oy, oz, orx, ory, orz, x, y, z);
+      const grownAfter = (mask & 8) !== 0 && inBox(nx, ny, nz, nrx, nry, nrz, x, y, z);
+      const plainBefore = grownBefore && (!this.beforeMargin || inRange(ox, oy, oz, op[0], op[1], op[2], this.beforeRound, x, y, z));
+      const plainAfter = grownAfter && (!this.afterMargin || inRange(nx, ny, nz, np[0], np[1], np[2], this.afterRound, x, y, z));
+      const was = plainBefore || (grownBefore && this.beforeMargin && this.held.has(w, t));
+      const is = plainAfter || (was && grownAfter);
+      this.keepHeld(w, t, was && !plainBefore, is && !plainAfter);
       mask = (mask & ~12) | (was ? 4 : 0) | (is ? 8 : 0);
     }
     return mask;
@@ -534,51 +568,51 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     else this.held.delete(w, t);
   }
 
-  /** Slot s's place, half-extents and shape before a step: o, oldR, oRound, oMargin (and oPlain with a margin). */
+  /** Reads slot s into the step's before side: place, grown (and, with a margin, plain) half-extents, shape, masks. */
   private readOld(s: number): void {
-    this.read(s, this.o, this.oldR);
-    this.oRound = (this.shape[s] & SHAPE_CIRCLE) !== 0;
-    this.oMargin = (this.shape[s] & SHAPE_MARGIN) !== 0;
-    if (this.oMargin) for (let a = 0; a < 3; a++) this.oPlain[a] = this.plain![3 * s + a];
-    this.oLayer = this.layer[s];
-    this.oSees = this.seesMask[s];
+    this.read(s, this.beforePlace, this.beforeGrown);
+    this.beforeRound = (this.slotShape[s] & SHAPE_CIRCLE) !== 0;
+    this.beforeMargin = (this.slotShape[s] & SHAPE_MARGIN) !== 0;
+    if (this.beforeMargin) for (let a = 0; a < 3; a++) this.beforePlain[a] = this.plain![3 * s + a];
+    this.beforeLayer = this.layer[s];
+    this.beforeSees = this.seesMask[s];
   }
 
-  /** Counts the subject's old shape and masks out of circles and layered. */
-  private uncountOld(): void {
-    this.circles -= Number(this.oRound);
-    this.margins -= Number(this.oMargin);
-    this.layered -= Number(this.oLayer !== DEFAULT_LAYER || this.oSees !== DEFAULT_SEES);
+  /** Counts the before side's shape and masks out of circles, margins and layered. */
+  private uncount(): void {
+    this.circles -= Number(this.beforeRound);
+    this.margins -= Number(this.beforeMargin);
+    this.layered -= Number(this.beforeLayer !== DEFAULT_LAYER || this.beforeSees !== DEFAULT_SEES);
   }
 
   /** The subject keeps its shape and masks through the step. */
   private keepShape(): void {
-    this.nRound = this.oRound;
-    this.nMargin = this.oMargin;
-    if (this.oMargin) for (let a = 0; a < 3; a++) this.nPlain[a] = this.oPlain[a];
-    this.nLayer = this.oLayer;
-    this.nSees = this.oSees;
+    this.afterRound = this.beforeRound;
+    this.afterMargin = this.beforeMargin;
+    if (this.beforeMargin) for (let a = 0; a < 3; a++) this.afterPlain[a] = this.beforePlain[a];
+    this.afterLayer = this.beforeLayer;
+    this.afterSees = this.beforeSees;
   }
 
   /** Slot s's position and half-extents (NaN half-extents for a marker). */
   private read(s: number, p: number[], r: number[]): void {
     const data = this.blockData[this.blockOf(s)];
-    const i = this.slotIndex[s] * RECORD;
+    const i = this.slotIndex[s] * RecordField.DOUBLES;
     for (let a = 0; a < 3; a++) {
-      p[a] = data[i + a];
-      r[a] = data[i + 3 + a];
+      p[a] = data[i + RecordField.X + a];
+      r[a] = data[i + RecordField.RX + a];
     }
   }
 
   // ---- regions ----------------------------------------------------------
 
   /**
-   * Writes into rect the cells of level lv that may matter around centre c:
-   * the box of half-extents r (when r is a box) and, with `reach`, the cells
-   * within the level's largest half-extent (with rounding slack). False when
-   * there is nothing to read.
+   * Writes into `into` the cells of level lv that may matter around place c:
+   * the box of half-extents r (when it has one) and, with `reach`, the cells
+   * within the level's largest half-extents (others who may see it, with
+   * rounding slack). False when there is nothing to read.
    */
-  private region(lv: Level, c: number[], r: number[], reach: boolean, rect: Int32Array): boolean {
+  private region(lv: Level, c: number[], r: number[], reach: boolean, into: Int32Array): boolean {
     for (let a = 0; a < 3; a++) {
       let lo = Infinity;
       let hi = -Infinity;
@@ -593,59 +627,63 @@ export class GridIndexCore extends CallLog implements SceneBackend {
         hi = Math.max(hi, c[a] + span);
       }
       if (!(lo <= hi)) return false;
-      rect[a] = lv.cell(lo);
-      rect[a + 3] = lv.cell(hi);
+      into[a] = lv.cell(lo);
+      into[a + 3] = lv.cell(hi);
     }
     return true;
   }
 
-  /** Visits every occupied cell in rect: by coordinates, or from the table when the rect has more cells than the level. */
-  private visitRect(lv: Level, rect: Int32Array): void {
+  /** Visits every occupied cell of `area` in level lv: by coordinates, or from the table when the area has more cells than the level. */
+  private visitRect(lv: Level, area: Int32Array): void {
     const t = lv.table;
-    const cells = (rect[3] - rect[0] + 1) * (rect[4] - rect[1] + 1) * (rect[5] - rect[2] + 1);
+    const cells = (area[3] - area[0] + 1) * (area[4] - area[1] + 1) * (area[5] - area[2] + 1);
     if (cells > SCAN_ALL_RATIO * lv.cells) {
       for (let b = 0; b <= lv.mask; b++) {
-        const e = b * BUCKET;
-        if (t[e + 3] === 0) continue;
-        if (t[e] < rect[0] || t[e] > rect[3] || t[e + 1] < rect[1] || t[e + 1] > rect[4] || t[e + 2] < rect[2] || t[e + 2] > rect[5]) continue;
-        this.visitCell(t[e + 4], t[e + 3]);
+        const e = b * BucketField.INTS;
+        if (t[e + BucketField.COUNT] === 0) continue;
+        if (t[e + BucketField.CX] < area[0] || t[e + BucketField.CX] > area[3] || t[e + BucketField.CY] < area[1] || t[e + BucketField.CY] > area[4] || t[e + BucketField.CZ] < area[2] || t[e + BucketField.CZ] > area[5]) continue;
+        this.visitCell(t[e + BucketField.BLOCK], t[e + BucketField.COUNT]);
       }
       return;
     }
-    for (let cz = rect[2]; cz <= rect[5]; cz++) {
-      for (let cy = rect[1]; cy <= rect[4]; cy++) {
-        for (let cx = rect[0]; cx <= rect[3]; cx++) {
+    for (let cz = area[2]; cz <= area[5]; cz++) {
+      for (let cy = area[1]; cy <= area[4]; cy++) {
+        for (let cx = area[0]; cx <= area[3]; cx++) {
           const b = lv.find(cx, cy, cz);
-          if (b >= 0) this.visitCell(t[b * BUCKET + 4], t[b * BUCKET + 3]);
+          if (b >= 0) this.visitCell(t[b * BucketField.INTS + BucketField.BLOCK], t[b * BucketField.INTS + BucketField.COUNT]);
         }
       }
     }
   }
 
-  /** Visits the union of two regions: as one bounding rect when they meet, else one after the other. */
-  private visitRegions(lv: Level, hasA: boolean, hasB: boolean): void {
-    const a = this.rectA;
-    const b = this.rectB;
-    if (hasA && hasB) {
-      const meet = a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] && b[2] <= a[5];
-      if (meet) {
+  /** Visits the regions before and after the step: as one block of cells covering both when they meet, else one after the other. */
+  private visitRegions(lv: Level, hasBefore: boolean, hasAfter: boolean): void {
+    const before = this.regionBefore;
+    const after = this.regionAfter;
+    if (hasBefore && hasAfter) {
+      const meets = before[0] <= after[3] && after[0] <= before[3] && before[1] <= after[4] && after[1] <= before[4] && before[2] <= after[5] && after[2] <= before[5];
+      if (meets) {
         for (let k = 0; k < 3; k++) {
-          a[k] = Math.min(a[k], b[k]);
-          a[k + 3] = Math.max(a[k + 3], b[k + 3]);
+          before[k] = Math.min(before[k], after[k]);
+          before[k + 3] = Math.max(before[k + 3], after[k + 3]);
         }
-        this.visitRect(lv, a);
+        this.visitRect(lv, before);
         return;
       }
     }
-    if (hasA) this.visitRect(lv, a);
-    if (hasB) this.visitRect(lv, b);
+    if (hasBefore) this.visitRect(lv, before);
+    if (hasAfter) this.visitRect(lv, after);
   }
 
-  /** Judges the step set in o, n, oldR, newR at every level that holds entities. */
+  /**
+   * Judges the step set in the before and after sides at every level that
+   * holds entities: the cells around the subject's old place and around its
+   * new one, as one block when they meet.
+   */
   private judgeStep(): void {
     for (const l of this.active) {
       const lv = this.levels[l];
-      this.visitRegions(lv, this.region(lv, this.o, this.oldR, true, this.rectA), this.region(lv, this.n, this.newR, true, this.rectB));
+      this.visitRegions(lv, this.region(lv, this.beforePlace, this.beforeGrown, true, this.regionBefore), this.region(lv, this.afterPlace, this.afterGrown, true, this.regionAfter));
     }
   }
 
@@ -653,32 +691,32 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     const data = this.blockData[block];
     const slots = this.blockSlots[block];
     const w = this.subject;
-    const [ox, oy, oz] = this.o;
-    const [nx, ny, nz] = this.n;
+    const [ox, oy, oz] = this.beforePlace;
+    const [nx, ny, nz] = this.afterPlace;
     for (let k = 0; k < count; k++) {
       const t = slots[k];
       if (t === w) continue;
-      const i = k * RECORD;
-      const x = data[i];
-      const y = data[i + 1];
-      const z = data[i + 2];
-      const rx = data[i + 3];
-      const ry = data[i + 4];
-      const rz = data[i + 5];
+      const i = k * RecordField.DOUBLES;
+      const x = data[i + RecordField.X];
+      const y = data[i + RecordField.Y];
+      const z = data[i + RecordField.Z];
+      const rx = data[i + RecordField.RX];
+      const ry = data[i + RecordField.RY];
+      const rz = data[i + RecordField.RZ];
       switch (this.visit) {
         case Visit.Step: {
-          const r0 = this.oldR;
-          const r1 = this.newR;
+          const r0 = this.beforeGrown;
+          const r1 = this.afterGrown;
           let saw = inBox(x, y, z, rx, ry, rz, ox, oy, oz);
           let sees = inBox(x, y, z, rx, ry, rz, nx, ny, nz);
-          let wasSeen = inBox(ox, oy, oz, r0[0], r0[1], r0[2], x, y, z);
-          let isSeen = inBox(nx, ny, nz, r1[0], r1[1], r1[2], x, y, z);
-          if ((this.circles | this.layered | this.margins) !== 0 && (saw || sees || wasSeen || isSeen)) {
+          let was = inBox(ox, oy, oz, r0[0], r0[1], r0[2], x, y, z);
+          let is = inBox(nx, ny, nz, r1[0], r1[1], r1[2], x, y, z);
+          if ((this.circles | this.layered | this.margins) !== 0 && (saw || sees || was || is)) {
             const mask = this.refine(t, x, y, z, rx, ry, rz);
             saw &&= (mask & 1) !== 0;
             sees &&= (mask & 2) !== 0;
-            wasSeen &&= (mask & 4) !== 0;
-            isSeen &&= (mask & 8) !== 0;
+            was &&= (mask & 4) !== 0;
+            is &&= (mask & 8) !== 0;
           }
           if (saw) {
             if (!sees) this.emit(LEAVE, t, w);
@@ -686,26 +724,26 @@ export class GridIndexCore extends CallLog implements SceneBackend {
           } else if (sees) {
             this.emit(ENTER, t, w);
           }
-          if (wasSeen !== isSeen) this.emit(isSeen ? ENTER : LEAVE, w, t);
+          if (was !== is) this.emit(is ? ENTER : LEAVE, w, t);
           break;
         }
         case Visit.Query: {
-          const r = this.newR;
-          if (inRange(nx, ny, nz, r[0], r[1], r[2], this.nRound, x, y, z) && (this.nSees & this.layer[t]) !== 0 && (!this.nMargin || this.visibleInside(w, t, nx, ny, nz, this.nPlain, this.nRound, x, y, z))) this.results.push(this.ids[t]);
+          const r = this.afterGrown;
+          if (inRange(nx, ny, nz, r[0], r[1], r[2], this.afterRound, x, y, z) && (this.afterSees & this.layer[t]) !== 0 && (!this.afterMargin || this.visibleInside(w, t, nx, ny, nz, this.afterPlain, this.afterRound, x, y, z))) this.results.push(this.slotId[t]);
           break;
         }
         case Visit.Watchers: {
-          const shape = this.shape[t];
+          const shape = this.slotShape[t];
           if (
             inRange(x, y, z, rx, ry, rz, (shape & SHAPE_CIRCLE) !== 0, nx, ny, nz) &&
-            (this.seesMask[t] & this.nLayer) !== 0 &&
+            (this.seesMask[t] & this.afterLayer) !== 0 &&
             ((shape & SHAPE_MARGIN) === 0 || this.visibleInside(t, w, x, y, z, this.plain!.subarray(3 * t, 3 * t + 3), (shape & SHAPE_CIRCLE) !== 0, nx, ny, nz))
           )
-            this.results.push(this.ids[t]);
+            this.results.push(this.slotId[t]);
           break;
         }
         case Visit.Box:
-          if (ox <= x && x <= nx && oy <= y && y <= ny && oz <= z && z <= nz) this.results.push(this.ids[t]);
+          if (ox <= x && x <= nx && oy <= y && y <= ny && oz <= z && z <= nz) this.results.push(this.slotId[t]);
           break;
       }
     }
@@ -721,10 +759,10 @@ export class GridIndexCore extends CallLog implements SceneBackend {
   }
 
   private emit(type: number, watcher: number, target: number): void {
-    this.events.push(type, this.ids[watcher], this.ids[target]);
+    this.events.push(type, this.slotId[watcher], this.slotId[target]);
   }
 
-  /** Sets the step's subject and its place and half-extents before (o, oldR) and after (n, newR). */
+  /** Starts a step (or a query) of slot s: what the visit does, and whether pairs seen before and after get a move event. */
   private begin(visit: Visit, s: number, moved: boolean): void {
     this.visit = visit;
     this.subject = s;
@@ -734,22 +772,23 @@ export class GridIndexCore extends CallLog implements SceneBackend {
   // ---- the operations -----------------------------------------------------
 
   /**
-   * The subject's range after the step: plain half-extents nPlain, grown
-   * ones newR (plain + margin, computed by addition so every core holds the
-   * same bits; z stays 0 in 2-D) and nMargin. A marker has neither, and no
+   * The subject's range after the step: plain half-extents afterPlain,
+   * grown ones afterGrown (plain + margin, computed by addition so every
+   * core holds the same bits; z stays 0 in 2-D) and afterMargin. A marker
+   * has neither, and no
    * margin.
    */
   private setNewRange(watcher: boolean, rx: number, ry: number, rz: number, margin: number): void {
     const flatZ = this.dimensions === 3 ? rz : 0;
-    this.nMargin = watcher && margin > 0;
-    setRange3(this.nPlain, watcher, rx, ry, flatZ);
-    if (this.nMargin) setRange3(this.newR, true, rx + margin, ry + margin, this.dimensions === 3 ? rz + margin : 0);
-    else setRange3(this.newR, watcher, rx, ry, flatZ);
+    this.afterMargin = watcher && margin > 0;
+    setRange3(this.afterPlain, watcher, rx, ry, flatZ);
+    if (this.afterMargin) setRange3(this.afterGrown, true, rx + margin, ry + margin, this.dimensions === 3 ? rz + margin : 0);
+    else setRange3(this.afterGrown, watcher, rx, ry, flatZ);
   }
 
-  /** The level of the subject's new grown range: the lowest whose cells are at least its largest half-extent (a marker's: see markerLevel). */
+  /** The level of the subject's grown range after the step: the lowest whose cells are at least its largest half-extent (a marker's: see markerLevel). */
   private rangeLevel(): number {
-    const r = this.newR;
+    const r = this.afterGrown;
     return r[0] >= 0 ? levelFor(this.cellSize, Math.max(r[0], r[1], r[2])) : this.markerLevel();
   }
 
@@ -771,40 +810,40 @@ export class GridIndexCore extends CallLog implements SceneBackend {
    */
   add(slot: number, id: number, x: number, y: number, z: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, layer = DEFAULT_LAYER, sees = DEFAULT_SEES, margin = 0): void {
     this.ensureSlot(slot);
-    this.ids[slot] = id;
-    this.oRound = false;
-    this.oMargin = false;
-    this.oLayer = DEFAULT_LAYER;
-    this.oSees = DEFAULT_SEES;
-    this.nRound = watcher && round;
-    this.nLayer = layer;
-    this.nSees = sees;
+    this.slotId[slot] = id;
+    this.beforeRound = false;
+    this.beforeMargin = false;
+    this.beforeLayer = DEFAULT_LAYER;
+    this.beforeSees = DEFAULT_SEES;
+    this.afterRound = watcher && round;
+    this.afterLayer = layer;
+    this.afterSees = sees;
     this.setNewRange(watcher, rx, ry, rz, margin);
     this.setShape(slot);
-    const n = this.n;
+    const n = this.afterPlace;
     n[0] = x;
     n[1] = y;
     n[2] = this.dimensions === 3 ? z : 0;
-    this.place(slot, this.rangeLevel(), n, this.newR);
-    this.o.fill(NaN);
-    this.oldR.fill(NaN);
+    this.place(slot, this.rangeLevel(), n, this.afterGrown);
+    this.beforePlace.fill(NaN);
+    this.beforeGrown.fill(NaN);
     this.begin(Visit.Step, slot, false);
     this.judgeStep();
-    this.uncountOld();
+    this.uncount();
     this.chooseCellSize(this.slotLevel[slot]);
   }
 
   /** Moves entity `slot` to (x, y, z); a move to where it stands changes nothing. */
   move(slot: number, x: number, y: number, z: number): void {
-    const o = this.o;
+    const o = this.beforePlace;
     this.readOld(slot);
     if (this.dimensions === 2) z = 0;
     if (o[0] === x && o[1] === y && o[2] === z) return;
-    const n = this.n;
+    const n = this.afterPlace;
     n[0] = x;
     n[1] = y;
     n[2] = z;
-    for (let a = 0; a < 3; a++) this.newR[a] = this.oldR[a];
+    for (let a = 0; a < 3; a++) this.afterGrown[a] = this.beforeGrown[a];
     this.keepShape();
     this.relocate(slot, n);
     this.begin(Visit.Step, slot, this.moveEvents);
@@ -817,31 +856,31 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     const c = s * 3;
     if (lv.cell(p[0]) === this.slotCell[c] && lv.cell(p[1]) === this.slotCell[c + 1] && lv.cell(p[2]) === this.slotCell[c + 2]) {
       const data = this.blockData[this.blockOf(s)];
-      const i = this.slotIndex[s] * RECORD;
-      data[i] = p[0];
-      data[i + 1] = p[1];
-      data[i + 2] = p[2];
+      const i = this.slotIndex[s] * RecordField.DOUBLES;
+      data[i + RecordField.X] = p[0];
+      data[i + RecordField.Y] = p[1];
+      data[i + RecordField.Z] = p[2];
       return;
     }
     const l = this.slotLevel[s];
     this.unplace(s);
-    this.place(s, this.newR[0] >= 0 ? l : this.markerLevel(), p, this.newR);
+    this.place(s, this.afterGrown[0] >= 0 ? l : this.markerLevel(), p, this.afterGrown);
   }
 
   /** Removes entity `slot`: everyone who saw it, and everyone it saw, gets a leave. */
   remove(slot: number): void {
     this.readOld(slot);
-    this.nRound = false;
-    this.nMargin = false;
-    this.nLayer = DEFAULT_LAYER;
-    this.nSees = DEFAULT_SEES;
+    this.afterRound = false;
+    this.afterMargin = false;
+    this.afterLayer = DEFAULT_LAYER;
+    this.afterSees = DEFAULT_SEES;
     this.setShape(slot);
     this.unplace(slot);
-    this.n.fill(NaN);
-    this.newR.fill(NaN);
+    this.afterPlace.fill(NaN);
+    this.afterGrown.fill(NaN);
     this.begin(Visit.Step, slot, false);
     this.judgeStep();
-    this.uncountOld();
+    this.uncount();
   }
 
   /**
@@ -852,30 +891,30 @@ export class GridIndexCore extends CallLog implements SceneBackend {
   setRange(slot: number, rx: number, ry: number, rz: number, watcher: boolean, round = false, margin = 0): void {
     this.readOld(slot);
     this.keepShape();
-    this.nRound = watcher && round;
+    this.afterRound = watcher && round;
     this.setNewRange(watcher, rx, ry, rz, margin);
     this.setShape(slot);
-    this.n.splice(0, 3, ...this.o);
+    this.afterPlace.splice(0, 3, ...this.beforePlace);
     this.unplace(slot);
-    this.place(slot, this.rangeLevel(), this.n, this.newR);
+    this.place(slot, this.rangeLevel(), this.afterPlace, this.afterGrown);
     this.begin(Visit.Step, slot, false);
     this.judgeStep();
-    this.uncountOld();
+    this.uncount();
     this.chooseCellSize(this.slotLevel[slot]);
   }
 
   /** Changes `slot`'s masks: enter / leave for every pair, with slot as watcher or as target, whose visibility changes. */
   setLayers(slot: number, layer: number, sees: number): void {
     this.readOld(slot);
-    this.n.splice(0, 3, ...this.o);
-    for (let a = 0; a < 3; a++) this.newR[a] = this.oldR[a];
+    this.afterPlace.splice(0, 3, ...this.beforePlace);
+    for (let a = 0; a < 3; a++) this.afterGrown[a] = this.beforeGrown[a];
     this.keepShape();
-    this.nLayer = layer;
-    this.nSees = sees;
+    this.afterLayer = layer;
+    this.afterSees = sees;
     this.setShape(slot);
     this.begin(Visit.Step, slot, false);
     this.judgeStep();
-    this.uncountOld();
+    this.uncount();
   }
 
   /** Applies moves in order: slots[k] to (xs[k], ys[k], zs[k]). */
@@ -893,18 +932,18 @@ export class GridIndexCore extends CallLog implements SceneBackend {
 
   /** Where `slot` stands (z is 0 in 2-D scenes). */
   position(slot: number): { x: number; y: number; z: number } {
-    this.read(slot, this.n, this.newR);
-    return { x: this.n[0], y: this.n[1], z: this.n[2] };
+    this.read(slot, this.afterPlace, this.afterGrown);
+    return { x: this.afterPlace[0], y: this.afterPlace[1], z: this.afterPlace[2] };
   }
 
   /** x, y, z of each slot, in order. */
   positions(slots: Int32Array): Float64Array {
     const out = new Float64Array(3 * slots.length);
     for (let k = 0; k < slots.length; k++) {
-      this.read(slots[k], this.n, this.newR);
-      out[3 * k] = this.n[0];
-      out[3 * k + 1] = this.n[1];
-      out[3 * k + 2] = this.n[2];
+      this.read(slots[k], this.afterPlace, this.afterGrown);
+      out[3 * k] = this.afterPlace[0];
+      out[3 * k + 1] = this.afterPlace[1];
+      out[3 * k + 2] = this.afterPlace[2];
     }
     return out;
   }
@@ -912,7 +951,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
   /** Ids that `slot` sees, unordered. */
   query(slot: number): number[] {
     this.readOld(slot);
-    this.read(slot, this.n, this.newR);
+    this.read(slot, this.afterPlace, this.afterGrown);
     this.keepShape();
     return this.collect(Visit.Query, slot, false);
   }
@@ -921,8 +960,8 @@ export class GridIndexCore extends CallLog implements SceneBackend {
   watchers(slot: number): number[] {
     this.readOld(slot);
     this.keepShape();
-    this.read(slot, this.n, this.newR);
-    this.newR.fill(NaN);
+    this.read(slot, this.afterPlace, this.afterGrown);
+    this.afterGrown.fill(NaN);
     return this.collect(Visit.Watchers, slot, true);
   }
 
@@ -932,20 +971,20 @@ export class GridIndexCore extends CallLog implements SceneBackend {
       minZ = 0;
       maxZ = 0;
     }
-    const lo = this.o;
-    const hi = this.n;
+    const lo = this.beforePlace;
+    const hi = this.afterPlace;
     lo.splice(0, 3, minX, minY, minZ);
     hi.splice(0, 3, maxX, maxY, maxZ);
     this.begin(Visit.Box, 0, false);
     this.results = [];
     for (const l of this.active) {
       const lv = this.levels[l];
-      const rect = this.rectA;
+      const box = this.regionAfter;
       for (let a = 0; a < 3; a++) {
-        rect[a] = lv.cell(lo[a]);
-        rect[a + 3] = lv.cell(hi[a]);
+        box[a] = lv.cell(lo[a]);
+        box[a + 3] = lv.cell(hi[a]);
       }
-      this.visitRect(lv, rect);
+      this.visitRect(lv, box);
     }
     return this.results;
   }
@@ -982,11 +1021,11 @@ export class GridIndexCore extends CallLog implements SceneBackend {
       const ringCells = flat ? (2 * r + 1) ** 2 - Math.max(0, 2 * r - 1) ** 2 : (2 * r + 1) ** 3 - Math.max(0, 2 * r - 1) ** 3;
       if (read + ringCells > SCAN_ALL_RATIO * lv.cells) {
         // The table, for every cell at ring r or beyond that can still hold a winner.
-        for (let e = 0; e < t.length; e += BUCKET) {
-          if (t[e + 3] === 0) continue;
-          const ring = Math.max(Math.abs(t[e] - cx), Math.abs(t[e + 1] - cy), Math.abs(t[e + 2] - cz));
+        for (let e = 0; e < t.length; e += BucketField.INTS) {
+          if (t[e + BucketField.COUNT] === 0) continue;
+          const ring = Math.max(Math.abs(t[e + BucketField.CX] - cx), Math.abs(t[e + BucketField.CY] - cy), Math.abs(t[e + BucketField.CZ] - cz));
           if (ring < r || beyondBound(ringGap(lv.size, ring), scale, picker.bound())) continue;
-          this.nearestInCell(t[e + 4], t[e + 3], x, y, z, picker);
+          this.nearestInCell(t[e + BucketField.BLOCK], t[e + BucketField.COUNT], x, y, z, picker);
         }
         return;
       }
@@ -998,7 +1037,7 @@ export class GridIndexCore extends CallLog implements SceneBackend {
           const wholeRow = dy === -r || dy === r || (!flat && (dz === -rz || dz === rz));
           for (let dx = -r; dx <= r; dx += wholeRow || r === 0 ? 1 : 2 * r) {
             const b = lv.find(cx + dx, cy + dy, cz + dz);
-            if (b >= 0) this.nearestInCell(t[b * BUCKET + 4], t[b * BUCKET + 3], x, y, z, picker);
+            if (b >= 0) this.nearestInCell(t[b * BucketField.INTS + BucketField.BLOCK], t[b * BucketField.INTS + BucketField.COUNT], x, y, z, picker);
           }
         }
       }
@@ -1010,18 +1049,18 @@ export class GridIndexCore extends CallLog implements SceneBackend {
     const slots = this.blockSlots[block];
     for (let k = 0; k < count; k++) {
       const s = slots[k];
-      const i = k * RECORD;
-      picker.offer(this.ids[s], this.layerOf(s), data[i], data[i + 1], data[i + 2], x, y, z);
+      const i = k * RecordField.DOUBLES;
+      picker.offer(this.slotId[s], this.layerOf(s), data[i + RecordField.X], data[i + RecordField.Y], data[i + RecordField.Z], x, y, z);
     }
   }
 
-  /** Visits, at every level, the region around n (the box newR, with others' reach): results. */
+  /** Visits, at every level, the region around the after side (its box, with others' reach when asked): results. */
   private collect(visit: Visit, slot: number, reach: boolean): number[] {
     this.begin(visit, slot, false);
     this.results = [];
     for (const l of this.active) {
       const lv = this.levels[l];
-      if (this.region(lv, this.n, this.newR, reach, this.rectA)) this.visitRect(lv, this.rectA);
+      if (this.region(lv, this.afterPlace, this.afterGrown, reach, this.regionAfter)) this.visitRect(lv, this.regionAfter);
     }
     return this.results;
   }
@@ -1040,13 +1079,13 @@ export class GridIndexCore extends CallLog implements SceneBackend {
   hold(w: number, t: number): void {
     if (w === t) return;
     this.readOld(w);
-    const [cx, cy, cz] = this.o;
-    const r = this.oldR;
-    if (!(r[0] >= 0) || (this.oSees & this.layer[t]) === 0) return;
-    this.read(t, this.n, this.newR);
-    const [x, y, z] = this.n;
-    if (!inRange(cx, cy, cz, r[0], r[1], r[2], this.oRound, x, y, z)) return;
-    if (!this.oMargin || this.visibleInside(w, t, cx, cy, cz, this.oPlain, this.oRound, x, y, z)) return;
+    const [cx, cy, cz] = this.beforePlace;
+    const r = this.beforeGrown;
+    if (!(r[0] >= 0) || (this.beforeSees & this.layer[t]) === 0) return;
+    this.read(t, this.afterPlace, this.afterGrown);
+    const [x, y, z] = this.afterPlace;
+    if (!inRange(cx, cy, cz, r[0], r[1], r[2], this.beforeRound, x, y, z)) return;
+    if (!this.beforeMargin || this.visibleInside(w, t, cx, cy, cz, this.beforePlain, this.beforeRound, x, y, z)) return;
     this.held.add(w, t);
     this.emit(ENTER, w, t);
   }

@@ -1,7 +1,9 @@
 // The (watcher, target) slot pairs a reference Scene core keeps seeing only
 // because of a hysteresis margin: the target is inside the watcher's range +
-// margin but outside its range. The same set as assembly/scene/pair-set.ts, kept
-// as a set of targets per watcher, changes journaled the same way.
+// margin but outside its range. The wasm grid core keeps a few of each
+// watcher's held targets in its record (assembly/scene/held-targets.ts) and
+// the rest in its PairSet (pair-set.ts); here they are all one set of
+// targets per watcher, changes journaled the same way.
 
 export class HeldPairs {
   private readonly byWatcher = new Map<number, Set<number>>();
