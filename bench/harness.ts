@@ -121,19 +121,21 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** One run of a contender, its input prepared first: the run's ms. */
+function timedRun(contender: Contender): number {
+  contender.prepare?.();
+  const start = now();
+  contender.run();
+  return now() - start;
+}
+
 function timeContender(contender: Contender, warmup: number, minSamples: number, minTimeMs: number, maxTimeMs: number): number[] {
   contender.setup?.();
-  for (let i = 0; i < warmup; i++) {
-    contender.prepare?.();
-    contender.run();
-  }
+  for (let i = 0; i < warmup; i++) timedRun(contender);
   const samples: number[] = [];
   let total = 0;
   while ((samples.length < minSamples && (total < maxTimeMs || samples.length === 0)) || (total < minTimeMs && samples.length < 1000)) {
-    contender.prepare?.();
-    const start = now();
-    contender.run();
-    const elapsed = now() - start;
+    const elapsed = timedRun(contender);
     samples.push(elapsed);
     total += elapsed;
   }
@@ -144,20 +146,12 @@ function timeContender(contender: Contender, warmup: number, minSamples: number,
 /** The contenders' samples, taken round by round (see CaseOptions.interleave). */
 function timeInterleaved(contenders: Contender[], warmup: number, minSamples: number, budgetMs: number): number[][] {
   for (const c of contenders) c.setup?.();
-  for (let i = 0; i < warmup; i++) {
-    for (const c of contenders) {
-      c.prepare?.();
-      c.run();
-    }
-  }
+  for (let i = 0; i < warmup; i++) for (const c of contenders) timedRun(c);
   const samples = contenders.map((): number[] => []);
   const totals = contenders.map(() => 0);
   while (samples[0].length < Math.max(1, minSamples) || (Math.min(...totals) < budgetMs && samples[0].length < 1000)) {
     contenders.forEach((c, k) => {
-      c.prepare?.();
-      const start = now();
-      c.run();
-      const elapsed = now() - start;
+      const elapsed = timedRun(c);
       samples[k].push(elapsed);
       totals[k] += elapsed;
     });
