@@ -112,9 +112,9 @@ export function spatialkitIndex(backend: 'wasm' | 'js', capacity?: number): Rect
   };
 }
 
-// The core's layout (assembly/quadtree/quadtree.ts): 40 bytes per item slot, 128 per node, 4 per leaf entry.
+// The core's layout (assembly/quadtree/quadtree.ts): 40 bytes per item slot, 96 per node, 4 per leaf entry.
 const ITEM_BYTES = 40;
-const NODE_BYTES = 128;
+const NODE_BYTES = 96;
 
 /** Where a freshly built 'split' tree's bytes go: the item table (one slot per item), node records and leaf slot lists. */
 function memoryNote(tree: QuadTree, n: number): string {

@@ -38,8 +38,8 @@ import { Area } from './area';
 import { RankHeap } from './rank-heap';
 
 // Node record, NODE_BYTES apart.
-const NODE_BYTES: usize = 128;
-const X0: usize = 0; // exact region
+const NODE_BYTES: usize = 96;
+const X0: usize = 0; // the node's square: its exact region, or a narrowed split node's split square (see narrow)
 const Y0: usize = 8;
 const X1: usize = 16;
 const Y1: usize = 24;
@@ -53,12 +53,14 @@ const LEVEL: usize = 72; // root is 0; -1 for a node in a free block
 const COUNT: usize = 76;
 const CAP: usize = 80; // entry capacity; negative: -capacity, the list lies in the tree's arena
 const ENTRIES: usize = 84; // pointer to the entries: i32 slots
-const AUX: usize = 88; // split: count at which a blocked leaf retries; fixed: items in subtree
+const AUX: usize = 88; // split: in a leaf the count at which it retries if blocked, in a split node its NARROWED bits; fixed: items in subtree
 const HOME: usize = 92; // split: entries [0, HOME) are the leaf's own (it holds their min corner)
-const SX0: usize = 96; // split square: the exact region, but in a split node that narrowed (see narrow)
-const SY0: usize = 104;
-const SX1: usize = 112;
-const SY1: usize = 120;
+
+// The NARROWED bits of a split node's AUX: its square is narrower than its region at minX, minY, maxX, maxY.
+const NARROWED_X0: i32 = 1;
+const NARROWED_Y0: i32 = 2;
+const NARROWED_X1: i32 = 4;
+const NARROWED_Y1: i32 = 8;
 
 // Item record, ITEM_BYTES apart, indexed by slot: the exact rect, the id
 // (-1 for a free slot) and the home node: in split mode the leaf owning the
@@ -186,12 +188,31 @@ function initNode(t: Tree, n: i32, parent: i32, level: i32, x0: f64, y0: f64, x1
   store<i32>(p, 0, ENTRIES);
   store<i32>(p, 0, AUX);
   store<i32>(p, 0, HOME);
-  unnarrow(p);
 }
 
-// Makes the split square of the node at p its exact region again.
-@inline function unnarrow(p: usize): void {
-  memory.copy(p + SX0, p + X0, 32);
+// Gives split node n its region back as its square if it narrowed, and clears its NARROWED bits.
+function unnarrow(t: Tree, n: i32): void {
+  const p = nodeAt(t, n);
+  if (load<i32>(p, AUX) == 0) return;
+  store<i32>(p, 0, AUX);
+  const parent = load<i32>(p, PARENT);
+  if (parent < 0) {
+    const a = t.area;
+    store<f64>(p, a.minX, X0);
+    store<f64>(p, a.minY, Y0);
+    store<f64>(p, a.maxX, X1);
+    store<f64>(p, a.maxY, Y1);
+    return;
+  }
+  // Its quadrant of its parent's square, as addChildren cut it.
+  const q = n - load<i32>(nodeAt(t, parent), CHILD);
+  const pp = nodeAt(t, parent);
+  const x0 = load<f64>(pp, X0), y0 = load<f64>(pp, Y0), x1 = load<f64>(pp, X1), y1 = load<f64>(pp, Y1);
+  const mx = midpoint(x0, x1), my = midpoint(y0, y1);
+  store<f64>(p, q & 1 ? mx : x0, X0);
+  store<f64>(p, q & 2 ? my : y0, Y0);
+  store<f64>(p, q & 1 ? x1 : mx, X1);
+  store<f64>(p, q & 2 ? y1 : my, Y1);
 }
 
 @inline function midpoint(a: f64, b: f64): f64 {
@@ -212,7 +233,7 @@ function addChildren(t: Tree, n: i32): i32 {
     t.nodeCount += 4;
   }
   const p = nodeAt(t, n);
-  const x0 = load<f64>(p, SX0), y0 = load<f64>(p, SY0), x1 = load<f64>(p, SX1), y1 = load<f64>(p, SY1);
+  const x0 = load<f64>(p, X0), y0 = load<f64>(p, Y0), x1 = load<f64>(p, X1), y1 = load<f64>(p, Y1);
   const px0 = load<f64>(p, EX0), py0 = load<f64>(p, EY0), px1 = load<f64>(p, EX1), py1 = load<f64>(p, EY1);
   const level = load<i32>(p, LEVEL) + 1;
   const mx = midpoint(x0, x1), my = midpoint(y0, y1);
@@ -350,21 +371,21 @@ function removeEntry(t: Tree, n: i32, slot: i32): void {
   return x0 >= load<f64>(p, EX0) && x1 <= load<f64>(p, EX1) && y0 >= load<f64>(p, EY0) && y1 <= load<f64>(p, EY1);
 }
 
-// Strictly inside the node's split square: the rect touches no node outside
-// its subtree, and keeps to the split square of the node and of every
-// ancestor (each lies in its parent's), so no narrowed node would have to
-// widen for it.
+// Strictly inside the node's square: the rect touches no node outside its
+// subtree, and keeps to the square of the node and of every ancestor (each
+// lies in its parent's), so no narrowed node would have to widen for it.
 @inline function inside(p: usize, x0: f64, y0: f64, x1: f64, y1: f64): bool {
-  return x0 > load<f64>(p, SX0) && x1 < load<f64>(p, SX1) && y0 > load<f64>(p, SY0) && y1 < load<f64>(p, SY1);
+  return x0 > load<f64>(p, X0) && x1 < load<f64>(p, X1) && y0 > load<f64>(p, Y0) && y1 < load<f64>(p, Y1);
 }
 
 // Whether a rect touching the split node at p may go below it: a narrowed
 // node holds only rects strictly inside its split square on each side where
 // that square is narrower than its region (see narrow).
 @inline function fitsNarrowed(p: usize, x0: f64, y0: f64, x1: f64, y1: f64): bool {
-  const sx0 = load<f64>(p, SX0), sy0 = load<f64>(p, SY0), sx1 = load<f64>(p, SX1), sy1 = load<f64>(p, SY1);
-  return (x0 > sx0 || sx0 == load<f64>(p, X0)) && (x1 < sx1 || sx1 == load<f64>(p, X1)) &&
-    (y0 > sy0 || sy0 == load<f64>(p, Y0)) && (y1 < sy1 || sy1 == load<f64>(p, Y1));
+  const sides = load<i32>(p, AUX);
+  if (sides == 0) return true;
+  return !(((sides & NARROWED_X0) != 0 && x0 <= load<f64>(p, X0)) || ((sides & NARROWED_Y0) != 0 && y0 <= load<f64>(p, Y0)) ||
+    ((sides & NARROWED_X1) != 0 && x1 >= load<f64>(p, X1)) || ((sides & NARROWED_Y1) != 0 && y1 >= load<f64>(p, Y1)));
 }
 
 @inline function owns(p: usize, px: f64, py: f64): bool {
@@ -450,8 +471,7 @@ function tryMerge(t: Tree, n: i32): bool {
   store<i32>(p, count, CAP);
   store<i32>(p, <i32>list, ENTRIES);
   store<i32>(p, own, HOME);
-  store<i32>(p, 0, AUX);
-  unnarrow(p);
+  unnarrow(t, n);
   return true;
 }
 
@@ -487,8 +507,7 @@ function refill(t: Tree, n: i32, slot: i32): void {
   store<i32>(p, -1, CHILD);
   store<i32>(p, 0, COUNT);
   store<i32>(p, 0, HOME);
-  store<i32>(p, 0, AUX);
-  unnarrow(p);
+  unnarrow(t, n);
   // Homes below n are gone; n owns those items' min corners.
   for (let r = recs; r < end; r += REC_BYTES) {
     if (owns(p, load<f64>(r, RX0), load<f64>(r, RY0))) store<i32>(itemAt(t, load<i32>(r, REC_SLOT)), n, NODE);
@@ -622,7 +641,7 @@ function gatherRecords(t: Tree, slots: usize, count: i32): usize {
 // (A split plans its children's splits while it partitions, see splitInto.)
 function planRecords(t: Tree, n: i32, recs: usize, count: i32): void {
   const p = nodeAt(t, n);
-  const mx = midpoint(load<f64>(p, SX0), load<f64>(p, SX1)), my = midpoint(load<f64>(p, SY0), load<f64>(p, SY1));
+  const mx = midpoint(load<f64>(p, X0), load<f64>(p, X1)), my = midpoint(load<f64>(p, Y0), load<f64>(p, Y1));
   let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
   const end = recs + <usize>count * REC_BYTES;
   for (let r = recs; r < end; r += REC_BYTES) {
@@ -661,14 +680,20 @@ function shouldSplit(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32,
   t.quad1 = q1;
   t.quad2 = q2;
   t.quad3 = q3;
+  // A split node's AUX holds its NARROWED bits, none unless it narrows.
+  store<i32>(p, 0, AUX);
   if (crowded && copies == count) {
     // Every record in one quadrant: split where they part instead.
+    const x0 = load<f64>(p, X0), y0 = load<f64>(p, Y0), x1 = load<f64>(p, X1), y1 = load<f64>(p, Y1);
     narrow(t, n, recs, count);
     crowded = max(max(t.quad0, t.quad1), max(t.quad2, t.quad3)) == count;
     copies = t.quad0 + t.quad1 + t.quad2 + t.quad3;
     // Still one quadrant: no split square parts them, at the precision of doubles.
     if (<f64>copies >= SPLIT_COPIES * <f64>count || (crowded && copies == count)) {
-      unnarrow(p);
+      store<f64>(p, x0, X0);
+      store<f64>(p, y0, Y0);
+      store<f64>(p, x1, X1);
+      store<f64>(p, y1, Y1);
       store<i32>(p, count << 1, AUX);
       return false;
     }
@@ -676,11 +701,12 @@ function shouldSplit(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32,
   return true;
 }
 
-// Narrows the split square of node n, whose count records all lie in one
+// Narrows the square of node n, whose count records all lie in one
 // quadrant, to the smallest square that halving its region towards them
 // reaches while they keep to one quadrant, each strictly on one side of
-// both split lines; plans the records there (t.quad0..3). Halving skipped
-// this way would have built a chain of nodes whose other three children stay
+// both split lines: its split square, with the NARROWED bits of the sides
+// that moved. Plans the records there (t.quad0..3). Halving skipped this
+// way would have built a chain of nodes whose other three children stay
 // empty. The records' box decides each step, and a step that halves neither
 // side (the doubles run out) ends it.
 function narrow(t: Tree, n: i32, recs: usize, count: i32): void {
@@ -699,10 +725,14 @@ function narrow(t: Tree, n: i32, recs: usize, count: i32): void {
     y0 = ny0;
     y1 = ny1;
   }
-  store<f64>(p, x0, SX0);
-  store<f64>(p, y0, SY0);
-  store<f64>(p, x1, SX1);
-  store<f64>(p, y1, SY1);
+  const sides =
+    select(NARROWED_X0, 0, x0 != load<f64>(p, X0)) | select(NARROWED_Y0, 0, y0 != load<f64>(p, Y0)) |
+    select(NARROWED_X1, 0, x1 != load<f64>(p, X1)) | select(NARROWED_Y1, 0, y1 != load<f64>(p, Y1));
+  store<i32>(p, sides, AUX);
+  store<f64>(p, x0, X0);
+  store<f64>(p, y0, Y0);
+  store<f64>(p, x1, X1);
+  store<f64>(p, y1, Y1);
   planRecords(t, n, recs, count);
 }
 
@@ -1563,9 +1593,9 @@ export function qtBytes(tree: i32): i32 {
 /**
  * Writes every cell (minX, minY, maxX, maxY as f64) to the output buffer, in
  * node order; returns their count. A fixed-mode cell is the node's exact
- * region; a split-mode cell the part of the area (the root's exact region)
- * the leaf's extended region covers, so that the leaves tile the area even
- * where a narrowed node's children reach past their regions.
+ * region; a split-mode cell the part of the area (the whole plane before
+ * there is one) the leaf's extended region covers, so that the leaves tile
+ * the area even where a narrowed node's children reach past their regions.
  */
 export function qtCells(tree: i32): i32 {
   const t = changetype<Tree>(<usize>tree);
@@ -1574,8 +1604,10 @@ export function qtCells(tree: i32): i32 {
   t.outCount = 0;
   reserveOut(t, cells << 3);
   let out = t.out;
-  const root = nodeAt(t, 0);
-  const ax0 = load<f64>(root, X0), ay0 = load<f64>(root, Y0), ax1 = load<f64>(root, X1), ay1 = load<f64>(root, Y1);
+  // The area, or the whole plane before there is one.
+  const a = t.area;
+  const ax0 = a.covered ? a.minX : -Infinity, ay0 = a.covered ? a.minY : -Infinity;
+  const ax1 = a.covered ? a.maxX : Infinity, ay1 = a.covered ? a.maxY : Infinity;
   for (let n = 0; n < t.nodeCount; n++) {
     if (!isCell(t, n)) continue;
     const p = nodeAt(t, n);

@@ -66,16 +66,20 @@ export function segmentEntry(sx: number, sy: number, dx: number, dy: number, x0:
   return enter <= exit ? enter : -1;
 }
 
-// Node fields: NF doubles and NI ints per node. X0..Y1 the exact region, EX0..EY1
-// the extended (split) or loose (fixed) region, SX0..SY1 the split square: the
-// region itself but in a split node that narrowed (see narrow).
-const NF = 12;
-const X0 = 0, Y0 = 1, X1 = 2, Y1 = 3, EX0 = 4, EY0 = 5, EX1 = 6, EY1 = 7, SX0 = 8, SY0 = 9, SX1 = 10, SY1 = 11;
+// Node fields: NF doubles and NI ints per node. X0..Y1 the node's square: its
+// exact region, but in a split node that narrowed its split square (see
+// narrow). EX0..EY1 the extended (split) or loose (fixed) region.
+const NF = 8;
+const X0 = 0, Y0 = 1, X1 = 2, Y1 = 3, EX0 = 4, EY0 = 5, EX1 = 6, EY1 = 7;
 const NI = 6;
 // PARENT: in a free block's first node, the next free block or -1. LEVEL: -1 in a free block.
-// AUX: split, the count at which a blocked leaf retries; fixed, items in the subtree.
+// AUX: split, in a leaf the count at which it retries if blocked, in a split
+// node the sides where its split square is narrower than its region (the
+// NARROWED bits); fixed, items in the subtree.
 // HOME: split, entries [0, HOME) are the leaf's own (it holds their min corner).
 const CHILD = 0, PARENT = 1, LEVEL = 2, COUNT = 3, AUX = 4, HOME = 5;
+// The NARROWED bits of AUX: a split node's square is narrower than its region at minX, minY, maxX, maxY.
+const NARROWED_X0 = 1, NARROWED_Y0 = 2, NARROWED_X1 = 4, NARROWED_Y1 = 8;
 
 /** Growable Int32 storage with doubling. */
 function growI32(array: Int32Array<ArrayBuffer>, needed: number, fill = 0): Int32Array<ArrayBuffer> {
@@ -219,7 +223,6 @@ export class ReferenceQuadTree implements QuadTreeBackend {
 
   private initNode(n: number, parent: number, level: number, region: number[]): void {
     this.nodeF.set(region, n * NF);
-    this.unnarrow(n);
     const i = n * NI;
     this.nodeI[i + CHILD] = -1;
     this.nodeI[i + PARENT] = parent;
@@ -243,7 +246,7 @@ export class ReferenceQuadTree implements QuadTreeBackend {
     }
     const f = this.nodeF;
     const b = n * NF;
-    const [x0, y0, x1, y1] = [f[b + SX0], f[b + SY0], f[b + SX1], f[b + SY1]];
+    const [x0, y0, x1, y1] = [f[b + X0], f[b + Y0], f[b + X1], f[b + Y1]];
     const [px0, py0, px1, py1] = [f[b + EX0], f[b + EY0], f[b + EX1], f[b + EY1]];
     const level = this.nodeI[n * NI + LEVEL] + 1;
     const mx = midpoint(x0, x1);
@@ -293,15 +296,27 @@ export class ReferenceQuadTree implements QuadTreeBackend {
     }
   }
 
-  /** Split lines of node n: the midpoints of its split square. */
+  /** Split lines of node n: the midpoints of its square. */
   private splitLines(n: number): [number, number] {
     const f = this.nodeF;
-    return [midpoint(f[n * NF + SX0], f[n * NF + SX1]), midpoint(f[n * NF + SY0], f[n * NF + SY1])];
+    return [midpoint(f[n * NF + X0], f[n * NF + X1]), midpoint(f[n * NF + Y0], f[n * NF + Y1])];
   }
 
-  /** Makes node n's split square its region again. */
+  /** Gives split node n its region back as its square if it narrowed, and clears its NARROWED bits. */
   private unnarrow(n: number): void {
-    this.nodeF.copyWithin(n * NF + SX0, n * NF + X0, n * NF + Y1 + 1);
+    if (this.nodeI[n * NI + AUX] === 0) return;
+    this.nodeI[n * NI + AUX] = 0;
+    this.nodeF.set(this.regionOf(n), n * NF);
+  }
+
+  /** Node n's exact region: the area for the root, else its quadrant of its parent's square. */
+  private regionOf(n: number): number[] {
+    const parent = this.nodeI[n * NI + PARENT];
+    if (parent < 0) return [this.area.minX, this.area.minY, this.area.maxX, this.area.maxY];
+    const q = n - this.nodeI[parent * NI + CHILD];
+    const [mx, my] = this.splitLines(parent);
+    const f = this.nodeF, b = parent * NF;
+    return [q & 1 ? mx : f[b + X0], q & 2 ? my : f[b + Y0], q & 1 ? f[b + X1] : mx, q & 2 ? f[b + Y1] : my];
   }
 
   // ---- entries ----
@@ -357,13 +372,13 @@ export class ReferenceQuadTree implements QuadTreeBackend {
   }
 
   /**
-   * Strictly inside n's split square: the rect touches no node outside n's
-   * subtree, and keeps to the split square of n and of every ancestor (each
-   * lies in its parent's), so no narrowed node would have to widen for it.
+   * Strictly inside n's square: the rect touches no node outside n's
+   * subtree, and keeps to the square of n and of every ancestor (each lies
+   * in its parent's), so no narrowed node would have to widen for it.
    */
   private inside(n: number, x0: number, y0: number, x1: number, y1: number): boolean {
     const f = this.nodeF, b = n * NF;
-    return x0 > f[b + SX0] && x1 < f[b + SX1] && y0 > f[b + SY0] && y1 < f[b + SY1];
+    return x0 > f[b + X0] && x1 < f[b + X1] && y0 > f[b + Y0] && y1 < f[b + Y1];
   }
 
   /**
@@ -372,9 +387,11 @@ export class ReferenceQuadTree implements QuadTreeBackend {
    * that square is narrower than its region (see narrow).
    */
   private fitsNarrowed(n: number, x0: number, y0: number, x1: number, y1: number): boolean {
+    const sides = this.nodeI[n * NI + AUX];
+    if (sides === 0) return true;
     const f = this.nodeF, b = n * NF;
-    return (x0 > f[b + SX0] || f[b + SX0] === f[b + X0]) && (x1 < f[b + SX1] || f[b + SX1] === f[b + X1]) &&
-      (y0 > f[b + SY0] || f[b + SY0] === f[b + Y0]) && (y1 < f[b + SY1] || f[b + SY1] === f[b + Y1]);
+    return !(((sides & NARROWED_X0) !== 0 && x0 <= f[b + X0]) || ((sides & NARROWED_Y0) !== 0 && y0 <= f[b + Y0]) ||
+      ((sides & NARROWED_X1) !== 0 && x1 >= f[b + X1]) || ((sides & NARROWED_Y1) !== 0 && y1 >= f[b + Y1]));
   }
 
   private owns(n: number, px: number, py: number): boolean {
@@ -454,7 +471,6 @@ export class ReferenceQuadTree implements QuadTreeBackend {
     ni[n * NI + CHILD] = -1;
     ni[n * NI + COUNT] = merged.length;
     ni[n * NI + HOME] = own;
-    ni[n * NI + AUX] = 0;
     this.unnarrow(n);
     return true;
   }
@@ -488,7 +504,6 @@ export class ReferenceQuadTree implements QuadTreeBackend {
     ni[n * NI + CHILD] = -1;
     ni[n * NI + COUNT] = 0;
     ni[n * NI + HOME] = 0;
-    ni[n * NI + AUX] = 0;
     this.entries[n] = EMPTY;
     this.unnarrow(n);
     // Homes below n are gone; n owns those items' min corners.
@@ -591,14 +606,17 @@ export class ReferenceQuadTree implements QuadTreeBackend {
       ni[n * NI + AUX] = count * 2;
       return false;
     }
+    // A split node's AUX holds its NARROWED bits, none unless it narrows.
+    ni[n * NI + AUX] = 0;
     if (crowded && copies === count) {
       // Every record in one quadrant: split where they part instead.
+      const region = Array.from(this.nodeF.subarray(n * NF + X0, n * NF + Y1 + 1));
       quads.splice(0, 4, ...this.narrow(n, recs));
       copies = quads[0] + quads[1] + quads[2] + quads[3];
       crowded = Math.max(...quads) === count;
       // Still one quadrant: no split square parts them, at the precision of doubles.
       if (copies >= SPLIT_COPIES * count || (crowded && copies === count)) {
-        this.unnarrow(n);
+        this.nodeF.set(region, n * NF);
         ni[n * NI + AUX] = count * 2;
         return false;
       }
@@ -607,13 +625,14 @@ export class ReferenceQuadTree implements QuadTreeBackend {
   }
 
   /**
-   * Narrows the split square of node n, whose records all lie in one
-   * quadrant, to the smallest square that halving its region towards them
-   * reaches while they keep to one quadrant, each strictly on one side of
-   * both split lines; plans the records there and returns their count per
-   * quadrant. Halving skipped this way would have built a chain of nodes
-   * whose other three children stay empty. The records' box decides each
-   * step, and a step that halves neither side (the doubles run out) ends it.
+   * Narrows the square of node n, whose records all lie in one quadrant,
+   * to the smallest square that halving its region towards them reaches
+   * while they keep to one quadrant, each strictly on one side of both
+   * split lines: its split square, with the NARROWED bits of the sides that
+   * moved. Plans the records there and returns their count per quadrant.
+   * Halving skipped this way would have built a chain of nodes whose other
+   * three children stay empty. The records' box decides each step, and a
+   * step that halves neither side (the doubles run out) ends it.
    */
   private narrow(n: number, recs: Records): number[] {
     const r = recs.rects;
@@ -635,10 +654,8 @@ export class ReferenceQuadTree implements QuadTreeBackend {
       if (nx0 === x0 && nx1 === x1 && ny0 === y0 && ny1 === y1) break;
       [x0, y0, x1, y1] = [nx0, ny0, nx1, ny1];
     }
-    f[b + SX0] = x0;
-    f[b + SY0] = y0;
-    f[b + SX1] = x1;
-    f[b + SY1] = y1;
+    this.nodeI[n * NI + AUX] = (x0 !== f[b + X0] ? NARROWED_X0 : 0) | (y0 !== f[b + Y0] ? NARROWED_Y0 : 0) | (x1 !== f[b + X1] ? NARROWED_X1 : 0) | (y1 !== f[b + Y1] ? NARROWED_Y1 : 0);
+    f.set([x0, y0, x1, y1], b + X0);
     return this.planRecords(n, recs);
   }
 
@@ -1131,16 +1148,18 @@ export class ReferenceQuadTree implements QuadTreeBackend {
   }
 
   /**
-   * Node n's cell: in split mode the part of the area (the root's region)
-   * its extended region covers, so that the leaves tile the area even where
-   * a narrowed node's children reach past their regions; in fixed mode its
-   * exact region.
+   * Node n's cell: in split mode the part of the area (the whole plane
+   * before there is one) its extended region covers, so that the leaves
+   * tile the area even where a narrowed node's children reach past their
+   * regions; in fixed mode its exact region.
    */
   private cellOf(n: number): number[] {
     const f = this.nodeF, b = n * NF;
     if (!this.split) return [f[b + X0], f[b + Y0], f[b + X1], f[b + Y1]];
+    const a = this.area;
+    const [ax0, ay0, ax1, ay1] = a.covered ? [a.minX, a.minY, a.maxX, a.maxY] : [-Infinity, -Infinity, Infinity, Infinity];
     const ex0 = f[b + EX0], ey0 = f[b + EY0], ex1 = f[b + EX1], ey1 = f[b + EY1];
-    return [ex0 > f[X0] ? ex0 : f[X0], ey0 > f[Y0] ? ey0 : f[Y0], ex1 < f[X1] ? ex1 : f[X1], ey1 < f[Y1] ? ey1 : f[Y1]];
+    return [ex0 > ax0 ? ex0 : ax0, ey0 > ay0 ? ey0 : ay0, ex1 < ax1 ? ex1 : ax1, ey1 < ay1 ? ey1 : ay1];
   }
 
   // ---- nearest, disc and segment searches ----
