@@ -210,9 +210,8 @@ function expectShape(tree: QuadTree, b: Rect | null, items: Map<number, Rect>, f
   if (tree.mode === 'split') {
     expect(cells.length % 3, 'each split adds three cells, each merge takes three').toBe(1);
     // The leaves tile the area: no two overlap, and their areas add up to its own.
-    cells.forEach((c, i) => {
-      for (const d of cells.slice(i + 1)) expect(c[0] < d[2] && d[0] < c[2] && c[1] < d[3] && d[1] < c[3], `cells ${c} and ${d} overlap`).toBe(false);
-    });
+    const overlaps = cells.flatMap((c, i) => cells.slice(i + 1).filter((d) => c[0] < d[2] && d[0] < c[2] && c[1] < d[3] && d[1] < c[3]).map((d) => [c, d]));
+    expect(overlaps, 'cells that overlap').toEqual([]);
     const sum = cells.reduce((total, c) => total + (c[2] - c[0]) * (c[3] - c[1]), 0);
     expect(sum).toBeCloseTo((maxX - minX) * (maxY - minY), 6);
   } else {

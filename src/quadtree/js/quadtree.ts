@@ -815,7 +815,7 @@ export class ReferenceQuadTree implements QuadTreeBackend {
   private leavesDiffer(n: number, a: number[], b: number[]): boolean {
     const child = this.nodeI[n * NI + CHILD];
     if (child < 0) return false;
-    // A narrowed node b leaves is rebuilt by the insert: as good as other leaves.
+    // A narrowed node the second rect does not fit must be rebuilt, which the move's insert does.
     if (!this.fitsNarrowed(n, b[0], b[1], b[2], b[3])) return true;
     for (let c = child; c < child + 4; c++) {
       const touchesA = this.touches(c, a[0], a[1], a[2], a[3]);
