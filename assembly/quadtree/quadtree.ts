@@ -2,7 +2,11 @@
 //
 // 'split' (mode 0): a leaf over capacity splits into four quadrants; data
 // lives only in leaves and an item is stored in every leaf its closed rect
-// touches. Every node keeps an "extended" region whose outer sides are
+// touches. A leaf whose items all lie in one quarter of one quarter ... of
+// its region splits at the centre of the smallest such square instead (its
+// split square, see narrow): the chain of nodes with one non-empty child
+// each that halving would build is skipped, so depth follows where the items
+// are, not how far apart the area's corners are. Every node keeps an "extended" region whose outer sides are
 // infinite where they lie on the root's border. The half-open extended
 // regions of the leaves partition the plane; a hit (or a pair) is reported
 // only by the leaf that owns the min corner of the intersection, so it is
@@ -35,7 +39,7 @@ import { RankHeap } from './rank-heap';
 
 // Node record, NODE_BYTES apart.
 const NODE_BYTES: usize = 96;
-const X0: usize = 0; // exact region
+const X0: usize = 0; // the node's square: its exact region, or a narrowed split node's split square (see narrow)
 const Y0: usize = 8;
 const X1: usize = 16;
 const Y1: usize = 24;
@@ -49,8 +53,14 @@ const LEVEL: usize = 72; // root is 0; -1 for a node in a free block
 const COUNT: usize = 76;
 const CAP: usize = 80; // entry capacity; negative: -capacity, the list lies in the tree's arena
 const ENTRIES: usize = 84; // pointer to the entries: i32 slots
-const AUX: usize = 88; // split: count at which a blocked leaf retries; fixed: items in subtree
+const AUX: usize = 88; // split: in a leaf the count at which it retries if blocked, in a split node its NARROWED bits; fixed: items in subtree
 const HOME: usize = 92; // split: entries [0, HOME) are the leaf's own (it holds their min corner)
+
+// The NARROWED bits of a split node's AUX: its square is narrower than its region at minX, minY, maxX, maxY.
+const NARROWED_X0: i32 = 1;
+const NARROWED_Y0: i32 = 2;
+const NARROWED_X1: i32 = 4;
+const NARROWED_Y1: i32 = 8;
 
 // Item record, ITEM_BYTES apart, indexed by slot: the exact rect, the id
 // (-1 for a free slot) and the home node: in split mode the leaf owning the
@@ -178,6 +188,31 @@ function initNode(t: Tree, n: i32, parent: i32, level: i32, x0: f64, y0: f64, x1
   store<i32>(p, 0, ENTRIES);
   store<i32>(p, 0, AUX);
   store<i32>(p, 0, HOME);
+}
+
+// Gives split node n its region back as its square if it narrowed, and clears its NARROWED bits.
+function unnarrow(t: Tree, n: i32): void {
+  const p = nodeAt(t, n);
+  if (load<i32>(p, AUX) == 0) return;
+  store<i32>(p, 0, AUX);
+  const parent = load<i32>(p, PARENT);
+  if (parent < 0) {
+    const a = t.area;
+    store<f64>(p, a.minX, X0);
+    store<f64>(p, a.minY, Y0);
+    store<f64>(p, a.maxX, X1);
+    store<f64>(p, a.maxY, Y1);
+    return;
+  }
+  // Its quadrant of its parent's square, as addChildren cut it.
+  const q = n - load<i32>(nodeAt(t, parent), CHILD);
+  const pp = nodeAt(t, parent);
+  const x0 = load<f64>(pp, X0), y0 = load<f64>(pp, Y0), x1 = load<f64>(pp, X1), y1 = load<f64>(pp, Y1);
+  const mx = midpoint(x0, x1), my = midpoint(y0, y1);
+  store<f64>(p, q & 1 ? mx : x0, X0);
+  store<f64>(p, q & 2 ? my : y0, Y0);
+  store<f64>(p, q & 1 ? x1 : mx, X1);
+  store<f64>(p, q & 2 ? y1 : my, Y1);
 }
 
 @inline function midpoint(a: f64, b: f64): f64 {
@@ -336,9 +371,21 @@ function removeEntry(t: Tree, n: i32, slot: i32): void {
   return x0 >= load<f64>(p, EX0) && x1 <= load<f64>(p, EX1) && y0 >= load<f64>(p, EY0) && y1 <= load<f64>(p, EY1);
 }
 
-// Strictly inside: the rect touches no node outside p's subtree.
+// Strictly inside the node's square: the rect touches no node outside its
+// subtree, and keeps to the square of the node and of every ancestor (each
+// lies in its parent's), so no narrowed node would have to widen for it.
 @inline function inside(p: usize, x0: f64, y0: f64, x1: f64, y1: f64): bool {
-  return x0 > load<f64>(p, EX0) && x1 < load<f64>(p, EX1) && y0 > load<f64>(p, EY0) && y1 < load<f64>(p, EY1);
+  return x0 > load<f64>(p, X0) && x1 < load<f64>(p, X1) && y0 > load<f64>(p, Y0) && y1 < load<f64>(p, Y1);
+}
+
+// Whether a rect touching the split node at p may go below it: a narrowed
+// node holds only rects strictly inside its split square on each side where
+// that square is narrower than its region (see narrow).
+@inline function fitsNarrowed(p: usize, x0: f64, y0: f64, x1: f64, y1: f64): bool {
+  const sides = load<i32>(p, AUX);
+  if (sides == 0) return true;
+  return !(((sides & NARROWED_X0) != 0 && x0 <= load<f64>(p, X0)) || ((sides & NARROWED_Y0) != 0 && y0 <= load<f64>(p, Y0)) ||
+    ((sides & NARROWED_X1) != 0 && x1 >= load<f64>(p, X1)) || ((sides & NARROWED_Y1) != 0 && y1 >= load<f64>(p, Y1)));
 }
 
 @inline function owns(p: usize, px: f64, py: f64): bool {
@@ -348,10 +395,15 @@ function removeEntry(t: Tree, n: i32, slot: i32): void {
 // ---- split mode ------------------------------------------------------------------------
 
 function splitInsert(t: Tree, n: i32, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): void {
-  const child = load<i32>(nodeAt(t, n), CHILD);
+  const p = nodeAt(t, n);
+  const child = load<i32>(p, CHILD);
   if (child < 0) {
     appendEntry(t, n, slot, x0, y0);
     maybeSplit(t, n);
+    return;
+  }
+  if (!fitsNarrowed(p, x0, y0, x1, y1)) {
+    refill(t, n, slot);
     return;
   }
   for (let c = child; c < child + 4; c++) {
@@ -410,9 +462,7 @@ function tryMerge(t: Tree, n: i32): bool {
       setSlotAt(merged, count++, slot);
     }
   }
-  for (let c = first; c < first + 4; c++) freeNode(t, c);
-  store<i32>(nodeAt(t, first), t.freeBlock, PARENT);
-  t.freeBlock = first;
+  releaseBlock(t, first);
   const list = count > 0 ? heap.alloc(<usize>count << 2) : 0;
   memory.copy(list, merged, <usize>count << 2);
   for (let i = 0; i < own; i++) store<i32>(itemAt(t, slotAt(list, i)), n, NODE);
@@ -421,8 +471,92 @@ function tryMerge(t: Tree, n: i32): bool {
   store<i32>(p, count, CAP);
   store<i32>(p, <i32>list, ENTRIES);
   store<i32>(p, own, HOME);
-  store<i32>(p, 0, AUX);
+  unnarrow(t, n);
   return true;
+}
+
+// Frees the block of four siblings starting at first (their subtrees
+// already are): their slot lists go back, the block joins the free list and
+// is reused first.
+function releaseBlock(t: Tree, first: i32): void {
+  for (let c = first; c < first + 4; c++) freeNode(t, c);
+  store<i32>(nodeAt(t, first), t.freeBlock, PARENT);
+  t.freeBlock = first;
+}
+
+// Frees every node below n, deepest blocks first.
+function releaseBelow(t: Tree, n: i32): void {
+  const first = load<i32>(nodeAt(t, n), CHILD);
+  if (first < 0) return;
+  for (let c = first; c < first + 4; c++) releaseBelow(t, c);
+  releaseBlock(t, first);
+}
+
+// Rebuilds the subtree of split node n with slot, whose rect does not fit
+// n's narrowed split square (see fitsNarrowed): n becomes a leaf over its
+// whole region again and is filled with its items and slot, narrowing anew
+// around them all.
+function refill(t: Tree, n: i32, slot: i32): void {
+  const recs = heap.alloc(<usize>(countBelow(t, n) + 1) * REC_BYTES);
+  let end = gatherBelow(t, n, n, recs);
+  writeRecord(end, itemAt(t, slot), slot);
+  end += REC_BYTES;
+  const count = <i32>((end - recs) / REC_BYTES);
+  releaseBelow(t, n);
+  const p = nodeAt(t, n);
+  store<i32>(p, -1, CHILD);
+  store<i32>(p, 0, COUNT);
+  store<i32>(p, 0, HOME);
+  unnarrow(t, n);
+  // Homes below n are gone; n owns those items' min corners.
+  for (let r = recs; r < end; r += REC_BYTES) {
+    if (owns(p, load<f64>(r, RX0), load<f64>(r, RY0))) store<i32>(itemAt(t, load<i32>(r, REC_SLOT)), n, NODE);
+  }
+  planRecords(t, n, recs, count);
+  fill(t, n, recs, count, t.quad0, t.quad1, t.quad2, t.quad3, true);
+}
+
+// The entries in the leaves below n (an item in several counted in each).
+function countBelow(t: Tree, n: i32): i32 {
+  const p = nodeAt(t, n);
+  const child = load<i32>(p, CHILD);
+  if (child < 0) return load<i32>(p, COUNT);
+  let count = 0;
+  for (let c = child; c < child + 4; c++) count += countBelow(t, c);
+  return count;
+}
+
+// Writes from dst the build records of the items stored below n within the
+// subtree of top, each once: from the first leaf (in child order) its rect
+// touches. Returns the end of what it wrote.
+function gatherBelow(t: Tree, top: i32, n: i32, dst: usize): usize {
+  const p = nodeAt(t, n);
+  const child = load<i32>(p, CHILD);
+  if (child >= 0) {
+    for (let c = child; c < child + 4; c++) dst = gatherBelow(t, top, c, dst);
+    return dst;
+  }
+  const entries = <usize>load<i32>(p, ENTRIES);
+  const count = load<i32>(p, COUNT);
+  for (let i = 0; i < count; i++) {
+    const slot = slotAt(entries, i);
+    const r = itemAt(t, slot);
+    if (firstLeaf(t, top, load<f64>(r, RX0), load<f64>(r, RY0), load<f64>(r, RX1), load<f64>(r, RY1)) != n) continue;
+    writeRecord(dst, r, slot);
+    dst += REC_BYTES;
+  }
+  return dst;
+}
+
+// The first leaf below n, in child order, that the rect (touching n) touches.
+function firstLeaf(t: Tree, n: i32, x0: f64, y0: f64, x1: f64, y1: f64): i32 {
+  let child = load<i32>(nodeAt(t, n), CHILD);
+  while (child >= 0) {
+    n = child;
+    while (!touches(nodeAt(t, n), x0, y0, x1, y1)) n++;
+    child = load<i32>(nodeAt(t, n), CHILD);
+  }
+  return n;
 }
 
 // Whether the rect touches one of the siblings first..c - 1.
@@ -464,8 +598,7 @@ function maybeSplit(t: Tree, n: i32): void {
   const entries = <usize>load<i32>(p, ENTRIES);
   const recs = gatherRecords(t, entries, count);
   planRecords(t, n, recs, count);
-  const q0 = t.quad0, q1 = t.quad1, q2 = t.quad2, q3 = t.quad3;
-  if (!shouldSplit(t, n, recs, count, q0, q1, q2, q3)) {
+  if (!shouldSplit(t, n, recs, count, t.quad0, t.quad1, t.quad2, t.quad3)) {
     heap.free(recs);
     return;
   }
@@ -474,7 +607,7 @@ function maybeSplit(t: Tree, n: i32): void {
   store<i32>(p, 0, CAP);
   store<i32>(p, 0, ENTRIES);
   store<i32>(p, 0, HOME);
-  splitInto(t, n, recs, count, q0, q1, q2, q3, true);
+  splitInto(t, n, recs, count, t.quad0, t.quad1, t.quad2, t.quad3, true);
 }
 
 // A heap block of build records for the count slots at slots.
@@ -530,17 +663,77 @@ function planRecords(t: Tree, n: i32, recs: usize, count: i32): void {
 // stay together in every leaf, however deep) or when the quadrants would hold
 // SPLIT_COPIES times as many entries as the node (items large next to the
 // quadrants, so a split mostly copies them and adds pair tests); such a
-// blocked leaf tries again when its count doubles.
+// blocked leaf tries again when its count doubles. Records all in one
+// quadrant narrow the split square first (see narrow). A split goes by the
+// counts it leaves in t.quad0..3 (those given, or the narrowed ones).
 function shouldSplit(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q2: i32, q3: i32): bool {
   const p = nodeAt(t, n);
   if (!mayDeepen(t, p, count)) return false;
   // Items sharing a point all touch a quadrant holding it: only then is the pass over them needed.
-  const crowded = max(max(q0, q1), max(q2, q3)) == count;
-  if (<f64>(q0 + q1 + q2 + q3) >= SPLIT_COPIES * <f64>count || (crowded && sharePoint(recs, count))) {
+  let crowded = max(max(q0, q1), max(q2, q3)) == count;
+  let copies = q0 + q1 + q2 + q3;
+  if (<f64>copies >= SPLIT_COPIES * <f64>count || (crowded && sharePoint(recs, count))) {
     store<i32>(p, count << 1, AUX);
     return false;
   }
+  t.quad0 = q0;
+  t.quad1 = q1;
+  t.quad2 = q2;
+  t.quad3 = q3;
+  // A split node's AUX holds its NARROWED bits, none unless it narrows.
+  store<i32>(p, 0, AUX);
+  if (crowded && copies == count) {
+    // Every record in one quadrant: split where they part instead.
+    const x0 = load<f64>(p, X0), y0 = load<f64>(p, Y0), x1 = load<f64>(p, X1), y1 = load<f64>(p, Y1);
+    narrow(t, n, recs, count);
+    crowded = max(max(t.quad0, t.quad1), max(t.quad2, t.quad3)) == count;
+    copies = t.quad0 + t.quad1 + t.quad2 + t.quad3;
+    // Still one quadrant: no split square parts them, at the precision of doubles.
+    if (<f64>copies >= SPLIT_COPIES * <f64>count || (crowded && copies == count)) {
+      store<f64>(p, x0, X0);
+      store<f64>(p, y0, Y0);
+      store<f64>(p, x1, X1);
+      store<f64>(p, y1, Y1);
+      store<i32>(p, count << 1, AUX);
+      return false;
+    }
+  }
   return true;
+}
+
+// Narrows the square of node n, whose count records all lie in one
+// quadrant, to the smallest square that halving its region towards them
+// reaches while they keep to one quadrant, each strictly on one side of
+// both split lines: its split square, with the NARROWED bits of the sides
+// that moved. Plans the records there (t.quad0..3). Halving skipped this
+// way would have built a chain of nodes whose other three children stay
+// empty. The records' box decides each step, and a step that halves neither
+// side (the doubles run out) ends it.
+function narrow(t: Tree, n: i32, recs: usize, count: i32): void {
+  boxOf(t, recs, count);
+  const bx0 = t.boxX0, by0 = t.boxY0, bx1 = t.boxX1, by1 = t.boxY1;
+  const p = nodeAt(t, n);
+  let x0 = load<f64>(p, X0), y0 = load<f64>(p, Y0), x1 = load<f64>(p, X1), y1 = load<f64>(p, Y1);
+  while (true) {
+    const mx = midpoint(x0, x1), my = midpoint(y0, y1);
+    const right = bx0 > mx, top = by0 > my;
+    if (!(right || bx1 < mx) || !(top || by1 < my)) break;
+    const nx0 = right ? mx : x0, nx1 = right ? x1 : mx, ny0 = top ? my : y0, ny1 = top ? y1 : my;
+    if (nx0 == x0 && nx1 == x1 && ny0 == y0 && ny1 == y1) break;
+    x0 = nx0;
+    x1 = nx1;
+    y0 = ny0;
+    y1 = ny1;
+  }
+  const sides =
+    select(NARROWED_X0, 0, x0 != load<f64>(p, X0)) | select(NARROWED_Y0, 0, y0 != load<f64>(p, Y0)) |
+    select(NARROWED_X1, 0, x1 != load<f64>(p, X1)) | select(NARROWED_Y1, 0, y1 != load<f64>(p, Y1));
+  store<i32>(p, sides, AUX);
+  store<f64>(p, x0, X0);
+  store<f64>(p, y0, Y0);
+  store<f64>(p, x1, X1);
+  store<f64>(p, y1, Y1);
+  planRecords(t, n, recs, count);
 }
 
 // Whether the node at p, holding count entries, is one splitting may be
@@ -572,7 +765,7 @@ function sharePoint(recs: usize, count: i32): bool {
 // read; `owned` says recs is a heap block of its own, freed once partitioned.
 function fill(t: Tree, n: i32, recs: usize, count: i32, q0: i32, q1: i32, q2: i32, q3: i32, owned: bool): void {
   if (shouldSplit(t, n, recs, count, q0, q1, q2, q3)) {
-    splitInto(t, n, recs, count, q0, q1, q2, q3, owned);
+    splitInto(t, n, recs, count, t.quad0, t.quad1, t.quad2, t.quad3, owned);
     return;
   }
   adoptLeaf(t, n, recs, count);
@@ -872,8 +1065,11 @@ function splitUpdate(t: Tree, slot: i32, x0: f64, y0: f64, x1: f64, y1: f64): vo
 // Whether some node below n is touched by one rect and not the other, that
 // is whether the two rects (both touching n) touch different leaves.
 function leavesDiffer(t: Tree, n: i32, ax0: f64, ay0: f64, ax1: f64, ay1: f64, bx0: f64, by0: f64, bx1: f64, by1: f64): bool {
-  const child = load<i32>(nodeAt(t, n), CHILD);
+  const np = nodeAt(t, n);
+  const child = load<i32>(np, CHILD);
   if (child < 0) return false;
+  // A narrowed node the second rect does not fit must be rebuilt, which the move's insert does.
+  if (!fitsNarrowed(np, bx0, by0, bx1, by1)) return true;
   for (let c = child; c < child + 4; c++) {
     const p = nodeAt(t, c);
     const a = touches(p, ax0, ay0, ax1, ay1);
@@ -1394,7 +1590,13 @@ export function qtBytes(tree: i32): i32 {
   return t.mode == MODE_SPLIT ? load<i32>(p, CHILD) < 0 && load<i32>(p, LEVEL) >= 0 : n == 0 || load<i32>(p, COUNT) > 0;
 }
 
-/** Writes the exact region (minX, minY, maxX, maxY as f64) of every cell to the output buffer, in node order; returns their count. */
+/**
+ * Writes every cell (minX, minY, maxX, maxY as f64) to the output buffer, in
+ * node order; returns their count. A fixed-mode cell is the node's exact
+ * region; a split-mode cell the part of the area (the whole plane before
+ * there is one) the leaf's extended region covers, so that the leaves tile
+ * the area even where a narrowed node's children reach past their regions.
+ */
 export function qtCells(tree: i32): i32 {
   const t = changetype<Tree>(<usize>tree);
   let cells = 0;
@@ -1402,9 +1604,22 @@ export function qtCells(tree: i32): i32 {
   t.outCount = 0;
   reserveOut(t, cells << 3);
   let out = t.out;
+  // The area, or the whole plane before there is one.
+  const a = t.area;
+  const ax0 = a.covered ? a.minX : -Infinity, ay0 = a.covered ? a.minY : -Infinity;
+  const ax1 = a.covered ? a.maxX : Infinity, ay1 = a.covered ? a.maxY : Infinity;
   for (let n = 0; n < t.nodeCount; n++) {
     if (!isCell(t, n)) continue;
-    memory.copy(out, nodeAt(t, n) + X0, 32);
+    const p = nodeAt(t, n);
+    if (t.mode == MODE_SPLIT) {
+      const ex0 = load<f64>(p, EX0), ey0 = load<f64>(p, EY0), ex1 = load<f64>(p, EX1), ey1 = load<f64>(p, EY1);
+      store<f64>(out, select(ex0, ax0, ex0 > ax0));
+      store<f64>(out, select(ey0, ay0, ey0 > ay0), 8);
+      store<f64>(out, select(ex1, ax1, ex1 < ax1), 16);
+      store<f64>(out, select(ey1, ay1, ey1 < ay1), 24);
+    } else {
+      memory.copy(out, p + X0, 32);
+    }
     out += 32;
   }
   return cells;

@@ -38,7 +38,9 @@ export interface QuadTreeOptions {
    * The area to subdivide first: a hint for a known world, not a limit. An
    * item beyond it doubles the area towards the item until it fits, and the
    * tree is rebuilt over it: items beyond the bounds cost about what items
-   * inside do (bench `quadtree-unbounded`). Without bounds the tree covers
+   * inside do (bench `quadtree-unbounded`), however far: depth follows where
+   * the items are, not how often the area doubled, so one item at 1e300
+   * among thousands near the origin adds one level. Without bounds the tree covers
    * what it holds: it picks the square around its items once they
    * outnumber `capacity`.
    */
@@ -51,9 +53,11 @@ export interface QuadTreeOptions {
    */
   capacity?: number;
   /**
-   * 'split': most levels below a root the size of the bounds (or of the
-   * area first picked), the root alone being 1 level, 1..32. Default 16.
-   * Each doubling of the area adds a level above, so `depth` may exceed it.
+   * 'split': most levels a split reaches, the root alone being 1 level,
+   * 1..32. Default 16. Each doubling of the area allows one more, so a far
+   * item never makes a cluster's cells coarser and `depth` may exceed it.
+   * A node whose items all keep to one quadrant splits straight at the
+   * smallest square they keep to, with no level for the halvings between.
    */
   maxDepth?: number;
   /** 'split' (default): capacity-split, data in leaves. 'fixed': pre-split to `depth` levels, each item in one node. */
@@ -395,15 +399,15 @@ export class QuadTree implements Iterable<number> {
 
   /**
    * The tree's cells, for drawing or inspecting its shape: flat
-   * [minX, minY, maxX, maxY, ...], one exact node region per cell (never the
-   * extended or loose one), a fresh copy. In 'split' mode the cells are the
-   * leaves, which tile the tree's area: `bounds`, doubled as often as items
+   * [minX, minY, maxX, maxY, ...], one rect per cell, a fresh copy. In
+   * 'split' mode the cells are the leaves, each the part of the area it
+   * covers, so they tile the tree's area: `bounds`, doubled as often as items
    * beyond them needed (an empty tree is one cell equal to `bounds`); in
    * 'fixed' mode, where the pre-split nodes are many and mostly empty, they are
-   * the root and every node that holds an item, so nested cells overlap. A
-   * tree without bounds that has not picked its area yet is one cell, the
-   * whole plane (infinite sides). Both backends give the same cells in the
-   * same order; no order is promised.
+   * the exact regions of the root and of every node that holds an item, so
+   * nested cells overlap. A tree without bounds that has not picked its area
+   * yet is one cell, the whole plane (infinite sides). Both backends give
+   * the same cells in the same order; no order is promised.
    */
   cells(): Float64Array {
     this.alive();

@@ -6,9 +6,9 @@
 // operations ran and how many runs disagreed. Not part of `npm test`; CI runs
 // a short one. Each workload gets its share of the operations, in batches
 // of random runs; a run that disagrees is counted and its seed and path are
-// printed, so fast-check can replay it (the far-end StaticQuadTree batches
-// are fc.sample draws from the printed seed). Last, clients send region
-// rooms random messages (room.ts).
+// printed, so fast-check can replay it (the far-end QuadTree and
+// StaticQuadTree batches are fc.sample draws from the printed seed). Last,
+// clients send region rooms random messages (room.ts).
 import fc from 'fast-check';
 import { Graph, init, type SceneIndex } from '../../src/index.js';
 import { DEFAULT_LIMITS, LIMITS } from '../../src/core/internals.js';
@@ -22,6 +22,7 @@ import { scenario } from '../gridmap/scenarios.js';
 import { fuzzRooms } from './room.js';
 import { mutatedSnapshots } from './snapshots.js';
 import { caseArb, expectOracleAnswers, searchInChild } from '../quadtree/far-static.js';
+import { dynamicCaseArb, expectDynamicAnswers, runDynamicInChild } from '../quadtree/far-dynamic.js';
 
 /** What a batch of random runs of a workload came to. */
 interface Outcome {
@@ -44,6 +45,26 @@ function checked<Ts extends [unknown, ...unknown[]]>(property: (count: (operatio
   return (count) => {
     const made = property(count);
     return (seed, runs) => fc.check(made, { numRuns: runs, seed, endOnFailure: true });
+  };
+}
+
+/**
+ * The batches of a workload run in a child process: one child a batch, so a
+ * call that never returns fails the batch instead of hanging the run. Each
+ * batch draws its cases from the seed (replayed by fc.sample with it),
+ * counts `size` operations per case and checks them all with `check`.
+ */
+function childBatches<C>(draw: (seed: number, runs: number) => C[], size: (c: C) => number, check: (cases: C[]) => void): Workload['batches'] {
+  return (count) => (seed, runs) => {
+    const cases = draw(seed, runs);
+    count(cases.reduce((operations, c) => operations + size(c), 0));
+    const outcome = { numRuns: cases.length, seed, counterexamplePath: null };
+    try {
+      check(cases);
+      return { ...outcome, failed: false, errorInstance: null };
+    } catch (error) {
+      return { ...outcome, failed: true, errorInstance: error };
+    }
   };
 }
 
@@ -126,18 +147,20 @@ const WORKLOADS: Workload[] = [
   {
     name: 'StaticQuadTree at the far ends (MAX_VALUE, 1e300, subnormals, -0): both layouts, wasm, js and oracle, in a child process',
     share: 0.05,
-    batches: (count) => (seed, runs) => {
-      // One child process a batch: a search that never returns fails the batch instead of hanging the run.
-      const cases = [false, true].flatMap((points) => fc.sample(caseArb(points), { seed, numRuns: runs }));
-      count(cases.reduce((operations, c) => operations + c.items.length + c.queries.length, 0));
-      const outcome = { numRuns: cases.length, seed, counterexamplePath: null };
-      try {
-        expectOracleAnswers(cases, searchInChild(cases, 30_000));
-        return { ...outcome, failed: false, errorInstance: null };
-      } catch (error) {
-        return { ...outcome, failed: true, errorInstance: error };
-      }
-    },
+    batches: childBatches(
+      (seed, runs) => [false, true].flatMap((points) => fc.sample(caseArb(points), { seed, numRuns: runs })),
+      (c) => c.items.length + c.queries.length,
+      (cases) => expectOracleAnswers(cases, searchInChild(cases, 30_000)),
+    ),
+  },
+  {
+    name: 'QuadTree at the far ends (MAX_VALUE, 1e300, subnormals, -0, capacity 2^23, maxDepth 32): both modes, wasm, js and oracle, snapshots restored, in a child process',
+    share: 0.05,
+    batches: childBatches(
+      (seed, runs) => fc.sample(dynamicCaseArb, { seed, numRuns: runs }),
+      (c) => c.ops.length + c.queries.length,
+      (cases) => expectDynamicAnswers(cases, runDynamicInChild(cases, 30_000)),
+    ),
   },
   {
     name: 'Snapshots: mutated bytes, both backends alike, SpatialError or a whole object',

@@ -21,10 +21,10 @@ const below = (x: number): number => {
 export const FAR = [MAX, -MAX, below(MAX), -below(MAX), 1e300, -1e300, 1.34e154, -1.34e154, 1e154, 5e-324, -5e-324, 2.2250738585072014e-308, -0, 0, 1, -1, 7, 1e6];
 export const coordinate = fc.oneof(fc.constantFrom(...FAR), fc.integer({ min: -20, max: 20 }), fc.double({ noNaN: true, noDefaultInfinity: true }));
 /** A rect from two coordinates per axis, or a point (every item a point gives the k-d layout). */
-const rectArb = (points: boolean) =>
+export const rectArb = (points: boolean) =>
   fc.tuple(coordinate, coordinate, coordinate, coordinate).map(([a, b, c, d]): Rect => (points ? [a, b, a, b] : [Math.min(a, c), Math.min(b, d), Math.max(a, c), Math.max(b, d)]));
 const radius = fc.oneof(fc.constantFrom(0, 1, 1e154, 1e200, MAX, 5e-324), fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }));
-const queryArb = fc.record({ x: coordinate, y: coordinate, k: fc.integer({ min: 0, max: 25 }), maxDistance: fc.oneof(fc.constant(Infinity), radius), r: radius, box: rectArb(false) });
+export const queryArb = fc.record({ x: coordinate, y: coordinate, k: fc.integer({ min: 0, max: 25 }), maxDistance: fc.oneof(fc.constant(Infinity), radius), r: radius, box: rectArb(false) });
 export const caseArb = (points: boolean): fc.Arbitrary<Case> =>
   fc.record({
     items: fc.uniqueArray(fc.tuple(fc.nat(300), rectArb(points)), { selector: ([id]) => id, maxLength: 60, size: 'medium' }),
@@ -37,7 +37,7 @@ export interface Case {
 }
 
 /** Numbers through JSON: -0 and non-finite numbers as tagged strings. */
-const encode = (value: unknown): string =>
+export const encode = (value: unknown): string =>
   JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v)) ? `#${Object.is(v, -0) ? '-0' : v}` : v));
 
 /** What one case gives on one backend. */

@@ -2,7 +2,12 @@
 // written in plain TypeScript over typed arrays.
 //
 // 'split': a leaf over capacity splits into four quadrants; items live only in
-// leaves, in every leaf their closed rect touches. Each node has an extended
+// leaves, in every leaf their closed rect touches. A leaf whose items all lie
+// in one quarter of one quarter ... of its region splits at the centre of the
+// smallest such square instead (its split square, see narrow): the chain of
+// nodes with one non-empty child each that halving would build is skipped,
+// so depth follows where the items are, not how far apart the area's corners
+// are. Each node has an extended
 // region whose sides on the root's border are infinite. The half-open
 // extended regions of the leaves partition the plane, so a hit or a pair is
 // reported only by the leaf owning the min corner of the intersection:
@@ -61,14 +66,20 @@ export function segmentEntry(sx: number, sy: number, dx: number, dy: number, x0:
   return enter <= exit ? enter : -1;
 }
 
-// Node fields: NF doubles and NI ints per node.
+// Node fields: NF doubles and NI ints per node. X0..Y1 the node's square: its
+// exact region, but in a split node that narrowed its split square (see
+// narrow). EX0..EY1 the extended (split) or loose (fixed) region.
 const NF = 8;
 const X0 = 0, Y0 = 1, X1 = 2, Y1 = 3, EX0 = 4, EY0 = 5, EX1 = 6, EY1 = 7;
 const NI = 6;
 // PARENT: in a free block's first node, the next free block or -1. LEVEL: -1 in a free block.
-// AUX: split, the count at which a blocked leaf retries; fixed, items in the subtree.
+// AUX: split, in a leaf the count at which it retries if blocked, in a split
+// node the sides where its split square is narrower than its region (the
+// NARROWED bits); fixed, items in the subtree.
 // HOME: split, entries [0, HOME) are the leaf's own (it holds their min corner).
 const CHILD = 0, PARENT = 1, LEVEL = 2, COUNT = 3, AUX = 4, HOME = 5;
+// The NARROWED bits of AUX: a split node's square is narrower than its region at minX, minY, maxX, maxY.
+const NARROWED_X0 = 1, NARROWED_Y0 = 2, NARROWED_X1 = 4, NARROWED_Y1 = 8;
 
 /** Growable Int32 storage with doubling. */
 function growI32(array: Int32Array<ArrayBuffer>, needed: number, fill = 0): Int32Array<ArrayBuffer> {
@@ -285,10 +296,27 @@ export class ReferenceQuadTree implements QuadTreeBackend {
     }
   }
 
-  /** Split lines of node n: the midpoints of its exact region. */
+  /** Split lines of node n: the midpoints of its square. */
   private splitLines(n: number): [number, number] {
     const f = this.nodeF;
     return [midpoint(f[n * NF + X0], f[n * NF + X1]), midpoint(f[n * NF + Y0], f[n * NF + Y1])];
+  }
+
+  /** Gives split node n its region back as its square if it narrowed, and clears its NARROWED bits. */
+  private unnarrow(n: number): void {
+    if (this.nodeI[n * NI + AUX] === 0) return;
+    this.nodeI[n * NI + AUX] = 0;
+    this.nodeF.set(this.regionOf(n), n * NF);
+  }
+
+  /** Node n's exact region: the area for the root, else its quadrant of its parent's square. */
+  private regionOf(n: number): number[] {
+    const parent = this.nodeI[n * NI + PARENT];
+    if (parent < 0) return [this.area.minX, this.area.minY, this.area.maxX, this.area.maxY];
+    const q = n - this.nodeI[parent * NI + CHILD];
+    const [mx, my] = this.splitLines(parent);
+    const f = this.nodeF, b = parent * NF;
+    return [q & 1 ? mx : f[b + X0], q & 2 ? my : f[b + Y0], q & 1 ? f[b + X1] : mx, q & 2 ? f[b + Y1] : my];
   }
 
   // ---- entries ----
@@ -343,10 +371,27 @@ export class ReferenceQuadTree implements QuadTreeBackend {
     return x0 >= f[b + EX0] && x1 <= f[b + EX1] && y0 >= f[b + EY0] && y1 <= f[b + EY1];
   }
 
-  /** Strictly inside: the rect touches no node outside n's subtree. */
+  /**
+   * Strictly inside n's square: the rect touches no node outside n's
+   * subtree, and keeps to the square of n and of every ancestor (each lies
+   * in its parent's), so no narrowed node would have to widen for it.
+   */
   private inside(n: number, x0: number, y0: number, x1: number, y1: number): boolean {
     const f = this.nodeF, b = n * NF;
-    return x0 > f[b + EX0] && x1 < f[b + EX1] && y0 > f[b + EY0] && y1 < f[b + EY1];
+    return x0 > f[b + X0] && x1 < f[b + X1] && y0 > f[b + Y0] && y1 < f[b + Y1];
+  }
+
+  /**
+   * Whether a rect touching split node n may go below it: a narrowed node
+   * holds only rects strictly inside its split square on each side where
+   * that square is narrower than its region (see narrow).
+   */
+  private fitsNarrowed(n: number, x0: number, y0: number, x1: number, y1: number): boolean {
+    const sides = this.nodeI[n * NI + AUX];
+    if (sides === 0) return true;
+    const f = this.nodeF, b = n * NF;
+    return !(((sides & NARROWED_X0) !== 0 && x0 <= f[b + X0]) || ((sides & NARROWED_Y0) !== 0 && y0 <= f[b + Y0]) ||
+      ((sides & NARROWED_X1) !== 0 && x1 >= f[b + X1]) || ((sides & NARROWED_Y1) !== 0 && y1 >= f[b + Y1]));
   }
 
   private owns(n: number, px: number, py: number): boolean {
@@ -367,6 +412,10 @@ export class ReferenceQuadTree implements QuadTreeBackend {
     if (child < 0) {
       this.appendEntry(n, slot, x0, y0);
       this.maybeSplit(n);
+      return;
+    }
+    if (!this.fitsNarrowed(n, x0, y0, x1, y1)) {
+      this.refill(n, slot);
       return;
     }
     for (let c = child; c < child + 4; c++) {
@@ -416,16 +465,75 @@ export class ReferenceQuadTree implements QuadTreeBackend {
         merged.push(list[i]);
       }
     }
-    for (let c = first; c < first + 4; c++) this.initNode(c, -1, -1, [0, 0, 0, 0, 0, 0, 0, 0]);
-    ni[first * NI + PARENT] = this.freeBlock;
-    this.freeBlock = first;
+    this.releaseBlock(first);
     for (let i = 0; i < own; i++) this.homes[merged[i]] = n;
     this.entries[n] = Int32Array.from(merged);
     ni[n * NI + CHILD] = -1;
     ni[n * NI + COUNT] = merged.length;
     ni[n * NI + HOME] = own;
-    ni[n * NI + AUX] = 0;
+    this.unnarrow(n);
     return true;
+  }
+
+  /** Marks the block of four siblings starting at first free (their subtrees already are); it is reused first. */
+  private releaseBlock(first: number): void {
+    for (let c = first; c < first + 4; c++) this.initNode(c, -1, -1, [0, 0, 0, 0, 0, 0, 0, 0]);
+    this.nodeI[first * NI + PARENT] = this.freeBlock;
+    this.freeBlock = first;
+  }
+
+  /** Frees every node below n, deepest blocks first. */
+  private releaseBelow(n: number): void {
+    const first = this.nodeI[n * NI + CHILD];
+    if (first < 0) return;
+    for (let c = first; c < first + 4; c++) this.releaseBelow(c);
+    this.releaseBlock(first);
+  }
+
+  /**
+   * Rebuilds the subtree of split node n with slot, whose rect does not fit
+   * n's narrowed split square (see fitsNarrowed): n becomes a leaf over its
+   * whole region again and is filled in bulk with its items and slot,
+   * narrowing anew around them all.
+   */
+  private refill(n: number, slot: number): void {
+    const slots = this.subtreeSlots(n, n, []);
+    slots.push(slot);
+    this.releaseBelow(n);
+    const ni = this.nodeI;
+    ni[n * NI + CHILD] = -1;
+    ni[n * NI + COUNT] = 0;
+    ni[n * NI + HOME] = 0;
+    this.entries[n] = EMPTY;
+    this.unnarrow(n);
+    // Homes below n are gone; n owns those items' min corners.
+    const r = this.rects;
+    for (const s of slots) if (this.owns(n, r[s * 4], r[s * 4 + 1])) this.homes[s] = n;
+    const recs = this.gatherRecords(Int32Array.from(slots));
+    this.fill(n, recs, this.planRecords(n, recs));
+  }
+
+  /** Appends to out the items stored below n within the subtree of top, each once: from the first leaf (in child order) its rect touches. */
+  private subtreeSlots(top: number, n: number, out: number[]): number[] {
+    const child = this.nodeI[n * NI + CHILD];
+    if (child >= 0) {
+      for (let c = child; c < child + 4; c++) this.subtreeSlots(top, c, out);
+      return out;
+    }
+    const list = this.entries[n];
+    for (let i = 0; i < this.nodeI[n * NI + COUNT]; i++) {
+      if (this.firstLeaf(top, ...this.rectOf(list[i])) === n) out.push(list[i]);
+    }
+    return out;
+  }
+
+  /** The first leaf below n, in child order, that the rect (touching n) touches. */
+  private firstLeaf(n: number, x0: number, y0: number, x1: number, y1: number): number {
+    for (let c = this.nodeI[n * NI + CHILD]; c >= 0; c = this.nodeI[n * NI + CHILD]) {
+      n = c;
+      while (!this.touches(n, x0, y0, x1, y1)) n++;
+    }
+    return n;
   }
 
   /** Whether the rect touches one of the siblings first..c - 1. */
@@ -492,13 +600,63 @@ export class ReferenceQuadTree implements QuadTreeBackend {
   private shouldSplit(n: number, recs: Records, quads: number[]): boolean {
     const ni = this.nodeI, count = recs.count;
     if (!this.mayDeepen(n, count)) return false;
-    const copies = quads[0] + quads[1] + quads[2] + quads[3];
-    const crowded = Math.max(...quads) === count;
+    let copies = quads[0] + quads[1] + quads[2] + quads[3];
+    let crowded = Math.max(...quads) === count;
     if (copies >= SPLIT_COPIES * count || (crowded && sharePoint(recs))) {
       ni[n * NI + AUX] = count * 2;
       return false;
     }
+    // A split node's AUX holds its NARROWED bits, none unless it narrows.
+    ni[n * NI + AUX] = 0;
+    if (crowded && copies === count) {
+      // Every record in one quadrant: split where they part instead.
+      const region = Array.from(this.nodeF.subarray(n * NF + X0, n * NF + Y1 + 1));
+      quads.splice(0, 4, ...this.narrow(n, recs));
+      copies = quads[0] + quads[1] + quads[2] + quads[3];
+      crowded = Math.max(...quads) === count;
+      // Still one quadrant: no split square parts them, at the precision of doubles.
+      if (copies >= SPLIT_COPIES * count || (crowded && copies === count)) {
+        this.nodeF.set(region, n * NF);
+        ni[n * NI + AUX] = count * 2;
+        return false;
+      }
+    }
     return true;
+  }
+
+  /**
+   * Narrows the square of node n, whose records all lie in one quadrant,
+   * to the smallest square that halving its region towards them reaches
+   * while they keep to one quadrant, each strictly on one side of both
+   * split lines: its split square, with the NARROWED bits of the sides that
+   * moved. Plans the records there and returns their count per quadrant.
+   * Halving skipped this way would have built a chain of nodes whose other
+   * three children stay empty. The records' box decides each step, and a
+   * step that halves neither side (the doubles run out) ends it.
+   */
+  private narrow(n: number, recs: Records): number[] {
+    const r = recs.rects;
+    // Strict comparisons, as in boxOf: of equal values (0 and -0) the first is kept.
+    let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
+    for (let i = 0; i < recs.count; i++) {
+      if (r[i * 4] < bx0) bx0 = r[i * 4];
+      if (r[i * 4 + 1] < by0) by0 = r[i * 4 + 1];
+      if (r[i * 4 + 2] > bx1) bx1 = r[i * 4 + 2];
+      if (r[i * 4 + 3] > by1) by1 = r[i * 4 + 3];
+    }
+    const f = this.nodeF, b = n * NF;
+    let x0 = f[b + X0], y0 = f[b + Y0], x1 = f[b + X1], y1 = f[b + Y1];
+    for (;;) {
+      const mx = midpoint(x0, x1), my = midpoint(y0, y1);
+      const right = bx0 > mx, top = by0 > my;
+      if (!(right || bx1 < mx) || !(top || by1 < my)) break;
+      const nx0 = right ? mx : x0, nx1 = right ? x1 : mx, ny0 = top ? my : y0, ny1 = top ? y1 : my;
+      if (nx0 === x0 && nx1 === x1 && ny0 === y0 && ny1 === y1) break;
+      [x0, y0, x1, y1] = [nx0, ny0, nx1, ny1];
+    }
+    this.nodeI[n * NI + AUX] = (x0 !== f[b + X0] ? NARROWED_X0 : 0) | (y0 !== f[b + Y0] ? NARROWED_Y0 : 0) | (x1 !== f[b + X1] ? NARROWED_X1 : 0) | (y1 !== f[b + Y1] ? NARROWED_Y1 : 0);
+    f.set([x0, y0, x1, y1], b + X0);
+    return this.planRecords(n, recs);
   }
 
   /**
@@ -657,6 +815,8 @@ export class ReferenceQuadTree implements QuadTreeBackend {
   private leavesDiffer(n: number, a: number[], b: number[]): boolean {
     const child = this.nodeI[n * NI + CHILD];
     if (child < 0) return false;
+    // A narrowed node the second rect does not fit must be rebuilt, which the move's insert does.
+    if (!this.fitsNarrowed(n, b[0], b[1], b[2], b[3])) return true;
     for (let c = child; c < child + 4; c++) {
       const touchesA = this.touches(c, a[0], a[1], a[2], a[3]);
       if (touchesA !== this.touches(c, b[0], b[1], b[2], b[3])) return true;
@@ -981,10 +1141,25 @@ export class ReferenceQuadTree implements QuadTreeBackend {
     let k = 0;
     for (let n = 0; n < this.nodeCount; n++) {
       if (!this.isCell(n)) continue;
-      out.set(this.nodeF.subarray(n * NF + X0, n * NF + Y1 + 1), k);
+      out.set(this.cellOf(n), k);
       k += 4;
     }
     return out;
+  }
+
+  /**
+   * Node n's cell: in split mode the part of the area (the whole plane
+   * before there is one) its extended region covers, so that the leaves
+   * tile the area even where a narrowed node's children reach past their
+   * regions; in fixed mode its exact region.
+   */
+  private cellOf(n: number): number[] {
+    const f = this.nodeF, b = n * NF;
+    if (!this.split) return [f[b + X0], f[b + Y0], f[b + X1], f[b + Y1]];
+    const a = this.area;
+    const [ax0, ay0, ax1, ay1] = a.covered ? [a.minX, a.minY, a.maxX, a.maxY] : [-Infinity, -Infinity, Infinity, Infinity];
+    const ex0 = f[b + EX0], ey0 = f[b + EY0], ex1 = f[b + EX1], ey1 = f[b + EY1];
+    return [ex0 > ax0 ? ex0 : ax0, ey0 > ay0 ? ey0 : ay0, ex1 < ax1 ? ex1 : ax1, ey1 < ay1 ? ey1 : ay1];
   }
 
   // ---- nearest, disc and segment searches ----
