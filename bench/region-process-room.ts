@@ -7,7 +7,8 @@
 // prints "cpu {json}" every that many ticks: the ticks so far, the
 // process's CPU time (user and system, ms), and the wall time so far of the
 // region's own tick work and of Colyseus's broadcastPatch (encoding and
-// sending every client's patch), for per-tick costs.
+// sending every client's patch), for per-tick costs. With `sharedCell`, the
+// room's clients share a view per cell of that side.
 //
 //   node region-process-room.mjs '{"redisPort":..., "region":0, "columns":2, "rows":2, "walkers":20000, "prefix":"..."}'
 import { matchMaker, Server, type Client } from '@colyseus/core';
@@ -34,6 +35,8 @@ export interface RoomProcessSettings {
   size?: number;
   /** Ticks between CPU reports; none without it. */
   reportEvery?: number;
+  /** The room's shared views' cell side; a view per client without it. */
+  sharedCell?: number;
 }
 
 const settings = JSON.parse(process.argv[2]) as RoomProcessSettings;
@@ -42,6 +45,7 @@ const size = settings.size ?? worldSize(settings.walkers);
 const layout = RegionLayout.grid({ minX: 0, minY: 0, maxX: size, maxY: size }, settings.columns, settings.rows, { maxRange: RANGE, margin: MARGIN, maxStep: STEP });
 
 class BenchRegionRoom extends RegionRoom {
+  override sharedViews = settings.sharedCell === undefined ? null : { cell: settings.sharedCell };
   private readonly random = mulberry32(100 + settings.region);
   private regionMs = 0;
   private patchMs = 0;

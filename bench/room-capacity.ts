@@ -1,6 +1,7 @@
 // How many players one region room holds at 20 ticks a second on one core:
 // a RegionRoom (one region, the whole world) in a process of its own, with
-// Colyseus encoding every client's view and sending its patch, and that many
+// Colyseus encoding every client's view (or, with a cell side, every shared
+// view) and sending its patch, and that many
 // @colyseus/sdk clients in this process, each player moving a step every
 // tick (an input sent whenever its view advances). The room's process
 // reports its CPU time (user and system) every few ticks; a count holds when
@@ -32,8 +33,8 @@ export function sideFor(players: number): number {
   return Math.sqrt((players * (2 * RANGE) ** 2) / SEEN);
 }
 
-/** A room of `players` walking players, measured over `ticks` ticks after every client has a view. */
-export async function measureRoom(players: number, ticks: number): Promise<RoomLoad> {
+/** A room of `players` walking players, measured over `ticks` ticks after every client has a view; with `sharedCell`, on shared views of that cell side. */
+export async function measureRoom(players: number, ticks: number, sharedCell?: number): Promise<RoomLoad> {
   const { Client, RegionClient } = await sdkClients();
   const size = sideFor(players);
   const reportEvery = 5;
@@ -44,7 +45,7 @@ export async function measureRoom(players: number, ticks: number): Promise<RoomL
   let walking = true;
   try {
     const reports: Array<{ ticks: number; cpuMs: number; regionMs: number; patchMs: number; players: number }> = [];
-    const settings = { redisPort, region: 0, columns: 1, rows: 1, walkers: 0, size, prefix, reportEvery };
+    const settings = { redisPort, region: 0, columns: 1, rows: 1, walkers: 0, size, prefix, reportEvery, sharedCell };
     const port = await startRoom(await bundled('bench/region-process-room.ts'), settings, children, (line) => {
       if (line.startsWith('cpu ')) reports.push(JSON.parse(line.slice(4)));
     });
@@ -101,10 +102,10 @@ export async function measureRoom(players: number, ticks: number): Promise<RoomL
  * doubled from `from` until one does not, then `bisections` geometric
  * bisections; every count measured, in order.
  */
-export async function largestRoom(from: number, ticks: number, bisections: number): Promise<{ players: number; measured: RoomLoad[] }> {
+export async function largestRoom(from: number, ticks: number, bisections: number, sharedCell?: number): Promise<{ players: number; measured: RoomLoad[] }> {
   const measured: RoomLoad[] = [];
   const holds = async (players: number): Promise<boolean> => {
-    const load = await measureRoom(players, ticks);
+    const load = await measureRoom(players, ticks, sharedCell);
     measured.push(load);
     return load.cpuMsPerTick <= BUDGET_MS;
   };
@@ -127,6 +128,6 @@ export async function largestRoom(from: number, ticks: number, bisections: numbe
  * `from` players) in a process of its own, so that what earlier suites leave
  * in the bench's process cannot starve the clients' sockets.
  */
-export async function runRoomCapacity(from: number, ticks: number, bisections: number): Promise<{ players: number; measured: RoomLoad[] }> {
-  return resultOf('bench/room-capacity-run.ts', [from, ticks, bisections], "the room capacity's process");
+export async function runRoomCapacity(from: number, ticks: number, bisections: number, sharedCell?: number): Promise<{ players: number; measured: RoomLoad[] }> {
+  return resultOf('bench/room-capacity-run.ts', [from, ticks, bisections, sharedCell], "the room capacity's process");
 }
