@@ -26,6 +26,8 @@ export interface RoomLoad {
   /** Of a tick (wall time, ms, over all the measured windows): the region's own work (its Scene and the layer), and Colyseus's broadcastPatch. */
   regionMsPerTick: number;
   patchMsPerTick: number;
+  /** Players' inputs applied a tick: the players that moved (all of them when the clients keep up). */
+  movesPerTick: number;
 }
 
 /** The side of the square world where `players` see about SEEN others each. */
@@ -44,8 +46,9 @@ export async function measureRoom(players: number, ticks: number, sharedCell?: n
   const clients: Array<InstanceType<typeof RegionClient>> = [];
   let walking = true;
   try {
-    const reports: Array<{ ticks: number; cpuMs: number; regionMs: number; patchMs: number; players: number }> = [];
-    const settings = { redisPort, region: 0, columns: 1, rows: 1, walkers: 0, size, prefix, reportEvery, sharedCell };
+    const reports: Array<{ ticks: number; cpuMs: number; regionMs: number; patchMs: number; inputs: number; players: number }> = [];
+    // Paced at 20 ticks a second, as a server would be: clients then take no more patches than they would.
+    const settings = { redisPort, region: 0, columns: 1, rows: 1, walkers: 0, size, prefix, reportEvery, sharedCell, ticksPerSecond: 20 };
     const port = await startRoom(await bundled('bench/region-process-room.ts'), settings, children, (line) => {
       if (line.startsWith('cpu ')) reports.push(JSON.parse(line.slice(4)));
     });
@@ -88,6 +91,7 @@ export async function measureRoom(players: number, ticks: number, sharedCell?: n
       cpuMsPerTick: perTick[perTick.length >> 1],
       regionMsPerTick: (last.regionMs - first.regionMs) / ticksMeasured,
       patchMsPerTick: (last.patchMs - first.patchMs) / ticksMeasured,
+      movesPerTick: (last.inputs - first.inputs) / ticksMeasured,
     };
   } finally {
     walking = false;

@@ -170,7 +170,10 @@ export abstract class RegionRoom extends Room<{
    * per occupied cell instead of once per client (see docs/regions.md,
    * "Players per room"). Read when the room is created.
    */
-  sharedViews: { cell: number } | null = null;
+  sharedViews: {
+    /** Side of a cell, > 0: about the players' range (wider cells mean fewer views to encode and more entities per client). */
+    cell: number;
+  } | null = null;
   /** How often {@link onWaiting} hears, until every region's room is heard from, which ones the room waits for (default 5,000 ms). */
   waitReportMs = 5000;
   override state = new RegionState({ tick: -1 });
