@@ -7,7 +7,10 @@
 // prints "cpu {json}" every that many ticks: the ticks so far, the
 // process's CPU time (user and system, ms), and the wall time so far of the
 // region's own tick work and of Colyseus's broadcastPatch (encoding and
-// sending every client's patch), for per-tick costs.
+// sending every client's patch), and the players' inputs applied, for
+// per-tick costs. With `sharedCell`, the
+// room's clients share a view per cell of that side; with `ticksPerSecond`,
+// it ticks no faster than that.
 //
 //   node region-process-room.mjs '{"redisPort":..., "region":0, "columns":2, "rows":2, "walkers":20000, "prefix":"..."}'
 import { matchMaker, Server, type Client } from '@colyseus/core';
@@ -17,6 +20,7 @@ import { WebSocketTransport } from '@colyseus/ws-transport';
 import { Redis } from 'ioredis';
 import { init } from '../src/index.js';
 import { RegionRoom, type PlayerSpawn } from '../src/colyseus/rooms/index.js';
+import type { RegionInput } from '../src/colyseus/region-protocol.js';
 import { RedisRegionBus, RegionLayout, type PeerTick, type RegionBus, type RegionPeerOptions } from '../src/regions/index.js';
 import { mulberry32 } from './random.js';
 import { freePort } from './redis-server.js';
@@ -34,6 +38,10 @@ export interface RoomProcessSettings {
   size?: number;
   /** Ticks between CPU reports; none without it. */
   reportEvery?: number;
+  /** The room's shared views' cell side; a view per client without it. */
+  sharedCell?: number;
+  /** Ticks a second at most, as a game server paces them; as fast as the slowest room without it. */
+  ticksPerSecond?: number;
 }
 
 const settings = JSON.parse(process.argv[2]) as RoomProcessSettings;
@@ -42,9 +50,13 @@ const size = settings.size ?? worldSize(settings.walkers);
 const layout = RegionLayout.grid({ minX: 0, minY: 0, maxX: size, maxY: size }, settings.columns, settings.rows, { maxRange: RANGE, margin: MARGIN, maxStep: STEP });
 
 class BenchRegionRoom extends RegionRoom {
+  override sharedViews = settings.sharedCell === undefined ? null : { cell: settings.sharedCell };
   private readonly random = mulberry32(100 + settings.region);
   private regionMs = 0;
   private patchMs = 0;
+  /** Players' inputs applied so far. */
+  private applied = 0;
+  private tickStarted = performance.now();
 
   override broadcastPatch(): boolean {
     const started = performance.now();
@@ -70,7 +82,18 @@ class BenchRegionRoom extends RegionRoom {
     return { id: options.id, x: options.x, y: options.y, range: RANGE };
   }
 
+  protected override applyInput(id: number, input: RegionInput): void {
+    this.applied++;
+    super.applyInput(id, input);
+  }
+
   protected override beforeTick(tick: number): void {
+    // Paced: the pause after a tick makes up the rest of its period (the patch's time counted in the next).
+    if (settings.ticksPerSecond !== undefined) {
+      const now = performance.now();
+      this.tickDelayMs = Math.max(0, 1000 / settings.ticksPerSecond - (now - this.tickStarted - this.tickDelayMs));
+      this.tickStarted = now;
+    }
     if (tick === 0) placeWalkers(this.peer, settings.walkers, size);
     else stepWalkers(this.peer, this.random, size, settings.walkers);
   }
@@ -80,7 +103,7 @@ class BenchRegionRoom extends RegionRoom {
     const every = settings.reportEvery;
     if (every === undefined || tick % every !== 0) return;
     const { user, system } = process.cpuUsage();
-    console.log(`cpu ${JSON.stringify({ ticks: tick, cpuMs: (user + system) / 1000, regionMs: this.regionMs, patchMs: this.patchMs, players: this.clients.length })}`);
+    console.log(`cpu ${JSON.stringify({ ticks: tick, cpuMs: (user + system) / 1000, regionMs: this.regionMs, patchMs: this.patchMs, inputs: this.applied, players: this.clients.length })}`);
   }
 }
 

@@ -1,6 +1,7 @@
 // How many players one region room holds at 20 ticks a second on one core:
 // a RegionRoom (one region, the whole world) in a process of its own, with
-// Colyseus encoding every client's view and sending its patch, and that many
+// Colyseus encoding every client's view (or, with a cell side, every shared
+// view) and sending its patch, and that many
 // @colyseus/sdk clients in this process, each player moving a step every
 // tick (an input sent whenever its view advances). The room's process
 // reports its CPU time (user and system) every few ticks; a count holds when
@@ -25,6 +26,8 @@ export interface RoomLoad {
   /** Of a tick (wall time, ms, over all the measured windows): the region's own work (its Scene and the layer), and Colyseus's broadcastPatch. */
   regionMsPerTick: number;
   patchMsPerTick: number;
+  /** Players' inputs applied a tick: the players that moved (all of them when the clients keep up). */
+  movesPerTick: number;
 }
 
 /** The side of the square world where `players` see about SEEN others each. */
@@ -32,8 +35,8 @@ export function sideFor(players: number): number {
   return Math.sqrt((players * (2 * RANGE) ** 2) / SEEN);
 }
 
-/** A room of `players` walking players, measured over `ticks` ticks after every client has a view. */
-export async function measureRoom(players: number, ticks: number): Promise<RoomLoad> {
+/** A room of `players` walking players, measured over `ticks` ticks after every client has a view; with `sharedCell`, on shared views of that cell side. */
+export async function measureRoom(players: number, ticks: number, sharedCell?: number): Promise<RoomLoad> {
   const { Client, RegionClient } = await sdkClients();
   const size = sideFor(players);
   const reportEvery = 5;
@@ -43,8 +46,9 @@ export async function measureRoom(players: number, ticks: number): Promise<RoomL
   const clients: Array<InstanceType<typeof RegionClient>> = [];
   let walking = true;
   try {
-    const reports: Array<{ ticks: number; cpuMs: number; regionMs: number; patchMs: number; players: number }> = [];
-    const settings = { redisPort, region: 0, columns: 1, rows: 1, walkers: 0, size, prefix, reportEvery };
+    const reports: Array<{ ticks: number; cpuMs: number; regionMs: number; patchMs: number; inputs: number; players: number }> = [];
+    // Paced at 20 ticks a second, as a server would be: clients then take no more patches than they would.
+    const settings = { redisPort, region: 0, columns: 1, rows: 1, walkers: 0, size, prefix, reportEvery, sharedCell, ticksPerSecond: 20 };
     const port = await startRoom(await bundled('bench/region-process-room.ts'), settings, children, (line) => {
       if (line.startsWith('cpu ')) reports.push(JSON.parse(line.slice(4)));
     });
@@ -87,6 +91,7 @@ export async function measureRoom(players: number, ticks: number): Promise<RoomL
       cpuMsPerTick: perTick[perTick.length >> 1],
       regionMsPerTick: (last.regionMs - first.regionMs) / ticksMeasured,
       patchMsPerTick: (last.patchMs - first.patchMs) / ticksMeasured,
+      movesPerTick: (last.inputs - first.inputs) / ticksMeasured,
     };
   } finally {
     walking = false;
@@ -101,10 +106,10 @@ export async function measureRoom(players: number, ticks: number): Promise<RoomL
  * doubled from `from` until one does not, then `bisections` geometric
  * bisections; every count measured, in order.
  */
-export async function largestRoom(from: number, ticks: number, bisections: number): Promise<{ players: number; measured: RoomLoad[] }> {
+export async function largestRoom(from: number, ticks: number, bisections: number, sharedCell?: number): Promise<{ players: number; measured: RoomLoad[] }> {
   const measured: RoomLoad[] = [];
   const holds = async (players: number): Promise<boolean> => {
-    const load = await measureRoom(players, ticks);
+    const load = await measureRoom(players, ticks, sharedCell);
     measured.push(load);
     return load.cpuMsPerTick <= BUDGET_MS;
   };
@@ -127,6 +132,6 @@ export async function largestRoom(from: number, ticks: number, bisections: numbe
  * `from` players) in a process of its own, so that what earlier suites leave
  * in the bench's process cannot starve the clients' sockets.
  */
-export async function runRoomCapacity(from: number, ticks: number, bisections: number): Promise<{ players: number; measured: RoomLoad[] }> {
-  return resultOf('bench/room-capacity-run.ts', [from, ticks, bisections], "the room capacity's process");
+export async function runRoomCapacity(from: number, ticks: number, bisections: number, sharedCell?: number): Promise<{ players: number; measured: RoomLoad[] }> {
+  return resultOf('bench/room-capacity-run.ts', [from, ticks, bisections, sharedCell], "the room capacity's process");
 }

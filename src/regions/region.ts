@@ -206,6 +206,11 @@ export class Region {
     return this.scene.query(id);
   }
 
+  /** The entities (owned and ghosts) inside the box, closed on every side, ascending. */
+  queryBox(minX: number, minY: number, maxX: number, maxY: number): number[] {
+    return this.scene.queryBox(minX, minY, maxX, maxY);
+  }
+
   /**
    * Queues an operation of the current tick on entity id, which this region
    * owns (or, for an add, which lies in it or which this region removed in

@@ -6,12 +6,11 @@
 // and one SpatialError.
 import { $changes, $refId, type Schema, type StateView } from '@colyseus/schema';
 import { ENTER, LEAVE, SpatialError, type AoiRange, type Scene } from '../../scene/index.js';
-import { checkFinite, checkOptions } from '../../core/validate.js';
-import { SharedViews } from './shared-views.js';
+import { checkOptions } from '../../core/validate.js';
+import { checkSharedViewOptions, SharedViews } from './shared-views.js';
 import { SightQueue } from './sight-queue.js';
 
 const INTEREST_OPTION_KEYS = ['onNpcSight', 'seeSelf', 'sharedViews'];
-const SHARED_VIEW_OPTION_KEYS = ['cell'];
 const PLACEMENT_KEYS = ['x', 'y', 'z', 'range'];
 
 /**
@@ -361,10 +360,7 @@ export class Interest {
   /** Validates a shared-view setting; undefined for null (a view per client). */
   private sharedViewsFor(options: SharedViewOptions | null): SharedViews | undefined {
     if (options === null) return undefined;
-    if (typeof options !== 'object') throw new SpatialError('INVALID_ARGUMENT', `sharedViews must be {cell} or null, got ${String(options)}`);
-    checkOptions('sharedViews', options, SHARED_VIEW_OPTION_KEYS);
-    checkFinite('sharedViews.cell', options.cell);
-    if (!(options.cell > 0)) throw new SpatialError('INVALID_ARGUMENT', `sharedViews.cell must be > 0, got ${options.cell}`);
+    checkSharedViewOptions(options);
     if (!this.seeSelf) throw new SpatialError('INVALID_ARGUMENT', 'shared views always hold each client\'s own entity: seeSelf false does not apply');
     const { scene } = this;
     return new SharedViews(options.cell, scene.defaultRange, scene.dimensions === 3, scene);

@@ -16,7 +16,18 @@
 // Colyseus has encoded the bridge (its pending changes are gone), the client
 // holds exactly the cell's content and moves onto the cell's shared view.
 import { StateView, type Schema } from '@colyseus/schema';
+import { SpatialError } from '../../scene/index.js';
+import { checkFinite, checkOptions } from '../../core/validate.js';
 import { EMPTY, transform, unmark, type Content, type ReadonlyContent } from './view-content.js';
+
+/** Checks a `sharedViews` setting other than null: a plain object `{ cell }` with a finite cell > 0 (INVALID_ARGUMENT otherwise). */
+export function checkSharedViewOptions(options: unknown): asserts options is { cell: number } {
+  if (typeof options !== 'object' || options === null) throw new SpatialError('INVALID_ARGUMENT', `sharedViews must be {cell} or null, got ${String(options)}`);
+  checkOptions('sharedViews', options, ['cell']);
+  const { cell } = options as { cell: number };
+  checkFinite('sharedViews.cell', cell);
+  if (!(cell > 0)) throw new SpatialError('INVALID_ARGUMENT', `sharedViews.cell must be > 0, got ${cell}`);
+}
 
 /** The part of a Colyseus client used here: the view Colyseus encodes for it. */
 export interface ViewHolder {

@@ -18,6 +18,8 @@ import { REGION_MESSAGES, type RegionFailure, type RegionHandoffMessage, type Re
 import { RegionEntity, RegionState } from './region-state.js';
 import { PlayerKeys } from './player-keys.js';
 import { WorldIds } from './world-ids.js';
+import { CellViews } from './cell-views.js';
+import { checkSharedViewOptions } from '../interest/shared-views.js';
 
 /** What a region room is created with (`matchMaker.createRoom(name, { region })`). */
 export interface RegionRoomOptions {
@@ -158,6 +160,20 @@ export abstract class RegionRoom extends Room<{
    * Colyseus's own default has no limit.
    */
   override maxMessagesPerSecond = 120;
+  /**
+   * Shared views (default null: each client's view is exactly its player
+   * and what its player sees). `{ cell }` cuts the world into square cells
+   * of that side, and the clients whose players stand in one cell share one
+   * view: every entity of the region inside the cell grown by the layout's
+   * maxRange. Each client then receives at least what its player sees and
+   * nothing farther than maxRange + cell, and Colyseus encodes a patch once
+   * per occupied cell instead of once per client (see docs/regions.md,
+   * "Players per room"). Read when the room is created.
+   */
+  sharedViews: {
+    /** Side of a cell, > 0: about the players' range (wider cells mean fewer views to encode and more entities per client). */
+    cell: number;
+  } | null = null;
   /** How often {@link onWaiting} hears, until every region's room is heard from, which ones the room waits for (default 5,000 ms). */
   waitReportMs = 5000;
   override state = new RegionState({ tick: -1 });
@@ -165,8 +181,10 @@ export abstract class RegionRoom extends Room<{
   private ids!: WorldIds;
   private readonly playerById = new Map<number, Player>();
   private readonly playerBySession = new Map<string, Player>();
-  /** Entities in at least one client view: how many views hold each. */
+  /** Entities in at least one client view: how many views hold each (a view per client). */
   private readonly viewCounts = new Map<number, number>();
+  /** With shared views, the cells' views. */
+  private cells: CellViews | null = null;
   private running = false;
   private loop: Promise<void> = Promise.resolve();
   /** Players handed here whose client never took its seat: they leave the world at the next tick. */
@@ -277,7 +295,9 @@ export abstract class RegionRoom extends Room<{
     // With takeovers, each checkpoint carries the players, so that the room taking the region over knows them.
     if (peerOptions.takeover !== undefined) peerOptions.takeover = { ...peerOptions.takeover, extra: () => this.savePlayers() };
     else if (options.takeover === true) throw new SpatialError('INVALID_ARGUMENT', 'a room takes its region over only with the takeover option in peerOptions()');
+    if (this.sharedViews !== null) checkSharedViewOptions(this.sharedViews);
     this.peer = new RegionPeer(this.layout(), options.region, this.bus(), { startTimeoutMs: Infinity, ...peerOptions });
+    if (this.sharedViews !== null) this.cells = new CellViews(this.sharedViews.cell, this.peer.layout.maxRange, () => this.peer.region);
     this.resuming = options.takeover === true;
     if (this.peer.takesOver) this.keys = new PlayerKeys(this.presence, this.roomName);
     void this.setMetadata({ region: options.region });
@@ -347,6 +367,7 @@ export abstract class RegionRoom extends Room<{
     if (player === undefined) return;
     player.client = client;
     player.dropped = false;
+    this.cells?.reconnect(player.id, client);
     const { stage } = player;
     if (stage.kind === 'playing' || stage.kind === 'departed') this.welcome(player);
     if (stage.kind === 'departed' && stage.handoff !== null) client.send(REGION_MESSAGES.handoff, stage.handoff);
@@ -602,16 +623,32 @@ export abstract class RegionRoom extends Room<{
       void this.ids.transfer(h.id, h.from, h.to);
       // Its client's view stops here: what it holds leaves the state (the client, told first, keeps its last patch).
       this.unview(player, [...player.seen]);
+      this.cells?.leave(player.id);
       out.push(player);
     }
     return out;
   }
 
-  /** Sets every active client's view to its player and what it sees now, and every viewed entity's position. */
+  /** Sets every active client's view (its own, or its cell's) and the position of every entity a view holds; welcomes the players shown for the first time. */
   private refreshViews(): void {
-    const welcomed: Player[] = [];
+    const shown: Player[] = [];
     for (const player of this.playerById.values()) {
-      if (player.stage.kind === 'departed' || player.stage.kind === 'leaving' || player.stage.kind === 'restored' || !this.peer.owns(player.id)) continue;
+      const { kind } = player.stage;
+      if (kind !== 'departed' && kind !== 'leaving' && kind !== 'restored' && this.peer.owns(player.id)) shown.push(player);
+    }
+    const seqOf = (id: number): number => this.playerById.get(id)?.seq ?? 0;
+    if (this.cells !== null) this.cells.refresh(this.state.entities, seqOf, shown);
+    else this.refreshOwnViews(shown, seqOf);
+    for (const player of shown) {
+      if (player.stage.kind !== 'arriving') continue;
+      player.stage = { kind: 'playing' };
+      this.welcome(player);
+    }
+  }
+
+  /** A view per client: each its player and what the player sees now. */
+  private refreshOwnViews(shown: ReadonlyArray<Player>, seqOf: (id: number) => number): void {
+    for (const player of shown) {
       const now = new Set(this.peer.query(player.id)).add(player.id);
       this.unview(player, [...player.seen].filter((id) => !now.has(id)));
       for (const id of now) {
@@ -622,18 +659,13 @@ export abstract class RegionRoom extends Room<{
         player.client.view!.add(this.state.entities.get(String(id))!);
       }
       player.seen = now;
-      if (player.stage.kind === 'arriving') welcomed.push(player);
     }
     for (const [id] of this.viewCounts) {
       const entity = this.state.entities.get(String(id))!;
       const { x, y } = this.peer.position(id);
       entity.x = x;
       entity.y = y;
-      entity.seq = this.playerById.get(id)?.seq ?? 0;
-    }
-    for (const player of welcomed) {
-      player.stage = { kind: 'playing' };
-      this.welcome(player);
+      entity.seq = seqOf(id);
     }
   }
 

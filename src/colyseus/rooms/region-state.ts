@@ -1,6 +1,7 @@
 // The state of a region room as its clients receive it: the tick it stands
 // at, and the entities each client's player sees (each client's StateView
-// holds its own player and what that player sees, owned or ghost alike).
+// holds its own player and what that player sees, owned or ghost alike; on
+// shared views, every entity of the region, each cell's view those near it).
 // Positions are float64: Colyseus's 'number' sends a float32 when it is
 // within 1e-4, and a client's view is the Scene's to the last bit.
 import { schema, t, type SchemaType } from '@colyseus/schema';
@@ -25,7 +26,7 @@ export const RegionState = schema(
   {
     /** The last tick completed: every entity in a client's view stands where it stood at its end. */
     tick: t.number(),
-    /** Entities by id (decimal string): each client receives its player and what its player sees. */
+    /** Entities by id (decimal string): each client receives its player and what its player sees (on shared views, what its cell's view holds). */
     entities: t.map(RegionEntity).view(),
   },
   'RegionState',
