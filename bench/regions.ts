@@ -243,8 +243,8 @@ export const regionsSuite: Suite = {
     const cpu = (loads: RoomLoad[]): string =>
       loads.map((l) => `${l.players.toLocaleString('en-US')}: ${l.cpuMsPerTick.toFixed(1)} ms (region ${l.regionMsPerTick.toFixed(1)}, broadcastPatch ${l.patchMsPerTick.toFixed(1)}; ${Math.round(l.movesPerTick)} moves)`).join(', ');
     for (const sharedCell of [undefined, ROOM_RANGE]) {
-      const views = sharedCell === undefined ? 'a view per client (default options)' : `shared views of cell ${sharedCell} (sharedViews: { cell: ${sharedCell} })`;
-      const room = `one RegionRoom in a process of its own (one region, ${views}), paced at 20 ticks a second, every player moving every tick and seeing ~${SEEN} others, Colyseus encoding and sending the views`;
+      const views = sharedCell === undefined ? 'a view per client, the default' : `shared views, sharedViews: { cell: ${sharedCell} }`;
+      const room = `one RegionRoom in a process of its own (one region, ${views}), paced at 20 ticks a second, every player sending a step whenever its view advances and seeing ~${SEEN} others, Colyseus encoding and sending the views (moves: the inputs applied a tick)`;
       if (context.full && sharedCell === undefined) {
         const largest = await runRoomCapacity(250, 40, 2, sharedCell);
         context.note(`${room}: holds ${largest.players.toLocaleString('en-US')} players within 50 ms of CPU a tick (20 ticks a second on one core); CPU a tick by players, ${cpu(largest.measured)}`);
