@@ -1,12 +1,13 @@
 // How many players one region room holds at 20 ticks a second on one core:
-// a RegionRoom (one region, the whole world) in a process of its own, with
-// Colyseus encoding every client's view (or, with a cell side, every shared
-// view) and sending its patch, and that many
-// @colyseus/sdk clients in this process, each player moving a step every
-// tick (an input sent whenever its view advances). The room's process
-// reports its CPU time (user and system) every few ticks; a count holds when
-// the room spends at most 50 ms of CPU a tick. The world grows with the
-// count, so each player sees about SEEN others at every count.
+// a RegionRoom (one region, the whole world) in a process of its own, paced
+// at 20 ticks a second, with Colyseus encoding every client's view (or, with
+// a cell side, every shared view) and sending its patch, and that many
+// @colyseus/sdk clients in this process, each sending its player's next step
+// whenever its view advances (so a step a tick, while this process keeps
+// up: the room reports the inputs it applied). The room's process reports
+// its CPU time (user and system) every few ticks; a count holds when the
+// room spends at most 50 ms of CPU a tick. The world grows with the count,
+// so each player sees about SEEN others at every count.
 import type { ChildProcess } from 'node:child_process';
 import { bundled, joinShown, resultOf, sdkClients, startRoom } from './region-processes.js';
 import { mulberry32 } from './random.js';
